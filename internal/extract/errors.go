@@ -1,0 +1,52 @@
+package extract
+
+import "errors"
+
+// Error is a per-file failure: Msg is the user-facing Japanese text that
+// becomes the ingest list's エラー column, Cause the English chain for
+// verbose output. Log holds extra lines for indexing_log.txt only (for
+// example which ZIP part broke a size limit: the recorded message stays
+// generic, reference/extraction.md §13).
+type Error struct {
+	Msg   string
+	Cause error
+	Log   []string
+}
+
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Postponed marks a file that cannot be ingested now but will be by a later
+// run without --retry-failed: its row stays 未取り込み with Msg in エラー
+// (seed: Postponed; DESIGN.md: LibreOffice missing).
+type Postponed struct{ Msg string }
+
+func (e *Postponed) Error() string { return e.Msg }
+
+// Fixed per-file messages (reference/indexing.md §17.2, 取り込み wording per
+// DESIGN.md "Wording").
+const (
+	MsgTooLarge       = "ファイルサイズが大きすぎるため取り込めません。"
+	MsgNotText        = "テキストファイルではないため取り込めません。"
+	MsgPassword       = "読み取りパスワードが設定されているため開けません（パスワード付きのファイルは取り込めません）"
+	MsgRights         = "IRM・秘密度ラベルで暗号化されているため取り込めません。"
+	MsgEncryptedOrBad = "暗号化されているか壊れているため取り込めません。"
+	MsgCorrupt        = "ファイルが壊れているか、拡張子と中身の形式が一致していません"
+	MsgNoWordBody     = "Word文書の本文（word/document.xml）がありません。"
+	MsgNoPresentation = "PowerPointのプレゼンテーション情報（ppt/presentation.xml）がありません。"
+	MsgNotPowerPoint  = "ファイルが壊れているか、PowerPointのファイルではありません（新形式（ZIP）でも旧形式でもない内容です）。"
+	MsgOutOfMemory    = "シート・文書が大きすぎて取り込めません（メモリが不足しました）"
+	MsgNoLibreOffice  = "LibreOffice が見つからないため取り込めません（LibreOffice を入れると次のインデックス作成で取り込みます）"
+)
+
+// Fail returns an *Error with a fixed message and an English cause.
+func Fail(msg string, cause error) error { return &Error{Msg: msg, Cause: cause} }
+
+// Corrupt wraps a parse failure as the reference's corrupt-file cause with
+// the detail appended: "<cause>（詳細: <msg>）" (describeIngestError).
+func Corrupt(cause error) error {
+	return &Error{Msg: MsgCorrupt + "（詳細: " + cause.Error() + "）", Cause: cause}
+}
+
+// ErrUnsupported is returned by Extract for an extension no reader handles.
+var ErrUnsupported = errors.New("extract: unsupported file type")

@@ -1,0 +1,102 @@
+package extract
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Place is one place of a source file: a display name as the reference
+// writes it (`売上`, `売上[図形]`, `ページ003`, `スライド002（非表示）`,
+// `スライド002_ノート`, `ヘッダー・フッター`, `本文`) and its lines.
+//
+// Excel sheets: Lines[N-1] is sheet row N (empty strings for empty rows,
+// trailing empty rows removed), cells separated by TAB, in-cell newlines as
+// U+2028, quoted in Excel's text-export style. Shapes and comments:
+// "<cell><TAB><text>". Word / PowerPoint: one paragraph or table row per
+// line, empty lines dropped. Text files: line N = source line N.
+type Place struct {
+	Name  string
+	Lines []string
+}
+
+// Result is what one extraction produced.
+type Result struct {
+	Places []Place
+	// Log holds indented lines for indexing_log.txt (warnings such as
+	// "    一部を読み取れませんでした: <部品名>"), without the leading "[i/N]".
+	Log []string
+}
+
+// Kind is the family a file belongs to, used by search filters.
+type Kind string
+
+// Kinds of files (the search --kind values).
+const (
+	KindExcel      Kind = "excel"
+	KindWord       Kind = "word"
+	KindPowerPoint Kind = "powerpoint"
+	KindText       Kind = "text"
+)
+
+// OfficeExtensions are the 10 Office extensions (reference/indexing.md §3.3).
+var OfficeExtensions = []string{".xlsx", ".xlsm", ".xls", ".xlsb", ".docx", ".docm", ".doc", ".pptx", ".pptm", ".ppt"}
+
+// TextExtensions are the 75 text extensions, pinned by a test
+// (reference/extraction.md §12).
+var TextExtensions = strings.Fields(`.txt .csv .tsv .md .log .json .xml .c .h .cpp .cc .cxx .hpp .cs .java .kt .kts .go .rs .swift .scala .dart .vb .bas .pas .asm .m .r .jl .hs .ex .exs .erl .clj .groovy .lua .py .rb .pl .php .psm1 .psd1 .jsx .tsx .mjs .vue .sql .yaml .yml .toml .ini .cfg .conf .properties .gradle .cmake .proto .graphql .tf .html .htm .css .scss .less .rst .tex .diff .patch .bat .cmd .ps1 .vbs .js .reg .sh`)
+
+var targetKind = func() map[string]Kind {
+	m := map[string]Kind{}
+	for _, e := range TextExtensions {
+		m[e] = KindText
+	}
+	for _, e := range []string{".xlsx", ".xlsm", ".xls", ".xlsb"} {
+		m[e] = KindExcel
+	}
+	for _, e := range []string{".docx", ".docm", ".doc"} {
+		m[e] = KindWord
+	}
+	for _, e := range []string{".pptx", ".pptm", ".ppt"} {
+		m[e] = KindPowerPoint
+	}
+	return m
+}()
+
+// KindOf returns the kind of a file name by its extension (ignoring case),
+// and false when the file is not a target.
+func KindOf(name string) (Kind, bool) {
+	k, ok := targetKind[strings.ToLower(filepath.Ext(name))]
+	return k, ok
+}
+
+// IsTarget reports whether a file name is indexed: a target extension and
+// not an Office owner file (~$…).
+func IsTarget(name string) bool {
+	if strings.HasPrefix(name, "~$") {
+		return false
+	}
+	_, ok := KindOf(name)
+	return ok
+}
+
+// extractVersions is the content version per extension (reference
+// extraction.md §11, seed 抽出版). Raising one re-ingests every file of that
+// extension once. History:
+//
+//	1: first fumibako release (text, and every format at its reference version)
+var extractVersions = map[string]int{
+	".xlsx": 4, ".xlsm": 4,
+	".docx": 4, ".docm": 4, ".doc": 4,
+	".pptx": 4, ".pptm": 4,
+	".ppt": 2,
+	".xls": 1, ".xlsb": 1,
+}
+
+// Version returns the current extract version of a file name's extension
+// (1 for text files).
+func Version(name string) int {
+	if v, ok := extractVersions[strings.ToLower(filepath.Ext(name))]; ok {
+		return v
+	}
+	return 1
+}

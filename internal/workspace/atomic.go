@@ -1,0 +1,122 @@
+package workspace
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// WriteFileAtomic replaces path with data so that a crash at any moment
+// leaves either the old file or the complete new one: it writes
+// "<path>.tmp", checks the length, fsyncs, closes (before renaming, for
+// Windows), renames over path and fsyncs the folder.
+func WriteFileAtomic(path string, data []byte) error {
+	f, err := CreateAtomic(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// AtomicFile is a file being written under a temporary name; Commit moves it
+// into place, Abort removes it. It is the streaming form of WriteFileAtomic.
+type AtomicFile struct {
+	path, tmp string
+	f         *os.File
+	n         int64
+	err       error
+}
+
+// CreateAtomic starts an atomic rewrite of path. The temporary file is
+// "<path>.tmp" in the same folder (the seed names ingest_status.tsv.tmp).
+func CreateAtomic(path string) (*AtomicFile, error) {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: create %s: %w", tmp, err)
+	}
+	return &AtomicFile{path: path, tmp: tmp, f: f}, nil
+}
+
+// Write implements io.Writer; the first error is kept and returned by Commit.
+func (a *AtomicFile) Write(p []byte) (int, error) {
+	if a.err != nil {
+		return 0, a.err
+	}
+	n, err := a.f.Write(p)
+	a.n += int64(n)
+	if err != nil {
+		a.err = fmt.Errorf("workspace: write %s: %w", a.tmp, err)
+	}
+	return n, a.err
+}
+
+var _ io.Writer = (*AtomicFile)(nil)
+
+// Commit fsyncs, closes and renames the temporary file over the final path,
+// then fsyncs the folder so the rename itself survives a power loss.
+func (a *AtomicFile) Commit() error {
+	if a.err != nil {
+		a.Abort()
+		return a.err
+	}
+	if st, err := a.f.Stat(); err != nil || st.Size() != a.n {
+		a.Abort()
+		if err == nil {
+			err = fmt.Errorf("size %d, wrote %d", st.Size(), a.n)
+		}
+		return fmt.Errorf("workspace: check %s: %w", a.tmp, err)
+	}
+	if err := a.f.Sync(); err != nil {
+		a.Abort()
+		return fmt.Errorf("workspace: fsync %s: %w", a.tmp, err)
+	}
+	if err := a.f.Close(); err != nil {
+		os.Remove(a.tmp)
+		return fmt.Errorf("workspace: close %s: %w", a.tmp, err)
+	}
+	if err := beforeRename(a.tmp, a.path); err != nil {
+		os.Remove(a.tmp)
+		return err
+	}
+	if err := os.Rename(a.tmp, a.path); err != nil {
+		os.Remove(a.tmp)
+		return fmt.Errorf("workspace: rename %s: %w", a.tmp, err)
+	}
+	return SyncDir(filepath.Dir(a.path))
+}
+
+// Abort closes and removes the temporary file.
+func (a *AtomicFile) Abort() {
+	a.f.Close()
+	os.Remove(a.tmp)
+}
+
+// beforeRename is a fault seam for crash tests: a test may set it to kill
+// the process between the fsync of the temporary file and the rename.
+var beforeRename = func(tmp, final string) error { return nil }
+
+// SyncDir fsyncs a folder so that renames and creations inside it are
+// durable. Windows cannot open folders for syncing; there it is a no-op.
+func SyncDir(dir string) error {
+	return syncDir(dir)
+}
+
+// AppendSync writes one line to f (opened for appending) and fsyncs, so
+// that after a SIGKILL or a power loss every earlier line is intact and at
+// worst the last line is cut. Used for the ingest list's per-result rows and
+// the journal.
+func AppendSync(f *os.File, line []byte) error {
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("workspace: append %s: %w", f.Name(), err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("workspace: fsync %s: %w", f.Name(), err)
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package workspace
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxNameLength is the longest index name or path segment (runes), the
+// file-name component limit of Windows and most file systems.
+const MaxNameLength = 255
+
+var reservedNames = map[string]bool{
+	"CON": true, "PRN": true, "AUX": true, "NUL": true,
+	"COM1": true, "COM2": true, "COM3": true, "COM4": true, "COM5": true,
+	"COM6": true, "COM7": true, "COM8": true, "COM9": true,
+	"LPT1": true, "LPT2": true, "LPT3": true, "LPT4": true, "LPT5": true,
+	"LPT6": true, "LPT7": true, "LPT8": true, "LPT9": true,
+}
+
+// TestIndexName reports whether name may be given to a new index
+// (DESIGN.md "Names"): not empty, at most 255 characters, none of
+// \ / : * ? " < > | or control characters, not . or .., no trailing dot or
+// space, and not a reserved device name with or without an extension.
+func TestIndexName(name string) bool {
+	if !TestStoredIndexName(name) {
+		return false
+	}
+	base := name
+	if i := strings.IndexByte(base, '.'); i >= 0 {
+		base = base[:i]
+	}
+	return !reservedNames[strings.ToUpper(strings.TrimRight(base, " "))]
+}
+
+// TestStoredIndexName is TestIndexName without the reserved-name rule: names
+// read back from the ingest list (aux.backup made by an earlier version is
+// accepted). Path segments after the index name obey the same rules.
+func TestStoredIndexName(name string) bool {
+	if name == "" || name == "." || name == ".." || !utf8.ValidString(name) {
+		return false
+	}
+	if utf8.RuneCountInString(name) > MaxNameLength {
+		return false
+	}
+	if strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") {
+		return false
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`\/:*?"<>|`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPlainFolderName reports whether name cannot leave its parent when used
+// as a path component: not empty, not . or .., no separator or control
+// character. Trailing dots and spaces are allowed (names of earlier versions).
+func TestPlainFolderName(name string) bool {
+	if name == "" || name == "." || name == ".." || !utf8.ValidString(name) {
+		return false
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || r == '/' || r == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// ToSafeFileName swaps characters that are illegal in file names for their
+// full-width look-alikes, as tebunko's toSafeFileName does
+// (reference/indexing.md §3.2), and removes control characters.
+func ToSafeFileName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '>':
+			b.WriteRune('＞')
+		case '<':
+			b.WriteRune('＜')
+		case '\\':
+			b.WriteRune('￥')
+		case '*':
+			b.WriteRune('＊')
+		case '"':
+			b.WriteRune('”')
+		case ':':
+			b.WriteRune('：')
+		case '?':
+			b.WriteRune('？')
+		case '|':
+			b.WriteRune('｜')
+		case '/':
+			b.WriteRune('／')
+		default:
+			if r >= 0x20 && r != 0x7f {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
+
+// UniqueName returns base, or base(2), base(3), … — the first that does not
+// collide case-insensitively with taken. The base is shortened so that the
+// result stays within MaxNameLength runes.
+func UniqueName(base string, taken func(string) bool) string {
+	if !taken(base) {
+		return base
+	}
+	for n := 2; ; n++ {
+		suffix := fmt.Sprintf("(%d)", n)
+		b := []rune(base)
+		if max := MaxNameLength - utf8.RuneCountInString(suffix); len(b) > max {
+			b = b[:max]
+		}
+		name := strings.TrimRight(string(b), ". ") + suffix
+		if !taken(name) {
+			return name
+		}
+	}
+}
+
+// FoldKey is the case-insensitive key of an index name or relative path: the
+// seed compares them ignoring case (ordinal, as .NET's OrdinalIgnoreCase, a
+// simple per-rune upper-casing).
+func FoldKey(s string) string { return strings.ToUpper(s) }

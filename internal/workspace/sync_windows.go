@@ -1,0 +1,5 @@
+//go:build windows
+
+package workspace
+
+func syncDir(dir string) error { return nil }
