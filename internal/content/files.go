@@ -1,0 +1,263 @@
+package content
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// ManifestName is the file that marks a complete per-file folder and lists
+// its place files in document order.
+const ManifestName = ".places"
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Encode returns the bytes of one place TSV: BOM, lines joined by CRLF,
+// trailing empty lines removed. Lines must not contain CR or LF.
+func Encode(lines []string) []byte {
+	n := len(lines)
+	for n > 0 && strings.TrimSpace(lines[n-1]) == "" {
+		n--
+	}
+	var b bytes.Buffer
+	b.Write(bom)
+	for _, l := range lines[:n] {
+		b.WriteString(l)
+		b.WriteString("\r\n")
+	}
+	return b.Bytes()
+}
+
+// Decode splits the bytes of a place TSV into lines (BOM optional, CRLF or
+// LF).
+func Decode(data []byte) []string {
+	data = bytes.TrimPrefix(data, bom)
+	if len(data) == 0 {
+		return nil
+	}
+	s := strings.TrimSuffix(string(data), "\n")
+	s = strings.TrimSuffix(s, "\r")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// WriteFolder writes the places of one source file into dir (which must
+// not exist yet, or be empty): one TSV per place with text, then .places.
+// It returns the number of TSVs written (the ingest list's TSV数). Each
+// file is fsynced so that a swap after a crash never exposes empty files.
+func WriteFolder(dir string, places []extract.Place) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, fmt.Errorf("content: create %s: %w", dir, err)
+	}
+	var manifest bytes.Buffer
+	seen := map[string]bool{}
+	count := 0
+	for _, p := range places {
+		data := Encode(cleanLines(p.Lines))
+		if len(data) == len(bom) {
+			continue
+		}
+		name, err := FileName(p.Name)
+		if err != nil {
+			return 0, err
+		}
+		if seen[strings.ToLower(name)] {
+			return 0, fmt.Errorf("content: two places named %q in one file", p.Name)
+		}
+		seen[strings.ToLower(name)] = true
+		if err := writeSynced(filepath.Join(dir, name), data); err != nil {
+			return 0, err
+		}
+		manifest.WriteString(name + "\n")
+		count++
+	}
+	if err := writeSynced(filepath.Join(dir, ManifestName), manifest.Bytes()); err != nil {
+		return 0, err
+	}
+	return count, nil
+}
+
+// cleanLines makes sure no line breaks the line structure of the TSV.
+func cleanLines(lines []string) []string {
+	out := lines
+	for i, l := range lines {
+		if strings.ContainsAny(l, "\r\n") {
+			if &out[0] == &lines[0] {
+				out = append([]string(nil), lines...)
+			}
+			out[i] = strings.NewReplacer("\r\n", "\u2028", "\r", "\u2028", "\n", "\u2028").Replace(l)
+		}
+	}
+	return out
+}
+
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("content: create %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("content: write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("content: fsync %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// ReadFolder reads a per-file folder back: its places in document order.
+func ReadFolder(dir string) ([]extract.Place, error) {
+	m, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return nil, fmt.Errorf("content: read %s: %w", filepath.Join(dir, ManifestName), err)
+	}
+	var places []extract.Place
+	sc := bufio.NewScanner(bytes.NewReader(m))
+	for sc.Scan() {
+		name := sc.Text()
+		if name == "" {
+			continue
+		}
+		place, ok := PlaceName(name)
+		if !ok || strings.ContainsAny(name, `/\`) {
+			return nil, fmt.Errorf("content: %s: bad place file name %q", dir, name)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, fmt.Errorf("content: read %s: %w", filepath.Join(dir, name), err)
+		}
+		places = append(places, extract.Place{Name: place, Lines: Decode(data)})
+	}
+	return places, nil
+}
+
+// IsFileFolder reports whether dir is a complete per-file folder.
+func IsFileFolder(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, ManifestName))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// CountTSV returns how many place TSVs a per-file folder lists and whether
+// every one of them is present and non-empty (testIndexComplete's check
+// of the per-file folder).
+func CountTSV(dir string) (n int, complete bool) {
+	m, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return 0, false
+	}
+	complete = true
+	for _, name := range strings.Split(string(m), "\n") {
+		if name == "" {
+			continue
+		}
+		n++
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() <= int64(len(bom)) {
+			complete = false
+		}
+	}
+	return n, complete
+}
+
+// Swap puts the staged per-file folder in place of final atomically as far
+// as the file system allows: the old folder is first renamed to a hidden
+// leftover name (.old-<name>-<pid>-<n>), the staged one renamed to final,
+// then the leftover removed. A crash leaves the old set, no set, or the new
+// set, never a mix; leftovers are removed by RemoveLeftovers.
+func Swap(staged, final string) error {
+	parent := filepath.Dir(final)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("content: create %s: %w", parent, err)
+	}
+	var old string
+	if _, err := os.Lstat(final); err == nil {
+		for n := 0; ; n++ {
+			old = filepath.Join(parent, fmt.Sprintf(".old-%s-%d-%d", filepath.Base(final), os.Getpid(), n))
+			if _, err := os.Lstat(old); errors.Is(err, os.ErrNotExist) {
+				break
+			}
+		}
+		if err := os.Rename(final, old); err != nil {
+			return fmt.Errorf("content: move %s aside: %w", final, err)
+		}
+	}
+	if err := os.Rename(staged, final); err != nil {
+		if old != "" {
+			os.Rename(old, final)
+		}
+		return fmt.Errorf("content: move %s to %s: %w", staged, final, err)
+	}
+	if err := workspace.SyncDir(parent); err != nil {
+		return err
+	}
+	if old != "" {
+		if err := os.RemoveAll(old); err != nil {
+			return fmt.Errorf("content: remove %s: %w", old, err)
+		}
+	}
+	return nil
+}
+
+// RemoveFileFolder deletes a per-file folder (a source file that vanished,
+// or one whose folder has been published).
+func RemoveFileFolder(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("content: remove %s: %w", dir, err)
+	}
+	return nil
+}
+
+// RemoveLeftovers deletes .old-* folders under root left by a crash in the
+// middle of Swap. It reports how many it removed.
+func RemoveLeftovers(root string) (int, error) {
+	n := 0
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			if path == root && errors.Is(err, os.ErrNotExist) {
+				return filepath.SkipAll
+			}
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".old-") {
+			if err := os.RemoveAll(path); err != nil {
+				return err
+			}
+			n++
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return n, err
+}
+
+// FindFileFolders lists the per-file folders under root (absolute paths),
+// for publishing what a crash left behind when the journal cannot say
+// (findIndexFoldersWithBooks).
+func FindFileFolders(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			if path == root && errors.Is(err, os.ErrNotExist) {
+				return filepath.SkipAll
+			}
+			return err
+		}
+		if d.IsDir() && path != root && IsFileFolder(path) {
+			out = append(out, path)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out, err
+}

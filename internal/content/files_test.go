@@ -1,0 +1,74 @@
+package content_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+func TestWriteReadSwap(t *testing.T) {
+	root := t.TempDir()
+	staged := filepath.Join(root, "stage", "A社.xlsx")
+	places := []extract.Place{
+		{Name: "売上", Lines: []string{"a\tb", "", "c", "", ""}},
+		{Name: "空", Lines: []string{"", ""}},
+		{Name: "売上[図形]", Lines: []string{"F2\t納期"}},
+	}
+	n, err := content.WriteFolder(staged, places)
+	if err != nil || n != 2 {
+		t.Fatalf("WriteFolder = %d, %v, want 2", n, err)
+	}
+	data, _ := os.ReadFile(filepath.Join(staged, "売上.tsv"))
+	if want := "\xef\xbb\xbfa\tb\r\n\r\nc\r\n"; string(data) != want {
+		t.Fatalf("売上.tsv = %q, want %q", data, want)
+	}
+	final := filepath.Join(root, "content", "営業", "A社.xlsx")
+	os.MkdirAll(final, 0o755)
+	os.WriteFile(filepath.Join(final, "old.tsv"), []byte("x"), 0o644)
+	if err := content.Swap(staged, final); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(final, "old.tsv")); !os.IsNotExist(err) {
+		t.Fatalf("old TSV survived the swap")
+	}
+	got, err := content.ReadFolder(final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []extract.Place{
+		{Name: "売上", Lines: []string{"a\tb", "", "c"}},
+		{Name: "売上[図形]", Lines: []string{"F2\t納期"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ReadFolder = %q, want %q", got, want)
+	}
+	if c, ok := content.CountTSV(final); c != 2 || !ok {
+		t.Fatalf("CountTSV = %d, %v", c, ok)
+	}
+	ff, err := content.FindFileFolders(filepath.Join(root, "content"))
+	if err != nil || len(ff) != 1 || ff[0] != final {
+		t.Fatalf("FindFileFolders = %v, %v", ff, err)
+	}
+	os.MkdirAll(filepath.Join(root, "content", "営業", ".old-x-1-0"), 0o755)
+	if n, err := content.RemoveLeftovers(filepath.Join(root, "content")); n != 1 || err != nil {
+		t.Fatalf("RemoveLeftovers = %d, %v", n, err)
+	}
+}
+
+func TestPaths(t *testing.T) {
+	if got := content.FolderOf(`営業\2024\A.xlsx`); got != `営業\2024` {
+		t.Errorf("FolderOf = %q", got)
+	}
+	if got := content.BaseOf(`営業\2024\A.xlsx`); got != `A.xlsx` {
+		t.Errorf("BaseOf = %q", got)
+	}
+	root := t.TempDir()
+	d := content.Dir(root, `営業\2024`)
+	if r, ok := content.RelOf(root, d); !ok || r != `営業\2024` {
+		t.Errorf("RelOf = %q, %v", r, ok)
+	}
+}

@@ -1,0 +1,163 @@
+package content
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// MsgNameTooLong is the per-file failure for a place file name over 255
+// characters (reference/indexing.md §17.2).
+const MsgNameTooLong = "インデックスのファイル名が長すぎるため保存できません（%d 文字。上限 255 文字）: %s"
+
+// Object kinds in place display names and their English file-name forms.
+var kindNames = []struct{ ja, en string }{
+	{"図形", "shape"},
+	{"コメント", "comment"},
+	{"ヘッダー・フッター", "header_footer"},
+}
+
+var (
+	reKindJa   = regexp.MustCompile(`^(.*)\[(図形|コメント|ヘッダー・フッター|埋め込み[1-9][0-9]*)\]$`)
+	reKindEn   = regexp.MustCompile(`^(.*)\[(shape|comment|header_footer|embed[1-9][0-9]*)\]$`)
+	rePage     = regexp.MustCompile(`^ページ([0-9]{3,})$`)
+	reSlide    = regexp.MustCompile(`^スライド([0-9]{3,})$`)
+	reHidden   = regexp.MustCompile(`^スライド([0-9]{3,})（非表示）$`)
+	reNotes    = regexp.MustCompile(`^スライド([0-9]{3,})_ノート$`)
+	rePageEn   = regexp.MustCompile(`^page_([0-9]{3,})$`)
+	reSlideEn  = regexp.MustCompile(`^slide_([0-9]{3,})$`)
+	reHiddenEn = regexp.MustCompile(`^slide_([0-9]{3,})_hidden$`)
+	reNotesEn  = regexp.MustCompile(`^slide_([0-9]{3,})_notes$`)
+	reDecode   = regexp.MustCompile(`%(?:[01][0-9A-F]|2[25AF]|3[ACEF]|5[CF]|7C)`)
+)
+
+var fixedBases = map[string]string{
+	"ヘッダー・フッター": "header_footer",
+	"脚注":        "doc_footnotes",
+	"文書":        "doc_whole",
+	"本文":        "doc_body",
+}
+
+// SplitKind splits a place display name into its base and object kind
+// (`売上[図形]` → `売上`, `図形`); kind is empty for a plain place.
+func SplitKind(place string) (base, kind string) {
+	if m := reKindJa.FindStringSubmatch(place); m != nil {
+		return m[1], m[2]
+	}
+	return place, ""
+}
+
+// FileName returns the TSV file name of a place (toIndexFileName). A result
+// longer than 255 characters is an error carrying MsgNameTooLong.
+func FileName(place string) (string, error) {
+	base, kind := SplitKind(place)
+	var b strings.Builder
+	switch {
+	case rePage.MatchString(base):
+		b.WriteString("page_" + rePage.FindStringSubmatch(base)[1])
+	case reSlide.MatchString(base):
+		b.WriteString("slide_" + reSlide.FindStringSubmatch(base)[1])
+	case reHidden.MatchString(base):
+		b.WriteString("slide_" + reHidden.FindStringSubmatch(base)[1] + "_hidden")
+	case reNotes.MatchString(base):
+		b.WriteString("slide_" + reNotes.FindStringSubmatch(base)[1] + "_notes")
+	default:
+		if f, ok := fixedBases[base]; ok {
+			b.WriteString(f)
+		} else {
+			encodeBase(&b, base)
+		}
+	}
+	if kind != "" {
+		b.WriteString("[" + kindEnglish(kind) + "]")
+	}
+	b.WriteString(".tsv")
+	name := b.String()
+	if n := utf8.RuneCountInString(name); n > 255 {
+		return "", &NameError{Msg: fmt.Sprintf(MsgNameTooLong, n, name)}
+	}
+	return name, nil
+}
+
+// NameError is a place whose file name cannot be stored.
+type NameError struct{ Msg string }
+
+func (e *NameError) Error() string { return e.Msg }
+
+func kindEnglish(kind string) string {
+	for _, k := range kindNames {
+		if k.ja == kind {
+			return k.en
+		}
+	}
+	return "embed" + strings.TrimPrefix(kind, "埋め込み")
+}
+
+func kindJapanese(kind string) string {
+	for _, k := range kindNames {
+		if k.en == kind {
+			return k.ja
+		}
+	}
+	return "埋め込み" + strings.TrimPrefix(kind, "embed")
+}
+
+func encodeBase(b *strings.Builder, base string) {
+	for _, r := range base {
+		switch {
+		case r < 0x20:
+			fmt.Fprintf(b, "%%%02X", r)
+		case strings.ContainsRune("\"%*/:<>?\\_|", r):
+			fmt.Fprintf(b, "%%%02X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+}
+
+// PlaceName maps a TSV file name back to the place display name
+// (convertIndexFileNameToPlace); ok is false for a name that is not a
+// place file.
+func PlaceName(file string) (place string, ok bool) {
+	stem, found := strings.CutSuffix(file, ".tsv")
+	if !found || stem == "" {
+		return "", false
+	}
+	base, kind := stem, ""
+	if m := reKindEn.FindStringSubmatch(stem); m != nil {
+		base, kind = m[1], m[2]
+	}
+	switch {
+	case rePageEn.MatchString(base):
+		base = "ページ" + rePageEn.FindStringSubmatch(base)[1]
+	case reSlideEn.MatchString(base):
+		base = "スライド" + reSlideEn.FindStringSubmatch(base)[1]
+	case reHiddenEn.MatchString(base):
+		base = "スライド" + reHiddenEn.FindStringSubmatch(base)[1] + "（非表示）"
+	case reNotesEn.MatchString(base):
+		base = "スライド" + reNotesEn.FindStringSubmatch(base)[1] + "_ノート"
+	default:
+		fixed := false
+		for ja, en := range fixedBases {
+			if en == base {
+				base, fixed = ja, true
+				break
+			}
+		}
+		if !fixed {
+			if strings.Contains(base, "_") {
+				return "", false
+			}
+			base = reDecode.ReplaceAllStringFunc(base, func(s string) string {
+				var v int
+				fmt.Sscanf(s[1:], "%02X", &v)
+				return string(rune(v))
+			})
+		}
+	}
+	if kind != "" {
+		base += "[" + kindJapanese(kind) + "]"
+	}
+	return base, true
+}

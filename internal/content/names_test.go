@@ -1,0 +1,71 @@
+package content_test
+
+import (
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/content"
+)
+
+func TestFileName(t *testing.T) {
+	tests := []struct{ place, file string }{
+		{"ページ003", "page_003.tsv"},
+		{"ページ1204", "page_1204.tsv"},
+		{"ページ003[埋め込み2]", "page_003[embed2].tsv"},
+		{"スライド002（非表示）[図形]", "slide_002_hidden[shape].tsv"},
+		{"スライド007_ノート", "slide_007_notes.tsv"},
+		{"スライド001[コメント]", "slide_001[comment].tsv"},
+		{"2024_上期", "2024%5F上期.tsv"},
+		{"記号<>", "記号%3C%3E.tsv"},
+		{"売上[図形]", "売上[shape].tsv"},
+		{"見積[ヘッダー・フッター]", "見積[header_footer].tsv"},
+		{"ヘッダー・フッター", "header_footer.tsv"},
+		{"脚注", "doc_footnotes.tsv"},
+		{"文書[コメント]", "doc_whole[comment].tsv"},
+		{"本文", "doc_body.tsv"},
+		{"100%", "100%25.tsv"},
+		{"a[埋め込み01]", "a[埋め込み01].tsv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.place, func(t *testing.T) {
+			got, err := content.FileName(tt.place)
+			if err != nil || got != tt.file {
+				t.Fatalf("FileName(%q) = %q, %v, want %q", tt.place, got, err, tt.file)
+			}
+			back, ok := content.PlaceName(got)
+			if !ok || back != tt.place {
+				t.Fatalf("PlaceName(%q) = %q, %v, want %q", got, back, ok, tt.place)
+			}
+		})
+	}
+}
+
+func TestFileNameTooLong(t *testing.T) {
+	long := ""
+	for i := 0; i < 260; i++ {
+		long += "あ"
+	}
+	if _, err := content.FileName(long); err == nil {
+		t.Fatal("FileName(260 chars) succeeded, want error")
+	}
+}
+
+func TestPlaceNameRejects(t *testing.T) {
+	for _, f := range []string{"x.txt", "a_b.tsv", ".tsv"} {
+		if p, ok := content.PlaceName(f); ok {
+			t.Errorf("PlaceName(%q) = %q, want not a place", f, p)
+		}
+	}
+}
+
+func FuzzPlaceName(f *testing.F) {
+	for _, s := range []string{"売上", "ページ003[図形]", "a%5Fb", "%ZZ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, place string) {
+		name, err := content.FileName(place)
+		if err != nil {
+			return
+		}
+		content.PlaceName(name)
+	})
+}
