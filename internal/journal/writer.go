@@ -1,0 +1,154 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// Writer appends one run's records to the journal. Only the coordinator
+// writes it, from one goroutine; a Writer is not safe for concurrent use.
+//
+// Every method appends exactly one full line and fsyncs before it returns
+// (workspace.AppendSync), so a kill at any moment leaves every earlier line
+// intact (seed: 「1 行ずつ追記して Flush する。追記した行は、強制終了しても
+// 残る」). After a failed append the Writer is broken: the file may end in a
+// partial line, so every later call returns the first error and writes
+// nothing (the next start drops that line as torn).
+type Writer struct {
+	f    *os.File
+	path string
+	err  error
+}
+
+// Create replaces the journal at path with a new one holding 版, 回 (at, in
+// local `yyyy/MM/dd HH:mm:ss`, and listRows, the data rows of the ingest list
+// just rewritten), a 持 per carried job and a 未 per unpublished folder
+// (seed: 「ジャーナルを 版・回・持・未 だけの新しいものに入れ替え」). The new
+// file is written under a temporary name, fsynced and renamed into place
+// (workspace.CreateAtomic), so a crash leaves the old journal or the whole
+// new one; it is then reopened for appending. The journal's folder is
+// created when missing.
+//
+// A carried job or folder that the reader would reject (a path failing the
+// name rules, a count below 1) is an error and nothing is written.
+func Create(path string, at time.Time, listRows int, carried []Job, unpublished []string) (*Writer, error) {
+	if listRows < 0 {
+		return nil, fmt.Errorf("journal: create %s: negative row count %d", path, listRows)
+	}
+	b := []byte(bom)
+	b = Record{Kind: KindVersion, Fields: []string{FormatVersion}}.appendLine(b)
+	b = Record{Kind: KindRun, Fields: []string{at.Format(dateTimeLayout), strconv.Itoa(listRows)}}.appendLine(b)
+	for _, j := range carried {
+		r, err := jobRecord(KindCarried, j.RelPath, j.Count)
+		if err != nil {
+			return nil, fmt.Errorf("journal: create %s: %w", path, err)
+		}
+		b = r.appendLine(b)
+	}
+	for _, folder := range unpublished {
+		r, err := folderRecord(KindUnpublished, folder)
+		if err != nil {
+			return nil, fmt.Errorf("journal: create %s: %w", path, err)
+		}
+		b = r.appendLine(b)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("journal: create %s: %w", path, err)
+	}
+	if err := workspace.WriteFileAtomic(path, b); err != nil {
+		return nil, fmt.Errorf("journal: create %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("journal: open %s for appending: %w", path, err)
+	}
+	return &Writer{f: f, path: path}, nil
+}
+
+// ErrInvalid is the cause of a record the reader would reject: a relative
+// path or folder failing the name rules (empty or `.`/`..` segments, TAB, CR,
+// LF or other forbidden characters), or a count below 1.
+var ErrInvalid = errors.New("journal: invalid record")
+
+func jobRecord(kind Kind, relPath string, count int) (Record, error) {
+	if count < 1 || len(strconv.Itoa(count)) > maxDigits {
+		return Record{}, fmt.Errorf("%w: %s count %d for %q", ErrInvalid, kind, count, relPath)
+	}
+	if !validPath(relPath, minFileSegments) {
+		return Record{}, fmt.Errorf("%w: %s relative path %q", ErrInvalid, kind, relPath)
+	}
+	return Record{Kind: kind, Fields: []string{relPath, strconv.Itoa(count)}}, nil
+}
+
+func folderRecord(kind Kind, folder string) (Record, error) {
+	if !validPath(folder, minFolderSegments) {
+		return Record{}, fmt.Errorf("%w: %s folder %q", ErrInvalid, kind, folder)
+	}
+	return Record{Kind: kind, Fields: []string{folder}}, nil
+}
+
+// Start records that the job relPath is handed to a worker; count is the
+// number of consecutive starts including this one (seed: 始). Call it before
+// the hand-off.
+func (w *Writer) Start(relPath string, count int) error {
+	r, err := jobRecord(KindStart, relPath, count)
+	if err != nil {
+		return err
+	}
+	return w.append(r)
+}
+
+// Published records that folder (relative to store/content, `\`
+// separators) was published to the body index (seed: 出).
+func (w *Writer) Published(folder string) error {
+	r, err := folderRecord(KindPublished, folder)
+	if err != nil {
+		return err
+	}
+	return w.append(r)
+}
+
+// Rewriting records that the ingest list is about to be rewritten one row
+// per file (seed: 書).
+func (w *Writer) Rewriting() error { return w.append(Record{Kind: KindRewriting}) }
+
+// Ended records that the rewrite of the ingest list finished: the end of
+// the run, written even when some folders could not be published (seed: 終).
+func (w *Writer) Ended() error { return w.append(Record{Kind: KindEnded}) }
+
+func (w *Writer) append(r Record) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.f == nil {
+		return fmt.Errorf("journal: append to %s: %w", w.path, os.ErrClosed)
+	}
+	if err := workspace.AppendSync(w.f, r.appendLine(nil)); err != nil {
+		w.err = fmt.Errorf("journal: append %s: %w", r.Kind, err)
+		return w.err
+	}
+	return nil
+}
+
+// Close closes the journal file. It returns the first append error, if any,
+// or the error of closing.
+func (w *Writer) Close() error {
+	if w.f == nil {
+		return w.err
+	}
+	err := w.f.Close()
+	w.f = nil
+	if w.err != nil {
+		return w.err
+	}
+	if err != nil {
+		return fmt.Errorf("journal: close %s: %w", w.path, err)
+	}
+	return nil
+}
