@@ -1,0 +1,210 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// File is one target file found under a root.
+type File struct {
+	RelPath   string    // `<index>\<path under the root>`, `\` separators
+	Path      string    // absolute OS path
+	ModTime   time.Time // last write time
+	Size      int64
+	CloudOnly bool // present only in the cloud: never opened (issue 9)
+}
+
+// Skip is an item left out with a reason worth logging.
+type Skip struct {
+	Path   string
+	Reason string
+}
+
+// Result is the crawl of one root.
+type Result struct {
+	Files      []File // sorted by RelPath, case-insensitively
+	Missing    bool   // the root does not exist or is not a folder
+	Incomplete bool   // some folder could not be read (HasError)
+	Errors     []error
+	Skipped    []Skip
+}
+
+// Attributes answers per-OS questions about a file without opening it.
+type Attributes interface {
+	// Hidden reports the Hidden or System attribute (Windows); dot names
+	// are handled by the crawl itself.
+	Hidden(path string, info fs.FileInfo) bool
+	// CloudOnly reports a placeholder whose data is not on this machine.
+	CloudOnly(path string, info fs.FileInfo) bool
+}
+
+// Options configure a crawl.
+type Options struct {
+	// Exclude holds folders never entered (the workspace).
+	Exclude []string
+	// Attrs defaults to the OS's attributes (OSAttributes).
+	Attrs Attributes
+}
+
+// Skip reasons (log wording).
+const (
+	ReasonBackslash = "名前に \\ が含まれるため取り込みません"
+	ReasonBadName   = "ファイル名・フォルダ名をインデックスに記録できないため取り込みません"
+	ReasonCaseDup   = "大文字・小文字だけが違う名前がほかにあるため取り込みません"
+	ReasonWorkspace = "fumibako・tebunko のワークスペースのため取り込みません"
+	ReasonSymlink   = "シンボリックリンクのため取り込みません"
+)
+
+// Crawl lists the target files of root. It fails only when ctx is done;
+// everything else is recorded in the Result.
+func Crawl(ctx context.Context, root workspace.Root, opt Options) (*Result, error) {
+	attrs := opt.Attrs
+	if attrs == nil {
+		attrs = OSAttributes()
+	}
+	res := &Result{}
+	base := filepath.Clean(root.Path)
+	st, err := os.Stat(base)
+	if err != nil || !st.IsDir() {
+		res.Missing = true
+		return res, nil
+	}
+	var excl []string
+	for _, e := range opt.Exclude {
+		excl = append(excl, filepath.Clean(e))
+		if r, err := filepath.EvalSymlinks(e); err == nil {
+			excl = append(excl, r)
+		}
+	}
+	c := &crawler{ctx: ctx, res: res, attrs: attrs, exclude: excl, index: root.Name}
+	if err := c.walk(base, ""); err != nil {
+		return nil, err
+	}
+	sort.Slice(res.Files, func(i, j int) bool {
+		return workspace.FoldKey(res.Files[i].RelPath) < workspace.FoldKey(res.Files[j].RelPath)
+	})
+	return res, nil
+}
+
+type crawler struct {
+	ctx     context.Context
+	res     *Result
+	attrs   Attributes
+	exclude []string
+	index   string
+}
+
+func (c *crawler) excluded(dir string) bool {
+	for _, e := range c.exclude {
+		if workspace.IsWithin(dir, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// walk lists dir (rel is its `\` path under the root, "" for the root).
+func (c *crawler) walk(dir, rel string) error {
+	if err := c.ctx.Err(); err != nil {
+		return err
+	}
+	if c.excluded(dir) || workspace.IsWorkspace(dir) {
+		c.res.Skipped = append(c.res.Skipped, Skip{Path: dir, Reason: ReasonWorkspace})
+		return nil
+	}
+	entries, err := readDir(dir)
+	if err != nil {
+		c.res.Incomplete = true
+		c.res.Errors = append(c.res.Errors, fmt.Errorf("crawl: read folder %s: %w", dir, err))
+		if len(entries) == 0 {
+			return nil
+		}
+	}
+	seen := map[string]string{}
+	for _, d := range entries {
+		name := d.Name()
+		path := filepath.Join(dir, name)
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		isDir := d.IsDir()
+		if !isDir && !d.Type().IsRegular() {
+			if d.Type()&fs.ModeSymlink != 0 && (isDir || extract.IsTarget(name)) {
+				c.res.Skipped = append(c.res.Skipped, Skip{Path: path, Reason: ReasonSymlink})
+			}
+			continue
+		}
+		if !isDir && (!extract.IsTarget(name) || isOwnOutput(name)) {
+			continue
+		}
+		info, err := d.Info()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			c.res.Incomplete = true
+			c.res.Errors = append(c.res.Errors, fmt.Errorf("crawl: stat %s: %w", path, err))
+			continue
+		}
+		if c.attrs.Hidden(path, info) {
+			continue
+		}
+		switch {
+		case strings.ContainsRune(name, '\\'):
+			c.res.Skipped = append(c.res.Skipped, Skip{Path: path, Reason: ReasonBackslash})
+			continue
+		case !utf8.ValidString(name) || !workspace.TestStoredIndexName(name):
+			c.res.Skipped = append(c.res.Skipped, Skip{Path: path, Reason: ReasonBadName})
+			continue
+		}
+		k := workspace.FoldKey(name)
+		if _, dup := seen[k]; dup {
+			c.res.Skipped = append(c.res.Skipped, Skip{Path: path, Reason: ReasonCaseDup})
+			continue
+		}
+		seen[k] = name
+		childRel := name
+		if rel != "" {
+			childRel = rel + `\` + name
+		}
+		if isDir {
+			if err := c.walk(path, childRel); err != nil {
+				return err
+			}
+			continue
+		}
+		c.res.Files = append(c.res.Files, File{
+			RelPath:   c.index + `\` + childRel,
+			Path:      path,
+			ModTime:   info.ModTime(),
+			Size:      info.Size(),
+			CloudOnly: c.attrs.CloudOnly(path, info),
+		})
+	}
+	return nil
+}
+
+// isOwnOutput matches tebunko's and fumibako's output names, never indexed
+// (reference/indexing.md §3.3 item 3).
+func isOwnOutput(name string) bool {
+	l := strings.ToLower(name)
+	return (strings.HasPrefix(l, "content_index.") && strings.HasSuffix(l, ".tsv")) ||
+		(strings.HasPrefix(l, "content.") && strings.HasSuffix(l, ".tsv")) ||
+		(strings.HasPrefix(l, "system_index") && strings.HasSuffix(l, ".txt")) ||
+		(strings.HasPrefix(name, "システムインデックス") && strings.HasSuffix(l, ".txt"))
+}
+
+// readDir is a fault seam: tests replace it to make a folder unreadable
+// (permissions do not stop root, which CI runs as).
+var readDir = os.ReadDir
