@@ -1,0 +1,19 @@
+// Package worker runs extraction in separate processes and supervises them:
+// the protocol between the coordinator and a worker, the worker's serve
+// loop, and the supervisor that enforces the per-file deadline, the memory
+// cap and stop requests by killing the worker's whole process group (the
+// worker and any converter it started, nothing else).
+//
+// Protocol: the coordinator starts `fumibako __worker` (Command) with
+// stdin and stdout as pipes. Each request is one JSON object on one line
+// (Request); the worker answers each with one JSON line (Response) after
+// writing the file's place TSVs into Request.Stage with content.WriteFolder.
+// One request is in flight per worker at a time. A worker exits when stdin
+// closes. Anything the worker prints on stderr is kept (the last lines) to
+// explain a crash.
+//
+// A worker never writes workspace state: it reads the source read-only,
+// writes only inside its scratch folder and the stage folder it is given,
+// and returns results. The coordinator (package indexer) swaps the staged
+// folder in and records the row.
+package worker

@@ -1,0 +1,48 @@
+//go:build testhooks
+
+package worker
+
+import (
+	"os"
+	"strings"
+	"time"
+)
+
+// faultHook lets end-to-end tests make a worker misbehave on chosen files.
+// It exists only in binaries built with -tags testhooks. The environment
+// variable FUMIBAKO_TEST_FAULT holds comma-separated rules
+// "<action>:<substring of the file name>":
+//
+//	hang   sleep forever (the deadline must fire)
+//	crash  exit at once with status 3, as a crashing reader would
+//	oom    allocate memory until the supervisor's cap kills the worker
+//	slow   sleep 300 ms (gives kill tests a wider window)
+func faultHook(name string) {
+	for _, rule := range strings.Split(os.Getenv("FUMIBAKO_TEST_FAULT"), ",") {
+		action, sub, ok := strings.Cut(rule, ":")
+		if !ok || sub == "" || !strings.Contains(name, sub) {
+			continue
+		}
+		switch action {
+		case "hang":
+			for {
+				time.Sleep(time.Hour)
+			}
+		case "crash":
+			os.Stderr.WriteString("fault hook: crash on " + name + "\n")
+			os.Exit(3)
+		case "oom":
+			var keep [][]byte
+			for {
+				b := make([]byte, 16<<20)
+				for i := range b {
+					b[i] = 1
+				}
+				keep = append(keep, b)
+				time.Sleep(10 * time.Millisecond)
+			}
+		case "slow":
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+}

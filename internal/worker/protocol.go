@@ -1,0 +1,23 @@
+package worker
+
+// Request asks a worker to extract one file.
+type Request struct {
+	ID    int64  `json:"id"`
+	Path  string `json:"path"`  // absolute path of the source (read-only)
+	Name  string `json:"name"`  // source file name (chooses the reader)
+	Stage string `json:"stage"` // folder to create with the place TSVs
+}
+
+// Response is the worker's answer to one Request.
+type Response struct {
+	ID        int64    `json:"id"`
+	OK        bool     `json:"ok"`
+	TSVCount  int      `json:"tsvCount"`
+	Msg       string   `json:"msg,omitempty"`       // per-file message (Japanese) when !OK
+	Detail    string   `json:"detail,omitempty"`    // English cause chain, verbose output only
+	Postponed bool     `json:"postponed,omitempty"` // stays 未取り込み with Msg (seed: Postponed)
+	Log       []string `json:"log,omitempty"`       // indented lines for indexing_log.txt
+}
+
+// Command is the hidden subcommand that turns fumibako into a worker.
+const Command = "__worker"

@@ -1,0 +1,95 @@
+package worker
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// Serve is the worker's main loop: read requests from r until EOF, extract
+// each file and answer on w. scratch is the worker's private folder.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, scratch string, memLimit int64) error {
+	if memLimit > 0 {
+		// A soft limit makes the GC work harder near the cap; the
+		// supervisor's RSS watch is the hard one.
+		debug.SetMemoryLimit(memLimit * 8 / 10)
+	}
+	in := bufio.NewScanner(r)
+	in.Buffer(make([]byte, 64*1024), 16<<20)
+	out := json.NewEncoder(w)
+	for in.Scan() {
+		var req Request
+		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
+			return fmt.Errorf("worker: bad request %q: %w", in.Bytes(), err)
+		}
+		resp := handle(ctx, req, scratch)
+		if err := out.Encode(resp); err != nil {
+			return fmt.Errorf("worker: write response: %w", err)
+		}
+	}
+	return in.Err()
+}
+
+func handle(ctx context.Context, req Request, scratch string) (resp Response) {
+	resp.ID = req.ID
+	dir := filepath.Join(scratch, "x")
+	os.RemoveAll(dir)
+	defer os.RemoveAll(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return failed(resp, err)
+	}
+	faultHook(req.Name)
+	res, err := extractSafely(ctx, req, dir)
+	if err != nil {
+		return failed(resp, err)
+	}
+	resp.Log = res.Log
+	n, err := content.WriteFolder(req.Stage, res.Places)
+	if err != nil {
+		return failed(resp, err)
+	}
+	resp.OK, resp.TSVCount = true, n
+	return resp
+}
+
+// extractSafely turns a panic inside a reader into a per-file failure, so
+// one bad file never takes the worker down (STYLE.md §5).
+func extractSafely(ctx context.Context, req Request, scratch string) (res *extract.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = extract.Corrupt(fmt.Errorf("panic: %v", p))
+		}
+	}()
+	return extract.Extract(ctx, req.Path, req.Name, extract.Options{Scratch: scratch})
+}
+
+// failed fills a failure response with the reference's message for err
+// (describeIngestError, reference/indexing.md §17.3).
+func failed(resp Response, err error) Response {
+	resp.OK = false
+	resp.Detail = err.Error()
+	var post *extract.Postponed
+	var xerr *extract.Error
+	var nerr *content.NameError
+	switch {
+	case errors.As(err, &post):
+		resp.Postponed, resp.Msg = true, post.Msg
+	case errors.As(err, &xerr):
+		resp.Msg = xerr.Msg
+		resp.Log = append(resp.Log, xerr.Log...)
+	case errors.As(err, &nerr):
+		resp.Msg = nerr.Msg
+	default:
+		resp.Msg = Describe(err)
+	}
+	return resp
+}

@@ -1,0 +1,246 @@
+package worker
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Outcome classifies how a job ended.
+type Outcome int
+
+// Outcomes of a job.
+const (
+	Finished Outcome = iota // the worker answered (Response.OK or a per-file failure)
+	TimedOut                // the deadline passed; the process group was killed
+	Crashed                 // the worker died on its own
+	OutOfMemory             // the memory cap was exceeded; the process group was killed
+	Stopped                 // a stop request killed it; the file stays 未取り込み
+)
+
+// Config describes how to start workers.
+type Config struct {
+	Exe      string   // the fumibako executable
+	Args     []string // arguments before the worker flags (e.g. global flags)
+	Env      []string // extra environment
+	Timeout  time.Duration
+	MemLimit int64 // bytes of resident memory; 0 = no cap
+}
+
+// MsgTimeout is the per-file message after a deadline kill (DESIGN.md
+// "Indexing run").
+func MsgTimeout(d time.Duration) string {
+	n := fmt.Sprintf("%d 分", int(d/time.Minute))
+	if d%time.Minute != 0 {
+		n = fmt.Sprintf("%d 秒", int((d+time.Second-1)/time.Second))
+	}
+	return n + "以内に取り込みが終わらなかったため中止しました（取り込みのプロセスを強制終了しました）"
+}
+
+// MsgOutOfMemory is the per-file message after the memory cap fired.
+const MsgOutOfMemory = "シート・文書が大きすぎて取り込めません（メモリが不足しました）"
+
+// msgCrashed is the per-file message for a worker that died on its own.
+const msgCrashed = "取り込みのプロセスが異常終了しました（ファイルが壊れている、または大きすぎる可能性があります）"
+
+// Slot is one supervised worker process, restarted after every kill. A
+// Slot is used by one goroutine at a time.
+type Slot struct {
+	cfg     Config
+	scratch string
+
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte
+	exited chan struct{}
+	stderr *tail
+}
+
+// NewSlot returns a slot whose worker uses scratch as its private folder.
+func NewSlot(cfg Config, scratch string) *Slot {
+	return &Slot{cfg: cfg, scratch: scratch}
+}
+
+func (s *Slot) start() error {
+	if err := os.MkdirAll(s.scratch, 0o755); err != nil {
+		return fmt.Errorf("worker: create scratch %s: %w", s.scratch, err)
+	}
+	args := append(append([]string{}, s.cfg.Args...), Command, "--scratch", s.scratch,
+		"--mem-limit", fmt.Sprint(s.cfg.MemLimit))
+	cmd := exec.Command(s.cfg.Exe, args...)
+	cmd.Env = append(os.Environ(), s.cfg.Env...)
+	setProcessGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("worker: stdin pipe: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("worker: stdout pipe: %w", err)
+	}
+	s.stderr = &tail{}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("worker: start %s: %w", s.cfg.Exe, err)
+	}
+	s.cmd, s.stdin = cmd, stdin
+	s.lines = make(chan []byte, 1)
+	s.exited = make(chan struct{})
+	go func(lines chan<- []byte, exited chan<- struct{}) {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64*1024), 64<<20)
+		for sc.Scan() {
+			lines <- append([]byte(nil), sc.Bytes()...)
+		}
+		cmd.Wait()
+		close(exited)
+	}(s.lines, s.exited)
+	return nil
+}
+
+// Result is the outcome of one job.
+type Result struct {
+	Outcome  Outcome
+	Response Response // valid when Outcome == Finished
+	Msg      string   // per-file message for the other outcomes
+	Detail   string
+}
+
+// Run hands req to the worker (starting one if needed) and waits for the
+// answer, the deadline, the memory cap, or stop. stop is closed by the
+// coordinator when the files in flight must be abandoned (after the grace
+// period of a stop request).
+func (s *Slot) Run(req Request, stop <-chan struct{}) Result {
+	if s.cmd == nil {
+		if err := s.start(); err != nil {
+			return Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + err.Error() + "）", Detail: err.Error()}
+		}
+	}
+	data, _ := json.Marshal(req)
+	if _, err := s.stdin.Write(append(data, '\n')); err != nil {
+		return s.crashed(err)
+	}
+	timer := time.NewTimer(s.cfg.Timeout)
+	defer timer.Stop()
+	if s.cfg.Timeout <= 0 {
+		timer.Stop()
+	}
+	var memTick <-chan time.Time
+	if s.cfg.MemLimit > 0 && rssSupported {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		memTick = t.C
+	}
+	for {
+		select {
+		case line := <-s.lines:
+			var resp Response
+			if err := json.Unmarshal(line, &resp); err != nil || resp.ID != req.ID {
+				s.kill()
+				return Result{Outcome: Crashed, Msg: msgCrashed, Detail: fmt.Sprintf("bad response %q: %v", line, err)}
+			}
+			return Result{Outcome: Finished, Response: resp}
+		case <-s.exited:
+			return s.crashed(nil)
+		case <-timer.C:
+			s.kill()
+			return Result{Outcome: TimedOut, Msg: MsgTimeout(s.cfg.Timeout), Detail: "deadline passed"}
+		case <-memTick:
+			if rss := processRSS(s.cmd.Process.Pid); rss > s.cfg.MemLimit {
+				s.kill()
+				return Result{Outcome: OutOfMemory, Msg: MsgOutOfMemory, Detail: fmt.Sprintf("worker RSS %d bytes over the cap of %d", rss, s.cfg.MemLimit)}
+			}
+		case <-stop:
+			s.kill()
+			return Result{Outcome: Stopped, Detail: "stopped"}
+		}
+	}
+}
+
+func (s *Slot) crashed(err error) Result {
+	<-s.exited // the reader goroutine has waited for the process
+	state := "exited"
+	if s.cmd.ProcessState != nil {
+		state = s.cmd.ProcessState.String()
+	}
+	detail := state
+	if t := s.stderr.String(); t != "" {
+		detail += ": " + t
+	}
+	if err != nil {
+		detail += ": " + err.Error()
+	}
+	s.kill()
+	return Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + oneLine(detail) + "）", Detail: detail}
+}
+
+// kill ends the worker's whole process group and forgets the process; the
+// next Run starts a fresh worker.
+func (s *Slot) kill() {
+	if s.cmd == nil {
+		return
+	}
+	killGroup(s.cmd)
+	s.stdin.Close()
+	select {
+	case <-s.exited:
+	case <-time.After(5 * time.Second):
+	}
+	s.cmd = nil
+}
+
+// Close stops the worker: stdin is closed so it exits on its own; after a
+// short wait its group is killed.
+func (s *Slot) Close() {
+	if s.cmd == nil {
+		return
+	}
+	s.stdin.Close()
+	select {
+	case <-s.exited:
+	case <-time.After(2 * time.Second):
+	}
+	killGroup(s.cmd)
+	s.cmd = nil
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
+}
+
+// tail keeps the last 4 KiB written to it (the worker's stderr).
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 4096 {
+		t.buf = t.buf[len(t.buf)-4096:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.buf))
+}
+
+// ErrNoWorker is returned when no worker can be started at all.
+var ErrNoWorker = errors.New("worker: cannot start a worker process")
+
