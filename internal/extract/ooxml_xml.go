@@ -1,0 +1,139 @@
+package extract
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Namespace URIs of the OOXML vocabularies the readers look at, in their
+// transitional and strict (ISO 29500 strict, purl.oclc.org) spellings.
+const (
+	nsW    = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+	nsWS   = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+	nsA    = "http://schemas.openxmlformats.org/drawingml/2006/main"
+	nsAS   = "http://purl.oclc.org/ooxml/drawingml/main"
+	nsP    = "http://schemas.openxmlformats.org/presentationml/2006/main"
+	nsPS   = "http://purl.oclc.org/ooxml/presentationml/main"
+	nsR    = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+	nsRS   = "http://purl.oclc.org/ooxml/officeDocument/relationships"
+	nsC    = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+	nsCS   = "http://purl.oclc.org/ooxml/drawingml/chart"
+	nsDgm  = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+	nsDgmS = "http://purl.oclc.org/ooxml/drawingml/diagram"
+	nsMC   = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+	nsO    = "urn:schemas-microsoft-com:office:office"
+	nsS    = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+	nsSS   = "http://purl.oclc.org/ooxml/spreadsheetml/main"
+)
+
+func isW(n xml.Name) bool   { return n.Space == nsW || n.Space == nsWS }
+func isA(n xml.Name) bool   { return n.Space == nsA || n.Space == nsAS }
+func isP(n xml.Name) bool   { return n.Space == nsP || n.Space == nsPS }
+func isC(n xml.Name) bool   { return n.Space == nsC || n.Space == nsCS }
+func isDgm(n xml.Name) bool { return n.Space == nsDgm || n.Space == nsDgmS }
+func isMC(n xml.Name) bool  { return n.Space == nsMC }
+func isR(space string) bool { return space == nsR || space == nsRS }
+func isS(n xml.Name) bool   { return n.Space == nsS || n.Space == nsSS }
+
+// errDTD is returned for any DOCTYPE: no OOXML part has one, and refusing
+// them shuts out entity tricks (reference/extraction.md §13).
+var errDTD = errors.New("extract: XML with a DTD refused")
+
+// xmlDecoder streams one XML part through encoding/xml with namespaces
+// resolved (Name.Space is the URI), refusing DTDs and element nesting
+// deeper than a limit. Token returns the same tokens as xml.Decoder.Token;
+// CharData is only valid until the next call.
+type xmlDecoder struct {
+	d     *xml.Decoder
+	depth int
+	max   int
+}
+
+func newXMLDecoder(r io.Reader, maxDepth int) *xmlDecoder {
+	if maxDepth <= 0 {
+		maxDepth = DefaultLimits.XMLDepth
+	}
+	d := xml.NewDecoder(r)
+	d.Strict = true
+	return &xmlDecoder{d: d, max: maxDepth}
+}
+
+// Token returns the next token. Errors carry the input offset.
+func (x *xmlDecoder) Token() (xml.Token, error) {
+	tok, err := x.d.Token()
+	if err != nil {
+		if err == io.EOF {
+			if x.depth != 0 {
+				return nil, fmt.Errorf("offset %d: unexpected end of XML", x.d.InputOffset())
+			}
+			return nil, io.EOF
+		}
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		x.depth++
+		if x.depth > x.max {
+			return nil, fmt.Errorf("offset %d: XML nesting deeper than %d elements", x.d.InputOffset(), x.max)
+		}
+	case xml.EndElement:
+		x.depth--
+	case xml.Directive:
+		if s := strings.TrimSpace(string(t)); len(s) >= 7 && strings.EqualFold(s[:7], "DOCTYPE") {
+			return nil, fmt.Errorf("offset %d: %w", x.d.InputOffset(), errDTD)
+		}
+	}
+	return tok, nil
+}
+
+// Depth is the number of elements open after the last token.
+func (x *xmlDecoder) Depth() int { return x.depth }
+
+// Skip consumes tokens up to the end of the element whose StartElement was
+// returned last.
+func (x *xmlDecoder) Skip() error {
+	target := x.depth - 1
+	for x.depth > target {
+		if _, err := x.Token(); err != nil {
+			if err == io.EOF {
+				return io.ErrUnexpectedEOF
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// attr returns the value of the attribute with the given local name in any
+// namespace (OOXML attributes such as w:val or r:id are found by local
+// name; use attrNS where two namespaces share a local name).
+func attr(se xml.StartElement, local string) string {
+	for _, a := range se.Attr {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// relAttr returns the value of the r:<local> attribute (relationship id).
+func relAttr(se xml.StartElement, local string) string {
+	for _, a := range se.Attr {
+		if a.Name.Local == local && isR(a.Name.Space) {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// isOff reports whether an OOXML boolean attribute value means false.
+func isOff(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "0", "false", "off":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,366 @@
+package extract
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+)
+
+// ErrNotZip is the cause of a failure on a .docx/.pptx (or other OOXML)
+// file whose bytes do not start with a ZIP signature. The reader's error is
+// an *Error with the corrupt-file message whose Unwrap chain contains
+// ErrNotZip, so a caller that can convert legacy files (package officefile,
+// LibreOffice) detects it with errors.Is and the others record MsgCorrupt.
+var ErrNotZip = errors.New("extract: not a ZIP package")
+
+// pkg is an opened OOXML package (a ZIP) whose parts are read under the
+// limits of reference/extraction.md §13:
+//   - more than Limits.ZipEntries entries fails at open;
+//   - a part whose declared or actual uncompressed size exceeds
+//     Limits.ZipPartBytes fails when it is opened or read;
+//   - the uncompressed bytes actually read from all parts, embedded
+//     packages included (they share the budget), may not exceed
+//     Limits.ZipTotalBytes;
+//   - at most declared size + 1 bytes of a part are read, so a part longer
+//     than its header says is caught (archive/zip also rejects it).
+//
+// Limit failures are *sizeError values; failure() turns them into
+// &Error{Msg: MsgTooLarge} with the details as Log lines only.
+//
+// Part names are looked up ignoring case and a leading "/", and with "\"
+// read as "/" (OOXML part names are case-insensitive; some writers use
+// backslashes).
+type pkg struct {
+	zr     *zip.Reader
+	closer io.Closer
+	parts  map[string]*zip.File
+	names  []string // real part names, archive order
+	lim    Limits
+	budget *budget
+	rels   map[string]map[string]rel
+}
+
+// budget counts the uncompressed bytes read from a file's packages.
+type budget struct {
+	used, max int64
+}
+
+// rel is one relationship of a part: its type URI and the target part name
+// resolved against the source part's folder.
+type rel struct {
+	Type   string
+	Target string
+}
+
+// sizeError reports a broken size limit.
+type sizeError struct {
+	Part  string // part name; empty for the entry-count limit
+	Size  int64  // size seen (declared, or bytes read so far)
+	Cap   int64  // the limit
+	Kind  string // "part", "total" or "entries"
+	Inner bool   // raised inside an embedded package
+}
+
+func (e *sizeError) Error() string {
+	switch e.Kind {
+	case "entries":
+		return fmt.Sprintf("zip has %d entries, limit %d", e.Size, e.Cap)
+	case "total":
+		return fmt.Sprintf("zip total uncompressed bytes exceed %d at part %s", e.Cap, e.Part)
+	}
+	return fmt.Sprintf("zip part %s has %d uncompressed bytes, limit %d", e.Part, e.Size, e.Cap)
+}
+
+// logLine is the indexing_log.txt line describing the broken limit.
+func (e *sizeError) logLine() string {
+	switch e.Kind {
+	case "entries":
+		return fmt.Sprintf("    ZIP のエントリ数が上限を超えています: %d（上限 %d）", e.Size, e.Cap)
+	case "total":
+		return fmt.Sprintf("    ZIP の展開後の合計サイズが上限を超えています: %s（上限 %d バイト）", e.Part, e.Cap)
+	}
+	return fmt.Sprintf("    ZIP の部品が大きすぎます: %s（展開後 %d バイト以上、上限 %d バイト）", e.Part, e.Size, e.Cap)
+}
+
+// openPackage opens the OOXML package at path read-only. A file that does
+// not start with "PK" gives an error wrapping ErrNotZip; a broken ZIP a
+// plain error (failure() makes it Corrupt); too many entries a *sizeError.
+// The caller must Close the package.
+func openPackage(path string, lim Limits) (*pkg, error) {
+	lim = Options{Limits: lim}.limits()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	p, err := newPackage(f, st.Size(), lim, &budget{max: lim.ZipTotalBytes})
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	p.closer = f
+	return p, nil
+}
+
+// newPackage reads the ZIP directory of r. The budget is shared with the
+// enclosing package when r is an embedded package.
+func newPackage(r io.ReaderAt, size int64, lim Limits, b *budget) (*pkg, error) {
+	var sig [2]byte
+	if n, _ := r.ReadAt(sig[:], 0); n < 2 || sig != [2]byte{'P', 'K'} {
+		return nil, ErrNotZip
+	}
+	zr, err := zip.NewReader(r, size)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		return nil, fmt.Errorf("read zip directory: %w", err)
+	}
+	if len(zr.File) > lim.ZipEntries {
+		return nil, &sizeError{Kind: "entries", Size: int64(len(zr.File)), Cap: int64(lim.ZipEntries)}
+	}
+	p := &pkg{zr: zr, parts: make(map[string]*zip.File, len(zr.File)), lim: lim, budget: b, rels: map[string]map[string]rel{}}
+	for _, f := range zr.File {
+		if strings.HasSuffix(f.Name, "/") {
+			continue
+		}
+		k := partKey(f.Name)
+		if _, dup := p.parts[k]; dup {
+			continue
+		}
+		p.parts[k] = f
+		p.names = append(p.names, strings.TrimPrefix(strings.ReplaceAll(f.Name, `\`, "/"), "/"))
+	}
+	return p, nil
+}
+
+// Close releases the file behind the package.
+func (p *pkg) Close() error {
+	if p.closer == nil {
+		return nil
+	}
+	return p.closer.Close()
+}
+
+func partKey(name string) string {
+	return strings.ToLower(strings.TrimPrefix(strings.ReplaceAll(name, `\`, "/"), "/"))
+}
+
+// has reports whether the package holds the part.
+func (p *pkg) has(name string) bool {
+	_, ok := p.parts[partKey(name)]
+	return ok
+}
+
+// partNames returns the part names (as stored, "/" separated, no leading
+// slash) in archive order.
+func (p *pkg) partNames() []string { return p.names }
+
+// errNoPart is returned by open and read for a missing part.
+var errNoPart = errors.New("extract: part not found")
+
+// open streams one part under the limits. Errors: errNoPart (wrapped) for a
+// missing part, *sizeError for a broken limit (at open when the declared
+// size is too large, else while reading), other errors for a broken ZIP.
+func (p *pkg) open(name string) (io.ReadCloser, error) {
+	f, ok := p.parts[partKey(name)]
+	if !ok {
+		return nil, fmt.Errorf("open %s: %w", name, errNoPart)
+	}
+	declared := int64(f.UncompressedSize64)
+	if f.UncompressedSize64 > uint64(p.lim.ZipPartBytes) {
+		return nil, &sizeError{Kind: "part", Part: name, Size: declared, Cap: p.lim.ZipPartBytes}
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", name, err)
+	}
+	return &partReader{rc: rc, r: io.LimitReader(rc, declared+1), p: p, name: name, declared: declared}, nil
+}
+
+// read returns a whole part (see open).
+func (p *pkg) read(name string) ([]byte, error) {
+	rc, err := p.open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var buf bytes.Buffer
+	if f := p.parts[partKey(name)]; f.UncompressedSize64 < 64<<20 {
+		buf.Grow(int(f.UncompressedSize64))
+	}
+	if _, err := io.Copy(&buf, rc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// partReader enforces the part and total limits on the bytes read.
+type partReader struct {
+	rc       io.ReadCloser
+	r        io.Reader
+	p        *pkg
+	name     string
+	declared int64
+	n        int64
+}
+
+func (r *partReader) Read(b []byte) (int, error) {
+	n, err := r.r.Read(b)
+	r.n += int64(n)
+	r.p.budget.used += int64(n)
+	if r.n > r.declared {
+		return n, fmt.Errorf("read %s: part longer than its declared size %d", r.name, r.declared)
+	}
+	if r.n > r.p.lim.ZipPartBytes {
+		return n, &sizeError{Kind: "part", Part: r.name, Size: r.n, Cap: r.p.lim.ZipPartBytes}
+	}
+	if r.p.budget.used > r.p.budget.max {
+		return n, &sizeError{Kind: "total", Part: r.name, Size: r.p.budget.used, Cap: r.p.budget.max}
+	}
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("read %s: %w", r.name, err)
+	}
+	return n, err
+}
+
+func (r *partReader) Close() error { return r.rc.Close() }
+
+// relsOf returns the relationships of a part by id: internal targets only
+// (TargetMode="External" is ignored), resolved relative to the part's
+// folder with ".." allowed and a leading "/" meaning the package root;
+// percent-escapes in targets are decoded. A part without a .rels part has
+// none. Results are cached.
+func (p *pkg) relsOf(part string) (map[string]rel, error) {
+	k := partKey(part)
+	if m, ok := p.rels[k]; ok {
+		return m, nil
+	}
+	dir, base := path.Split(strings.TrimPrefix(part, "/"))
+	relsName := dir + "_rels/" + base + ".rels"
+	m := map[string]rel{}
+	if !p.has(relsName) {
+		p.rels[k] = m
+		return m, nil
+	}
+	rc, err := p.open(relsName)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	d := newXMLDecoder(rc, p.lim.XMLDepth)
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", relsName, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "Relationship" {
+			continue
+		}
+		id, typ, target, mode := attr(se, "Id"), attr(se, "Type"), attr(se, "Target"), attr(se, "TargetMode")
+		if id == "" || strings.EqualFold(mode, "External") {
+			continue
+		}
+		if _, dup := m[id]; dup {
+			continue
+		}
+		m[id] = rel{Type: typ, Target: resolveTarget(dir, target)}
+	}
+	p.rels[k] = m
+	return m, nil
+}
+
+// resolveTarget resolves a relationship target against the source part's
+// folder dir ("word/" or ""). The result has no leading slash; a target
+// that climbs above the package root resolves to "" (no part).
+func resolveTarget(dir, target string) string {
+	if i := strings.IndexAny(target, "#?"); i >= 0 {
+		target = target[:i]
+	}
+	if strings.Contains(target, "%") {
+		if u, err := pathUnescape(target); err == nil {
+			target = u
+		}
+	}
+	target = strings.ReplaceAll(target, `\`, "/")
+	var full string
+	if strings.HasPrefix(target, "/") {
+		full = path.Clean(target)
+	} else {
+		full = path.Clean("/" + dir + target)
+	}
+	if full == "/" || strings.HasPrefix(full, "/..") {
+		return ""
+	}
+	return strings.TrimPrefix(full, "/")
+}
+
+// pathUnescape decodes %XX escapes (net/url.PathUnescape without the
+// import's host rules).
+func pathUnescape(s string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			return "", fmt.Errorf("bad escape in %q", s)
+		}
+		b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+		i += 2
+	}
+	return b.String(), nil
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+// relTypeIs reports whether a relationship type URI ends with "/"+suffix
+// (transitional and strict URIs differ only before the last segment).
+func relTypeIs(typ, suffix string) bool {
+	return strings.HasSuffix(typ, "/"+suffix)
+}
+
+// failure turns an error of a package reader into the reader's result
+// error: a *sizeError becomes MsgTooLarge with the details in Log, ErrNotZip
+// and other parse errors become Corrupt (ErrNotZip stays in the chain), an
+// *Error and context errors pass through.
+func failure(name string, err error) error {
+	var fe *Error
+	var se *sizeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &fe):
+		return fe
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.As(err, &se):
+		return &Error{Msg: MsgTooLarge, Cause: fmt.Errorf("%s: %w", name, err), Log: []string{se.logLine()}}
+	}
+	return Corrupt(err)
+}
