@@ -1,0 +1,92 @@
+// Package ingestlist reads and writes the ingest list (取り込み一覧),
+// <workspace>/work/store/ingest_status.tsv: one row per source file under the
+// crawl roots, with its crawled time and size, its state and its result.
+// It follows seed/ingest-list.ja.md, section 取り込み一覧, and
+// reference/indexing.md §9 (readStatusFile, writeStatusFile, addStatusRow).
+//
+// It owns the file's format: reading with validation (later row wins,
+// Rejected, LegacyFolders), the full rewrite (WriteFile: a temporary file
+// and a rename) and the per-result append (Appender). It does not decide
+// what to ingest (package plan) or when to write (package indexer, the only
+// writer); it imports only the standard library and package workspace.
+//
+// # Format
+//
+// UTF-8 with a BOM (EF BB BF), fields separated by TAB, every line ending in
+// CR LF, no quoting, so Excel opens the file as it is. First one folder line
+// per crawl root (checked or not), then the header, then one data line per
+// file. The seed's example, TABs shown as <TAB> (the bytes are
+// testdata/seed_sample.tsv):
+//
+//	クロール対象フォルダ<TAB>C:\data\営業<TAB>営業
+//	クロール対象フォルダ<TAB>D:\old\2019年度<TAB>2019年度
+//	相対パス<TAB>更新日時<TAB>サイズ<TAB>状態<TAB>TSV数<TAB>取り込み日時<TAB>エラー<TAB>抽出版
+//	営業\2024\見積\A社.xlsx<TAB>2025/01/10 12:34:56<TAB>10420<TAB>済<TAB>3<TAB>2026/09/19 10:00:35<TAB><TAB>2
+//	営業\空ブック.xlsx<TAB>2025/01/10 12:34:56<TAB>8578<TAB>済<TAB>0<TAB>2026/09/19 10:00:35<TAB><TAB>2
+//	営業\秘密.xlsx<TAB>2025/01/10 12:34:56<TAB>15360<TAB>失敗<TAB><TAB>2026/09/19 10:00:40<TAB>読み取りパスワードが設定されているため開けません（パスワード付きのファイルは取り込めません）<TAB>
+//	2019年度\新規.docx<TAB>2026/09/18 09:00:00<TAB>20480<TAB>未取り込み<TAB><TAB><TAB><TAB>
+//
+// Folder line: クロール対象フォルダ<TAB><path><TAB><index name>.
+//
+// Data line, eight columns in this order:
+//
+//	相対パス      <index name>\<path under the crawl root>, `\` on every OS;
+//	              compared case-insensitively (workspace.FoldKey)
+//	更新日時      the source's modification time at the crawl,
+//	              yyyy/MM/dd HH:mm:ss local time (FormatFileTime)
+//	サイズ        the source's size in bytes
+//	状態          未取り込み (Pending), 済 (Done) or 失敗 (Failed)
+//	TSV数         place TSVs written, with 済; 0 for an empty source; else empty
+//	取り込み日時  when the file was ingested or failed
+//	エラー        the cause of 失敗, or why a 未取り込み file was postponed;
+//	              TAB, CR and LF become spaces (CleanError)
+//	抽出版        the extract version, with 済; empty counts as 1
+//
+// Empty cells stay empty on a rewrite (HasTSVCount, Version 0), so reading
+// and writing the seed's example gives back the same bytes.
+//
+// # Writing
+//
+// After the crawl and at the end of a run the whole list is rewritten
+// (WriteFile): written to ingest_status.tsv.tmp, fsynced and renamed into
+// place. During a run each result is appended as one line and fsynced
+// (Appender), so a kill loses at most the line being written. If the file
+// does not end in a line break (a line cut by a crash), the Appender ends
+// that fragment first, so the next row is not glued to it; the fragment is
+// then an Ignored line. Duplicates left by appending disappear at the next
+// rewrite.
+//
+// # Reading
+//
+// Read and ReadFile never fail on content, only on I/O; a missing file is an
+// empty list. Line by line:
+//
+//   - The BOM may be missing, and lines may end in LF alone (a list saved by
+//     a text editor). One CR before the LF is part of the line ending.
+//   - A last line without its LF was cut while being written and is dropped
+//     (DESIGN.md "Formats": a last line without a newline dropped). Our
+//     writer ends every line, and so does Excel, so only a crash leaves one;
+//     a cut inside the last column (抽出版 "12" cut to "1") still has eight
+//     columns, which is why the column count alone cannot tell.
+//   - Before the header: folder lines; a legacy two-field folder line
+//     クロール対象フォルダ<TAB><path> gives an empty Name. A name that fails
+//     workspace.TestStoredIndexName is skipped: if it passes
+//     workspace.TestPlainFolderName (an earlier version's name ending in .
+//     or a space) it goes to LegacyFolders, else the line counts as
+//     Rejected. A folder line of another field count, and any other
+//     non-blank line there, counts as Ignored.
+//   - The header: the seven names up to エラー, then 抽出版. A legacy header of
+//     seven columns without 抽出版 is read too: its rows have seven columns
+//     and an empty 抽出版. Columns after 抽出版 (a later version) are skipped.
+//   - A data line whose column count differs from the header's (a torn
+//     write) is Ignored. One whose 相対パス fails ValidRelPath is Rejected:
+//     an index name failing workspace.TestStoredIndexName, or a later
+//     segment that is empty, . or .., or has a character that is illegal in
+//     file names or a control character (seed: 読み飛ばし、数を Rejected で
+//     返す). One whose サイズ, TSV数 or 抽出版 is not a decimal number
+//     (digits only; TSV数 and 抽出版 may be empty) is Ignored. Blank lines
+//     are skipped and counted nowhere; an unknown 状態 is kept as read.
+//   - For rows with the same key the later line wins (List.Rows); List.Lines
+//     keeps every accepted line with its position among all data lines, for
+//     the journal's recovery.
+package ingestlist

@@ -1,0 +1,320 @@
+package ingestlist
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// Line is one accepted data line, duplicates included.
+type Line struct {
+	// Index is the line's 0-based position among all data lines after the
+	// header (malformed, rejected and blank lines counted too), which is
+	// what the journal's 回 record counts.
+	Index int
+	Row   Row
+}
+
+// List is an ingest list as read.
+type List struct {
+	// Folders are the folder lines with a valid (or unknown, empty) name,
+	// in file order.
+	Folders []Folder
+	// Rows holds one row per key (case-insensitive relative path): the last
+	// line for that key wins, kept at the position of the key's first line.
+	Rows []Row
+	// Lines holds every accepted data line in file order, duplicates
+	// included (the journal asks which files have a line after position N).
+	Lines []Line
+	// DataLines is the number of data lines after the header, counting
+	// every terminated line (accepted or not).
+	DataLines int
+	// Rejected counts lines skipped for an index name or path that fails the
+	// name rules (seed: Rejected; the indexer logs the count in yellow).
+	Rejected int
+	// Ignored counts other non-blank lines skipped as malformed: a wrong
+	// column count (a torn write), a number column that is not a
+	// non-negative decimal number, a line before the header that is neither
+	// a folder line nor the header, a line longer than maxLineBytes.
+	Ignored int
+	// LegacyFolders are names from folder lines that fail
+	// workspace.TestStoredIndexName but pass workspace.TestPlainFolderName
+	// (names of an earlier version ending in . or a space). Their lines are
+	// skipped; the names serve only the check for removed roots.
+	LegacyFolders []string
+
+	keys map[string]int // Key → position in Rows
+}
+
+// Lookup returns the row for relPath, compared case-insensitively.
+func (l *List) Lookup(relPath string) (Row, bool) {
+	key := workspace.FoldKey(relPath)
+	if l.keys != nil {
+		if i, ok := l.keys[key]; ok {
+			return l.Rows[i], true
+		}
+		return Row{}, false
+	}
+	for i := len(l.Rows) - 1; i >= 0; i-- {
+		if l.Rows[i].Key() == key {
+			return l.Rows[i], true
+		}
+	}
+	return Row{}, false
+}
+
+// maxLineBytes bounds one line. Real lines are a few hundred bytes; a longer
+// one is garbage and is skipped without being held in memory.
+const maxLineBytes = 1 << 20
+
+// ReadFile reads the ingest list at path. A missing file is an empty list.
+// Only I/O errors are returned; malformed content is skipped and counted.
+func ReadFile(path string) (*List, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &List{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ingestlist: open %s: %w", path, err)
+	}
+	defer f.Close()
+	l, err := read(f)
+	if err != nil {
+		return nil, fmt.Errorf("ingestlist: read %s: %w", path, err)
+	}
+	return l, nil
+}
+
+// Read reads an ingest list (format: package comment). It returns an error
+// only when r fails; it never fails on content.
+func Read(r io.Reader) (*List, error) {
+	l, err := read(r)
+	if err != nil {
+		return nil, fmt.Errorf("ingestlist: read: %w", err)
+	}
+	return l, nil
+}
+
+func read(r io.Reader) (*List, error) {
+	lr := lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+	l := &List{keys: map[string]int{}}
+	var (
+		first      = true
+		inData     bool
+		ncols      int // columns of a data line (the header's)
+		versionCol = -1
+		f          [rowColumns]string
+	)
+	for {
+		line, ok, tooLong, err := lr.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break // end of input; an unterminated last line is dropped
+		}
+		if first {
+			first = false
+			for strings.HasPrefix(line, bom) {
+				line = line[len(bom):]
+			}
+		}
+		if inData {
+			l.DataLines++
+		}
+		if tooLong {
+			l.Ignored++
+			continue
+		}
+		if line == "" {
+			continue
+		}
+		n := split(line, &f)
+		if !inData {
+			switch {
+			case f[0] == folderLabel && (n == 2 || n == 3):
+				l.addFolder(f[1], f[2], n)
+			case n >= legacyColumns && isHeader(&f):
+				inData, ncols = true, n
+				if n >= rowColumns && f[rowColumns-1] == colVersion {
+					versionCol = rowColumns - 1
+				}
+			default:
+				l.Ignored++
+			}
+			continue
+		}
+		if n != ncols {
+			l.Ignored++
+			continue
+		}
+		if !ValidRelPath(f[0]) {
+			l.Rejected++
+			continue
+		}
+		row, ok := parseRow(&f, versionCol)
+		if !ok {
+			l.Ignored++
+			continue
+		}
+		l.Lines = append(l.Lines, Line{Index: l.DataLines - 1, Row: row})
+		key := row.Key()
+		if i, ok := l.keys[key]; ok {
+			l.Rows[i] = row
+		} else {
+			l.keys[key] = len(l.Rows)
+			l.Rows = append(l.Rows, row)
+		}
+	}
+	return l, nil
+}
+
+func (l *List) addFolder(path, name string, n int) {
+	switch {
+	case n == 2:
+		l.Folders = append(l.Folders, Folder{Path: path})
+	case workspace.TestStoredIndexName(name):
+		l.Folders = append(l.Folders, Folder{Path: path, Name: name})
+	case workspace.TestPlainFolderName(name):
+		l.LegacyFolders = append(l.LegacyFolders, name)
+	default:
+		l.Rejected++
+	}
+}
+
+// isHeader reports whether the first seven fields are the header's.
+func isHeader(f *[rowColumns]string) bool {
+	for i := 0; i < legacyColumns; i++ {
+		if f[i] != header[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// split cuts line at TABs into f and returns the number of fields; fields
+// past len(f) are counted, not stored.
+func split(line string, f *[rowColumns]string) int {
+	n := 0
+	for {
+		i := strings.IndexByte(line, '\t')
+		if i < 0 {
+			if n < len(f) {
+				f[n] = line
+			}
+			n++
+			for j := n; j < len(f); j++ {
+				f[j] = ""
+			}
+			return n
+		}
+		if n < len(f) {
+			f[n] = line[:i]
+		}
+		n++
+		line = line[i+1:]
+	}
+}
+
+// parseRow converts the fields of a data line whose RelPath is valid. It
+// fails when a number column holds anything but decimal digits, or too big
+// a number.
+func parseRow(f *[rowColumns]string, versionCol int) (Row, bool) {
+	row := Row{
+		RelPath:    f[0],
+		Updated:    f[1],
+		State:      State(f[3]),
+		IngestedAt: f[5],
+		Error:      f[6],
+	}
+	size, ok := parseCount(f[2], 63)
+	if !ok {
+		return Row{}, false
+	}
+	row.Size = size
+	if f[4] != "" {
+		n, ok := parseCount(f[4], strconv.IntSize-1)
+		if !ok {
+			return Row{}, false
+		}
+		row.TSVCount, row.HasTSVCount = int(n), true
+	}
+	if versionCol >= 0 && f[versionCol] != "" {
+		n, ok := parseCount(f[versionCol], strconv.IntSize-1)
+		if !ok {
+			return Row{}, false
+		}
+		row.Version = int(n)
+	}
+	return row, true
+}
+
+// parseCount parses a non-empty string of ASCII digits that fits in bits
+// bits.
+func parseCount(s string, bits int) (int64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, bits+1)
+	return n, err == nil
+}
+
+// lineReader yields LF-terminated lines, without the LF and one CR before
+// it.
+type lineReader struct {
+	br  *bufio.Reader
+	buf []byte
+}
+
+// next returns the next terminated line. ok is false at the end of the
+// input, including when the input ends in a line without its LF: that line
+// was cut by a crash while being written and is dropped. tooLong reports a
+// line over maxLineBytes, which is consumed but not returned.
+func (lr *lineReader) next() (line string, ok, tooLong bool, err error) {
+	lr.buf = lr.buf[:0]
+	for {
+		chunk, err := lr.br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			if tooLong {
+				return "", true, true, nil
+			}
+			if len(lr.buf) == 0 {
+				return trimLine(chunk), true, false, nil
+			}
+			lr.buf = append(lr.buf, chunk...)
+			return trimLine(lr.buf), true, false, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			if !tooLong && len(lr.buf)+len(chunk) > maxLineBytes {
+				tooLong, lr.buf = true, lr.buf[:0]
+			}
+			if !tooLong {
+				lr.buf = append(lr.buf, chunk...)
+			}
+		case errors.Is(err, io.EOF):
+			return "", false, false, nil
+		default:
+			return "", false, false, err
+		}
+	}
+}
+
+func trimLine(b []byte) string {
+	b = b[:len(b)-1] // the LF
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
