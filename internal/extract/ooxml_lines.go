@@ -2,6 +2,7 @@ package extract
 
 import (
 	"encoding/xml"
+	"errors"
 	"io"
 	"strings"
 )
@@ -93,6 +94,9 @@ type xmlLines struct {
 	// Rendered reports that the part had a w:lastRenderedPageBreak (pages
 	// were counted in rendered mode).
 	Rendered bool
+	// Root is the part's root element (readXmlLines only); PowerPoint
+	// reads a slide's show attribute from it.
+	Root xml.StartElement
 }
 
 // texts returns the line texts.
@@ -110,13 +114,22 @@ func (x *xmlLines) texts() []string {
 func readXmlLines(r io.Reader, opt lineOptions) (*xmlLines, error) {
 	d := newXMLDecoder(r, opt.Depth)
 	lr := newLineReader(opt)
+	var root xml.StartElement
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
-			return lr.result(), nil
+			if root.Name.Local == "" {
+				return nil, errors.New("no root element")
+			}
+			x := lr.result()
+			x.Root = root
+			return x, nil
 		}
 		if err != nil {
 			return nil, err
+		}
+		if se, ok := tok.(xml.StartElement); ok && root.Name.Local == "" {
+			root = se.Copy()
 		}
 		if err := lr.token(d, tok); err != nil {
 			return nil, err

@@ -31,7 +31,7 @@ var ErrNotZip = errors.New("extract: not a ZIP package")
 //   - at most declared size + 1 bytes of a part are read, so a part longer
 //     than its header says is caught (archive/zip also rejects it).
 //
-// Limit failures are *sizeError values; failure() turns them into
+// Limit failures are *sizeError values; ooxmlFailure() turns them into
 // &Error{Msg: MsgTooLarge} with the details as Log lines only.
 //
 // Part names are looked up ignoring case and a leading "/", and with "\"
@@ -91,7 +91,7 @@ func (e *sizeError) logLine() string {
 
 // openPackage opens the OOXML package at path read-only. A file that does
 // not start with "PK" gives an error wrapping ErrNotZip; a broken ZIP a
-// plain error (failure() makes it Corrupt); too many entries a *sizeError.
+// plain error (ooxmlFailure() makes it Corrupt); too many entries a *sizeError.
 // The caller must Close the package.
 func openPackage(path string, lim Limits) (*pkg, error) {
 	lim = Options{Limits: lim}.limits()
@@ -345,11 +345,11 @@ func relTypeIs(typ, suffix string) bool {
 	return strings.HasSuffix(typ, "/"+suffix)
 }
 
-// failure turns an error of a package reader into the reader's result
+// ooxmlFailure turns an error of a package reader into the reader's result
 // error: a *sizeError becomes MsgTooLarge with the details in Log, ErrNotZip
 // and other parse errors become Corrupt (ErrNotZip stays in the chain), an
 // *Error and context errors pass through.
-func failure(name string, err error) error {
+func ooxmlFailure(name string, err error) error {
 	var fe *Error
 	var se *sizeError
 	switch {

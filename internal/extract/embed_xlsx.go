@@ -1,0 +1,262 @@
+package extract
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// A minimal workbook reader for embedded workbooks (reference/
+// extraction.md §9): the visible worksheets of xl/workbook.xml in order,
+// and of each only the text cells — shared strings (t="s"), inline strings
+// (t="inlineStr") and string results of formulas (t="str"). Numbers,
+// booleans, errors and hidden sheets are skipped. One line per sheet row
+// holding text: its text cells in column order joined by TAB, no
+// addresses. Phonetic guides (rPh) are not read; _xHHHH_ escapes are
+// decoded; TAB, CR and LF inside a cell become spaces.
+
+func readEmbeddedWorkbook(p *pkg) ([]string, error) {
+	const wb = "xl/workbook.xml"
+	rels, err := p.relsOf(wb)
+	if err != nil {
+		return nil, err
+	}
+	sheets, err := embedVisibleSheets(p, wb, rels)
+	if err != nil {
+		return nil, err
+	}
+	sstPart := "xl/sharedStrings.xml"
+	for _, r := range ooxmlSortedRels(rels) {
+		if relTypeIs(r.Type, "sharedStrings") && r.Target != "" {
+			sstPart = r.Target
+			break
+		}
+	}
+	var sst []string
+	if p.has(sstPart) {
+		if sst, err = embedSharedStrings(p, sstPart); err != nil {
+			return nil, err
+		}
+	}
+	var out []string
+	for _, part := range sheets {
+		if !p.has(part) {
+			continue
+		}
+		lines, err := embedSheetText(p, part, sst)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, lines...)
+	}
+	return out, nil
+}
+
+// embedVisibleSheets returns the worksheet parts of the visible sheets in
+// workbook order.
+func embedVisibleSheets(p *pkg, wb string, rels map[string]rel) ([]string, error) {
+	rc, err := p.open(wb)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	d := newXMLDecoder(rc, p.lim.XMLDepth)
+	var parts []string
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return parts, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", wb, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || !isS(se.Name) || se.Name.Local != "sheet" {
+			continue
+		}
+		if st := attr(se, "state"); st == "hidden" || st == "veryHidden" {
+			continue
+		}
+		r, ok := rels[relAttr(se, "id")]
+		if !ok || !relTypeIs(r.Type, "worksheet") || r.Target == "" {
+			continue
+		}
+		parts = append(parts, r.Target)
+	}
+}
+
+// embedSharedStrings returns the texts of the sst's si items.
+func embedSharedStrings(p *pkg, part string) ([]string, error) {
+	rc, err := p.open(part)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	d := newXMLDecoder(rc, p.lim.XMLDepth)
+	var out []string
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", part, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || !isS(se.Name) || se.Name.Local != "si" {
+			continue
+		}
+		s, err := embedRichText(d)
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", part, err)
+		}
+		out = append(out, s)
+	}
+}
+
+// embedRichText reads the element just started (si, is) and returns its t
+// texts outside rPh.
+func embedRichText(d *xmlDecoder) (string, error) {
+	var b strings.Builder
+	stop := d.Depth() - 1
+	inT := false
+	for d.Depth() > stop {
+		tok, err := d.Token()
+		if err != nil {
+			if err == io.EOF {
+				return "", io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "rPh", "rPr":
+				if err := d.Skip(); err != nil {
+					return "", err
+				}
+			case "t":
+				inT = true
+			}
+		case xml.EndElement:
+			inT = false
+		case xml.CharData:
+			if inT {
+				b.Write(t)
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+// embedSheetText streams one worksheet and returns its text rows.
+func embedSheetText(p *pkg, part string, sst []string) ([]string, error) {
+	rc, err := p.open(part)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	d := newXMLDecoder(rc, p.lim.XMLDepth)
+	var (
+		out   []string
+		row   []string
+		typ   string
+		inV   bool
+		v     strings.Builder
+		inRow bool
+	)
+	cell := func(s string) {
+		s = strings.TrimSpace(ooxmlSpaceControls(embedUnescape(s)))
+		if s != "" {
+			row = append(row, s)
+		}
+	}
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", part, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if !isS(t.Name) {
+				continue
+			}
+			switch t.Name.Local {
+			case "row":
+				inRow, row = true, nil
+			case "c":
+				typ = attr(t, "t")
+			case "v":
+				inV = inRow
+				v.Reset()
+			case "is":
+				s, err := embedRichText(d)
+				if err != nil {
+					return nil, fmt.Errorf("parse %s: %w", part, err)
+				}
+				if typ == "inlineStr" {
+					cell(s)
+				}
+			case "f", "extLst":
+				if err := d.Skip(); err != nil {
+					return nil, fmt.Errorf("parse %s: %w", part, err)
+				}
+			}
+		case xml.EndElement:
+			if !isS(t.Name) {
+				continue
+			}
+			switch t.Name.Local {
+			case "v":
+				if inV {
+					switch typ {
+					case "s":
+						if i, err := strconv.Atoi(strings.TrimSpace(v.String())); err == nil && i >= 0 && i < len(sst) {
+							cell(sst[i])
+						}
+					case "str":
+						cell(v.String())
+					}
+				}
+				inV = false
+			case "c":
+				typ = ""
+			case "row":
+				if len(row) > 0 {
+					out = append(out, strings.Join(row, "\t"))
+				}
+				inRow, row = false, nil
+			}
+		case xml.CharData:
+			if inV {
+				v.Write(t)
+			}
+		}
+	}
+}
+
+// embedUnescape decodes Excel's _xHHHH_ escapes of characters XML cannot
+// carry (_x000D_ is CR).
+func embedUnescape(s string) string {
+	if !strings.Contains(s, "_x") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if i+7 <= len(s) && s[i] == '_' && s[i+1] == 'x' && s[i+6] == '_' &&
+			isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
+			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
+			b.WriteRune(r)
+			i += 7
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}

@@ -1,0 +1,100 @@
+package extract
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// pptxComments reads one comments part of a slide (reference/
+// extraction.md §8.1), one line per comment:
+//   - legacy ppt/comments/commentN.xml: the p:text of each p:cm;
+//   - modern ppt/comments/modernComment_*.xml: the text body (txBody) of
+//     each cm, then the text bodies of its replies (reply), whatever the
+//     order of the elements in the part; paragraphs joined by spaces.
+//
+// Author names are not read. TAB, CR and LF become spaces; empty comments
+// are dropped.
+func pptxComments(p *pkg, part string) ([]string, error) {
+	rc, err := p.open(part)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	d := newXMLDecoder(rc, p.lim.XMLDepth)
+	var (
+		out     []string
+		names   []xml.Name
+		inText  bool
+		legacy  strings.Builder
+		cm      string   // modern: the open comment's own text
+		replies []string // modern: its replies
+	)
+	add := func(s string) {
+		if s = strings.TrimSpace(ooxmlSpaceControls(s)); s != "" {
+			out = append(out, s)
+		}
+	}
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", part, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n := t.Name
+			if isMC(n) && n.Local == "Fallback" {
+				if err := d.Skip(); err != nil {
+					return nil, fmt.Errorf("parse %s: %w", part, err)
+				}
+				continue
+			}
+			parent := xml.Name{}
+			if len(names) > 0 {
+				parent = names[len(names)-1]
+			}
+			switch {
+			case isP(n) && n.Local == "text" && isP(parent) && parent.Local == "cm":
+				inText = true
+				legacy.Reset()
+			case !isP(n) && n.Local == "cm":
+				cm, replies = "", nil
+			case !isP(n) && n.Local == "txBody" && (parent.Local == "cm" || parent.Local == "reply") && !isP(parent):
+				x, err := readElementLines(d, t, lineOptions{Depth: p.lim.XMLDepth})
+				if err != nil {
+					return nil, fmt.Errorf("parse %s: %w", part, err)
+				}
+				text := strings.Join(x.texts(), " ")
+				if parent.Local == "cm" {
+					cm = text
+				} else {
+					replies = append(replies, text)
+				}
+				continue // readElementLines consumed the end element
+			}
+			names = append(names, n)
+		case xml.EndElement:
+			n := t.Name
+			switch {
+			case inText && isP(n) && n.Local == "text":
+				add(legacy.String())
+				inText = false
+			case !isP(n) && n.Local == "cm":
+				add(cm)
+				for _, r := range replies {
+					add(r)
+				}
+				cm, replies = "", nil
+			}
+			names = names[:len(names)-1]
+		case xml.CharData:
+			if inText {
+				legacy.Write(t)
+			}
+		}
+	}
+}
