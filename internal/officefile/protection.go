@@ -1,0 +1,110 @@
+package officefile
+
+import (
+	"io"
+	"strings"
+)
+
+// Protection is the reference's classification of a file before it is
+// opened (reference/extraction.md §10), named as the reference names the
+// kinds; None is the reference's `Zip`.
+type Protection int
+
+// Protections.
+const (
+	None     Protection = iota // a ZIP package: read directly
+	Password                   // a read password is set
+	Rights                     // IRM or a sensitivity label
+	Legacy                     // any other CFB, or one whose directory cannot be read
+	Text                       // neither ZIP nor CFB, no NUL in the first 4 KB
+	Unknown                    // neither ZIP nor CFB, a NUL in the first 4 KB
+)
+
+// String returns the reference's name of the kind, as the log line
+// `    暗号化の判定: Password|Rights|Unknown` writes it.
+func (p Protection) String() string {
+	switch p {
+	case None:
+		return "Zip"
+	case Password:
+		return "Password"
+	case Rights:
+		return "Rights"
+	case Legacy:
+		return "Legacy"
+	case Text:
+		return "Text"
+	}
+	return "Unknown"
+}
+
+// Detection is the outcome of Detect.
+type Detection struct {
+	Format     Format
+	Protection Protection
+	// Reason says in English what decided it ("CFB entry EncryptionInfo",
+	// "Word FIB fEncrypted"), for verbose output and the log.
+	Reason string
+}
+
+// DetectProtection classifies r (size bytes long); see Detect.
+func DetectProtection(r io.ReaderAt, size int64) (Protection, error) {
+	d, err := Detect(r, size)
+	return d.Protection, err
+}
+
+// Detect sniffs r and classifies its protection (package comment). The only
+// error is a failed read of the first bytes; a malformed compound file is
+// Legacy, as in the reference, and left to the converter to reject.
+func Detect(r io.ReaderAt, size int64) (Detection, error) {
+	f, err := Sniff(r, size)
+	if err != nil {
+		return Detection{Protection: Unknown}, err
+	}
+	d := Detection{Format: f}
+	switch f {
+	case FormatZIP:
+		d.Protection = None
+	case FormatText:
+		d.Protection = Text
+	case FormatUnknown:
+		d.Protection, d.Reason = Unknown, "a NUL in the first 4 KB of a file that is neither ZIP nor CFB"
+	case FormatCFB:
+		d.Protection, d.Reason = detectCFB(r, size)
+	}
+	return d, nil
+}
+
+// Directory names of §10.
+var (
+	passwordEntries = []string{"EncryptionInfo", "StrongEncryptionDataSpace"}
+	rightsEntries   = []string{"DRMEncryptedDataSpace", "DRMEncryptedTransform", "\x09DRMContent"}
+	dataSpaces      = "\x06DataSpaces"
+)
+
+func detectCFB(r io.ReaderAt, size int64) (Protection, string) {
+	c, err := openCFB(r, size)
+	if err != nil {
+		return Legacy, "compound file header unreadable: " + err.Error()
+	}
+	if err := c.readDir(); err != nil {
+		return Legacy, "compound file directory unreadable: " + err.Error()
+	}
+	for _, n := range passwordEntries {
+		if c.hasName(n) {
+			return Password, "CFB entry " + n
+		}
+	}
+	for _, n := range rightsEntries {
+		if c.hasName(n) {
+			return Rights, "CFB entry " + strings.TrimLeft(n, "\x09")
+		}
+	}
+	if c.hasName(dataSpaces) {
+		return Rights, "CFB entry DataSpaces without a known transform"
+	}
+	if p, why := legacyMarkers(c); p != Legacy {
+		return p, why
+	}
+	return Legacy, ""
+}

@@ -1,0 +1,86 @@
+package officefile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Format is what the first bytes of a file say it is.
+type Format int
+
+// Formats, in the order Sniff tests them.
+const (
+	FormatUnknown Format = iota // neither ZIP nor CFB, a NUL in the first 4 KB
+	FormatZIP                   // PK 03 04
+	FormatCFB                   // D0 CF 11 E0 A1 B1 1A E1
+	FormatText                  // neither ZIP nor CFB, no NUL in the first 4 KB
+)
+
+func (f Format) String() string {
+	switch f {
+	case FormatZIP:
+		return "ZIP"
+	case FormatCFB:
+		return "CFB"
+	case FormatText:
+		return "Text"
+	}
+	return "Unknown"
+}
+
+// SniffBytes is how much of a file Sniff reads (reference/extraction.md §13,
+// "protection sniff: first 4 KB").
+const SniffBytes = 4096
+
+var (
+	zipSignature = []byte("PK\x03\x04")
+	cfbSignature = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+)
+
+// Sniff reads at most the first SniffBytes of r (size bytes long) and says
+// which Format it holds. The only error is a failed read.
+func Sniff(r io.ReaderAt, size int64) (Format, error) {
+	head, err := readHead(r, size, SniffBytes)
+	if err != nil {
+		return FormatUnknown, err
+	}
+	return SniffHead(head), nil
+}
+
+// SniffHead classifies the first bytes of a file (at most SniffBytes are
+// looked at).
+func SniffHead(head []byte) Format {
+	if len(head) > SniffBytes {
+		head = head[:SniffBytes]
+	}
+	switch {
+	case bytes.HasPrefix(head, zipSignature):
+		return FormatZIP
+	case bytes.HasPrefix(head, cfbSignature):
+		return FormatCFB
+	case bytes.IndexByte(head, 0) < 0:
+		return FormatText
+	}
+	return FormatUnknown
+}
+
+// readHead reads min(size, n) bytes from the start of r.
+func readHead(r io.ReaderAt, size int64, n int) ([]byte, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("officefile: negative size %d", size)
+	}
+	if int64(n) > size {
+		n = int(size)
+	}
+	buf := make([]byte, n)
+	got, err := r.ReadAt(buf, 0)
+	if got == n {
+		return buf, nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return nil, fmt.Errorf("officefile: read first %d bytes: %w", n, err)
+}
