@@ -63,6 +63,8 @@
 //
 //   - The BOM may be missing, and lines may end in LF alone (a list saved by
 //     a text editor). One CR before the LF is part of the line ending.
+//     Other encodings (UTF-16 or Shift_JIS, from Excel's other text formats)
+//     are not recognised: their lines are Ignored and the list reads empty.
 //   - A last line without its LF was cut while being written and is dropped
 //     (DESIGN.md "Formats": a last line without a newline dropped). Our
 //     writer ends every line, and so does Excel, so only a crash leaves one;

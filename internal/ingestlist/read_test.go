@@ -397,3 +397,28 @@ func TestReadCRLFVariants(t *testing.T) {
 		})
 	}
 }
+
+// TestDocExample checks that the example in the package comment is the
+// seed's sample, byte for byte, with <TAB> for TAB.
+func TestDocExample(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(src), "testdata/seed_sample.tsv):\n//\n")
+	if !ok {
+		t.Fatal("doc.go: the example's introduction is missing")
+	}
+	var b strings.Builder
+	b.WriteString("\uFEFF")
+	for _, line := range strings.Split(after, "\n") {
+		text, ok := strings.CutPrefix(line, "//\t")
+		if !ok {
+			break
+		}
+		b.WriteString(strings.ReplaceAll(text, "<TAB>", "\t") + "\r\n")
+	}
+	if got, want := b.String(), string(readTestdata(t, "seed_sample.tsv")); got != want {
+		t.Errorf("doc.go example =\n%q\nwant testdata/seed_sample.tsv\n%q", got, want)
+	}
+}
