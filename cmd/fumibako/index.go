@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+func init() {
+	commands["index"] = &command{summary: "crawl the checked folders and ingest what changed [--retry-failed] [--workers N] [--file-timeout D]", run: runIndex}
+}
+
+func runIndex(e *env, args []string) int {
+	fs := newFlags(e, "index")
+	retry := fs.Bool("retry-failed", false, "ingest files that failed before and have not changed since")
+	workers := fs.Int("workers", 0, "worker processes (default: number of CPUs)")
+	timeout := fs.Duration("file-timeout", 0, "per-file deadline (default 10m)")
+	memMB := fs.Int64("worker-memory", 0, "memory cap per worker in MiB (default 2048; -1 = none)")
+	plain := fs.Bool("plain", false, "plain log lines even on a terminal")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	ws, err := e.workspace()
+	if err != nil {
+		return e.fail(err)
+	}
+	var notices []string
+	s, err := ws.LoadSettings()
+	if err != nil {
+		var b *workspace.BrokenSettingsError
+		if !errors.As(err, &b) {
+			return e.fail(err)
+		}
+		notices = append(notices, b.Error())
+	}
+	if *workers == 0 {
+		*workers = s.Workers
+	}
+	if *timeout == 0 && s.FileTimeoutMinutes > 0 {
+		*timeout = time.Duration(s.FileTimeoutMinutes) * time.Minute
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return e.fail(err)
+	}
+	stop, kill := make(chan struct{}), make(chan struct{})
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	go func() {
+		<-sig
+		close(stop)
+		<-sig
+		close(kill)
+	}()
+	mem := *memMB << 20
+	if *memMB < 0 {
+		mem = -1
+	}
+	ui := newProgressUI(e.stdout, *plain)
+	sum, err := indexer.Run(indexer.Options{
+		Workspace:   ws,
+		Settings:    s,
+		Body:        bodyIndex{},
+		RetryFailed: *retry,
+		Workers:     *workers,
+		FileTimeout: *timeout,
+		MemLimit:    mem,
+		WorkerExe:   exe,
+		WorkerArgs:  nil,
+		Stop:        stop,
+		Kill:        kill,
+		Notices:     notices,
+		Observe:     ui.observe,
+	})
+	ui.done()
+	if err != nil {
+		var lockErr *workspace.LockError
+		var fatal *indexer.FatalError
+		var lost *indexer.ErrRootLost
+		switch {
+		case errors.As(err, &lockErr), errors.As(err, &fatal), errors.As(err, &lost):
+			// Already in the log; print the Japanese text alone.
+			fmt.Fprintln(e.stderr, err.Error())
+			return exitFatal
+		}
+		return e.fail(err)
+	}
+	if sum.Stopped {
+		return exitStopped
+	}
+	return exitOK
+}

@@ -1,0 +1,301 @@
+package indexer
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/plan"
+	"github.com/fumibako/fumibako/internal/worker"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// job is one target in flight.
+type job struct {
+	pos    int // 1-based position in target order ([i/N])
+	target plan.Target
+	stage  string
+	slot   int
+}
+
+type result struct {
+	job *job
+	res worker.Result
+}
+
+// ingest hands the targets to worker processes and records each result
+// (reference/indexing.md §5.5).
+func (r *run) ingest() {
+	total := len(r.targets)
+	r.progress = Progress{Phase: PhaseIngest, Total: total, Remaining: total}
+	if total == 0 {
+		r.logf(Good, msgNothingToDo)
+		r.sum.NothingToDo = true
+		return
+	}
+	workers := r.opt.Workers
+	if workers > total {
+		workers = total
+	}
+	r.logf(Info, "")
+	r.logf(Info, msgStart, total, workers, timeoutText(r.opt.FileTimeout))
+	for _, t := range r.targets {
+		k := workspace.FoldKey(content.FolderOf(t.File.RelPath))
+		r.pendingIn[k]++
+		r.toPublish[k] = content.FolderOf(t.File.RelPath)
+	}
+
+	cfg := worker.Config{Exe: r.opt.WorkerExe, Args: r.opt.WorkerArgs, Env: r.opt.WorkerEnv,
+		Timeout: r.opt.FileTimeout, MemLimit: r.opt.MemLimit}
+	if cfg.MemLimit < 0 {
+		cfg.MemLimit = 0
+	}
+	slots := make([]*worker.Slot, workers)
+	jobs := make([]chan *job, workers)
+	results := make(chan result)
+	abandon := make(chan struct{}) // closed when files in flight must be killed
+	for i := range slots {
+		slots[i] = worker.NewSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))
+		jobs[i] = make(chan *job)
+		go func(s *worker.Slot, in <-chan *job) {
+			for j := range in {
+				req := worker.Request{ID: int64(j.pos), Path: j.target.File.Path,
+					Name: filepath.Base(j.target.File.Path), Stage: j.stage}
+				results <- result{job: j, res: s.Run(req, abandon)}
+			}
+			s.Close()
+		}(slots[i], jobs[i])
+	}
+	defer func() {
+		for _, c := range jobs {
+			close(c)
+		}
+	}()
+
+	free := make([]int, 0, workers)
+	for i := workers - 1; i >= 0; i-- {
+		free = append(free, i)
+	}
+	next, inFlight := 0, 0
+	stopping := false
+	var grace <-chan time.Time
+	stopCh, killCh := r.opt.Stop, r.opt.Kill
+	abandoned := false
+	abandonNow := func() {
+		if !abandoned {
+			abandoned = true
+			close(abandon)
+		}
+	}
+	for {
+		// Dispatch while a worker is free.
+		for !stopping && r.lostRoot == "" && len(free) > 0 && next < total {
+			t := r.targets[next]
+			next++
+			if !r.sourceReady(t, next) {
+				continue
+			}
+			slot := free[len(free)-1]
+			free = free[:len(free)-1]
+			j := &job{pos: next, target: t, slot: slot,
+				stage: filepath.Join(r.scratch, fmt.Sprintf("w%d", slot+1), "stage", filepath.Base(t.File.Path))}
+			os.RemoveAll(filepath.Dir(j.stage))
+			// Rule 2: 始 before the hand-off.
+			if err := r.journal.Start(t.File.RelPath, t.Count+1); err != nil && r.journalErr == nil {
+				r.journalErr = err
+				r.logf(Error, "ジャーナルに書き込めません: %v", err)
+			}
+			r.progress.Current = t.File.RelPath
+			r.update()
+			jobs[slot] <- j
+			inFlight++
+		}
+		if inFlight == 0 && (stopping || r.lostRoot != "" || next >= total) {
+			break
+		}
+		select {
+		case res := <-results:
+			inFlight--
+			free = append(free, res.job.slot)
+			r.record(res.job, res.res)
+		case <-stopCh:
+			stopCh = nil
+			if !stopping {
+				stopping = true
+				r.logf(Warn, msgStopping, total-r.progress.Done)
+				grace = time.After(r.opt.Grace)
+			}
+		case <-killCh:
+			killCh = nil
+			stopping = true
+			abandonNow()
+		case <-grace:
+			abandonNow()
+		}
+	}
+	r.sum.Stopped = stopping
+	// Files never dispatched stay 未取り込み.
+	r.sum.Remaining = total - r.progress.Done - r.sum.Dropped - r.sum.Postponed
+}
+
+// sourceReady checks the source just before dispatch: a vanished file is
+// dropped (not failed); a vanished root stops the dispatch.
+func (r *run) sourceReady(t plan.Target, pos int) bool {
+	if _, err := os.Stat(t.File.Path); err == nil {
+		return true
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return true // let the worker report it
+	}
+	root := r.rootOf(t.File.RelPath)
+	if root != nil {
+		if _, err := os.Stat(root.Path); err != nil {
+			r.lostRoot = root.Path
+			return false
+		}
+	}
+	r.logf(Info, msgFileHead, pos, len(r.targets), t.File.RelPath)
+	r.logf(Warn, msgVanished)
+	r.sum.Dropped++
+	k := workspace.FoldKey(t.File.RelPath)
+	r.dropped[k] = true
+	folder := content.FolderOf(t.File.RelPath)
+	content.RemoveFileFolder(content.Dir(r.ws.ContentRoot(), t.File.RelPath))
+	fk := workspace.FoldKey(folder)
+	r.removals[fk] = append(r.removals[fk], content.BaseOf(t.File.RelPath))
+	r.pendingIn[fk]--
+	r.maybePublish(fk)
+	return false
+}
+
+func (r *run) rootOf(rel string) *workspace.Root {
+	name, _ := ingestlist.SplitRelPath(rel)
+	if root, _, ok := r.opt.Settings.Root(name); ok {
+		return &root
+	}
+	return nil
+}
+
+// record applies one worker result: swap the TSVs in, append the row,
+// publish the folder when nothing in it is pending.
+func (r *run) record(j *job, res worker.Result) {
+	t := j.target
+	k := workspace.FoldKey(t.File.RelPath)
+	i, ok := r.rowAt[k]
+	if !ok {
+		r.rows = append(r.rows, plan.FreshRow(t.File))
+		i = len(r.rows) - 1
+		r.rowAt[k] = i
+	}
+	row := r.rows[i]
+	now := ingestlist.FormatFileTime(r.now())
+	lines := []string{sprintf(msgFileHead, j.pos, len(r.targets), t.File.RelPath)}
+	level := Info
+	counted := true
+	switch {
+	case res.Outcome == worker.Stopped:
+		// Abandoned by a stop: the current row is appended so the journal
+		// reads the job as finished, and the file stays 未取り込み.
+		counted = false
+	case res.Outcome == worker.Finished && res.Response.OK:
+		dst := content.Dir(r.ws.ContentRoot(), t.File.RelPath)
+		// Rule 3: the TSVs are in place before the 済 row.
+		if err := content.Swap(j.stage, dst); err != nil {
+			row = failedRow(row, now, "インデックスのファイルを置けませんでした（詳細: "+err.Error()+"）")
+			lines = append(lines, sprintf(msgFileFailed, row.Error))
+			level = Error
+			break
+		}
+		lines = append(lines, res.Response.Log...)
+		lines = append(lines, sprintf(msgTSVCount, res.Response.TSVCount))
+		row.State, row.Error = ingestlist.Done, ""
+		row.TSVCount, row.HasTSVCount = res.Response.TSVCount, true
+		row.IngestedAt = now
+		row.Version = extract.Version(t.File.RelPath)
+		r.sum.Succeeded++
+	case res.Outcome == worker.Finished && res.Response.Postponed:
+		// Seed: Postponed stays 未取り込み with the reason; the previous
+		// row's TSV数, date and version stay.
+		if prev, ok := r.prev.Lookup(t.File.RelPath); ok {
+			row.TSVCount, row.HasTSVCount, row.IngestedAt, row.Version = prev.TSVCount, prev.HasTSVCount, prev.IngestedAt, prev.Version
+		}
+		row.State, row.Error = ingestlist.Pending, ingestlist.CleanError(res.Response.Msg)
+		lines = append(lines, res.Response.Log...)
+		lines = append(lines, sprintf(msgPostponed, row.Error))
+		level = Warn
+		r.sum.Postponed++
+		if res.Response.Msg == extract.MsgNoLibreOffice {
+			r.sum.NoLibreOffice++
+		}
+		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: row.Error})
+		r.progress.Failed++
+		counted = false
+	default:
+		msg := res.Msg
+		if res.Outcome == worker.Finished {
+			msg = res.Response.Msg
+			lines = append(lines, res.Response.Log...)
+		}
+		row = failedRow(row, now, msg)
+		lines = append(lines, sprintf(msgFileFailed, row.Error))
+		level = Error
+	}
+	if row.State == ingestlist.Failed {
+		r.sum.Failed++
+		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: row.Error})
+		r.progress.Failed++
+	}
+	os.RemoveAll(filepath.Dir(j.stage))
+	r.rows[i] = row
+	if err := r.appender.Append(row); err != nil {
+		r.logf(Error, "取り込み一覧に書き込めません: %v", err)
+	}
+	if counted {
+		r.progress.Done++
+	}
+	r.progress.Remaining = len(r.targets) - r.progress.Done
+	r.progress.Current = t.File.RelPath
+	for n, l := range lines {
+		if n == 0 {
+			r.logf(Info, "%s", l)
+		} else {
+			r.logf(level, "%s", l)
+		}
+	}
+	fk := workspace.FoldKey(content.FolderOf(t.File.RelPath))
+	r.pendingIn[fk]--
+	r.maybePublish(fk)
+}
+
+func failedRow(row ingestlist.Row, now, msg string) ingestlist.Row {
+	row.State = ingestlist.Failed
+	row.Error = ingestlist.CleanError(msg)
+	row.TSVCount, row.HasTSVCount = 0, false
+	row.IngestedAt = now
+	row.Version = 0
+	return row
+}
+
+// maybePublish publishes a folder as soon as nothing in it is pending.
+func (r *run) maybePublish(fk string) {
+	if r.pendingIn[fk] > 0 {
+		return
+	}
+	folder, ok := r.toPublish[fk]
+	if !ok {
+		return
+	}
+	r.publish(folder)
+}
+
+func timeoutText(d time.Duration) string {
+	if d%time.Minute == 0 {
+		return fmt.Sprintf("%d 分", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%d 秒", int((d+time.Second-1)/time.Second))
+}

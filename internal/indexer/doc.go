@@ -1,0 +1,32 @@
+// Package indexer is the coordinator (司令): the indexing run that ties
+// crawl, plan, worker, content and the body index together. One goroutine
+// (Run's) writes every piece of workspace state: the ingest list, the
+// journal, pending_remove.tsv, the log and the body index. Workers only
+// return results.
+//
+// Write-ordering rules that crash safety depends on (seed
+// ingest-list.ja.md; each has a test that kills the process between its two
+// steps):
+//
+//  1. The ingest list MUST be rewritten with every target as 未取り込み
+//     before the new journal's 回 records its row count, and the journal
+//     MUST be replaced before the first 始.
+//  2. 始 MUST be appended (and fsynced) before the file is handed to a
+//     worker; a kill after 始 and before the row is the only way a job
+//     counts as interrupted.
+//  3. A file's place TSVs MUST be swapped into store/content before its
+//     済 row is appended, so a 済 row always has its TSVs or its body index.
+//  4. A folder's body index MUST be published (written and renamed) before
+//     出 is appended; without 出 the next start publishes the folder again,
+//     which is idempotent.
+//  5. pending_remove.tsv MUST be written before the ingest-list rows of
+//     vanished files are dropped, and a folder's removals are cleared only
+//     after that folder was published.
+//  6. 書 MUST precede the final rewrite of the ingest list and 終 follow it;
+//     a rewrite cut in the middle makes the next start redo every 始.
+//
+// Stop (Ctrl-C, SIGTERM, the web UI's stop button): dispatch stops at once;
+// files in flight get Options.Grace to finish, then their workers are
+// killed and their current row is appended, so the journal reads them as
+// finished, not interrupted. A second stop request skips the grace.
+package indexer

@@ -1,0 +1,81 @@
+package indexer
+
+import (
+	"sort"
+
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// finish publishes every pending folder, rewrites the ingest list one row
+// per file between 書 and 終 (rule 6) and closes the journal
+// (reference/indexing.md §5.6). It runs after a stop too.
+func (r *run) finish() error {
+	r.phase(PhaseFinish)
+	keys := make([]string, 0, len(r.toPublish))
+	for k := range r.toPublish {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r.publish(r.toPublish[k])
+	}
+	if r.appender != nil {
+		r.appender.Close()
+	}
+	if r.journal == nil {
+		return nil
+	}
+	defer r.journal.Close()
+	if err := r.journal.Rewriting(); err != nil {
+		return err
+	}
+	rows := make([]ingestlist.Row, 0, len(r.rows))
+	for _, row := range r.rows {
+		if !r.dropped[workspace.FoldKey(row.RelPath)] {
+			rows = append(rows, row)
+		}
+	}
+	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, rows); err != nil {
+		return err
+	}
+	if err := r.journal.Ended(); err != nil {
+		return err
+	}
+	return r.journalErr
+}
+
+// summary logs the end of the run (reference/indexing.md §15).
+func (r *run) summary() {
+	s := &r.sum
+	r.logf(Info, "")
+	if s.Stopped {
+		r.logf(Warn, msgStopped, s.Succeeded, s.Failed+s.Postponed)
+	} else {
+		r.logf(Good, msgDone, s.Succeeded, s.Failed+s.Postponed)
+	}
+	if s.Dropped > 0 {
+		r.logf(Warn, msgDropped, s.Dropped)
+	}
+	if s.CloudOnly > 0 {
+		r.logf(Info, msgCloudSummary, s.CloudOnly)
+	}
+	if s.NoLibreOffice > 0 {
+		r.logf(Warn, msgNoLibre, s.NoLibreOffice)
+	}
+	r.logf(Info, msgSeeList)
+	if len(s.Failures) == 0 {
+		return
+	}
+	r.logf(Warn, msgFailHead)
+	for i, f := range s.Failures {
+		if i == failureListLimit {
+			r.logf(Warn, msgFailMore, len(s.Failures)-failureListLimit)
+			break
+		}
+		r.logf(Info, "  %s", f.RelPath)
+		r.logf(Error, "    → %s", f.Msg)
+	}
+	r.logf(Info, "")
+	r.logf(Warn, msgFailHint)
+}

@@ -1,0 +1,118 @@
+package indexer
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// RenameIndex gives an index a new name without re-ingesting anything
+// (renameIndex, reference/gui.md §2.4): under the workspace lock it renames
+// store/content/<old>, rewrites the index-name prefix of the ingest list's
+// rows and folder line, and saves the settings.
+func RenameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newName string) error {
+	lock, err := ws.Lock()
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	root, _, ok := s.Root(oldName)
+	if !ok {
+		return s.RenameRoot(oldName, newName) // gives the not-found error
+	}
+	oldName = root.Name
+	if err := s.RenameRoot(oldName, newName); err != nil {
+		return err
+	}
+	l, err := ingestlist.ReadFile(ws.IngestList())
+	if err != nil {
+		return err
+	}
+	src := filepath.Join(ws.ContentRoot(), oldName)
+	dst := filepath.Join(ws.ContentRoot(), newName)
+	if _, err := os.Stat(src); err == nil && !strings.EqualFold(src, dst) {
+		if _, err := os.Stat(dst); err == nil {
+			return fmt.Errorf("indexer: rename %s: %s already exists", src, dst)
+		}
+	}
+	if _, err := os.Stat(src); err == nil {
+		if err := os.Rename(src, dst); err != nil {
+			return fmt.Errorf("indexer: rename %s: %w", src, err)
+		}
+	}
+	folders := l.Folders
+	for i := range folders {
+		if workspace.FoldKey(folders[i].Name) == workspace.FoldKey(oldName) {
+			folders[i].Name = newName
+		}
+	}
+	prefix := workspace.FoldKey(oldName + `\`)
+	rows := l.Rows
+	for i := range rows {
+		if strings.HasPrefix(rows[i].Key(), prefix) {
+			rows[i].RelPath = newName + rows[i].RelPath[len(oldName):]
+		}
+	}
+	if err := ingestlist.WriteFile(ws.IngestList(), folders, rows); err != nil {
+		return err
+	}
+	return ws.SaveSettings(s)
+}
+
+// UsedIndexNames lists the index names the ingest list knows (folder
+// lines, legacy folders and row prefixes), which a new default name avoids.
+func UsedIndexNames(ws *workspace.Workspace) []string {
+	l, err := ingestlist.ReadFile(ws.IngestList())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range l.Folders {
+		out = append(out, f.Name)
+	}
+	out = append(out, l.LegacyFolders...)
+	for _, r := range l.Rows {
+		out = append(out, r.IndexName())
+	}
+	return out
+}
+
+// RunStats are per-index numbers of the last run that the ingest list does
+// not hold: work/store/run_stats.json, {"<index>": {"cloudOnly": N}}.
+type RunStats map[string]IndexRunStats
+
+// IndexRunStats are one index's numbers of the last crawl.
+type IndexRunStats struct {
+	CloudOnly int `json:"cloudOnly"`
+}
+
+func runStatsPath(ws *workspace.Workspace) string {
+	return filepath.Join(ws.Store(), "run_stats.json")
+}
+
+// ReadRunStats reads run_stats.json; a missing or broken file gives none.
+func ReadRunStats(ws *workspace.Workspace) RunStats {
+	data, err := os.ReadFile(runStatsPath(ws))
+	if err != nil {
+		return RunStats{}
+	}
+	var s RunStats
+	if json.Unmarshal(data, &s) != nil {
+		return RunStats{}
+	}
+	return s
+}
+
+func writeRunStats(ws *workspace.Workspace, s RunStats) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return errors.New("indexer: encode run stats")
+	}
+	return workspace.WriteFileAtomic(runStatsPath(ws), append(data, '\n'))
+}

@@ -1,0 +1,49 @@
+package indexer
+
+import "fmt"
+
+// Fatal messages (reference/indexing.md §17.1).
+const (
+	MsgNoRoots      = "クロール対象フォルダがありません。画面でクロール対象フォルダを追加してください。"
+	MsgNoEnabled    = "チェックの付いたクロール対象フォルダがありません。画面で取り込むフォルダにチェックを付けてください。"
+	msgRootLost     = "クロール対象フォルダが見つからなくなったため、インデックス作成を中止しました: %s（残り %d 件は未取り込みのまま残しました。フォルダを使えるようにしてから、もう一度取り込んでください）"
+	msgRootDisabled = "  [%s] %s … チェックなしのため取り込みません（インデックスはそのまま残します）"
+	msgRootMissing  = "  [%s] %s … フォルダが見つからないため取り込みません"
+	msgRootCounts   = "  [%s] 対象ファイル %d 件（取り込み済み %d 件 / 新規 %d 件 / 更新あり %d 件 / 前回未完了 %d 件 / 前回失敗 %d 件）"
+	msgRootLostIdx  = " / インデックスが無い・壊れている %d 件"
+	msgLostIndex    = "    インデックス（TSV）が無くなった・壊れている %d 件は取り込み直します。（インデックスを直接削除した・0 バイトのTSVが残っている）"
+	msgDeleted      = "    元ファイルが無くなった %d 件は、インデックスから除きます。"
+	msgScanError    = "    アクセスできないフォルダがあったため、元ファイルが無くなったかどうかの確認は行いませんでした。"
+	msgCloudOnly    = "    クラウドにだけあるため取り込まなかったファイル %d 件"
+	msgSkippedItem  = "    %s: %s"
+	msgFailedSkip   = "前回取り込みに失敗し、その後更新されていないファイル %d 件はスキップします。（パスワード付きなど）"
+	msgFailedRetry  = "前回取り込みに失敗し、その後更新されていないファイル %d 件も再取り込みします。"
+	msgNothingToDo  = "取り込みが必要なファイルはありません。（一覧: ingest_status.tsv）"
+	msgStart        = "%d 件のファイルを取り込みます。（%d 個のプロセスで並べて取り込みます。1ファイルの取り込みに %s以上かかった場合は、そのファイルを失敗として次のファイルへ進みます）"
+	msgFileHead     = "[%d/%d] %s"
+	msgTSVCount     = "    TSV %d 件を作成しました。"
+	msgFileFailed   = "    取り込みに失敗しました: %s"
+	msgPostponed    = "    取り込まずに残しました（次のインデックス作成で取り込みます）: %s"
+	msgVanished     = "    元のファイルが無くなったため、取り込まずに一覧から除きます。（移動・削除・名前変更された）"
+	msgStopping     = "中止の要求を受けたため、インデックス作成を中止します。（残り %d 件は次回取り込みします）"
+	msgPublishFail  = "    インデックスをまとめられませんでした（次のインデックス作成でまとめ直します）: %s"
+	msgLeftovers    = "集約ファイルに入れていないインデックス（%d フォルダ）をまとめています…"
+	msgDroppedIndex = "クロール対象から削除されたフォルダ（%s）のインデックスを削除しました。"
+	msgRejected     = "取り込み一覧の %d 行は、インデックス名・パスが正しくないため読み飛ばしました。"
+	msgOutput       = "出力先フォルダ: %s"
+	msgCrawling     = "クロールしています..."
+	msgDone         = "インデックス作成が完了しました。（成功: %d 件 / 失敗: %d 件）"
+	msgStopped      = "インデックス作成を中止しました。（成功: %d 件 / 失敗: %d 件）"
+	msgDropped      = "取り込みの直前に元のファイルが無くなった %d 件は、取り込まずに一覧から除きました。"
+	msgCloudSummary = "クラウドにだけあるため取り込まなかったファイル %d 件"
+	msgSeeList      = "各ファイルの状態・更新日時は ingest_status.tsv で確認できます。"
+	msgFailHead     = "＜取り込みに失敗したファイルと原因＞"
+	msgFailMore     = "  ほか %d 件（一覧の「状態」が「失敗」の行。原因は「エラー」列）"
+	msgFailHint     = "失敗したファイルは、「失敗分も再取り込みする」（fumibako index --retry-failed）で取り込むと再取り込みします。"
+	msgNoLibre      = "LibreOffice が見つからないため、%d 件を取り込まずに残しました。LibreOffice を入れてから（Debian・Ubuntu: sudo apt-get install libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui）、もう一度インデックス作成を始めると取り込みます。"
+)
+
+// failureListLimit is how many failures the summary lists.
+const failureListLimit = 50
+
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

@@ -1,0 +1,243 @@
+package indexer
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/journal"
+	"github.com/fumibako/fumibako/internal/plan"
+	"github.com/fumibako/fumibako/internal/worker"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// BodyIndex is the per-folder body index the coordinator publishes into
+// (package bodyindex; declared here so tests can observe publishing).
+type BodyIndex interface {
+	// Publish merges the per-file folders inside dir into dir's body
+	// index, dropping the files named in removed. Idempotent.
+	Publish(dir string, removed []string) error
+	// Files returns the file names dir's body index holds, with their
+	// place counts. An unreadable (older) index is an error.
+	Files(dir string) (map[string]int, error)
+}
+
+// Options configure one indexing run.
+type Options struct {
+	Workspace *workspace.Workspace
+	Settings  *workspace.Settings
+	Body      BodyIndex
+
+	RetryFailed bool
+	Workers     int           // 0 = number of CPUs
+	FileTimeout time.Duration // 0 = 10 minutes
+	MemLimit    int64         // bytes per worker; 0 = 2 GiB, <0 = none
+	Grace       time.Duration // for files in flight after a stop; 0 = 5 s
+
+	// WorkerExe and WorkerArgs start a worker process
+	// (`<exe> <args...> __worker ...`); WorkerEnv adds to its environment.
+	WorkerExe  string
+	WorkerArgs []string
+	WorkerEnv  []string
+
+	// Stop asks the run to stop (first Ctrl-C); Kill skips the grace
+	// (second Ctrl-C). Either may be nil.
+	Stop, Kill <-chan struct{}
+
+	// Notices are lines logged first (a settings-recovery notice).
+	Notices []string
+	Observe Observer
+	// Now is a clock seam for tests.
+	Now func() time.Time
+}
+
+// Failure is one failed file of the summary.
+type Failure struct {
+	RelPath, Msg string
+}
+
+// Summary is what a finished run reports.
+type Summary struct {
+	Succeeded, Failed, Postponed int
+	Remaining                    int // targets left 未取り込み (stop, lost root)
+	Dropped                      int // vanished between crawl and dispatch
+	CloudOnly                    int
+	NoLibreOffice                int
+	Stopped                      bool
+	NothingToDo                  bool
+	Failures                     []Failure
+}
+
+// ErrRootLost is the fatal error of a crawl root that vanished mid-run.
+type ErrRootLost struct {
+	Path      string
+	Remaining int
+}
+
+func (e *ErrRootLost) Error() string { return sprintf(msgRootLost, e.Path, e.Remaining) }
+
+// FatalError is a fatal error with a seed message (no roots, …).
+type FatalError struct{ Msg string }
+
+func (e *FatalError) Error() string { return e.Msg }
+
+// run is the state of one indexing run; only the goroutine of Run
+// touches it.
+type run struct {
+	opt  Options
+	ws   *workspace.Workspace
+	now  func() time.Time
+	log  *bufio.Writer
+	logF *os.File
+
+	prev     *ingestlist.List
+	folders  []ingestlist.Folder
+	rows     []ingestlist.Row
+	rowAt    map[string]int // key → position in rows
+	dropped  map[string]bool
+	appender *ingestlist.Appender
+	journal  *journal.Writer
+	scratch  string
+
+	targets  []plan.Target
+	progress Progress
+	sum      Summary
+
+	// per-folder bookkeeping for publishing as soon as a folder is done
+	pendingIn  map[string]int      // folder key → targets not finished
+	toPublish  map[string]string   // folder key → folder (spelling)
+	removals   map[string][]string // folder key → file names to drop
+	unpublish  []string            // folders the start could not publish
+	lostRoot   string
+	redo       []journal.Job
+	stats      RunStats
+	journalErr error
+}
+
+// Run performs one indexing run. A fatal error is returned as an error
+// (exit 1); a stop gives Summary.Stopped (exit 2).
+func Run(opt Options) (sum *Summary, err error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	if opt.FileTimeout <= 0 {
+		opt.FileTimeout = 10 * time.Minute
+	}
+	if opt.MemLimit == 0 {
+		opt.MemLimit = 2 << 30
+	}
+	if opt.Grace <= 0 {
+		opt.Grace = 5 * time.Second
+	}
+	ws := opt.Workspace
+	lock, err := ws.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+
+	r := &run{opt: opt, ws: ws, now: opt.Now, dropped: map[string]bool{},
+		pendingIn: map[string]int{}, toPublish: map[string]string{}, removals: map[string][]string{}}
+	// The log is opened only with the lock held, so a second instance never
+	// wipes a running instance's log (reference/indexing.md §5.1).
+	if err := r.openLog(); err != nil {
+		return nil, err
+	}
+	defer r.closeLog()
+	for _, n := range opt.Notices {
+		r.logf(Warn, "%s", n)
+	}
+	defer func() {
+		if err != nil {
+			r.logf(Error, "＜エラー＞")
+			r.logf(Error, "%s", err.Error())
+		}
+	}()
+	if len(opt.Settings.Roots) == 0 {
+		return nil, &FatalError{Msg: MsgNoRoots}
+	}
+	enabled := 0
+	for _, root := range opt.Settings.Roots {
+		if root.IsEnabled() {
+			enabled++
+		}
+	}
+	if enabled == 0 {
+		return nil, &FatalError{Msg: MsgNoEnabled}
+	}
+	if err := r.prepareScratch(); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(r.scratch)
+
+	if err := r.start(); err != nil {
+		return nil, err
+	}
+	if err := r.crawlAndDecide(); err != nil {
+		r.finish()
+		return nil, err
+	}
+	r.ingest()
+	if err := r.finish(); err != nil {
+		return &r.sum, err
+	}
+	r.summary()
+	if r.lostRoot != "" {
+		return &r.sum, &ErrRootLost{Path: r.lostRoot, Remaining: r.sum.Remaining}
+	}
+	return &r.sum, nil
+}
+
+// scratchName is this process's scratch folder name: <host>-<pid>, so
+// several PCs can share a workspace and each cleans only its own dead runs.
+func scratchName(pid int) string {
+	return hostKey() + "-" + fmt.Sprint(pid)
+}
+
+func hostKey() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		h = "host"
+	}
+	h = strings.Map(func(r rune) rune {
+		if r == '-' || r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, h)
+	return strings.ReplaceAll(h, "-", "_")
+}
+
+// prepareScratch removes the scratch folders of this host's dead runs and
+// creates this run's.
+func (r *run) prepareScratch() error {
+	root := r.ws.TmpRoot()
+	entries, _ := os.ReadDir(root)
+	prefix := hostKey() + "-"
+	for _, e := range entries {
+		pidText, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok {
+			continue
+		}
+		var pid int
+		if _, err := fmt.Sscan(pidText, &pid); err != nil || pid == os.Getpid() || worker.ProcessAlive(pid) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(root, e.Name())); err != nil {
+			r.logf(Warn, "    作業フォルダを削除できませんでした: %s", filepath.Join(root, e.Name()))
+		}
+	}
+	r.scratch = filepath.Join(root, scratchName(os.Getpid()))
+	if err := os.MkdirAll(r.scratch, 0o755); err != nil {
+		return fmt.Errorf("indexer: create scratch %s: %w", r.scratch, err)
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package indexer
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/journal"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// start reads the ingest list and the journal, drops the indexes of removed
+// roots, and publishes what the previous run left unpublished (seed:
+// convertFromIngestJournal, reference/indexing.md §5.1).
+func (r *run) start() error {
+	r.phase(PhaseCrawl)
+	prev, err := ingestlist.ReadFile(r.ws.IngestList())
+	if err != nil {
+		return err
+	}
+	r.prev = prev
+	if prev.Rejected > 0 {
+		r.logf(Warn, msgRejected, prev.Rejected)
+	}
+	jl, err := journal.ReadFile(r.ws.Journal())
+	if err != nil {
+		return err
+	}
+	keys := make([]string, prev.DataLines)
+	for _, l := range prev.Lines {
+		if l.Index < len(keys) {
+			keys[l.Index] = l.Row.Key()
+		}
+	}
+	rec := jl.Recover(keys)
+	r.redo = rec.Redo
+	if legacy, err := journal.ReadLegacyIngestingFile(r.ws.LegacyIngesting()); err == nil {
+		r.redo = append(r.redo, legacy...)
+	}
+
+	if n, err := content.RemoveLeftovers(r.ws.ContentRoot()); err == nil && n > 0 {
+		r.logf(Info, "    前回の中断で残った作業用フォルダ %d 個を片付けました。", n)
+	}
+	r.dropRemovedIndexes()
+
+	// Folders to publish before anything else.
+	folders := map[string]string{}
+	if rec.Readable {
+		for _, f := range rec.Unpublished {
+			folders[workspace.FoldKey(f)] = f
+		}
+	} else {
+		dirs, err := content.FindFileFolders(r.ws.ContentRoot())
+		if err != nil {
+			r.logf(Warn, "  インデックスのフォルダを調べられないため、インデックスが残っているかの確認は行いません。")
+		}
+		for _, d := range dirs {
+			if rel, ok := content.RelOf(r.ws.ContentRoot(), filepath.Dir(d)); ok {
+				folders[workspace.FoldKey(rel)] = rel
+			}
+		}
+	}
+	pending, err := journal.ReadPendingRemove(r.ws.PendingRemove())
+	if err != nil {
+		return err
+	}
+	for _, rm := range pending {
+		k := workspace.FoldKey(rm.Folder)
+		folders[k] = rm.Folder
+		r.removals[k] = append(r.removals[k], content.BaseOf(rm.RelPath))
+	}
+	if len(folders) == 0 {
+		return nil
+	}
+	r.logf(Info, msgLeftovers, len(folders))
+	keysSorted := make([]string, 0, len(folders))
+	for k := range folders {
+		keysSorted = append(keysSorted, k)
+	}
+	sort.Strings(keysSorted)
+	for _, k := range keysSorted {
+		if !r.publish(folders[k]) {
+			r.unpublish = append(r.unpublish, folders[k])
+		}
+	}
+	return nil
+}
+
+// dropRemovedIndexes deletes the content of index names that the previous
+// ingest list knew and the settings no longer have (removeDroppedFolders).
+func (r *run) dropRemovedIndexes() {
+	inSettings := map[string]bool{}
+	for _, root := range r.opt.Settings.Roots {
+		inSettings[workspace.FoldKey(root.Name)] = true
+	}
+	paths := map[string]string{}
+	for _, f := range r.prev.Folders {
+		if f.Name != "" {
+			paths[workspace.FoldKey(f.Name)] = f.Path
+		}
+	}
+	names := map[string]string{}
+	for _, f := range r.prev.Folders {
+		if f.Name != "" {
+			names[workspace.FoldKey(f.Name)] = f.Name
+		}
+	}
+	for _, n := range r.prev.LegacyFolders {
+		names[workspace.FoldKey(n)] = n
+	}
+	for _, row := range r.prev.Rows {
+		n := row.IndexName()
+		names[workspace.FoldKey(n)] = n
+	}
+	for k, name := range names {
+		if inSettings[k] || !workspace.TestPlainFolderName(name) {
+			continue
+		}
+		dir := filepath.Join(r.ws.ContentRoot(), name)
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", name, err)
+			continue
+		}
+		r.logf(Info, msgDroppedIndex, paths[k])
+	}
+}
+
+// publish publishes one folder's body index; it logs and returns false on
+// failure (the folder stays unpublished and is carried to the next run).
+func (r *run) publish(folder string) bool {
+	k := workspace.FoldKey(folder)
+	dir := content.Dir(r.ws.ContentRoot(), folder)
+	if err := r.opt.Body.Publish(dir, r.removals[k]); err != nil {
+		r.logf(Warn, msgPublishFail, err)
+		return false
+	}
+	delete(r.removals, k)
+	delete(r.toPublish, k)
+	if r.journal != nil {
+		if err := r.journal.Published(folder); err != nil && r.journalErr == nil {
+			r.journalErr = err
+		}
+	}
+	if err := journal.DropPublished(r.ws.PendingRemove(), folder); err != nil {
+		r.logf(Warn, msgPublishFail, err)
+	}
+	return true
+}
