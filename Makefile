@@ -1,0 +1,47 @@
+# fumibako — see README.md. Every target works on a fresh Debian machine
+# with Go; `make setup` installs the Debian packages the tests and legacy
+# formats need.
+GO ?= go
+BIN := bin/fumibako
+
+.PHONY: build demo test check setup cross bench clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/fumibako
+
+# demo: build, generate a sample folder, index it, search it.
+demo: build
+	rm -rf demo
+	$(GO) run ./tools/gensample -n 60 demo/sample
+	$(BIN) --workspace demo/ws folder add demo/sample --name サンプル
+	$(BIN) --workspace demo/ws index --plain
+	$(BIN) --workspace demo/ws status
+	$(BIN) --workspace demo/ws search 見積
+
+# test: every test of the module (the command CI runs).
+test:
+	$(GO) test -timeout 30m ./...
+
+# check: what CI checks besides the tests.
+check:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || (echo "gofmt needed:"; gofmt -l .; exit 1)
+	$(MAKE) cross
+
+cross:
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./...
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./...
+
+# setup: Debian packages for legacy formats (LibreOffice), the search
+# benchmark anchor (ripgrep) and the browser tests (Chromium).
+setup:
+	sudo=$$(command -v sudo || true); \
+	$$sudo apt-get update && $$sudo apt-get install -y --no-install-recommends \
+		libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui \
+		ripgrep chromium fonts-noto-cjk
+
+bench:
+	$(GO) run ./bench/cmd/bench
+
+clean:
+	rm -rf bin demo
