@@ -110,7 +110,7 @@ func readDocxPackage(ctx context.Context, p *pkg) (*Result, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			text, logLine, err := ooxmlObjectText(p, rels, o)
+			text, logLine, err := ooxmlObjectText(p, docxMain, rels, o)
 			if err != nil {
 				return nil, err
 			}

@@ -131,10 +131,13 @@ func readDiagramText(p *pkg, part string) (string, error) {
 // relationship or part, broken XML, a part over the part cap) gives "" and
 // a log line naming it; only the total-size cap (and a cancelled context)
 // is returned as an error, since it fails the whole file.
-func ooxmlObjectText(p *pkg, rels map[string]rel, o xmlObject) (text, logLine string, err error) {
+//
+// source is the part holding the reference; a missing relationship is
+// logged as "<source>#<id>".
+func ooxmlObjectText(p *pkg, source string, rels map[string]rel, o xmlObject) (text, logLine string, err error) {
 	r, ok := rels[o.ID]
 	if !ok || r.Target == "" {
-		return "", ooxmlPartLog(o.ID), nil
+		return "", ooxmlPartLog(source + "#" + o.ID), nil
 	}
 	switch o.Kind {
 	case objChart:

@@ -189,7 +189,7 @@ func readPptxPackage(ctx context.Context, p *pkg) (*Result, error) {
 		for _, o := range x.Objects {
 			switch o.Kind {
 			case objChart, objSmartArt:
-				text, logLine, err := ooxmlObjectText(p, rels, o)
+				text, logLine, err := ooxmlObjectText(p, s.part, rels, o)
 				if err != nil {
 					return nil, err
 				}
