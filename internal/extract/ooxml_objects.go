@@ -165,10 +165,12 @@ func ooxmlTotalCap(err error) bool {
 	return errors.As(err, &se) && se.Kind == "total"
 }
 
-// ooxmlSpaceControls turns TAB, CR and LF into spaces.
+// ooxmlSpaceControls turns TAB, CR, LF and CRLF into one space each.
 func ooxmlSpaceControls(s string) string {
 	if !strings.ContainsAny(s, "\t\r\n") {
 		return s
 	}
-	return strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)
+	return controlSpacer.Replace(s)
 }
+
+var controlSpacer = strings.NewReplacer("\r\n", " ", "\t", " ", "\r", " ", "\n", " ")
