@@ -105,6 +105,7 @@ func (r *run) crawlAndDecide() error {
 		if err := journal.AddPendingRemove(r.ws.PendingRemove(), removed); err != nil {
 			return err
 		}
+		crashPoint("after-pending-remove")
 		for _, rm := range removed {
 			content.RemoveFileFolder(content.Dir(r.ws.ContentRoot(), rm.RelPath))
 			k := workspace.FoldKey(rm.Folder)
@@ -117,6 +118,7 @@ func (r *run) crawlAndDecide() error {
 	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, r.rows); err != nil {
 		return err
 	}
+	crashPoint("after-list-rewrite")
 	var carried []journal.Job
 	for _, t := range r.targets {
 		if t.Count > 0 {

@@ -111,6 +111,7 @@ func (r *run) ingest() {
 				r.journalErr = err
 				r.logf(Error, "ジャーナルに書き込めません: %v", err)
 			}
+			crashPoint("after-start-record")
 			r.progress.Current = t.File.RelPath
 			r.update()
 			jobs[slot] <- j
@@ -211,6 +212,7 @@ func (r *run) record(j *job, res worker.Result) {
 			level = Error
 			break
 		}
+		crashPoint("after-swap")
 		lines = append(lines, res.Response.Log...)
 		lines = append(lines, sprintf(msgTSVCount, res.Response.TSVCount))
 		row.State, row.Error = ingestlist.Done, ""

@@ -30,6 +30,7 @@ func (r *run) finish() error {
 	if err := r.journal.Rewriting(); err != nil {
 		return err
 	}
+	crashPoint("after-rewriting")
 	rows := make([]ingestlist.Row, 0, len(r.rows))
 	for _, row := range r.rows {
 		if !r.dropped[workspace.FoldKey(row.RelPath)] {
@@ -39,6 +40,7 @@ func (r *run) finish() error {
 	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, rows); err != nil {
 		return err
 	}
+	crashPoint("before-ended")
 	if err := r.journal.Ended(); err != nil {
 		return err
 	}

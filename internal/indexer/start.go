@@ -140,6 +140,7 @@ func (r *run) publish(folder string) bool {
 		r.logf(Warn, msgPublishFail, err)
 		return false
 	}
+	crashPoint("after-publish")
 	delete(r.removals, k)
 	delete(r.toPublish, k)
 	if r.journal != nil {

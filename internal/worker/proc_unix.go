@@ -10,12 +10,6 @@ import (
 	"syscall"
 )
 
-// setProcessGroup puts the worker into its own process group, so that a
-// kill reaches the converters it starts and nothing else.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
 func killGroup(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return

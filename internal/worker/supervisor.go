@@ -18,11 +18,11 @@ type Outcome int
 
 // Outcomes of a job.
 const (
-	Finished Outcome = iota // the worker answered (Response.OK or a per-file failure)
-	TimedOut                // the deadline passed; the process group was killed
-	Crashed                 // the worker died on its own
-	OutOfMemory             // the memory cap was exceeded; the process group was killed
-	Stopped                 // a stop request killed it; the file stays 未取り込み
+	Finished    Outcome = iota // the worker answered (Response.OK or a per-file failure)
+	TimedOut                   // the deadline passed; the process group was killed
+	Crashed                    // the worker died on its own
+	OutOfMemory                // the memory cap was exceeded; the process group was killed
+	Stopped                    // a stop request killed it; the file stays 未取り込み
 )
 
 // Config describes how to start workers.
@@ -243,4 +243,3 @@ func (t *tail) String() string {
 
 // ErrNoWorker is returned when no worker can be started at all.
 var ErrNoWorker = errors.New("worker: cannot start a worker process")
-

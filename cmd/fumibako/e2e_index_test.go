@@ -1,0 +1,210 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/testcorpus"
+)
+
+func TestIndexEndToEnd(t *testing.T) {
+	f := newFixture(t)
+	files, err := testcorpus.Generate(f.root, 36, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := checksums(t, filepath.Dir(f.root))
+	f.mustRun("folder", "add", f.root)
+	out := f.mustRun("index", "--workers", "2")
+	if !strings.Contains(out, "インデックス作成が完了しました。（成功: 36 件 / 失敗: 0 件）") {
+		t.Fatalf("index output:\n%s", out)
+	}
+	l := f.list()
+	if len(l.Rows) != len(files) || len(l.Lines) != len(files) {
+		t.Fatalf("ingest list has %d rows / %d lines, want %d", len(l.Rows), len(l.Lines), len(files))
+	}
+	for _, file := range files {
+		r := f.row(file.Rel)
+		if r.State != ingestlist.Done {
+			t.Errorf("%s: state %s (%s)", file.Rel, r.State, r.Error)
+			continue
+		}
+		out, _, code := f.run("search", file.Token)
+		if code != 0 || !strings.Contains(out, filepath.Base(file.Rel)) {
+			t.Errorf("search %s: exit %d, output %q", file.Token, code, out)
+		}
+	}
+	if lo := leftovers(t, f.ws); len(lo) > 0 {
+		t.Errorf("leftovers after the run: %q", lo)
+	}
+	// Nothing in the sources changed and nothing was written beside them.
+	after := checksums(t, filepath.Dir(f.root))
+	for p, sum := range before {
+		if after[p] != sum {
+			t.Errorf("source %s changed", p)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("files beside the sources: %d before, %d after", len(before), len(after))
+	}
+
+	// An unchanged second run ingests nothing.
+	start := time.Now()
+	out = f.mustRun("index")
+	if !strings.Contains(out, "取り込みが必要なファイルはありません。") {
+		t.Fatalf("second run output:\n%s", out)
+	}
+	t.Logf("unchanged second run over %d files: %v", len(files), time.Since(start))
+	if got := f.mustRun("status"); !strings.Contains(got, "営業") {
+		t.Errorf("status output:\n%s", got)
+	}
+}
+
+func TestIndexChanges(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "りんご\n")
+	f.write("sub/b.txt", "みかん\n")
+	f.write("c.txt", "ぶどう\n")
+	f.mustRun("folder", "add", f.root)
+	f.mustRun("index")
+
+	// Deletion, rename, update.
+	os.Remove(filepath.Join(f.root, "a.txt"))
+	os.Rename(filepath.Join(f.root, "sub", "b.txt"), filepath.Join(f.root, "sub", "b2.txt"))
+	f.write("c.txt", "ぶどう もも\n")
+	out := f.mustRun("index")
+	if !strings.Contains(out, "元ファイルが無くなった 2 件は、インデックスから除きます。") {
+		t.Errorf("log lacks the deletion line:\n%s", out)
+	}
+	if _, ok := f.list().Lookup(`営業\a.txt`); ok {
+		t.Errorf("row of the deleted file survived")
+	}
+	if _, _, code := f.run("search", "りんご"); code != 1 {
+		t.Errorf("deleted file still found")
+	}
+	if out, _, code := f.run("search", "みかん"); code != 0 || !strings.Contains(out, "b2.txt") || strings.Contains(out, "b.txt\t") {
+		t.Errorf("renamed file: exit %d %q", code, out)
+	}
+	if _, _, code := f.run("search", "もも"); code != 0 {
+		t.Errorf("updated text not found")
+	}
+
+	// A root that goes missing keeps its rows.
+	moved := f.root + "-moved"
+	os.Rename(f.root, moved)
+	out = f.mustRun("index")
+	if !strings.Contains(out, "フォルダが見つからないため取り込みません") {
+		t.Errorf("missing root not logged:\n%s", out)
+	}
+	if n := len(f.list().Rows); n != 2 {
+		t.Errorf("rows after the root went missing: %d, want 2", n)
+	}
+	if _, _, code := f.run("search", "もも"); code != 0 {
+		t.Errorf("index of a missing root not searchable")
+	}
+	os.Rename(moved, f.root)
+
+	// Disabled roots are not crawled; removed roots lose their index.
+	f.mustRun("folder", "disable", "営業")
+	out = f.mustRun("index")
+	if !strings.Contains(out, "チェックなしのため取り込みません") {
+		t.Errorf("disabled root not logged:\n%s", out)
+	}
+	f.mustRun("folder", "enable", "営業")
+}
+
+func TestIndexRetryFailed(t *testing.T) {
+	f := newFixture(t)
+	f.write("bin.txt", "\x00\x01\x02\x00binary")
+	f.write("ok.txt", "テキスト\n")
+	f.mustRun("folder", "add", f.root)
+	f.mustRun("index")
+	if r := f.row("bin.txt"); r.State != ingestlist.Failed || r.Error == "" {
+		t.Fatalf("binary .txt row = %+v, want 失敗", r)
+	}
+	out := f.mustRun("failures")
+	if !strings.Contains(out, "bin.txt") {
+		t.Errorf("failures output:\n%s", out)
+	}
+	out = f.mustRun("index")
+	if !strings.Contains(out, "前回取り込みに失敗し、その後更新されていないファイル 1 件はスキップします。") {
+		t.Errorf("failed file not skipped:\n%s", out)
+	}
+	out = f.mustRun("index", "--retry-failed")
+	if !strings.Contains(out, "1 件のファイルを取り込みます。") {
+		t.Errorf("--retry-failed did not retry:\n%s", out)
+	}
+}
+
+func TestIndexHangingFileTimesOut(t *testing.T) {
+	f := newFixture(t)
+	f.env = []string{"FUMIBAKO_TEST_FAULT=hang:stuck,crash:boom"}
+	for i := 0; i < 6; i++ {
+		f.write("ok"+string(rune('a'+i))+".txt", "正常なファイル\n")
+	}
+	f.write("stuck.txt", "止まるファイル\n")
+	f.write("boom.txt", "落ちるファイル\n")
+	f.mustRun("folder", "add", f.root)
+	start := time.Now()
+	f.mustRun("index", "--workers", "2", "--file-timeout", "2s")
+	t.Logf("run with a hanging file: %v", time.Since(start))
+	if r := f.row("stuck.txt"); r.State != ingestlist.Failed || r.Error != "2 秒以内に取り込みが終わらなかったため中止しました（取り込みのプロセスを強制終了しました）" {
+		t.Errorf("hanging file row = %+v", r)
+	}
+	if r := f.row("boom.txt"); r.State != ingestlist.Failed || !strings.HasPrefix(r.Error, "取り込みのプロセスが異常終了しました") {
+		t.Errorf("crashing file row = %+v", r)
+	}
+	for i := 0; i < 6; i++ {
+		if r := f.row("ok" + string(rune('a'+i)) + ".txt"); r.State != ingestlist.Done {
+			t.Errorf("ok file row = %+v", r)
+		}
+	}
+}
+
+func TestWorkerMemoryCap(t *testing.T) {
+	f := newFixture(t)
+	f.env = []string{"FUMIBAKO_TEST_FAULT=oom:big"}
+	f.write("big.txt", "大きい\n")
+	f.mustRun("folder", "add", f.root)
+	f.mustRun("index", "--worker-memory", "200")
+	if r := f.row("big.txt"); r.State != ingestlist.Failed || r.Error != "シート・文書が大きすぎて取り込めません（メモリが不足しました）" {
+		t.Errorf("runaway file row = %+v", r)
+	}
+}
+
+func TestSecondRunGetsLockMessage(t *testing.T) {
+	f := newFixture(t)
+	f.env = []string{"FUMIBAKO_TEST_FAULT=hang:stuck"}
+	f.write("stuck.txt", "x\n")
+	f.mustRun("folder", "add", f.root)
+	first := f.cmd("index", "--file-timeout", "20s")
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer first.Process.Kill()
+	waitFor(t, func() bool { return strings.Contains(f.log(), "[1/1]") || journalHas(f, "始") })
+	_, errOut, code := f.run("index")
+	if code != 1 || !strings.Contains(errOut, "ほかのインデックス作成が実行中です。インデックス作成が終わってから実行してください。") {
+		t.Fatalf("second run: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func journalHas(f *fixture, kind string) bool {
+	data, _ := os.ReadFile(filepath.Join(f.ws, "work", "store", "journal", "ingest.tsv"))
+	return strings.Contains(string(data), "\n"+kind+"\t")
+}
+
+func waitFor(t testing.TB, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached in 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

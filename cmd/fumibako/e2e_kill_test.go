@@ -1,0 +1,182 @@
+package main
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/journal"
+	"github.com/fumibako/fumibako/internal/testcorpus"
+)
+
+// checkComplete runs a last index to completion and checks the invariants
+// every crash test ends with: each file 済 or 失敗, one row per file, every
+// 済 file's text found, no staging or temporary files left.
+func checkComplete(t *testing.T, f *fixture, files []testcorpus.File) {
+	t.Helper()
+	f.env = nil
+	f.mustRun("index", "--workers", "2")
+	l := f.list()
+	if len(l.Lines) != len(l.Rows) || len(l.Rows) != len(files) {
+		t.Fatalf("ingest list: %d lines, %d rows, want %d each", len(l.Lines), len(l.Rows), len(files))
+	}
+	done := 0
+	for _, file := range files {
+		r := f.row(file.Rel)
+		switch r.State {
+		case ingestlist.Done:
+			done++
+			out, _, code := f.run("search", file.Token)
+			if code != 0 || !strings.Contains(out, filepath.Base(file.Rel)) {
+				t.Errorf("search %s (%s): exit %d", file.Token, file.Rel, code)
+			}
+		case ingestlist.Failed:
+			t.Logf("%s failed: %s", file.Rel, r.Error)
+		default:
+			t.Errorf("%s: state %s after a complete run", file.Rel, r.State)
+		}
+	}
+	if done < len(files)*9/10 {
+		t.Errorf("only %d of %d files 済", done, len(files))
+	}
+	if lo := leftovers(t, f.ws); len(lo) > 0 {
+		t.Errorf("leftovers: %q", lo)
+	}
+}
+
+func TestKillAtRandomMoments(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL test")
+	}
+	f := newFixture(t)
+	files, err := testcorpus.Generate(f.root, 240, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := checksums(t, f.root)
+	f.mustRun("folder", "add", f.root)
+	rng := rand.New(rand.NewSource(3))
+	kills := 0
+	for i := 0; i < 40 && kills < 24; i++ {
+		c := f.cmd("index", "--workers", "2")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- c.Wait() }()
+		select {
+		case <-exited: // finished before the kill: start another round
+			// Touch some files so the next run has work again.
+			for j := 0; j < 30; j++ {
+				p := filepath.Join(f.root, files[rng.Intn(len(files))].Rel)
+				os.Chtimes(p, time.Now(), time.Now().Add(time.Duration(rng.Intn(1000))*time.Second))
+			}
+		case <-time.After(time.Duration(20+rng.Intn(600)) * time.Millisecond):
+			c.Process.Signal(syscall.SIGKILL)
+			<-exited
+			kills++
+		}
+	}
+	t.Logf("%d kills", kills)
+	if kills < 20 {
+		t.Fatalf("only %d kills", kills)
+	}
+	checkComplete(t, f, files)
+	after := checksums(t, f.root)
+	for p, sum := range before {
+		if strings.Fields(after[p])[0] != strings.Fields(sum)[0] {
+			t.Errorf("source %s changed", p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			t.Errorf("file written beside the sources: %s", p)
+		}
+	}
+}
+
+// TestCrashBetweenSteps kills the coordinator between the two steps of
+// each write-ordering rule of package indexer (doc.go) and checks that the
+// next run repairs everything.
+func TestCrashBetweenSteps(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL test")
+	}
+	points := []string{"after-list-rewrite", "after-start-record:3", "after-swap:2", "after-publish:1",
+		"after-publish:3", "after-pending-remove", "after-rewriting", "before-ended"}
+	for _, point := range points {
+		t.Run(point, func(t *testing.T) {
+			f := newFixture(t)
+			files, err := testcorpus.Generate(f.root, 18, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.mustRun("folder", "add", f.root)
+			if strings.HasPrefix(point, "after-pending-remove") {
+				f.mustRun("index")
+				os.Remove(filepath.Join(f.root, files[0].Rel))
+				files = files[1:]
+			}
+			f.env = []string{"FUMIBAKO_TEST_CRASH_AT=" + point}
+			_, _, code := f.run("index", "--workers", "2")
+			if code != -1 && code != 137 {
+				t.Fatalf("index with crash point %s: exit %d, want killed", point, code)
+			}
+			checkComplete(t, f, files)
+			if strings.HasPrefix(point, "after-pending-remove") {
+				if _, err := os.Stat(filepath.Join(f.ws, "work", "store", "pending_remove.tsv")); err == nil {
+					t.Errorf("pending_remove.tsv left after publishing")
+				}
+			}
+		})
+	}
+}
+
+// TestInterruptedTwiceFails: a file in flight when the whole run is killed
+// twice in a row fails with the seed's message on the next run.
+func TestInterruptedTwiceFails(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL test")
+	}
+	f := newFixture(t)
+	f.write("stuck.txt", "止まる\n")
+	f.write("ok.txt", "大丈夫\n")
+	f.mustRun("folder", "add", f.root)
+	for i := 0; i < 2; i++ {
+		f.env = []string{"FUMIBAKO_TEST_FAULT=hang:stuck"}
+		c := f.cmd("index", "--workers", "1")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, func() bool { return journalStarted(f, "stuck.txt") })
+		c.Process.Signal(syscall.SIGKILL)
+		c.Wait()
+	}
+	f.env = nil
+	out := f.mustRun("index")
+	if !strings.Contains(out, "取り込み中に 2 回続けて強制終了したファイルは、失敗としてスキップします: 営業\\stuck.txt") {
+		t.Errorf("log:\n%s", out)
+	}
+	if r := f.row("stuck.txt"); r.State != ingestlist.Failed || r.Error != journal.MsgInterrupted(2) {
+		t.Errorf("row = %+v", r)
+	}
+	if r := f.row("ok.txt"); r.State != ingestlist.Done {
+		t.Errorf("ok.txt row = %+v", r)
+	}
+}
+
+func journalStarted(f *fixture, name string) bool {
+	data, _ := os.ReadFile(filepath.Join(f.ws, "work", "store", "journal", "ingest.tsv"))
+	for _, line := range strings.Split(string(data), "\r\n") {
+		if strings.HasPrefix(line, "始\t") && strings.Contains(line, name) {
+			return true
+		}
+	}
+	return false
+}

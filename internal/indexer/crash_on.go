@@ -1,0 +1,39 @@
+//go:build testhooks
+
+package indexer
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+var crashHits = map[string]int{}
+var crashMu sync.Mutex
+
+// crashPoint kills the coordinator at a named point between two steps of a
+// write-ordering rule (doc.go), so crash tests can check what survives.
+// Only in binaries built with -tags testhooks. FUMIBAKO_TEST_CRASH_AT holds
+// "<point>" or "<point>:<n>" (the n-th time the point is reached).
+func crashPoint(name string) {
+	spec := os.Getenv("FUMIBAKO_TEST_CRASH_AT")
+	if spec == "" {
+		return
+	}
+	point, nth, _ := strings.Cut(spec, ":")
+	if point != name {
+		return
+	}
+	n := 1
+	if nth != "" {
+		n, _ = strconv.Atoi(nth)
+	}
+	crashMu.Lock()
+	crashHits[name]++
+	hit := crashHits[name] == n
+	crashMu.Unlock()
+	if hit {
+		killSelf()
+	}
+}
