@@ -26,14 +26,16 @@ type Writer struct {
 	err  error
 }
 
-// Create replaces the journal at path with a new one holding 版, 回 (at, in
-// local `yyyy/MM/dd HH:mm:ss`, and listRows, the data rows of the ingest list
-// just rewritten), a 持 per carried job and a 未 per unpublished folder
+// Create replaces the journal at path with a new one holding 版, 回 (at as
+// `yyyy/MM/dd HH:mm:ss` in at's location, local time from the caller, and
+// listRows, the data rows of the ingest list just rewritten), a 持 per carried job and a 未 per unpublished folder
 // (seed: 「ジャーナルを 版・回・持・未 だけの新しいものに入れ替え」). The new
 // file is written under a temporary name, fsynced and renamed into place
 // (workspace.CreateAtomic), so a crash leaves the old journal or the whole
 // new one; it is then reopened for appending. The journal's folder is
-// created when missing.
+// created when missing. A run cancelled at the confirmation step does not
+// call Create: the previous journal stays as it was (seed: 「取りやめた回は
+// 入れ替えず、前回のまま残す」).
 //
 // A carried job or folder that the reader would reject (a path failing the
 // name rules, a count below 1) is an error and nothing is written.
