@@ -208,3 +208,39 @@ func waitFor(t testing.TB, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestCloudOnlyFiles: the seed's table for files that exist only in the
+// cloud (issue 9), end to end. A cloud-only file is never handed to a
+// worker (no 始 in the journal; the worker would crash on it) and its rows
+// follow the table.
+func TestCloudOnlyFiles(t *testing.T) {
+	f := newFixture(t)
+	f.write("done-cloud.txt", "済のファイル\n")
+	f.write("failed-cloud.txt", "\x00\x00binary")
+	f.write("local.txt", "手元のファイル\n")
+	f.mustRun("folder", "add", f.root)
+	f.mustRun("index")
+	doneRow, failedRow := f.row("done-cloud.txt"), f.row("failed-cloud.txt")
+	f.write("new-cloud.txt", "新しい\n")
+	f.write("done-cloud.txt", "変わった内容\n") // changed, but cloud-only now
+	f.env = []string{"FUMIBAKO_TEST_CLOUD=-cloud", "FUMIBAKO_TEST_FAULT=crash:-cloud"}
+	out := f.mustRun("index", "--retry-failed")
+	if !strings.Contains(out, "クラウドにだけあるため取り込まなかったファイル 3 件") {
+		t.Errorf("log lacks the cloud-only count:\n%s", out)
+	}
+	if journalStarted(f, "-cloud") {
+		t.Errorf("a cloud-only file was handed to a worker")
+	}
+	if _, ok := f.list().Lookup(`営業\new-cloud.txt`); ok {
+		t.Errorf("new cloud-only file got a row")
+	}
+	if got := f.row("done-cloud.txt"); got != doneRow {
+		t.Errorf("済 row changed: %+v, want %+v", got, doneRow)
+	}
+	if got := f.row("failed-cloud.txt"); got != failedRow {
+		t.Errorf("失敗 row changed: %+v, want %+v", got, failedRow)
+	}
+	if out := f.mustRun("status"); !strings.Contains(out, "3") {
+		t.Errorf("status:\n%s", out)
+	}
+}

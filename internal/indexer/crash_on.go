@@ -3,6 +3,7 @@
 package indexer
 
 import (
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -36,4 +37,19 @@ func crashPoint(name string) {
 	if hit {
 		killSelf()
 	}
+}
+
+// With FUMIBAKO_TEST_CLOUD=<substring>, files whose path contains it look
+// cloud-only to the crawl (issue 9 end-to-end tests).
+func init() {
+	if sub := os.Getenv("FUMIBAKO_TEST_CLOUD"); sub != "" {
+		CrawlAttrs = fakeCloud(sub)
+	}
+}
+
+type fakeCloud string
+
+func (fakeCloud) Hidden(string, fs.FileInfo) bool { return false }
+func (c fakeCloud) CloudOnly(path string, _ fs.FileInfo) bool {
+	return strings.Contains(path, string(c))
 }
