@@ -1,0 +1,371 @@
+package extract
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// sheetObjects reads the [図形] and [コメント] lines of a sheet part
+// through its relationships of type drawing, comments and threadedComment
+// (no other relationship is followed, §5.4).
+func (b *xlBook) sheetObjects(part string, chart bool) (shapes, comments []string, err error) {
+	rels, err := b.p.relsOf(part)
+	if err != nil {
+		return nil, nil, err
+	}
+	var anchors []xlAnchor
+	legacy := map[xlRef]string{}
+	threaded := map[xlRef]string{}
+	var legacyOrder, threadOrder []xlRef
+	for _, r := range ooxmlSortedRels(rels) {
+		if r.Target == "" {
+			continue
+		}
+		switch {
+		case relTypeIs(r.Type, "drawing"):
+			a, err := b.readDrawing(r.Target, chart)
+			if err != nil {
+				return nil, nil, err
+			}
+			anchors = append(anchors, a...)
+		case relTypeIs(r.Type, "comments"):
+			if err := b.readComments(r.Target, legacy, &legacyOrder); err != nil {
+				return nil, nil, err
+			}
+		case relTypeIs(r.Type, "threadedComment"):
+			if err := b.readThreadedComments(r.Target, threaded, &threadOrder); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	sort.SliceStable(anchors, func(i, j int) bool {
+		if anchors[i].ref.row != anchors[j].ref.row {
+			return anchors[i].ref.row < anchors[j].ref.row
+		}
+		return anchors[i].ref.col < anchors[j].ref.col
+	})
+	for _, a := range anchors {
+		shapes = append(shapes, a.ref.String()+"\t"+xlObjectCellText(a.text))
+	}
+	var refs []xlRef
+	texts := map[xlRef]string{}
+	for _, ref := range threadOrder {
+		refs = append(refs, ref)
+		texts[ref] = threaded[ref]
+	}
+	for _, ref := range legacyOrder {
+		if _, ok := texts[ref]; !ok {
+			refs = append(refs, ref)
+			texts[ref] = legacy[ref]
+		}
+	}
+	sort.SliceStable(refs, func(i, j int) bool {
+		if refs[i].row != refs[j].row {
+			return refs[i].row < refs[j].row
+		}
+		return refs[i].col < refs[j].col
+	})
+	for _, ref := range refs {
+		if t := xlObjectCellText(texts[ref]); t != "" {
+			comments = append(comments, ref.String()+"\t"+t)
+		}
+	}
+	return shapes, comments, nil
+}
+
+// xlRef is a cell position (1-based).
+type xlRef struct{ col, row int }
+
+func (r xlRef) String() string { return xlCellName(r.col, r.row) }
+
+// xlAnchor is one drawing anchor with text.
+type xlAnchor struct {
+	ref  xlRef
+	text string
+}
+
+// readDrawing reads xl/drawings/drawingN.xml: every anchor
+// (xdr:twoCellAnchor, oneCellAnchor, absoluteAnchor) is one object at its
+// xdr:from cell (A1 for absoluteAnchor and on chart sheets), its text the
+// text-box paragraphs and then the chart and SmartArt texts of the anchor,
+// one per line. Anchors inside mc:Fallback, and later mc:Choice branches,
+// are skipped; anchors without text give nothing.
+func (b *xlBook) readDrawing(part string, chart bool) ([]xlAnchor, error) {
+	rc, err := b.p.open(part)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	d := newXMLDecoder(rc, b.p.lim.XMLDepth)
+	var out []xlAnchor
+	var rels map[string]rel
+	// choiceSeen[depth] is set once an mc:AlternateContent open at that
+	// depth has had its first mc:Choice.
+	choiceSeen := map[int]bool{}
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", part, err)
+		}
+		switch t := tok.(type) {
+		case xml.EndElement:
+			if isMC(t.Name) && t.Name.Local == "AlternateContent" {
+				delete(choiceSeen, d.Depth()+1)
+			}
+			continue
+		case xml.StartElement:
+			switch {
+			case isMC(t.Name) && t.Name.Local == "Fallback":
+				if err := d.Skip(); err != nil {
+					return nil, fmt.Errorf("parse %s: %w", part, err)
+				}
+				continue
+			case isMC(t.Name) && t.Name.Local == "Choice":
+				if choiceSeen[d.Depth()-1] {
+					if err := d.Skip(); err != nil {
+						return nil, fmt.Errorf("parse %s: %w", part, err)
+					}
+				}
+				choiceSeen[d.Depth()-1] = true
+				continue
+			case t.Name.Local != "twoCellAnchor" && t.Name.Local != "oneCellAnchor" && t.Name.Local != "absoluteAnchor":
+				continue
+			}
+			a, err := b.readAnchor(d, t, part, &rels, chart)
+			if err != nil {
+				return nil, fmt.Errorf("parse %s: %w", part, err)
+			}
+			if a.text != "" {
+				out = append(out, a)
+			}
+		}
+	}
+}
+
+// readAnchor reads the anchor element just started.
+func (b *xlBook) readAnchor(d *xmlDecoder, start xml.StartElement, part string, rels *map[string]rel, chart bool) (xlAnchor, error) {
+	a := xlAnchor{ref: xlRef{col: 1, row: 1}}
+	var lines []string
+	var objs []xmlObject
+	stop := d.Depth() - 1
+	for d.Depth() > stop {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return a, io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return a, err
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "from":
+			col, row, err := xlAnchorFrom(d)
+			if err != nil {
+				return a, err
+			}
+			if start.Name.Local != "absoluteAnchor" && !chart {
+				a.ref = xlRef{col: col + 1, row: row + 1}
+			}
+		case "to", "pos", "ext", "clientData":
+			if err := d.Skip(); err != nil {
+				return a, err
+			}
+		default:
+			x, err := readElementLines(d, se, lineOptions{Depth: b.p.lim.XMLDepth, Objects: true})
+			if err != nil {
+				return a, err
+			}
+			lines = append(lines, x.texts()...)
+			objs = append(objs, x.Objects...)
+		}
+	}
+	for _, o := range objs {
+		if o.Kind != objChart && o.Kind != objSmartArt {
+			if o.Kind == objTextBox && o.Text != "" {
+				lines = append(lines, o.Text)
+			}
+			continue
+		}
+		if *rels == nil {
+			m, err := b.p.relsOf(part)
+			if err != nil {
+				return a, err
+			}
+			*rels = m
+		}
+		text, logLine, err := ooxmlObjectText(b.p, part, *rels, o)
+		if err != nil {
+			return a, err
+		}
+		if logLine != "" {
+			b.log = append(b.log, logLine)
+		}
+		if text != "" {
+			lines = append(lines, text)
+		}
+	}
+	a.text = strings.Join(lines, "\n")
+	return a, nil
+}
+
+// xlAnchorFrom reads xdr:from (xdr:col, xdr:row, 0-based).
+func xlAnchorFrom(d *xmlDecoder) (col, row int, err error) {
+	stop := d.Depth() - 1
+	for d.Depth() > stop {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return 0, 0, io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "col", "row":
+			s, err := xlElementText(d)
+			if err != nil {
+				return 0, 0, err
+			}
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 0 {
+				n = 0
+			}
+			if se.Name.Local == "col" {
+				col = min(n, 16383)
+			} else {
+				row = min(n, 1048575)
+			}
+		default:
+			if err := d.Skip(); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	return col, row, nil
+}
+
+// readComments reads a legacy comments part (xl/commentsN.xml): each
+// comment's text is every t outside rPh; the author list is not read.
+func (b *xlBook) readComments(part string, out map[xlRef]string, order *[]xlRef) error {
+	rc, err := b.p.open(part)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	d := newXMLDecoder(rc, b.p.lim.XMLDepth)
+	var cur *xlRef
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("parse %s: %w", part, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "authors":
+				if err := d.Skip(); err != nil {
+					return fmt.Errorf("parse %s: %w", part, err)
+				}
+			case "comment":
+				cur = nil
+				if col, row, ok := xlParseRef(strings.TrimSpace(attr(t, "ref"))); ok {
+					cur = &xlRef{col: col, row: row}
+				} else if col, row, ok := xlRangeStart(attr(t, "ref")); ok {
+					cur = &xlRef{col: col, row: row}
+				}
+			case "text":
+				text, err := xlRichText(d)
+				if err != nil {
+					return fmt.Errorf("parse %s: %w", part, err)
+				}
+				if cur != nil {
+					if _, dup := out[*cur]; !dup {
+						*order = append(*order, *cur)
+						out[*cur] = text
+					}
+				}
+			}
+		case xml.EndElement:
+			if t.Name.Local == "comment" {
+				cur = nil
+			}
+		}
+	}
+}
+
+// readThreadedComments reads xl/threadedComments/*.xml: the comments and
+// replies of one cell (threadedComment@ref), in file order, joined by LF.
+func (b *xlBook) readThreadedComments(part string, out map[xlRef]string, order *[]xlRef) error {
+	rc, err := b.p.open(part)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	d := newXMLDecoder(rc, b.p.lim.XMLDepth)
+	var cur *xlRef
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("parse %s: %w", part, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "threadedComment":
+				cur = nil
+				if col, row, ok := xlParseRef(strings.TrimSpace(attr(t, "ref"))); ok {
+					cur = &xlRef{col: col, row: row}
+				} else if col, row, ok := xlRangeStart(attr(t, "ref")); ok {
+					cur = &xlRef{col: col, row: row}
+				}
+			case "text":
+				text, err := xlElementText(d)
+				if err != nil {
+					return fmt.Errorf("parse %s: %w", part, err)
+				}
+				if cur == nil {
+					continue
+				}
+				if prev, ok := out[*cur]; ok {
+					out[*cur] = prev + "\n" + text
+				} else {
+					*order = append(*order, *cur)
+					out[*cur] = text
+				}
+			case "mentions", "extLst":
+				if err := d.Skip(); err != nil {
+					return fmt.Errorf("parse %s: %w", part, err)
+				}
+			}
+		case xml.EndElement:
+			if t.Name.Local == "threadedComment" {
+				cur = nil
+			}
+		}
+	}
+}
+
+// xlRangeStart parses the first cell of a range reference "B3:C4".
+func xlRangeStart(ref string) (col, row int, ok bool) {
+	first, _, _ := strings.Cut(strings.TrimSpace(ref), ":")
+	return xlParseRef(first)
+}
