@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"errors"
 	"os"
 
 	"github.com/fumibako/fumibako/internal/content"
@@ -17,22 +18,42 @@ import (
 // the OS's attributes.
 var CrawlAttrs crawl.Attributes
 
-// crawlAndDecide crawls every enabled root, decides the targets, records
-// removals, rewrites the ingest list with every target as 未取り込み and
-// replaces the journal (reference/indexing.md §5.2–§5.4).
+// rootScan is the crawl of one root (res is nil for a root that is not
+// crawled: unchecked or missing).
+type rootScan struct {
+	root workspace.Root
+	res  *crawl.Result
+	kind string // 取り込み, チェックなし, フォルダなし
+}
+
+// PlanRow is one line of the plan shown for confirmation
+// (newIngestPlanRow, reference/indexing.md §6).
+type PlanRow struct {
+	Index, Path, Kind                                   string
+	Files, Targets, New, Updated, Pending, Lost, Failed int
+}
+
+// Answer is the reply to a confirmation.
+type Answer struct {
+	Proceed     bool
+	RetryFailed bool
+}
+
+// crawlAndDecide crawls every enabled root, decides the targets, asks for
+// confirmation when Options.Confirm is set, records removals, rewrites the
+// ingest list with every target as 未取り込み and replaces the journal
+// (reference/indexing.md §5.2–§5.4).
 func (r *run) crawlAndDecide() error {
 	r.logf(Info, msgOutput, r.ws.ContentRoot())
 	r.logf(Info, "")
 	r.logf(Info, msgCrawling)
-	complete := r.completeChecker()
 	r.stats = ReadRunStats(r.ws)
-	var removed []journal.Removal
-	failedSkipped, failedRetried := 0, 0
+	var scans []rootScan
 	for _, root := range r.opt.Settings.Roots {
 		r.folders = append(r.folders, ingestlist.Folder{Path: root.Path, Name: root.Name})
 		if !root.IsEnabled() {
 			r.logf(Info, msgRootDisabled, root.Name, root.Path)
-			r.keepRows(root.Name)
+			scans = append(scans, rootScan{root: root, kind: "チェックなし"})
 			continue
 		}
 		res, err := crawl.Crawl(context.Background(), root, crawl.Options{Exclude: []string{r.ws.Root}, Attrs: CrawlAttrs})
@@ -41,34 +62,39 @@ func (r *run) crawlAndDecide() error {
 		}
 		if res.Missing {
 			r.logf(Warn, msgRootMissing, root.Name, root.Path)
-			r.keepRows(root.Name)
+			scans = append(scans, rootScan{root: root, kind: "フォルダなし"})
 			continue
 		}
 		r.logf(Info, "  [%s] %s", root.Name, root.Path)
 		for _, s := range res.Skipped {
 			r.logf(Warn, msgSkippedItem, s.Path, s.Reason)
 		}
-		p := plan.Decide(plan.Input{Root: root, Crawl: res, Prev: r.prev, Complete: complete,
-			RetryFailed: r.opt.RetryFailed, Version: extract.Version})
-		c := p.Counts
-		line := sprintf(msgRootCounts, root.Name, c.Total, c.Done, c.New, c.Updated, c.Pending, c.Failed)
-		if c.Lost > 0 {
-			line += sprintf(msgRootLostIdx, c.Lost)
+		scans = append(scans, rootScan{root: root, res: res, kind: "取り込み"})
+	}
+	complete := r.completeChecker()
+	retry := r.opt.RetryFailed
+	plans := r.decideAll(scans, retry, complete)
+	r.logCounts(scans, plans)
+	if err := writeRunStats(r.ws, r.stats); err != nil {
+		r.logf(Warn, "    %v", err)
+	}
+	if r.opt.Confirm != nil {
+		ans := r.opt.Confirm(planRows(scans, plans))
+		if !ans.Proceed {
+			return r.cancel(scans, plans)
 		}
-		r.logf(Info, "%s", line)
-		if c.Lost > 0 {
-			r.logf(Warn, msgLostIndex, c.Lost)
+		if ans.RetryFailed != retry {
+			retry = ans.RetryFailed
+			plans = r.decideAll(scans, retry, complete)
 		}
-		if c.CloudOnly > 0 {
-			r.logf(Info, msgCloudOnly, c.CloudOnly)
-			r.sum.CloudOnly += c.CloudOnly
-		}
-		r.stats[root.Name] = IndexRunStats{CloudOnly: c.CloudOnly}
-		if res.Incomplete {
-			r.logf(Warn, msgScanError)
-		}
-		if len(p.Removed) > 0 {
-			r.logf(Info, msgDeleted, len(p.Removed))
+	}
+	var removed []journal.Removal
+	failedSkipped, failedRetried := 0, 0
+	for i, sc := range scans {
+		p := plans[i]
+		if p == nil {
+			r.keepRows(sc.root.Name)
+			continue
 		}
 		for _, row := range append(p.Removed, p.CloudDropped...) {
 			removed = append(removed, journal.Removal{RelPath: row.RelPath, Folder: content.FolderOf(row.RelPath)})
@@ -77,9 +103,6 @@ func (r *run) crawlAndDecide() error {
 		r.targets = append(r.targets, p.Targets...)
 		failedSkipped += p.FailedSkipped
 		failedRetried += p.FailedRetried
-	}
-	if err := writeRunStats(r.ws, r.stats); err != nil {
-		r.logf(Warn, "    %v", err)
 	}
 	if failedSkipped > 0 {
 		r.logf(Warn, msgFailedSkip, failedSkipped)
@@ -99,19 +122,8 @@ func (r *run) crawlAndDecide() error {
 		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: row.RelPath, Msg: row.Error})
 	}
 
-	// Removals are recorded before their rows disappear with the rewrite
-	// (rule 5), and their per-file folders go at once.
-	if len(removed) > 0 {
-		if err := journal.AddPendingRemove(r.ws.PendingRemove(), removed); err != nil {
-			return err
-		}
-		crashPoint("after-pending-remove")
-		for _, rm := range removed {
-			content.RemoveFileFolder(content.Dir(r.ws.ContentRoot(), rm.RelPath))
-			k := workspace.FoldKey(rm.Folder)
-			r.removals[k] = append(r.removals[k], content.BaseOf(rm.RelPath))
-			r.toPublish[k] = rm.Folder
-		}
+	if err := r.recordRemovals(removed); err != nil {
+		return err
 	}
 
 	// Rule 1: the list first, then the journal that counts its rows.
@@ -191,3 +203,122 @@ func (r *run) completeChecker() func(ingestlist.Row) bool {
 		return ok && (!row.HasTSVCount || n >= row.TSVCount || row.TSVCount == 0)
 	}
 }
+
+// decideAll decides every crawled root (nil for roots not crawled).
+func (r *run) decideAll(scans []rootScan, retry bool, complete func(ingestlist.Row) bool) []*plan.Root {
+	plans := make([]*plan.Root, len(scans))
+	for i, sc := range scans {
+		if sc.res == nil {
+			continue
+		}
+		plans[i] = plan.Decide(plan.Input{Root: sc.root, Crawl: sc.res, Prev: r.prev, Complete: complete,
+			RetryFailed: retry, Version: extract.Version})
+	}
+	return plans
+}
+
+// logCounts writes the per-root counts block (reference/indexing.md §3.6).
+func (r *run) logCounts(scans []rootScan, plans []*plan.Root) {
+	for i, sc := range scans {
+		p := plans[i]
+		if p == nil {
+			continue
+		}
+		c := p.Counts
+		line := sprintf(msgRootCounts, sc.root.Name, c.Total, c.Done, c.New, c.Updated, c.Pending, c.Failed)
+		if c.Lost > 0 {
+			line += sprintf(msgRootLostIdx, c.Lost)
+		}
+		r.logf(Info, "%s", line)
+		if c.Lost > 0 {
+			r.logf(Warn, msgLostIndex, c.Lost)
+		}
+		if c.CloudOnly > 0 {
+			r.logf(Info, msgCloudOnly, c.CloudOnly)
+			r.sum.CloudOnly += c.CloudOnly
+		}
+		r.stats[sc.root.Name] = IndexRunStats{CloudOnly: c.CloudOnly}
+		if sc.res.Incomplete {
+			r.logf(Warn, msgScanError)
+		}
+		if len(p.Removed) > 0 {
+			r.logf(Info, msgDeleted, len(p.Removed))
+		}
+	}
+}
+
+func planRows(scans []rootScan, plans []*plan.Root) []PlanRow {
+	var out []PlanRow
+	for i, sc := range scans {
+		row := PlanRow{Index: sc.root.Name, Path: sc.root.Path, Kind: sc.kind}
+		if p := plans[i]; p != nil {
+			c := p.Counts
+			row.Files, row.New, row.Updated, row.Pending, row.Lost, row.Failed = c.Total, c.New, c.Updated, c.Pending, c.Lost, c.Failed
+			row.Targets = c.New + c.Updated + c.Pending + c.Lost
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// recordRemovals writes removals to pending_remove.tsv before their rows
+// disappear with the rewrite (rule 5) and deletes their per-file folders.
+func (r *run) recordRemovals(removed []journal.Removal) error {
+	if len(removed) == 0 {
+		return nil
+	}
+	if err := journal.AddPendingRemove(r.ws.PendingRemove(), removed); err != nil {
+		return err
+	}
+	crashPoint("after-pending-remove")
+	for _, rm := range removed {
+		content.RemoveFileFolder(content.Dir(r.ws.ContentRoot(), rm.RelPath))
+		k := workspace.FoldKey(rm.Folder)
+		r.removals[k] = append(r.removals[k], content.BaseOf(rm.RelPath))
+		r.toPublish[k] = rm.Folder
+	}
+	return nil
+}
+
+// cancel ends a run declined at the confirmation step (reference
+// indexing.md §5.3 step 16, seed on cloud-only files): targets keep their
+// previous rows, files without one get none, cloud-only files keep their
+// previous rows and content; deletions found by the crawl are applied; the
+// journal is left as it was.
+func (r *run) cancel(scans []rootScan, plans []*plan.Root) error {
+	var removed []journal.Removal
+	for i, sc := range scans {
+		p := plans[i]
+		if p == nil {
+			r.keepRows(sc.root.Name)
+			continue
+		}
+		for _, row := range p.Removed {
+			removed = append(removed, journal.Removal{RelPath: row.RelPath, Folder: content.FolderOf(row.RelPath)})
+		}
+		targets := map[string]bool{}
+		for _, t := range p.Targets {
+			targets[workspace.FoldKey(t.File.RelPath)] = true
+		}
+		for _, row := range p.Rows {
+			if !targets[row.Key()] {
+				r.rows = append(r.rows, row)
+			} else if prev, ok := r.prev.Lookup(row.RelPath); ok {
+				r.rows = append(r.rows, prev)
+			}
+		}
+		r.rows = append(r.rows, p.CloudDropped...)
+	}
+	r.logf(Warn, "画面で取りやめたため、取り込みません。（取り込み一覧は前回のままです）")
+	if err := r.recordRemovals(removed); err != nil {
+		return err
+	}
+	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, r.rows); err != nil {
+		return err
+	}
+	r.sum.Stopped, r.sum.Cancelled = true, true
+	return errCancelled
+}
+
+// errCancelled ends crawlAndDecide after a declined confirmation.
+var errCancelled = errors.New("indexer: cancelled at the confirmation step")

@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,6 +50,11 @@ type Options struct {
 	// (second Ctrl-C). Either may be nil.
 	Stop, Kill <-chan struct{}
 
+	// Confirm, when set, is asked with the plan before anything is
+	// ingested (the web UI's confirmation); declining ends the run with
+	// Summary.Cancelled (exit 2) and leaves the ingest list as it was.
+	Confirm func([]PlanRow) Answer
+
 	// Notices are lines logged first (a settings-recovery notice).
 	Notices []string
 	Observe Observer
@@ -69,6 +75,7 @@ type Summary struct {
 	CloudOnly                    int
 	NoLibreOffice                int
 	Stopped                      bool
+	Cancelled                    bool
 	NothingToDo                  bool
 	Failures                     []Failure
 }
@@ -183,6 +190,10 @@ func Run(opt Options) (sum *Summary, err error) {
 	}
 	if err := r.crawlAndDecide(); err != nil {
 		r.finish()
+		if errors.Is(err, errCancelled) {
+			r.phase(PhaseFinish)
+			return &r.sum, nil
+		}
 		return nil, err
 	}
 	r.ingest()
