@@ -1,0 +1,219 @@
+package bodyindex
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
+)
+
+// Folding is what makes the default search case- and width-insensitive
+// (DESIGN.md "Search"): the body index stores a folded copy of every line
+// and search folds the query the same way, so a plain byte search finds
+// `ａｂｃ`, `ABC` and `abc` alike. One rune folds as follows:
+//
+//   - width: full-width ASCII becomes ASCII (`Ａ１＄` → `a1$`), the
+//     ideographic space U+3000 a space, half-width katakana and
+//     punctuation become full-width (`ｶﾀｶﾅ｡` → `カタカナ。`), as
+//     golang.org/x/text/width.Fold does;
+//   - case: simple case folding to the lower-case member of the rune's
+//     orbit (unicode.ToLower(unicode.ToUpper(r)): `K` (Kelvin) → `k`,
+//     `ς` → `σ`);
+//   - a kana followed by a voiced or semi-voiced sound mark (the combining
+//     U+3099/U+309A, or the half-width ﾞ ﾟ that width folding turns into
+//     them) is composed into one rune where Unicode has one (`ｶﾞ` → `ガ`,
+//     NFD `パ` → `パ`).
+//
+// Folding never maps a rune to LF, so lines stay lines. Its output may be
+// shorter or longer than its input (`Ａ` is 3 bytes, `a` one); FoldMap
+// gives the way back for highlighting.
+
+// foldRune folds one rune (width, then case). Composition of sound marks
+// is done by the callers, which see the next rune.
+func foldRune(r rune) rune {
+	switch {
+	case r < utf8.RuneSelf:
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	case r == 0x3000:
+		return ' '
+	case r >= 0x3000 && r < 0xFF00:
+		// CJK, kana, Hangul syllables: no case, no width variant.
+		return r
+	case r >= 0xFF00 && r <= 0xFFEF:
+		if f := width.LookupRune(r).Folded(); f != 0 {
+			r = f
+		}
+	case r == 0x20A9: // ₩ is classed half-width; its folded form is itself
+		return r
+	}
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}
+	return unicode.ToLower(unicode.ToUpper(r))
+}
+
+// compose returns the composition of a kana and a combining (semi-)voiced
+// sound mark, or 0 when there is none.
+func compose(base, mark rune) rune {
+	if mark == 0x3099 {
+		return voiced[base]
+	}
+	if mark == 0x309A {
+		return semiVoiced[base]
+	}
+	return 0
+}
+
+var voiced, semiVoiced = func() (map[rune]rune, map[rune]rune) {
+	v := map[rune]rune{}
+	s := map[rune]rune{}
+	// Hiragana and katakana rows か…ほ: the voiced form follows the base
+	// (か U+304B → が U+304C), and for は…ほ the semi-voiced one after it.
+	for _, off := range []rune{0x3040, 0x30A0} {
+		for _, b := range []rune{0x0B, 0x0D, 0x0F, 0x11, 0x13, 0x15, 0x17, 0x19, 0x1B, 0x1D, 0x1F, 0x21, 0x24, 0x26, 0x28} {
+			v[off+b] = off + b + 1
+		}
+		for _, b := range []rune{0x2F, 0x32, 0x35, 0x38, 0x3B} {
+			v[off+b] = off + b + 1
+			s[off+b] = off + b + 2
+		}
+	}
+	v['う'] = 'ゔ'
+	v['ウ'] = 'ヴ'
+	v['ワ'] = 'ヷ'
+	v['ヰ'] = 'ヸ'
+	v['ヱ'] = 'ヹ'
+	v['ヲ'] = 'ヺ'
+	v['ゝ'] = 'ゞ'
+	v['ヽ'] = 'ヾ'
+	return v, s
+}()
+
+// isMark reports whether r is a combining sound mark after width folding.
+func isMark(r rune) bool { return r == 0x3099 || r == 0x309A || r == 0xFF9E || r == 0xFF9F }
+
+// markOf maps a half-width sound mark to its combining form.
+func markOf(r rune) rune {
+	switch r {
+	case 0xFF9E:
+		return 0x3099
+	case 0xFF9F:
+		return 0x309A
+	}
+	return r
+}
+
+// AppendFold appends the folded form of s to dst.
+func AppendFold(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(s[i:])
+		f := foldRune(r)
+		if i+n < len(s) && s[i+n] >= utf8.RuneSelf {
+			if m, mn := utf8.DecodeRune(s[i+n:]); isMark(m) {
+				if c := compose(f, markOf(m)); c != 0 {
+					dst = utf8.AppendRune(dst, c)
+					i += n + mn
+					continue
+				}
+			}
+		}
+		if r == utf8.RuneError && n == 1 {
+			// Keep invalid bytes as they are: the folded copy of a line
+			// then matches the same bytes of the original.
+			dst = append(dst, c)
+		} else {
+			dst = utf8.AppendRune(dst, f)
+		}
+		i += n
+	}
+	return dst
+}
+
+// Fold returns the folded form of s.
+func Fold(s string) string { return string(AppendFold(nil, []byte(s))) }
+
+// FoldMap folds s and returns, for every byte offset of the folded text
+// (and its end), the byte offset in s where the rune it belongs to
+// starts: a match [i, j) of the folded text is [starts[i], starts[j]) of s.
+func FoldMap(s string) (folded string, starts []int) {
+	var out []byte
+	starts = make([]int, 0, len(s)+1)
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		f := foldRune(r)
+		consumed := n
+		if i+n < len(b) {
+			if m, mn := utf8.DecodeRune(b[i+n:]); isMark(m) {
+				if c := compose(f, markOf(m)); c != 0 {
+					f = c
+					consumed = n + mn
+				}
+			}
+		}
+		before := len(out)
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, b[i])
+		} else {
+			out = utf8.AppendRune(out, f)
+		}
+		for k := before; k < len(out); k++ {
+			starts = append(starts, i)
+		}
+		i += consumed
+	}
+	starts = append(starts, len(b))
+	return string(out), starts
+}
+
+// AppendKana appends s (already folded) with every katakana turned into
+// its hiragana (--kana: hiragana = katakana). Both are three bytes in
+// UTF-8, so offsets into s stay valid.
+func AppendKana(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != 0xE3 || i+2 >= len(s) {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(s[i:])
+		if n == 3 {
+			r = kanaRune(r)
+			dst = utf8.AppendRune(dst, r)
+		} else {
+			dst = append(dst, s[i:i+n]...)
+		}
+		i += n
+	}
+	return dst
+}
+
+// kanaRune maps a katakana to its hiragana; other runes are unchanged.
+func kanaRune(r rune) rune {
+	switch {
+	case r >= 0x30A1 && r <= 0x30F6: // ァ…ヶ → ぁ…ゖ
+		return r - 0x60
+	case r == 0x30FD || r == 0x30FE: // ヽヾ → ゝゞ
+		return r - 0x60
+	}
+	return r
+}
+
+// KanaString is AppendKana for a string.
+func KanaString(s string) string { return string(AppendKana(nil, []byte(s))) }

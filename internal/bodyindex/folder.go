@@ -1,0 +1,222 @@
+package bodyindex
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// Folder is one consistent version of a folder's body index: its manifest
+// and every part the manifest lists, mapped into memory. A part that cannot
+// be read is kept as an error (PartErr) so that the rest stays searchable.
+// Close unmaps the parts; nothing read from them may be used after.
+type Folder struct {
+	Dir     string
+	files   []fileEntry
+	refs    []partRef
+	parts   []*Part
+	errs    []error
+	closers []func() error
+}
+
+// openRetries bounds how often OpenFolder reads the manifest again when a
+// part it lists has vanished (a publish committed in between).
+const openRetries = 20
+
+// OpenFolder opens dir's body index. A folder without one gives nil, nil;
+// one this build cannot read gives a *RebuildError.
+func OpenFolder(dir string) (*Folder, error) {
+	for try := 0; ; try++ {
+		m, err := readManifest(dir)
+		if err != nil || m == nil {
+			return nil, err
+		}
+		f := &Folder{Dir: dir, files: m.files, refs: m.parts}
+		vanished := false
+		for _, r := range m.parts {
+			path := filepath.Join(dir, partName(r.id))
+			data, closer, err := mapFile(path)
+			if errors.Is(err, os.ErrNotExist) && try < openRetries {
+				vanished = true
+				break
+			}
+			var p *Part
+			if err == nil {
+				f.closers = append(f.closers, closer)
+				if int64(len(data)) != r.size {
+					err = &FormatError{Path: path, What: fmt.Sprintf("size %d, manifest says %d", len(data), r.size)}
+				} else {
+					p, err = ParsePart(path, data)
+				}
+			}
+			if err != nil {
+				var rb *RebuildError
+				if errors.As(err, &rb) {
+					rb.Dir = dir
+				}
+				p = nil
+			}
+			f.parts = append(f.parts, p)
+			f.errs = append(f.errs, err)
+		}
+		if !vanished {
+			return f, nil
+		}
+		f.Close()
+		if try > 2 {
+			time.Sleep(time.Millisecond * time.Duration(try))
+		}
+	}
+}
+
+// Close unmaps every part.
+func (f *Folder) Close() error {
+	var first error
+	for _, c := range f.closers {
+		if err := c(); err != nil && first == nil {
+			first = err
+		}
+	}
+	f.closers = nil
+	return first
+}
+
+// NumFiles returns the number of files in the manifest.
+func (f *Folder) NumFiles() int { return len(f.files) }
+
+// FileName returns the name of file i (files are sorted by name).
+func (f *Folder) FileName(i int) string { return f.files[i].name }
+
+// FileInfo returns what the manifest says about file i.
+func (f *Folder) FileInfo(i int) FileInfo { return f.files[i].info() }
+
+// NumParts returns the number of parts.
+func (f *Folder) NumParts() int { return len(f.refs) }
+
+// Part returns part i, or nil when it could not be read (PartErr says why).
+func (f *Folder) Part(i int) *Part { return f.parts[i] }
+
+// PartErr returns why part i could not be read, or nil.
+func (f *Folder) PartErr(i int) error { return f.errs[i] }
+
+// PartFiles returns the range of manifest files [first, last] whose lines
+// part i holds.
+func (f *Folder) PartFiles(i int) (first, last int) { return f.refs[i].firstFile, f.refs[i].lastFile }
+
+// Places reads the places of file i back from the parts: the place names
+// and lines exactly as they were published. A file without text gives nil.
+func (f *Folder) Places(i int) ([]extract.Place, error) {
+	fe := f.files[i]
+	if fe.lines == 0 {
+		return nil, nil
+	}
+	var places []extract.Place
+	got := 0
+	for pi, r := range f.refs {
+		if i < r.firstFile || i > r.lastFile {
+			continue
+		}
+		p := f.parts[pi]
+		if p == nil {
+			return nil, f.errs[pi]
+		}
+		local := -1
+		for k, n := range p.files {
+			if n == fe.name {
+				local = k
+				break
+			}
+		}
+		if local < 0 {
+			return nil, &FormatError{Path: p.path, What: fmt.Sprintf("file %q missing", fe.name)}
+		}
+		cache := map[int][]string{}
+		for _, s := range p.segs {
+			if s.File != local {
+				continue
+			}
+			lines, err := p.segmentLines(s, cache)
+			if err != nil {
+				return nil, err
+			}
+			n := len(places)
+			switch {
+			case n > 0 && places[n-1].Name == s.Place:
+				if s.LineNo != len(places[n-1].Lines)+1 {
+					return nil, &FormatError{Path: p.path, What: fmt.Sprintf("place %q of %q continues at line %d", s.Place, fe.name, s.LineNo)}
+				}
+				places[n-1].Lines = append(places[n-1].Lines, lines...)
+			case s.LineNo != 1:
+				return nil, &FormatError{Path: p.path, What: fmt.Sprintf("place %q of %q starts at line %d", s.Place, fe.name, s.LineNo)}
+			default:
+				places = append(places, extract.Place{Name: s.Place, Lines: lines})
+			}
+			got += len(lines)
+		}
+	}
+	if got != fe.lines {
+		return nil, &FormatError{Path: filepath.Join(f.Dir, ManifestName), What: fmt.Sprintf("file %q has %d lines in its parts, manifest says %d", fe.name, got, fe.lines)}
+	}
+	return places, nil
+}
+
+// segmentLines returns the original lines of a segment, decoding each
+// block once per cache.
+func (p *Part) segmentLines(s Segment, cache map[int][]string) ([]string, error) {
+	out := make([]string, 0, s.Lines)
+	for line := s.FirstLine; line < s.FirstLine+s.Lines; {
+		b := p.blockOf(line)
+		lines, ok := cache[b]
+		if !ok {
+			text, err := p.Original(b)
+			if err != nil {
+				return nil, err
+			}
+			lines = strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+			cache[b] = lines
+		}
+		first, end := p.BlockLines(b)
+		for ; line < end && line < s.FirstLine+s.Lines; line++ {
+			out = append(out, lines[line-first])
+		}
+	}
+	return out, nil
+}
+
+// blockOf returns the block holding line i.
+func (p *Part) blockOf(i int) int {
+	lo, hi := 0, len(p.blocks)
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if int(p.blocks[m].firstLine) <= i {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// ReadFile returns the places of one file of dir's body index as they were
+// published (name compared exactly), for previews and tests.
+func ReadFile(dir, name string) ([]extract.Place, error) {
+	f, err := OpenFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, fmt.Errorf("bodyindex: %s: no body index", dir)
+	}
+	defer f.Close()
+	for i := range f.files {
+		if f.files[i].name == name {
+			return f.Places(i)
+		}
+	}
+	return nil, fmt.Errorf("bodyindex: %s: no file %q in the body index", dir, name)
+}

@@ -1,0 +1,124 @@
+package bodyindex
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+)
+
+// FormatVersion is the version written in the manifest and in every part.
+// A folder whose index has another version is not read: readers return a
+// *RebuildError and the indexer rebuilds the folder (Rebuild).
+//
+// History:
+//
+//	1  first fumibako body index: manifest + content-addressed parts with
+//	   folded text, DEFLATE originals and per-block n-gram masks.
+const FormatVersion = 1
+
+// File names inside a folder.
+const (
+	ManifestName = ".fumibako-index"
+	partPrefix   = ManifestName + "."
+	tmpSuffix    = ".tmp"
+)
+
+const (
+	manifestMagic = "FUMIBAKI"
+	partMagic     = "FUMIBAKP"
+
+	manifestHeaderSize = 32 // magic 8, version 4, parts 4, files 4, names 4, reserved 4, crc 4
+	manifestPartSize   = 40 // id 16, size 8, first file 4, first line 4, last file 4, end line 4
+	manifestFileSize   = 40 // name off 4, name len 4, places 4, lines 4, text 8, folded 8, reserved 8
+	partHeaderSize     = 16 // magic 8, version 4, sections 4
+	sectionEntrySize   = 12 // tag 4, offset 4, size 4
+	segSize            = 24 // file 4, name off 4, name len 4, line no 4, first line 4, lines 4
+	blockSize          = 20 // first line 4, orig off 4, orig len 4, raw len 4, flags 4
+	maxSections        = 32
+	idSize             = 16 // bytes of SHA-256 that name a part
+)
+
+// Section tags of a part.
+const (
+	tagStrs  = 1
+	tagFiles = 2
+	tagSegs  = 3
+	tagLines = 4
+	tagBlock = 5
+	tagFold  = 6
+	tagOrig  = 7
+	tagGrams = 8
+)
+
+// Block flags.
+const flagSameAsFolded = 1
+
+// Sizes that shape parts. Variables so that tests can make small parts.
+var (
+	// blockTarget closes a block once it holds this many folded bytes.
+	blockTarget = 64 << 10
+	// maxBlocks is the most blocks one part holds (one uint64 mask).
+	maxBlocks = 64
+	// chunkMax and chunkMin bound the folded bytes of whole files that the
+	// planner puts into one chunk of parts; chunkAnchor decides, from the
+	// file name alone, where a chunk may end once it holds chunkMin, so that
+	// a changed file moves only the boundaries near it.
+	chunkMax    = 4 << 20
+	chunkMin    = 1 << 20
+	chunkAnchor = uint32(3) // end before a file whose name hash has these low bits 0
+)
+
+// partLimit is the largest part accepted by the reader (offsets are
+// uint32).
+const partLimit = 1<<31 - 1
+
+// ErrFormat is the cause of every malformed-index error.
+var ErrFormat = errors.New("bodyindex: malformed index")
+
+// FormatError is a malformed manifest or part: the path, what is wrong
+// and where (byte offset).
+type FormatError struct {
+	Path   string
+	Offset int64
+	What   string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("bodyindex: %s: malformed at offset %d: %s", e.Path, e.Offset, e.What)
+}
+
+func (e *FormatError) Unwrap() error { return ErrFormat }
+
+// ErrRebuild is the cause of every *RebuildError.
+var ErrRebuild = errors.New("bodyindex: index needs a rebuild")
+
+// RebuildError reports a folder whose body index this build cannot read:
+// another format version (older or newer), or a manifest that is not
+// fumibako's or is damaged. The folder must be rebuilt (Rebuild), never
+// misread. Files lists the file names the manifest still names when its
+// file table could be read, else nil.
+type RebuildError struct {
+	Dir     string
+	Version int // the version found; 0 when unknown
+	Files   []string
+	Cause   error
+}
+
+func (e *RebuildError) Error() string {
+	if e.Version != 0 && e.Version != FormatVersion {
+		return fmt.Sprintf("bodyindex: %s: index format version %d, this build reads %d: rebuild needed", e.Dir, e.Version, FormatVersion)
+	}
+	if e.Cause != nil {
+		return fmt.Sprintf("bodyindex: %s: unreadable index, rebuild needed: %v", e.Dir, e.Cause)
+	}
+	return fmt.Sprintf("bodyindex: %s: unreadable index, rebuild needed", e.Dir)
+}
+
+func (e *RebuildError) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{ErrRebuild, e.Cause}
+	}
+	return []error{ErrRebuild}
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)

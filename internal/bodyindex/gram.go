@@ -1,0 +1,152 @@
+package bodyindex
+
+import (
+	"slices"
+	"unicode/utf8"
+)
+
+// gramKey hashes a unigram (0, 0, c), a bigram (0, b, c) or a trigram
+// (a, b, c) of runes into the 32-bit key stored in a part's gram section.
+// Collisions only let a block through that cannot match; they never hide a
+// match.
+func gramKey(a, b, c rune) uint32 {
+	x := uint64(a&0x1FFFFF)<<42 | uint64(b&0x1FFFFF)<<21 | uint64(c&0x1FFFFF)
+	x ^= x >> 29
+	x *= 0xBF58476D1CE4E5B9
+	x ^= x >> 32
+	return uint32(x)
+}
+
+// forKeys calls fn for every key of one folded line: each rune, each pair
+// of runes and each run of three ASCII runes, after katakana = hiragana
+// folding.
+func forKeys(line []byte, fn func(uint32)) {
+	var p2, p1 rune = -1, -1
+	for i := 0; i < len(line); {
+		var r rune
+		if c := line[i]; c < utf8.RuneSelf {
+			r = rune(c)
+			i++
+		} else {
+			var n int
+			r, n = utf8.DecodeRune(line[i:])
+			r = kanaRune(r)
+			i += n
+		}
+		fn(gramKey(0, 0, r))
+		if p1 >= 0 {
+			fn(gramKey(0, p1, r))
+			if p2 >= 0 && p2 < utf8.RuneSelf && p1 < utf8.RuneSelf && r < utf8.RuneSelf {
+				fn(gramKey(p2, p1, r))
+			}
+		}
+		p2, p1 = p1, r
+	}
+}
+
+// QueryKeys returns the keys that every block holding the folded string s
+// on one line has: its bigrams and ASCII trigrams, or its runes when it has
+// fewer than two. They are sorted and unique.
+func QueryKeys(s string) []uint32 {
+	var keys []uint32
+	n := utf8.RuneCountInString(s)
+	if n == 0 {
+		return nil
+	}
+	var p2, p1 rune = -1, -1
+	for _, r := range s {
+		r = kanaRune(r)
+		if n == 1 {
+			keys = append(keys, gramKey(0, 0, r))
+		}
+		if p1 >= 0 {
+			keys = append(keys, gramKey(0, p1, r))
+			if p2 >= 0 && p2 < utf8.RuneSelf && p1 < utf8.RuneSelf && r < utf8.RuneSelf {
+				keys = append(keys, gramKey(p2, p1, r))
+			}
+		}
+		p2, p1 = p1, r
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// gramSet collects keys and the blocks holding them: an open-addressing
+// hash table from key to block mask, far cheaper than a Go map for the
+// hundreds of millions of inserts of a large publish.
+type gramSet struct {
+	keys  []uint32
+	masks []uint64
+	used  []bool
+	n     int
+}
+
+func newGramSet() *gramSet {
+	g := &gramSet{}
+	g.reset(1 << 12)
+	return g
+}
+
+func (g *gramSet) reset(size int) {
+	g.keys = make([]uint32, size)
+	g.masks = make([]uint64, size)
+	g.used = make([]bool, size)
+	g.n = 0
+}
+
+func (g *gramSet) add(key uint32, bit uint64) {
+	m := uint32(len(g.keys) - 1)
+	for i := key & m; ; i = (i + 1) & m {
+		if !g.used[i] {
+			g.used[i] = true
+			g.keys[i] = key
+			g.masks[i] = bit
+			g.n++
+			if g.n*2 > len(g.keys) {
+				g.grow()
+			}
+			return
+		}
+		if g.keys[i] == key {
+			g.masks[i] |= bit
+			return
+		}
+	}
+}
+
+func (g *gramSet) grow() {
+	keys, masks, used := g.keys, g.masks, g.used
+	g.reset(len(keys) * 2)
+	for i, u := range used {
+		if u {
+			g.add(keys[i], masks[i])
+		}
+	}
+}
+
+// sorted returns the keys in ascending order with their masks.
+func (g *gramSet) sorted() ([]uint32, []uint64) {
+	idx := make([]int, 0, g.n)
+	for i, u := range g.used {
+		if u {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		ka, kb := g.keys[a], g.keys[b]
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		return 0
+	})
+	keys := make([]uint32, len(idx))
+	masks := make([]uint64, len(idx))
+	for j, i := range idx {
+		keys[j] = g.keys[i]
+		masks[j] = g.masks[i]
+	}
+	return keys, masks
+}

@@ -1,0 +1,171 @@
+package bodyindex
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+)
+
+// FileInfo is what a folder's body index holds about one source file.
+type FileInfo struct {
+	// Places is the number of places stored (the TSVs the per-file folder
+	// had); 0 for a file without text, which is recorded all the same.
+	Places int
+	// Lines is the number of lines of all places together.
+	Lines int
+	// TextBytes is the size of its text in UTF-8 with one LF per line.
+	TextBytes int64
+}
+
+// manifest is a parsed .fumibako-index.
+type manifest struct {
+	parts []partRef
+	files []fileEntry
+}
+
+// partName is the file name of a part.
+func partName(id [idSize]byte) string { return partPrefix + hex.EncodeToString(id[:]) }
+
+// readManifest reads dir's manifest; a missing one gives nil, nil.
+func readManifest(dir string) (*manifest, error) {
+	path := filepath.Join(dir, ManifestName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bodyindex: read %s: %w", path, err)
+	}
+	m, err := parseManifest(path, data)
+	if err != nil {
+		var rb *RebuildError
+		if errors.As(err, &rb) {
+			rb.Dir = dir
+			return nil, rb
+		}
+		return nil, &RebuildError{Dir: dir, Cause: err}
+	}
+	return m, nil
+}
+
+// parseManifest decodes manifest bytes. Another magic or version gives a
+// *RebuildError; anything else malformed a *FormatError.
+func parseManifest(path string, data []byte) (*manifest, error) {
+	le := binary.LittleEndian
+	bad := func(off int, what string) error { return &FormatError{Path: path, Offset: int64(off), What: what} }
+	if len(data) < manifestHeaderSize {
+		return nil, &RebuildError{Cause: bad(0, "short header")}
+	}
+	if string(data[:8]) != manifestMagic {
+		return nil, &RebuildError{Cause: bad(0, "not a fumibako body index manifest")}
+	}
+	if v := le.Uint32(data[8:]); v != FormatVersion {
+		rb := &RebuildError{Version: int(min(v, 1<<30))}
+		if v > 0 && v < FormatVersion {
+			rb.Files = legacyFileNames(data)
+		}
+		return nil, rb
+	}
+	nParts := int64(le.Uint32(data[12:]))
+	nFiles := int64(le.Uint32(data[16:]))
+	nNames := int64(le.Uint32(data[20:]))
+	want := manifestHeaderSize + manifestPartSize*nParts + manifestFileSize*nFiles + nNames
+	if want != int64(len(data)) {
+		return nil, bad(12, fmt.Sprintf("counts give %d bytes, file has %d", want, len(data)))
+	}
+	body := data[manifestHeaderSize:]
+	if crc32.Checksum(body, castagnoli) != le.Uint32(data[28:]) {
+		return nil, bad(28, "checksum mismatch")
+	}
+	m := &manifest{parts: make([]partRef, nParts), files: make([]fileEntry, nFiles)}
+	p := body
+	for i := range m.parts {
+		r := &m.parts[i]
+		copy(r.id[:], p)
+		r.size = int64(le.Uint64(p[16:]))
+		r.firstFile = int(le.Uint32(p[24:]))
+		r.firstLine = int(le.Uint32(p[28:]))
+		r.lastFile = int(le.Uint32(p[32:]))
+		r.endLine = int(le.Uint32(p[36:]))
+		if r.size <= 0 || r.size > partLimit || r.firstFile > r.lastFile || int64(r.lastFile) >= nFiles {
+			return nil, bad(manifestHeaderSize+i*manifestPartSize, "bad part entry")
+		}
+		if i > 0 {
+			prev := m.parts[i-1]
+			if r.firstFile < prev.lastFile || (r.firstFile == prev.lastFile && r.firstLine < prev.endLine) {
+				return nil, bad(manifestHeaderSize+i*manifestPartSize, "parts out of order")
+			}
+		}
+		p = p[manifestPartSize:]
+	}
+	names := body[manifestPartSize*nParts+manifestFileSize*nFiles:]
+	for i := range m.files {
+		f := &m.files[i]
+		off, n := int64(le.Uint32(p)), int64(le.Uint32(p[4:]))
+		if off+n > int64(len(names)) {
+			return nil, bad(len(data)-len(p), "file name outside the name pool")
+		}
+		f.name = string(names[off : off+n])
+		if f.name == "" || !utf8.ValidString(f.name) {
+			return nil, bad(len(data)-len(p), "bad file name")
+		}
+		f.places = int(le.Uint32(p[8:]))
+		f.lines = int(le.Uint32(p[12:]))
+		f.textBytes = int64(le.Uint64(p[16:]) & (1<<62 - 1))
+		f.foldedBytes = int64(le.Uint64(p[24:]) & (1<<62 - 1))
+		p = p[manifestFileSize:]
+	}
+	for i, r := range m.parts {
+		if r.endLine > m.files[r.lastFile].lines || r.firstLine >= max(m.files[r.firstFile].lines, 1) {
+			return nil, bad(manifestHeaderSize+i*manifestPartSize, "part range outside its files")
+		}
+	}
+	return m, nil
+}
+
+// legacyFileNames returns the file names of an older manifest version
+// where this build knows how to find them. Version 1 is the first, so no
+// older layout exists yet; a later version adds its predecessor here.
+func legacyFileNames(data []byte) []string { return nil }
+
+// info returns the FileInfo of a file entry.
+func (f fileEntry) info() FileInfo {
+	return FileInfo{Places: f.places, Lines: f.lines, TextBytes: f.textBytes}
+}
+
+// Files returns the files that dir's body index holds, by file name. It
+// reads only the manifest. A folder without a body index gives an empty
+// map; an index of another version or a damaged manifest a *RebuildError.
+func Files(dir string) (map[string]FileInfo, error) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]FileInfo{}
+	if m == nil {
+		return out, nil
+	}
+	for _, f := range m.files {
+		out[f.name] = f.info()
+	}
+	return out, nil
+}
+
+// FolderHasIndex reports whether dir holds a body index (of any version).
+func FolderHasIndex(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, ManifestName))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// NeedsRebuild reports whether dir holds a body index that this build
+// cannot read (another version, or a damaged manifest).
+func NeedsRebuild(dir string) bool {
+	_, err := readManifest(dir)
+	var rb *RebuildError
+	return errors.As(err, &rb)
+}

@@ -1,0 +1,20 @@
+//go:build !unix && !windows
+
+package bodyindex
+
+import (
+	"fmt"
+	"os"
+)
+
+// mapFile reads the whole file where mmap is not available.
+func mapFile(path string) ([]byte, func() error, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) > partLimit {
+		return nil, nil, &FormatError{Path: path, What: fmt.Sprintf("size %d over the limit", len(data))}
+	}
+	return data, func() error { return nil }, nil
+}

@@ -1,0 +1,281 @@
+package bodyindex
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"sort"
+	"unicode/utf8"
+)
+
+// Part is one opened part: the sections of its bytes, checked enough that
+// every accessor stays in bounds.
+type Part struct {
+	path   string
+	data   []byte
+	strs   []byte
+	files  []string
+	segs   []Segment
+	lines  []byte // (nLines+1) × uint32
+	nLines int
+	blocks []blockRec
+	fold   []byte
+	orig   []byte
+	keys   []byte // nKeys × uint32
+	masks  []byte // nKeys × uint64
+	nKeys  int
+}
+
+// Segment is a run of lines of one place in a part.
+type Segment struct {
+	File      int    // index into Part.Files
+	Place     string // place display name (extract.Place.Name)
+	LineNo    int    // 1-based line number of the first line within its place
+	FirstLine int    // index of the first line in the part
+	Lines     int
+}
+
+// ParsePart checks and decodes the bytes of a part; path names it in
+// errors. data must stay valid and unchanged while the Part is used.
+func ParsePart(path string, data []byte) (*Part, error) {
+	le := binary.LittleEndian
+	bad := func(off int, format string, a ...any) error {
+		return &FormatError{Path: path, Offset: int64(off), What: fmt.Sprintf(format, a...)}
+	}
+	if len(data) < partHeaderSize {
+		return nil, bad(0, "short header")
+	}
+	if string(data[:8]) != partMagic {
+		return nil, bad(0, "not a fumibako body index part")
+	}
+	if v := le.Uint32(data[8:]); v != FormatVersion {
+		return nil, &RebuildError{Version: int(min(v, 1<<30)), Cause: bad(8, "part format version %d", v)}
+	}
+	nSec := int(le.Uint32(data[12:]))
+	if nSec > maxSections || partHeaderSize+nSec*sectionEntrySize > len(data) {
+		return nil, bad(12, "bad section count %d", nSec)
+	}
+	p := &Part{path: path, data: data}
+	sec := map[uint32][]byte{}
+	for i := 0; i < nSec; i++ {
+		e := data[partHeaderSize+i*sectionEntrySize:]
+		tag, off, n := le.Uint32(e), int64(le.Uint32(e[4:])), int64(le.Uint32(e[8:]))
+		if off+n > int64(len(data)) {
+			return nil, bad(partHeaderSize+i*sectionEntrySize, "section %d outside the file", tag)
+		}
+		if _, dup := sec[tag]; dup {
+			return nil, bad(partHeaderSize+i*sectionEntrySize, "section %d twice", tag)
+		}
+		sec[tag] = data[off : off+n]
+	}
+	for _, t := range []uint32{tagStrs, tagFiles, tagSegs, tagLines, tagBlock, tagFold, tagOrig, tagGrams} {
+		if _, ok := sec[t]; !ok {
+			return nil, bad(12, "section %d missing", t)
+		}
+	}
+	secOff := func(t uint32) int { return int(int64(len(data)) - int64(cap(sec[t]))) }
+	p.strs, p.fold, p.orig = sec[tagStrs], sec[tagFold], sec[tagOrig]
+	str := func(off, n uint32, at int) (string, error) {
+		if int64(off)+int64(n) > int64(len(p.strs)) {
+			return "", bad(at, "string outside the pool")
+		}
+		s := string(p.strs[off : off+n])
+		if !utf8.ValidString(s) {
+			return "", bad(at, "string not UTF-8")
+		}
+		return s, nil
+	}
+	// files
+	fs := sec[tagFiles]
+	if len(fs) < 4 || int64(len(fs)) != 4+8*int64(le.Uint32(fs)) {
+		return nil, bad(secOff(tagFiles), "bad file table")
+	}
+	for i := 0; i < int(le.Uint32(fs)); i++ {
+		name, err := str(le.Uint32(fs[4+8*i:]), le.Uint32(fs[8+8*i:]), secOff(tagFiles)+4+8*i)
+		if err != nil {
+			return nil, err
+		}
+		if name == "" {
+			return nil, bad(secOff(tagFiles)+4+8*i, "empty file name")
+		}
+		p.files = append(p.files, name)
+	}
+	// lines
+	ls := sec[tagLines]
+	if len(ls) < 8 || len(ls)%4 != 0 {
+		return nil, bad(secOff(tagLines), "bad line table")
+	}
+	p.lines, p.nLines = ls, len(ls)/4-1
+	if le.Uint32(ls) != 0 || int64(le.Uint32(ls[len(ls)-4:])) != int64(len(p.fold)) {
+		return nil, bad(secOff(tagLines), "line table does not span the folded text")
+	}
+	// segments: consecutive, covering every line
+	ss := sec[tagSegs]
+	if len(ss) < 4 || int64(len(ss)) != 4+segSize*int64(le.Uint32(ss)) || le.Uint32(ss) == 0 {
+		return nil, bad(secOff(tagSegs), "bad segment table")
+	}
+	next := 0
+	for i := 0; i < int(le.Uint32(ss)); i++ {
+		at := secOff(tagSegs) + 4 + segSize*i
+		r := ss[4+segSize*i:]
+		file := le.Uint32(r)
+		if int64(file) >= int64(len(p.files)) {
+			return nil, bad(at, "segment file %d out of range", file)
+		}
+		name, err := str(le.Uint32(r[4:]), le.Uint32(r[8:]), at)
+		if err != nil {
+			return nil, err
+		}
+		s := Segment{File: int(file), Place: name, LineNo: int(le.Uint32(r[12:])), FirstLine: int(le.Uint32(r[16:])), Lines: int(le.Uint32(r[20:]))}
+		if s.FirstLine != next || s.Lines <= 0 || s.Lines > p.nLines-next || s.LineNo <= 0 || s.LineNo > 1<<30 {
+			return nil, bad(at, "segment lines out of order")
+		}
+		next += s.Lines
+		p.segs = append(p.segs, s)
+	}
+	if next != p.nLines {
+		return nil, bad(secOff(tagSegs), "segments cover %d of %d lines", next, p.nLines)
+	}
+	// blocks: consecutive line ranges from line 0
+	bs := sec[tagBlock]
+	if len(bs) < 4 || int64(len(bs)) != 4+blockSize*int64(le.Uint32(bs)) {
+		return nil, bad(secOff(tagBlock), "bad block table")
+	}
+	nb := int(le.Uint32(bs))
+	if nb == 0 || nb > 64 {
+		return nil, bad(secOff(tagBlock), "block count %d", nb)
+	}
+	for i := 0; i < nb; i++ {
+		r := bs[4+blockSize*i:]
+		b := blockRec{firstLine: le.Uint32(r), origOff: le.Uint32(r[4:]), origLen: le.Uint32(r[8:]), rawLen: le.Uint32(r[12:]), flags: le.Uint32(r[16:])}
+		at := secOff(tagBlock) + 4 + blockSize*i
+		if (i == 0 && b.firstLine != 0) || (i > 0 && b.firstLine <= p.blocks[i-1].firstLine) || int64(b.firstLine) >= int64(p.nLines) {
+			return nil, bad(at, "block lines out of order")
+		}
+		if b.flags&flagSameAsFolded == 0 && int64(b.origOff)+int64(b.origLen) > int64(len(p.orig)) {
+			return nil, bad(at, "block text outside the orig section")
+		}
+		if b.flags&flagSameAsFolded == 0 && int64(b.rawLen) > 1100*int64(b.origLen)+1024 {
+			return nil, bad(at, "block size %d", b.rawLen)
+		}
+		p.blocks = append(p.blocks, b)
+	}
+	// grams
+	gs := sec[tagGrams]
+	if len(gs) < 4 || int64(len(gs)) != 4+12*int64(le.Uint32(gs)) {
+		return nil, bad(secOff(tagGrams), "bad gram table")
+	}
+	p.nKeys = int(le.Uint32(gs))
+	p.keys = gs[4 : 4+4*p.nKeys]
+	p.masks = gs[4+4*p.nKeys:]
+	return p, nil
+}
+
+// Path is the part's file path.
+func (p *Part) Path() string { return p.path }
+
+// Files returns the names of the part's files in order.
+func (p *Part) Files() []string { return p.files }
+
+// Segments returns the part's runs of lines, in order.
+func (p *Part) Segments() []Segment { return p.segs }
+
+// Lines returns the number of lines in the part.
+func (p *Part) Lines() int { return p.nLines }
+
+// Blocks returns the number of blocks.
+func (p *Part) Blocks() int { return len(p.blocks) }
+
+// BlockLines returns the line range [first, end) of block b.
+func (p *Part) BlockLines(b int) (first, end int) {
+	first = int(p.blocks[b].firstLine)
+	end = p.nLines
+	if b+1 < len(p.blocks) {
+		end = int(p.blocks[b+1].firstLine)
+	}
+	return first, end
+}
+
+// AllBlocks is the mask with every block of the part set.
+func (p *Part) AllBlocks() uint64 {
+	if len(p.blocks) == 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(len(p.blocks)) - 1
+}
+
+// Candidates returns the blocks that hold every key (sorted or not): the
+// AND of their masks, 0 when a key is absent. No keys means every block.
+func (p *Part) Candidates(keys []uint32) uint64 {
+	mask := p.AllBlocks()
+	le := binary.LittleEndian
+	for _, k := range keys {
+		i := sort.Search(p.nKeys, func(i int) bool { return le.Uint32(p.keys[4*i:]) >= k })
+		if i == p.nKeys || le.Uint32(p.keys[4*i:]) != k {
+			return 0
+		}
+		mask &= le.Uint64(p.masks[8*i:])
+		if mask == 0 {
+			return 0
+		}
+	}
+	return mask
+}
+
+// GramBytes is the size of the part's gram section (for statistics).
+func (p *Part) GramBytes() int { return len(p.keys) + len(p.masks) }
+
+// Folded returns the folded text of block b (lines each followed by LF)
+// and the fold offset it starts at; the line starts come from LineStart.
+// It checks the block's line offsets first.
+func (p *Part) Folded(b int) (text []byte, base int, err error) {
+	first, end := p.BlockLines(b)
+	le := binary.LittleEndian
+	prev := le.Uint32(p.lines[4*first:])
+	if int64(prev) > int64(len(p.fold)) {
+		return nil, 0, &FormatError{Path: p.path, Offset: int64(4 * first), What: "line offset outside the folded text"}
+	}
+	for i := first + 1; i <= end; i++ {
+		v := le.Uint32(p.lines[4*i:])
+		if v <= prev || int64(v) > int64(len(p.fold)) || p.fold[v-1] != '\n' {
+			return nil, 0, &FormatError{Path: p.path, Offset: int64(4 * i), What: "line offsets out of order"}
+		}
+		prev = v
+	}
+	start, stop := le.Uint32(p.lines[4*first:]), le.Uint32(p.lines[4*end:])
+	return p.fold[start:stop], int(start), nil
+}
+
+// LineStart returns the fold offset where line i starts (i may be Lines()
+// for the end). Only valid for lines of a block that Folded accepted.
+func (p *Part) LineStart(i int) int {
+	return int(binary.LittleEndian.Uint32(p.lines[4*i:]))
+}
+
+// Original returns the original text of block b (lines each followed by
+// LF), decompressing it unless it equals the folded text.
+func (p *Part) Original(b int) ([]byte, error) {
+	r := p.blocks[b]
+	if r.flags&flagSameAsFolded != 0 {
+		text, _, err := p.Folded(b)
+		if err == nil && len(text) != int(r.rawLen) {
+			err = &FormatError{Path: p.path, What: fmt.Sprintf("block %d size mismatch", b)}
+		}
+		return text, err
+	}
+	zr := flate.NewReader(bytes.NewReader(p.orig[r.origOff : r.origOff+r.origLen]))
+	out := make([]byte, r.rawLen)
+	if _, err := io.ReadFull(zr, out); err != nil {
+		return nil, &FormatError{Path: p.path, What: fmt.Sprintf("block %d text: %v", b, err)}
+	}
+	first, end := p.BlockLines(b)
+	if bytes.Count(out, []byte{'\n'}) != end-first || (len(out) > 0 && out[len(out)-1] != '\n') {
+		return nil, &FormatError{Path: p.path, What: fmt.Sprintf("block %d text has the wrong number of lines", b)}
+	}
+	return out, nil
+}
+
+// Size returns the part's size in bytes.
+func (p *Part) Size() int { return len(p.data) }

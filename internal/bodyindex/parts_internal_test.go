@@ -1,0 +1,237 @@
+package bodyindex
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// smallParts shrinks blocks, parts and chunks so that a few lines exercise
+// every boundary.
+func smallParts(t testing.TB) {
+	t.Helper()
+	b, m, cx, cn := blockTarget, maxBlocks, chunkMax, chunkMin
+	blockTarget, maxBlocks, chunkMax, chunkMin = 40, 3, 300, 100
+	t.Cleanup(func() { blockTarget, maxBlocks, chunkMax, chunkMin = b, m, cx, cn })
+}
+
+var words = []string{"りんご", "ミカン", "ｶﾞｽ", "ＡＢＣ", "abc", "見積", "確定", "QX-7731", "\t", " ", "売上", "ﾃｽﾄ", "Σ", "x"}
+
+func randomPlaces(r *rand.Rand) []extract.Place {
+	var places []extract.Place
+	for p := 0; p < r.IntN(4); p++ {
+		var lines []string
+		for l := 0; l < 1+r.IntN(30); l++ {
+			var b strings.Builder
+			for w := 0; w < r.IntN(12); w++ {
+				b.WriteString(words[r.IntN(len(words))])
+			}
+			lines = append(lines, b.String())
+		}
+		for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+			lines = lines[:len(lines)-1]
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		places = append(places, extract.Place{Name: fmt.Sprintf("シート%d", p), Lines: lines})
+	}
+	return places
+}
+
+func indexBytes(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ManifestName) {
+			b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			out[e.Name()] = string(b)
+		}
+	}
+	return out
+}
+
+// TestIncrementalEqualsScratch publishes random changes round after round
+// and checks, each round, every file's text and that the index equals the
+// one published from scratch with the same files (so reused parts are the
+// bytes that encoding would give).
+func TestIncrementalEqualsScratch(t *testing.T) {
+	smallParts(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	dir := t.TempDir()
+	model := map[string][]extract.Place{}
+	for round := 0; round < 12; round++ {
+		var removed []string
+		for i := 0; i < 1+r.IntN(6); i++ {
+			name := fmt.Sprintf("file%02d.xlsx", r.IntN(30))
+			if r.IntN(4) == 0 {
+				removed = append(removed, strings.ToUpper(name))
+				delete(model, name)
+				continue
+			}
+			places := randomPlaces(r)
+			if _, err := content.WriteFolder(filepath.Join(dir, name), places); err != nil {
+				t.Fatal(err)
+			}
+			model[name] = places
+		}
+		if err := Publish(dir, removed); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		files, err := Files(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != len(model) {
+			t.Fatalf("round %d: %d files, want %d", round, len(files), len(model))
+		}
+		for name, want := range model {
+			got, err := ReadFile(dir, name)
+			if err != nil {
+				t.Fatalf("round %d: ReadFile(%s): %v", round, name, err)
+			}
+			if len(want) == 0 {
+				want = nil
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d: ReadFile(%s) = %q, want %q", round, name, got, want)
+			}
+		}
+		scratch := t.TempDir()
+		for name, places := range model {
+			content.WriteFolder(filepath.Join(scratch, name), places)
+		}
+		if err := Publish(scratch, nil); err != nil {
+			t.Fatal(err)
+		}
+		if a, b := indexBytes(t, dir), indexBytes(t, scratch); !reflect.DeepEqual(a, b) {
+			t.Fatalf("round %d: incremental index (%d files) differs from scratch (%d files)", round, len(a), len(b))
+		}
+	}
+}
+
+// TestReuseKeepsParts checks that changing one file leaves the parts of
+// far-away chunks untouched (same names).
+func TestReuseKeepsParts(t *testing.T) {
+	smallParts(t)
+	dir := t.TempDir()
+	for i := 0; i < 40; i++ {
+		content.WriteFolder(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []extract.Place{{Name: "本文", Lines: []string{strings.Repeat(fmt.Sprintf("line %d ", i), 5)}}})
+	}
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := indexBytes(t, dir)
+	content.WriteFolder(filepath.Join(dir, "f39.txt"), []extract.Place{{Name: "本文", Lines: []string{"changed"}}})
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	after := indexBytes(t, dir)
+	kept := 0
+	for n := range before {
+		if _, ok := after[n]; ok && n != ManifestName {
+			kept++
+		}
+	}
+	if len(before) < 4 || kept < len(before)-3 {
+		t.Fatalf("%d of %d parts kept", kept, len(before)-1)
+	}
+}
+
+// TestHugeFileSpansParts checks a file larger than a part.
+func TestHugeFileSpansParts(t *testing.T) {
+	smallParts(t)
+	dir := t.TempDir()
+	var lines []string
+	for i := 0; i < 200; i++ {
+		lines = append(lines, fmt.Sprintf("行 %d の本文", i))
+	}
+	places := []extract.Place{{Name: "ページ001", Lines: lines[:120]}, {Name: "ページ002", Lines: lines[120:]}}
+	content.WriteFolder(filepath.Join(dir, "big.docx"), places)
+	content.WriteFolder(filepath.Join(dir, "small.docx"), []extract.Place{{Name: "ページ001", Lines: []string{"x"}}})
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.NumParts() < 5 {
+		t.Fatalf("%d parts, want the big file split", f.NumParts())
+	}
+	got, err := f.Places(0)
+	if err != nil || !reflect.DeepEqual(got, places) {
+		t.Fatalf("Places = %v, %v", len(got), err)
+	}
+}
+
+// TestLegacyConvert registers a reader for a made-up older version and
+// checks that Rebuild converts in place.
+func TestLegacyConvert(t *testing.T) {
+	dir := t.TempDir()
+	legacy := []byte(manifestMagic + "\x07\x00\x00\x00" + strings.Repeat("\x00", 20))
+	os.WriteFile(filepath.Join(dir, ManifestName), legacy, 0o644)
+	legacyReaders[7] = func(string) ([]LegacyFile, error) {
+		return []LegacyFile{{Name: "old.txt", Places: []extract.Place{{Name: "本文", Lines: []string{"kept text"}}}}}, nil
+	}
+	defer delete(legacyReaders, 7)
+	if !NeedsRebuild(dir) {
+		t.Fatal("NeedsRebuild = false for version 7")
+	}
+	if err := Rebuild(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(dir, "old.txt")
+	if err != nil || !reflect.DeepEqual(got, []extract.Place{{Name: "本文", Lines: []string{"kept text"}}}) {
+		t.Fatalf("after convert: %q, %v", got, err)
+	}
+}
+
+// TestPublishCrashBeforeCommit stops a publish at the manifest rename and
+// checks that the old index is still read and a new publish completes with
+// the bytes of an uninterrupted one.
+func TestPublishCrashBeforeCommit(t *testing.T) {
+	dir := t.TempDir()
+	content.WriteFolder(filepath.Join(dir, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"old"}}})
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	content.WriteFolder(filepath.Join(dir, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"new"}}})
+	beforeRename = func(tmp, final string) error {
+		if filepath.Base(final) == ManifestName {
+			return fmt.Errorf("crash")
+		}
+		return nil
+	}
+	err := Publish(dir, nil)
+	beforeRename = func(string, string) error { return nil }
+	if err == nil {
+		t.Fatal("publish did not stop")
+	}
+	got, _ := ReadFile(dir, "a.txt")
+	if got[0].Lines[0] != "old" {
+		t.Fatalf("after the crash the index reads %q", got)
+	}
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = ReadFile(dir, "a.txt")
+	if got[0].Lines[0] != "new" {
+		t.Fatalf("after the redo the index reads %q", got)
+	}
+	scratch := t.TempDir()
+	content.WriteFolder(filepath.Join(scratch, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"new"}}})
+	Publish(scratch, nil)
+	if a, b := indexBytes(t, dir), indexBytes(t, scratch); !reflect.DeepEqual(a, b) {
+		t.Fatalf("redo left %d files, scratch has %d", len(a), len(b))
+	}
+}

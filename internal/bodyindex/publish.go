@@ -1,0 +1,483 @@
+package bodyindex
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// LostError reports files that a publish had to leave out of the body
+// index because their text could not be read (a damaged per-file folder,
+// or a damaged part of the old index). The publish itself succeeded and is
+// committed; the indexer should ingest these files again (they are missing
+// from Files, so the next run sees their index as lost).
+type LostError struct {
+	Dir   string
+	Files []string
+	Cause error // the first cause
+}
+
+func (e *LostError) Error() string {
+	return fmt.Sprintf("bodyindex: %s: %d file(s) left out of the body index (%s): %v", e.Dir, len(e.Files), strings.Join(e.Files, ", "), e.Cause)
+}
+
+func (e *LostError) Unwrap() error { return e.Cause }
+
+// fileKey orders files and compares their identity: the seed compares file
+// names ignoring case.
+func fileKey(name string) string { return workspace.FoldKey(name) }
+
+func compareFiles(a, b string) int {
+	if c := strings.Compare(fileKey(a), fileKey(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// Publish merges every per-file folder directly inside dir (a folder under
+// work/store/content) into dir's body index, replacing those files'
+// previous entries; drops the files named in removed (file names without
+// folder, compared ignoring case; a per-file folder present for the same
+// name wins); keeps every other file; commits the new index atomically and
+// then deletes the merged per-file folders. Sub-folders of dir are other
+// folders and are not touched. A folder left with no files loses its index
+// files. Publishing again after a crash anywhere in between gives the same
+// bytes.
+//
+// An old index that this build cannot read gives a *RebuildError and
+// nothing is changed: call Rebuild, then Publish again. Files whose text
+// could not be read are left out and reported by a *LostError after the
+// commit.
+func Publish(dir string, removed []string) error {
+	old, err := OpenFolder(dir)
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		defer old.Close()
+	}
+	fresh, freshDirs, broken, err := readFileFolders(dir)
+	if err != nil {
+		return err
+	}
+	lost := &LostError{Dir: dir}
+	drop := map[string]bool{}
+	for _, r := range removed {
+		drop[fileKey(r)] = true
+	}
+	for _, b := range broken {
+		drop[fileKey(b.name)] = true
+		lost.Files = append(lost.Files, b.name)
+		if lost.Cause == nil {
+			lost.Cause = b.err
+		}
+	}
+	for k := range fresh {
+		delete(drop, k)
+	}
+
+	// The merged file list, sorted by name: fresh files and kept old ones.
+	var items []item
+	for _, f := range fresh {
+		items = append(items, f)
+	}
+	if old != nil {
+		for i, f := range old.files {
+			k := fileKey(f.name)
+			if _, replaced := fresh[k]; replaced || drop[k] {
+				continue
+			}
+			items = append(items, item{name: f.name, old: i, entry: f})
+		}
+	}
+	if err := writeItems(dir, old, items, lost); err != nil {
+		return err
+	}
+	for _, d := range freshDirs {
+		if err := content.RemoveFileFolder(d); err != nil {
+			return err
+		}
+	}
+	for _, b := range broken {
+		if err := content.RemoveFileFolder(b.dir); err != nil {
+			return err
+		}
+	}
+	if len(lost.Files) > 0 {
+		slices.SortFunc(lost.Files, compareFiles)
+		return lost
+	}
+	return nil
+}
+
+// writeItems writes the body index of dir holding items (any order):
+// parts for chunks that changed, then the manifest (the commit), then the
+// removal of stale parts. Old files are read from old, which it closes.
+// Files whose old text is unreadable are left out and added to lost.
+func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
+	var err error
+	slices.SortFunc(items, func(a, b item) int { return compareFiles(a.name, b.name) })
+	entries := make([]fileEntry, len(items))
+	for i, it := range items {
+		entries[i] = it.entry
+	}
+
+	var refs []partRef
+	wrote := false
+	enc := newEncoder()
+	var unreadable []int
+	for _, c := range planChunks(entries) {
+		if reused := reuseParts(old, items, c); reused != nil {
+			refs = append(refs, reused...)
+			continue
+		}
+		var texts []fileText
+		for _, i := range c {
+			places := items[i].places
+			if items[i].old >= 0 {
+				places, err = old.Places(items[i].old)
+				if err != nil {
+					unreadable = append(unreadable, i)
+					lost.Files = append(lost.Files, items[i].name)
+					if lost.Cause == nil {
+						lost.Cause = err
+					}
+					continue
+				}
+			}
+			texts = append(texts, fileText{name: items[i].name, index: i, places: places})
+		}
+		if len(texts) == 0 {
+			continue
+		}
+		enc.out = enc.out[:0]
+		enc.encode(texts)
+		for _, p := range enc.out {
+			if err := writePart(dir, p); err != nil {
+				return err
+			}
+			wrote = true
+			refs = append(refs, partRef{id: p.id, size: int64(len(p.data)), firstFile: p.firstFile, firstLine: p.firstLine, lastFile: p.lastFile, endLine: p.endLine})
+		}
+	}
+	if len(unreadable) > 0 {
+		refs, entries = dropEntries(refs, entries, unreadable)
+	}
+	if wrote {
+		if err := workspace.SyncDir(dir); err != nil {
+			return err
+		}
+	}
+	if old != nil {
+		old.Close()
+	}
+
+	// Commit: the manifest rename (or its removal) switches readers over.
+	mpath := filepath.Join(dir, ManifestName)
+	if len(entries) == 0 {
+		if err := removeRetry(mpath); err != nil {
+			return err
+		}
+		if err := workspace.SyncDir(dir); err != nil {
+			return err
+		}
+	} else if err := commitFile(mpath, encodeManifest(refs, entries)); err != nil {
+		return err
+	}
+	keep := map[string]bool{}
+	for _, r := range refs {
+		keep[partName(r.id)] = true
+	}
+	removeStale(dir, keep)
+	return nil
+}
+
+// item is one file of the merged list: fresh (places set, old -1) or kept
+// from the old index (old ≥ 0).
+type item struct {
+	name   string
+	places []extract.Place
+	old    int
+	entry  fileEntry
+}
+
+// brokenFolder is a per-file folder that could not be read.
+type brokenFolder struct {
+	name, dir string
+	err       error
+}
+
+// readFileFolders reads the per-file folders directly inside dir.
+func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken []brokenFolder, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("bodyindex: read folder %s: %w", dir, err)
+	}
+	fresh = map[string]item{}
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		if !content.IsFileFolder(sub) {
+			continue
+		}
+		places, err := content.ReadFolder(sub)
+		if err != nil {
+			broken = append(broken, brokenFolder{name: e.Name(), dir: sub, err: err})
+			continue
+		}
+		it := item{name: e.Name(), places: nonEmpty(places), old: -1}
+		it.entry = entryOf(it.name, it.places)
+		if prev, ok := fresh[fileKey(it.name)]; ok && compareFiles(prev.name, it.name) > 0 {
+			// Two folders differing only in case: keep one, by name order.
+			dirs = append(dirs, sub)
+			continue
+		}
+		fresh[fileKey(it.name)] = it
+		dirs = append(dirs, sub)
+	}
+	return fresh, dirs, broken, nil
+}
+
+// nonEmpty drops places without lines: they have no text to index.
+func nonEmpty(places []extract.Place) []extract.Place {
+	out := places[:0:0]
+	for _, p := range places {
+		if len(p.Lines) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// entryOf computes the file-table row of a fresh file.
+func entryOf(name string, places []extract.Place) fileEntry {
+	e := fileEntry{name: name, places: len(places)}
+	var buf []byte
+	for _, p := range places {
+		e.lines += len(p.Lines)
+		for _, l := range p.Lines {
+			e.textBytes += int64(len(l)) + 1
+			buf = AppendFold(buf[:0], []byte(l))
+			e.foldedBytes += int64(len(buf)) + 1
+		}
+	}
+	return e
+}
+
+// anchor reports whether a chunk that already holds chunkMin bytes ends
+// before this file. It depends on the name only, so boundaries stay put
+// when other files change.
+func anchor(name string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(fileKey(name)))
+	return h.Sum32()&chunkAnchor == 0
+}
+
+// planChunks groups the files with text into chunks of whole files.
+func planChunks(entries []fileEntry) [][]int {
+	var chunks [][]int
+	var chunk []int
+	size := int64(0)
+	for i, e := range entries {
+		if e.lines == 0 {
+			continue
+		}
+		if len(chunk) > 0 && (size+e.foldedBytes > int64(chunkMax) || (size >= int64(chunkMin) && anchor(e.name))) {
+			chunks = append(chunks, chunk)
+			chunk, size = nil, 0
+		}
+		chunk = append(chunk, i)
+		size += e.foldedBytes
+	}
+	if len(chunk) > 0 {
+		chunks = append(chunks, chunk)
+	}
+	return chunks
+}
+
+// reuseParts returns the old parts that hold exactly the files of chunk
+// c, unchanged, renumbered to the new file table; nil when the chunk must
+// be encoded. Encoding the same files again would give the same bytes.
+func reuseParts(old *Folder, items []item, c []int) []partRef {
+	if old == nil {
+		return nil
+	}
+	for _, i := range c {
+		if items[i].old < 0 {
+			return nil
+		}
+	}
+	first, last := items[c[0]].old, items[c[len(c)-1]].old
+	// The old files with text between first and last must be the chunk.
+	var between []int
+	for j := first; j <= last; j++ {
+		if old.files[j].lines > 0 {
+			between = append(between, j)
+		}
+	}
+	if len(between) != len(c) {
+		return nil
+	}
+	for k, i := range c {
+		if items[i].old != between[k] {
+			return nil
+		}
+	}
+	newIndex := map[int]int{}
+	for _, i := range c {
+		newIndex[items[i].old] = i
+	}
+	var out []partRef
+	for pi, r := range old.refs {
+		if r.lastFile < first || r.firstFile > last {
+			continue
+		}
+		if old.parts[pi] == nil {
+			return nil
+		}
+		if len(out) == 0 && (r.firstFile != first || r.firstLine != 0) {
+			return nil
+		}
+		if r.firstFile < first || r.lastFile > last {
+			return nil
+		}
+		r.firstFile, r.lastFile = newIndex[r.firstFile], newIndex[r.lastFile]
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	if end := out[len(out)-1]; end.lastFile != c[len(c)-1] || end.endLine != old.files[last].lines {
+		return nil
+	}
+	return out
+}
+
+// dropEntries removes files whose text was unreadable from the file table
+// and renumbers the parts (which hold none of their lines).
+func dropEntries(refs []partRef, entries []fileEntry, gone []int) ([]partRef, []fileEntry) {
+	isGone := map[int]bool{}
+	for _, g := range gone {
+		isGone[g] = true
+	}
+	newIndex := make([]int, len(entries))
+	var kept []fileEntry
+	for i, e := range entries {
+		newIndex[i] = len(kept)
+		if !isGone[i] {
+			kept = append(kept, e)
+		}
+	}
+	for i := range refs {
+		refs[i].firstFile = newIndex[refs[i].firstFile]
+		refs[i].lastFile = newIndex[refs[i].lastFile]
+	}
+	return refs, kept
+}
+
+// writePart writes a part under its content name unless a complete one is
+// there already (same name, same size: same bytes).
+func writePart(dir string, p builtPart) error {
+	path := filepath.Join(dir, partName(p.id))
+	if st, err := os.Stat(path); err == nil && st.Size() == int64(len(p.data)) {
+		return nil
+	}
+	return writeSynced(path, p.data)
+}
+
+// writeSynced writes path through "<path>.tmp": write, fsync, close,
+// rename (retried on Windows, where a reader may hold the target open).
+// The caller fsyncs the folder.
+func writeSynced(path string, data []byte) error {
+	tmp := path + tmpSuffix
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("bodyindex: create %s: %w", tmp, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("bodyindex: write %s: %w", tmp, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("bodyindex: fsync %s: %w", tmp, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("bodyindex: close %s: %w", tmp, err)
+	}
+	if err := beforeRename(tmp, path); err != nil {
+		return err
+	}
+	var rerr error
+	for try := 0; try < renameTries(); try++ {
+		if rerr = os.Rename(tmp, path); rerr == nil {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	os.Remove(tmp)
+	return fmt.Errorf("bodyindex: rename %s: %w", tmp, rerr)
+}
+
+// beforeRename is a fault seam: tests stop a publish between writing a
+// file and renaming it into place.
+var beforeRename = func(tmp, final string) error { return nil }
+
+func renameTries() int {
+	if runtime.GOOS == "windows" {
+		return 50
+	}
+	return 1
+}
+
+// commitFile writes path atomically and fsyncs its folder.
+func commitFile(path string, data []byte) error {
+	if err := writeSynced(path, data); err != nil {
+		return err
+	}
+	return workspace.SyncDir(filepath.Dir(path))
+}
+
+func removeRetry(path string) error {
+	var err error
+	for try := 0; try < renameTries(); try++ {
+		err = os.Remove(path)
+		if err == nil || errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Errorf("bodyindex: remove %s: %w", path, err)
+}
+
+// removeStale deletes the parts and temporary files the manifest does not
+// list. Failures are left for the next publish (Windows keeps a part that
+// a search has mapped).
+func removeStale(dir string, keep map[string]bool) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasPrefix(n, ManifestName) || n == ManifestName || keep[n] {
+			continue
+		}
+		os.Remove(filepath.Join(dir, n))
+	}
+}

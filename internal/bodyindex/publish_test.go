@@ -1,0 +1,238 @@
+package bodyindex_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// stage writes a per-file folder for name inside dir.
+func stage(t testing.TB, dir, name string, places ...extract.Place) {
+	t.Helper()
+	if _, err := content.WriteFolder(filepath.Join(dir, name), places); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot returns the body index files of dir and their bytes.
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), bodyindex.ManifestName) {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[e.Name()] = string(b)
+		}
+	}
+	return out
+}
+
+func place(name string, lines ...string) extract.Place {
+	return extract.Place{Name: name, Lines: lines}
+}
+
+func TestPublishRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "営業", "2024")
+	sub := filepath.Join(dir, "見積")
+	os.MkdirAll(sub, 0o755)
+	stage(t, dir, "A社.xlsx",
+		place("売上", "", "品名\t数量", "りんご\t10", "", "ＡＢＣ\t\"1行目\u20282行目\""),
+		place("売上[図形]", "F2\t納期は別途相談"))
+	stage(t, dir, "報告.docx", place("ページ001", "りんごの出荷が増えた"), place("ヘッダー・フッター", "社外秘"))
+	stage(t, dir, "空.txt")
+	stage(t, sub, "下.txt", place("本文", "下のフォルダ"))
+	if err := bodyindex.Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	files, err := bodyindex.Files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bodyindex.FileInfo{
+		"A社.xlsx":  {Places: 2, Lines: 6, TextBytes: int64(len("\n品名\t数量\nりんご\t10\n\nＡＢＣ\t\"1行目\u20282行目\"\nF2\t納期は別途相談\n"))},
+		"報告.docx": {Places: 2, Lines: 2, TextBytes: int64(len("りんごの出荷が増えた\n社外秘\n"))},
+		"空.txt":   {},
+	}
+	if !reflect.DeepEqual(files, want) {
+		t.Fatalf("Files = %v, want %v", files, want)
+	}
+	got, err := bodyindex.ReadFile(dir, "A社.xlsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPlaces := []extract.Place{
+		place("売上", "", "品名\t数量", "りんご\t10", "", "ＡＢＣ\t\"1行目\u20282行目\""),
+		place("売上[図形]", "F2\t納期は別途相談"),
+	}
+	if !reflect.DeepEqual(got, wantPlaces) {
+		t.Fatalf("ReadFile = %q, want %q", got, wantPlaces)
+	}
+	for _, n := range []string{"A社.xlsx", "報告.docx", "空.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); !os.IsNotExist(err) {
+			t.Errorf("per-file folder %s survived the publish", n)
+		}
+	}
+	if !content.IsFileFolder(filepath.Join(sub, "下.txt")) {
+		t.Errorf("the sub-folder's per-file folder was touched")
+	}
+	if bodyindex.FolderHasIndex(sub) {
+		t.Errorf("the sub-folder got an index")
+	}
+	if !bodyindex.FolderHasIndex(dir) || bodyindex.NeedsRebuild(dir) {
+		t.Errorf("FolderHasIndex/NeedsRebuild wrong after publish")
+	}
+}
+
+func TestPublishReplaceRemoveIdempotent(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 5; i++ {
+		stage(t, dir, fmt.Sprintf("f%d.txt", i), place("本文", fmt.Sprintf("line of file %d", i)))
+	}
+	if err := bodyindex.Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Replace f1 (different case: same file), remove f3, add f9.
+	stage(t, dir, "F1.txt", place("本文", "new text of F1", "second"))
+	stage(t, dir, "f9.txt", place("本文", "nine"))
+	if err := bodyindex.Publish(dir, []string{"F3.TXT", "gone.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := bodyindex.Files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if want := []string{"F1.txt", "f0.txt", "f2.txt", "f4.txt", "f9.txt"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("files = %v, want %v", names, want)
+	}
+	got, _ := bodyindex.ReadFile(dir, "F1.txt")
+	if want := []extract.Place{place("本文", "new text of F1", "second")}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("F1 = %q", got)
+	}
+	before := snapshot(t, dir)
+	// Publishing again with nothing new changes nothing.
+	if err := bodyindex.Publish(dir, []string{"F3.TXT"}); err != nil {
+		t.Fatal(err)
+	}
+	if after := snapshot(t, dir); !reflect.DeepEqual(before, after) {
+		t.Fatalf("second publish changed the index")
+	}
+	// A crash after the commit leaves the per-file folders: publishing them
+	// again gives the same bytes.
+	stage(t, dir, "F1.txt", place("本文", "new text of F1", "second"))
+	stage(t, dir, "f9.txt", place("本文", "nine"))
+	if err := bodyindex.Publish(dir, []string{"F3.TXT", "gone.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if after := snapshot(t, dir); !reflect.DeepEqual(before, after) {
+		t.Fatalf("republishing after a crash changed the bytes")
+	}
+	// Removing everything removes the index files.
+	if err := bodyindex.Publish(dir, []string{"F1.txt", "f0.txt", "f2.txt", "f4.txt", "f9.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := snapshot(t, dir); len(s) != 0 || bodyindex.FolderHasIndex(dir) {
+		t.Fatalf("empty folder kept index files %v", s)
+	}
+	if files, err := bodyindex.Files(dir); err != nil || len(files) != 0 {
+		t.Fatalf("Files of a folder without index = %v, %v", files, err)
+	}
+}
+
+func TestPublishBrokenFileFolder(t *testing.T) {
+	dir := t.TempDir()
+	stage(t, dir, "ok.txt", place("本文", "fine"))
+	stage(t, dir, "bad.txt", place("本文", "will break"))
+	os.Remove(filepath.Join(dir, "bad.txt", "doc_body.tsv"))
+	err := bodyindex.Publish(dir, nil)
+	var lost *bodyindex.LostError
+	if !errors.As(err, &lost) || !reflect.DeepEqual(lost.Files, []string{"bad.txt"}) {
+		t.Fatalf("Publish = %v, want LostError for bad.txt", err)
+	}
+	files, _ := bodyindex.Files(dir)
+	if _, ok := files["ok.txt"]; !ok || len(files) != 1 {
+		t.Fatalf("Files = %v", files)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.txt")); !os.IsNotExist(err) {
+		t.Fatalf("broken per-file folder kept")
+	}
+}
+
+func TestRebuildUnknownVersion(t *testing.T) {
+	dir := t.TempDir()
+	stage(t, dir, "a.txt", place("本文", "text"))
+	if err := bodyindex.Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(dir, bodyindex.ManifestName)
+	data, _ := os.ReadFile(m)
+	data[8] = 9 // format version 9
+	os.WriteFile(m, data, 0o644)
+	_, err := bodyindex.Files(dir)
+	var rb *bodyindex.RebuildError
+	if !errors.As(err, &rb) || rb.Version != 9 || !errors.Is(err, bodyindex.ErrRebuild) {
+		t.Fatalf("Files = %v, want RebuildError version 9", err)
+	}
+	if !bodyindex.NeedsRebuild(dir) {
+		t.Fatal("NeedsRebuild = false")
+	}
+	stage(t, dir, "b.txt", place("本文", "new"))
+	if err := bodyindex.Publish(dir, nil); !errors.As(err, &rb) {
+		t.Fatalf("Publish over version 9 = %v, want RebuildError", err)
+	}
+	err = bodyindex.Rebuild(dir)
+	var lost *bodyindex.LostError
+	if !errors.As(err, &lost) {
+		t.Fatalf("Rebuild = %v, want LostError", err)
+	}
+	if s := snapshot(t, dir); len(s) != 0 {
+		t.Fatalf("Rebuild left %v", s)
+	}
+	if err := bodyindex.Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := bodyindex.Files(dir)
+	if _, ok := files["b.txt"]; !ok || len(files) != 1 {
+		t.Fatalf("Files after rebuild and publish = %v", files)
+	}
+	if err := bodyindex.Rebuild(dir); err != nil {
+		t.Fatalf("Rebuild of a current index = %v", err)
+	}
+}
+
+func TestDamagedManifest(t *testing.T) {
+	dir := t.TempDir()
+	stage(t, dir, "a.txt", place("本文", "text"))
+	if err := bodyindex.Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(dir, bodyindex.ManifestName)
+	data, _ := os.ReadFile(m)
+	data[len(data)-1] ^= 0xFF
+	os.WriteFile(m, data, 0o644)
+	_, err := bodyindex.Files(dir)
+	var rb *bodyindex.RebuildError
+	if !errors.As(err, &rb) || !errors.Is(err, bodyindex.ErrFormat) {
+		t.Fatalf("Files = %v, want RebuildError with a format cause", err)
+	}
+}

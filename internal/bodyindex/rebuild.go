@@ -1,0 +1,92 @@
+package bodyindex
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// LegacyFile is one file read from an index of an older format version.
+type LegacyFile struct {
+	Name   string
+	Places []extract.Place
+}
+
+// legacyReaders reads the files of a folder whose index has an older
+// format version, by version. When FormatVersion is raised, the reader of
+// the version it replaces is added here, so that Rebuild converts such
+// folders in place from their own text instead of having every file
+// ingested again. Version 1 is the first version: the table is empty, and
+// Rebuild drops unreadable indexes (their files are ingested again).
+var legacyReaders = map[int]func(dir string) ([]LegacyFile, error){}
+
+// Rebuild makes dir's body index readable by this build again. It does
+// nothing for a folder without an index or with a current one. An index of
+// an older version that this build can still read is converted in place
+// (same files, same text). Any other index (unknown version, damaged
+// manifest) is removed: its files are reported by a *LostError so that the
+// indexer ingests them again; when even the file names are gone, Files is
+// empty and the ingest-list check finds those files lost because Files no
+// longer lists them. Per-file folders waiting in dir are left for Publish.
+//
+// The indexer calls it for every folder where Files or Publish returned a
+// *RebuildError, and logs that the folder was rebuilt.
+func Rebuild(dir string) error {
+	_, err := readManifest(dir)
+	var rb *RebuildError
+	if !errors.As(err, &rb) {
+		return err
+	}
+	if read, ok := legacyReaders[rb.Version]; ok && rb.Version != 0 {
+		files, lerr := read(dir)
+		if lerr == nil {
+			return convert(dir, files)
+		}
+		rb.Cause = lerr
+	}
+	if err := removeIndex(dir); err != nil {
+		return err
+	}
+	names := slices.Clone(rb.Files)
+	slices.SortFunc(names, compareFiles)
+	return &LostError{Dir: dir, Files: names, Cause: rb}
+}
+
+// convert writes files as dir's body index in the current format.
+func convert(dir string, files []LegacyFile) error {
+	items := make([]item, 0, len(files))
+	for _, f := range files {
+		places := nonEmpty(f.Places)
+		items = append(items, item{name: f.Name, places: places, old: -1, entry: entryOf(f.Name, places)})
+	}
+	lost := &LostError{Dir: dir}
+	if err := writeItems(dir, nil, items, lost); err != nil {
+		return err
+	}
+	if len(lost.Files) > 0 {
+		return lost
+	}
+	return nil
+}
+
+// removeIndex deletes the manifest first (so readers stop at once), then
+// every part and temporary file of dir's body index.
+func removeIndex(dir string) error {
+	if err := removeRetry(filepath.Join(dir, ManifestName)); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ManifestName) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	return nil
+}

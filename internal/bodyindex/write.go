@@ -1,0 +1,314 @@
+package bodyindex
+
+import (
+	"bytes"
+	"compress/flate"
+	"crypto/sha256"
+	"encoding/binary"
+	"hash/crc32"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// fileText is one source file to encode: its name, its index in the
+// manifest's file table and its places with their lines as stored.
+type fileText struct {
+	name   string
+	index  int
+	places []extract.Place
+}
+
+// builtPart is an encoded part and the range of lines it holds, in the
+// manifest's terms.
+type builtPart struct {
+	data      []byte
+	id        [idSize]byte
+	firstFile int
+	firstLine int
+	lastFile  int
+	endLine   int
+}
+
+// segRec documents one record of the segs section.
+type segRec struct {
+	file      uint32 // index into the part's files
+	nameOff   uint32 // place name in strs
+	nameLen   uint32
+	lineNo    uint32 // 1-based line number of the first line within the place
+	firstLine uint32 // index into the line table
+	lines     uint32
+}
+
+// blockRec documents one record of the blck section.
+type blockRec struct {
+	firstLine uint32
+	origOff   uint32
+	origLen   uint32
+	rawLen    uint32
+	flags     uint32
+}
+
+// encoder turns a run of files into parts.
+type encoder struct {
+	out []builtPart
+	fw  *flate.Writer
+	buf bytes.Buffer
+	cur *partBuilder
+}
+
+type partBuilder struct {
+	strs       []byte
+	strIndex   map[string]uint32
+	files      [][2]uint32
+	fileIndex  map[int]uint32 // manifest index → part file
+	segs       []segRec
+	lines      []uint32
+	fold       []byte
+	blocks     []blockRec
+	orig       []byte
+	blockOrig  []byte
+	blockStart int // fold offset where the open block starts
+	blockLine  int // first line of the open block
+	grams      *gramSet
+	lastFile   int // manifest index of the open segment's file
+	lastPlace  string
+	firstFile  int
+	firstLine  int
+	endFile    int
+	endLine    int
+}
+
+func newEncoder() *encoder {
+	fw, _ := flate.NewWriter(nil, flate.BestSpeed)
+	return &encoder{fw: fw}
+}
+
+// encode appends the parts of one chunk of files. A chunk starts a new
+// part; a part closes when it has maxBlocks blocks and more lines follow.
+func (e *encoder) encode(files []fileText) {
+	for _, f := range files {
+		fileLine := 0
+		for _, p := range f.places {
+			for i, line := range p.Lines {
+				e.addLine(f, p.Name, i+1, fileLine, line)
+				fileLine++
+			}
+		}
+	}
+	e.finishPart()
+}
+
+func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line string) {
+	b := e.cur
+	if b != nil && len(b.blocks) == maxBlocks {
+		e.finishPart()
+		b = nil
+	}
+	if b == nil {
+		b = &partBuilder{
+			strIndex:  map[string]uint32{},
+			fileIndex: map[int]uint32{},
+			grams:     newGramSet(),
+			lastFile:  -1,
+			firstFile: f.index,
+			firstLine: fileLine,
+		}
+		e.cur = b
+	}
+	if strings.IndexByte(line, '\n') >= 0 {
+		// Lines never hold LF (content.Decode splits there); keep the
+		// line structure even if one did.
+		line = strings.ReplaceAll(line, "\n", "\u2028")
+	}
+	if b.lastFile != f.index || b.lastPlace != place || len(b.segs) == 0 {
+		fi, ok := b.fileIndex[f.index]
+		if !ok {
+			fi = uint32(len(b.files))
+			off, n := b.str(f.name)
+			b.files = append(b.files, [2]uint32{off, n})
+			b.fileIndex[f.index] = fi
+		}
+		off, n := b.str(place)
+		b.segs = append(b.segs, segRec{file: fi, nameOff: off, nameLen: n, lineNo: uint32(lineNo), firstLine: uint32(len(b.lines))})
+		b.lastFile, b.lastPlace = f.index, place
+	}
+	b.segs[len(b.segs)-1].lines++
+	start := len(b.fold)
+	b.lines = append(b.lines, uint32(start))
+	b.fold = AppendFold(b.fold, []byte(line))
+	bit := uint64(1) << uint(len(b.blocks))
+	forKeys(b.fold[start:], func(k uint32) { b.grams.add(k, bit) })
+	b.fold = append(b.fold, '\n')
+	b.blockOrig = append(b.blockOrig, line...)
+	b.blockOrig = append(b.blockOrig, '\n')
+	b.endFile, b.endLine = f.index, fileLine+1
+	if len(b.fold)-b.blockStart >= blockTarget {
+		e.closeBlock()
+	}
+}
+
+func (b *partBuilder) str(s string) (uint32, uint32) {
+	if off, ok := b.strIndex[s]; ok {
+		return off, uint32(len(s))
+	}
+	off := uint32(len(b.strs))
+	b.strs = append(b.strs, s...)
+	b.strIndex[s] = off
+	return off, uint32(len(s))
+}
+
+func (e *encoder) closeBlock() {
+	b := e.cur
+	if b == nil || len(b.lines) == b.blockLine {
+		return
+	}
+	rec := blockRec{firstLine: uint32(b.blockLine), rawLen: uint32(len(b.blockOrig))}
+	if bytes.Equal(b.blockOrig, b.fold[b.blockStart:]) {
+		rec.flags = flagSameAsFolded
+	} else {
+		e.buf.Reset()
+		e.fw.Reset(&e.buf)
+		e.fw.Write(b.blockOrig)
+		e.fw.Close()
+		rec.origOff = uint32(len(b.orig))
+		rec.origLen = uint32(e.buf.Len())
+		b.orig = append(b.orig, e.buf.Bytes()...)
+	}
+	b.blocks = append(b.blocks, rec)
+	b.blockOrig = b.blockOrig[:0]
+	b.blockStart = len(b.fold)
+	b.blockLine = len(b.lines)
+}
+
+func (e *encoder) finishPart() {
+	e.closeBlock()
+	b := e.cur
+	e.cur = nil
+	if b == nil || len(b.lines) == 0 {
+		return
+	}
+	b.lines = append(b.lines, uint32(len(b.fold)))
+	keys, masks := b.grams.sorted()
+
+	le := binary.LittleEndian
+	u32s := func(vs ...uint32) []byte {
+		out := make([]byte, 4*len(vs))
+		for i, v := range vs {
+			le.PutUint32(out[4*i:], v)
+		}
+		return out
+	}
+	filesSec := u32s(uint32(len(b.files)))
+	for _, f := range b.files {
+		filesSec = append(filesSec, u32s(f[0], f[1])...)
+	}
+	segsSec := u32s(uint32(len(b.segs)))
+	for _, s := range b.segs {
+		segsSec = append(segsSec, u32s(s.file, s.nameOff, s.nameLen, s.lineNo, s.firstLine, s.lines)...)
+	}
+	blockSec := u32s(uint32(len(b.blocks)))
+	for _, r := range b.blocks {
+		blockSec = append(blockSec, u32s(r.firstLine, r.origOff, r.origLen, r.rawLen, r.flags)...)
+	}
+	gramSec := make([]byte, 4+12*len(keys))
+	le.PutUint32(gramSec, uint32(len(keys)))
+	for i, k := range keys {
+		le.PutUint32(gramSec[4+4*i:], k)
+		le.PutUint64(gramSec[4+4*len(keys)+8*i:], masks[i])
+	}
+	linesSec := u32s(b.lines...)
+	secs := []section{
+		{tagStrs, b.strs},
+		{tagFiles, filesSec},
+		{tagSegs, segsSec},
+		{tagBlock, blockSec},
+		{tagGrams, gramSec},
+		{tagLines, linesSec},
+		{tagFold, b.fold},
+		{tagOrig, b.orig},
+	}
+	size := partHeaderSize + sectionEntrySize*len(secs)
+	for _, s := range secs {
+		size += len(s.data)
+	}
+	data := make([]byte, 0, size)
+	data = append(data, partMagic...)
+	data = le.AppendUint32(data, FormatVersion)
+	data = le.AppendUint32(data, uint32(len(secs)))
+	off := partHeaderSize + sectionEntrySize*len(secs)
+	for _, s := range secs {
+		n := len(s.data)
+		data = le.AppendUint32(data, s.tag)
+		data = le.AppendUint32(data, uint32(off))
+		data = le.AppendUint32(data, uint32(n))
+		off += n
+	}
+	for _, s := range secs {
+		data = append(data, s.data...)
+	}
+	sum := sha256.Sum256(data)
+	p := builtPart{data: data, firstFile: b.firstFile, firstLine: b.firstLine, lastFile: b.endFile, endLine: b.endLine}
+	copy(p.id[:], sum[:idSize])
+	e.out = append(e.out, p)
+}
+
+// section is one tagged section of a part.
+type section struct {
+	tag  uint32
+	data []byte
+}
+
+// fileEntry is one row of the manifest's file table.
+type fileEntry struct {
+	name        string
+	places      int
+	lines       int
+	textBytes   int64
+	foldedBytes int64
+}
+
+// partRef is one row of the manifest's part table.
+type partRef struct {
+	id        [idSize]byte
+	size      int64
+	firstFile int
+	firstLine int
+	lastFile  int
+	endLine   int
+}
+
+// encodeManifest returns the bytes of a manifest.
+func encodeManifest(parts []partRef, files []fileEntry) []byte {
+	le := binary.LittleEndian
+	var names []byte
+	body := make([]byte, 0, manifestPartSize*len(parts)+manifestFileSize*len(files))
+	for _, p := range parts {
+		body = append(body, p.id[:]...)
+		body = le.AppendUint64(body, uint64(p.size))
+		body = le.AppendUint32(body, uint32(p.firstFile))
+		body = le.AppendUint32(body, uint32(p.firstLine))
+		body = le.AppendUint32(body, uint32(p.lastFile))
+		body = le.AppendUint32(body, uint32(p.endLine))
+	}
+	for _, f := range files {
+		body = le.AppendUint32(body, uint32(len(names)))
+		body = le.AppendUint32(body, uint32(len(f.name)))
+		names = append(names, f.name...)
+		body = le.AppendUint32(body, uint32(f.places))
+		body = le.AppendUint32(body, uint32(f.lines))
+		body = le.AppendUint64(body, uint64(f.textBytes))
+		body = le.AppendUint64(body, uint64(f.foldedBytes))
+		body = le.AppendUint64(body, 0)
+	}
+	body = append(body, names...)
+	out := make([]byte, 0, manifestHeaderSize+len(body))
+	out = append(out, manifestMagic...)
+	out = le.AppendUint32(out, FormatVersion)
+	out = le.AppendUint32(out, uint32(len(parts)))
+	out = le.AppendUint32(out, uint32(len(files)))
+	out = le.AppendUint32(out, uint32(len(names)))
+	out = le.AppendUint32(out, 0)
+	out = le.AppendUint32(out, crc32.Checksum(body, castagnoli))
+	return append(out, body...)
+}
