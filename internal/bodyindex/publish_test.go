@@ -65,7 +65,7 @@ func TestPublishRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]bodyindex.FileInfo{
-		"A社.xlsx":  {Places: 2, Lines: 6, TextBytes: int64(len("\n品名\t数量\nりんご\t10\n\nＡＢＣ\t\"1行目\u20282行目\"\nF2\t納期は別途相談\n"))},
+		"A社.xlsx": {Places: 2, Lines: 6, TextBytes: int64(len("\n品名\t数量\nりんご\t10\n\nＡＢＣ\t\"1行目\u20282行目\"\nF2\t納期は別途相談\n"))},
 		"報告.docx": {Places: 2, Lines: 2, TextBytes: int64(len("りんごの出荷が増えた\n社外秘\n"))},
 		"空.txt":   {},
 	}
