@@ -45,7 +45,19 @@ type Detection struct {
 	// Reason says in English what decided it ("CFB entry EncryptionInfo",
 	// "Word FIB fEncrypted"), for verbose output and the log.
 	Reason string
+	// Program is the application of a binary compound file, told by its
+	// root-level stream: ProgramExcel (Workbook or Book), ProgramWord
+	// (WordDocument), ProgramPowerPoint (PowerPoint Document); empty when
+	// none is found or the file is no CFB.
+	Program string
 }
+
+// Programs of Detection.Program.
+const (
+	ProgramExcel      = "Excel"
+	ProgramWord       = "Word"
+	ProgramPowerPoint = "PowerPoint"
+)
 
 // DetectProtection classifies r (size bytes long); see Detect.
 func DetectProtection(r io.ReaderAt, size int64) (Protection, error) {
@@ -70,7 +82,7 @@ func Detect(r io.ReaderAt, size int64) (Detection, error) {
 	case FormatUnknown:
 		d.Protection, d.Reason = Unknown, "a NUL in the first 4 KB of a file that is neither ZIP nor CFB"
 	case FormatCFB:
-		d.Protection, d.Reason = detectCFB(r, size)
+		d.Protection, d.Reason, d.Program = detectCFB(r, size)
 	}
 	return d, nil
 }
@@ -82,29 +94,40 @@ var (
 	dataSpaces      = "\x06DataSpaces"
 )
 
-func detectCFB(r io.ReaderAt, size int64) (Protection, string) {
+func detectCFB(r io.ReaderAt, size int64) (Protection, string, string) {
 	c, err := openCFB(r, size)
 	if err != nil {
-		return Legacy, "compound file header unreadable: " + err.Error()
+		return Legacy, "compound file header unreadable: " + err.Error(), ""
 	}
 	if err := c.readDir(); err != nil {
-		return Legacy, "compound file directory unreadable: " + err.Error()
+		return Legacy, "compound file directory unreadable: " + err.Error(), ""
 	}
+	program := cfbProgram(c)
 	for _, n := range passwordEntries {
 		if c.hasName(n) {
-			return Password, "CFB entry " + n
+			return Password, "CFB entry " + n, program
 		}
 	}
 	for _, n := range rightsEntries {
 		if c.hasName(n) {
-			return Rights, "CFB entry " + strings.TrimLeft(n, "\x09")
+			return Rights, "CFB entry " + strings.TrimLeft(n, "\x09"), program
 		}
 	}
 	if c.hasName(dataSpaces) {
-		return Rights, "CFB entry DataSpaces without a known transform"
+		return Rights, "CFB entry DataSpaces without a known transform", program
 	}
-	if p, why := legacyMarkers(c); p != Legacy {
-		return p, why
+	p, why := legacyMarkers(c)
+	return p, why, program
+}
+
+func cfbProgram(c *cfbFile) string {
+	for _, s := range []struct{ stream, program string }{
+		{"Workbook", ProgramExcel}, {"Book", ProgramExcel},
+		{"WordDocument", ProgramWord}, {"PowerPoint Document", ProgramPowerPoint},
+	} {
+		if _, ok := c.rootStreamNamed(s.stream); ok {
+			return s.program
+		}
 	}
-	return Legacy, ""
+	return ""
 }

@@ -287,3 +287,45 @@ func TestDetectCorpus(t *testing.T) {
 		f.Close()
 	}
 }
+
+func TestDetectProgram(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"workbook", officefile.BuildCFB([]node{{Name: "Workbook", Data: workbook(0x0600, nil)}}), officefile.ProgramExcel},
+		{"biff5 book", officefile.BuildCFB([]node{{Name: "Book", Data: workbook(0x0500, nil)}}), officefile.ProgramExcel},
+		{"word", officefile.BuildCFB([]node{{Name: "1Table", Data: []byte("x")}, {Name: "WordDocument", Data: wordDocument(0)}}), officefile.ProgramWord},
+		{"powerpoint", officefile.BuildCFB([]node{{Name: "PowerPoint Document", Data: []byte("x")}}), officefile.ProgramPowerPoint},
+		{"encrypted ooxml", officefile.BuildCFB([]node{{Name: "EncryptionInfo", Data: []byte("x")}}), ""},
+		{"nested workbook only", officefile.BuildCFB([]node{{Name: "ObjectPool", Children: []node{{Name: "Workbook", Data: []byte("x")}}}}), ""},
+	}
+	for _, tt := range tests {
+		d, err := officefile.Detect(bytes.NewReader(tt.in), int64(len(tt.in)))
+		if err != nil || d.Program != tt.want {
+			t.Errorf("Detect(%s).Program = %q, %v, want %q", tt.name, d.Program, err, tt.want)
+		}
+	}
+}
+
+func TestIsBIFFStream(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"\x09\x04\x06\x00\x00\x00\x10\x00", true},  // BIFF4 worksheet
+		{"\x09\x04\x06\x00\x00\x00\x00\x01", true},  // BIFF4 workbook
+		{"\x09\x02\x06\x00\x00\x00\x10\x00", true},  // BIFF3
+		{"\x09\x00\x04\x00\x02\x00\x10\x00", true},  // BIFF2
+		{"\x09\x04\x06\x00\x00\x00\x99\x00", false}, // unknown sheet type
+		{"\x09\x08\x10\x00\x00\x06\x05\x00", false}, // BIFF8 BOF belongs in a CFB
+		{"\x09\x04\x06", false},
+		{"PK\x03\x04\x00\x00\x00\x00", false},
+	}
+	for _, tt := range tests {
+		if got := officefile.IsBIFFStream([]byte(tt.in)); got != tt.want {
+			t.Errorf("IsBIFFStream(% x) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -84,3 +84,28 @@ func readHead(r io.ReaderAt, size int64, n int) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("officefile: read first %d bytes: %w", n, err)
 }
+
+// IsBIFFStream reports whether head starts with the BOF record of an Excel
+// 2.x–4.x worksheet or workbook ([MS-XLS] predecessors: record 0x0009 with 4
+// bytes, 0x0209 or 0x0409 with 6, sheet type worksheet, chart, macro sheet
+// or workbook). Such files are bare BIFF streams, not compound files, and
+// hold NULs in their first bytes, so Sniff calls them Unknown; LibreOffice
+// reads them.
+func IsBIFFStream(head []byte) bool {
+	if len(head) < 8 {
+		return false
+	}
+	typ := uint16(head[0]) | uint16(head[1])<<8
+	n := uint16(head[2]) | uint16(head[3])<<8
+	dt := uint16(head[6]) | uint16(head[7])<<8
+	switch {
+	case typ == 0x0009 && n == 4, (typ == 0x0209 || typ == 0x0409) && n == 6:
+	default:
+		return false
+	}
+	switch dt {
+	case 0x0010, 0x0020, 0x0040, 0x0100:
+		return true
+	}
+	return false
+}
