@@ -77,7 +77,14 @@ type docxPage struct {
 	embeds                 []Place
 }
 
+// ooxmlFault, set only by tests, runs at the start of every Word and
+// PowerPoint package read: a seam to check the panic guard.
+var ooxmlFault func()
+
 func readDocxPackage(ctx context.Context, p *pkg) (*Result, error) {
+	if ooxmlFault != nil {
+		ooxmlFault()
+	}
 	if !p.has(docxMain) {
 		return nil, &Error{Msg: MsgNoWordBody, Cause: fmt.Errorf("%s missing", docxMain)}
 	}

@@ -297,14 +297,14 @@ func resolveTarget(dir, target string) string {
 	target = strings.ReplaceAll(target, `\`, "/")
 	var full string
 	if strings.HasPrefix(target, "/") {
-		full = path.Clean(target)
+		full = strings.TrimPrefix(path.Clean(target), "/")
 	} else {
-		full = path.Clean("/" + dir + target)
+		full = path.Clean(dir + target)
 	}
-	if full == "/" || strings.HasPrefix(full, "/..") {
+	if full == "" || full == "." || full == ".." || strings.HasPrefix(full, "../") {
 		return ""
 	}
-	return strings.TrimPrefix(full, "/")
+	return full
 }
 
 // pathUnescape decodes %XX escapes (net/url.PathUnescape without the

@@ -131,6 +131,9 @@ func pptxSlideName(n int, hidden bool) string {
 }
 
 func readPptxPackage(ctx context.Context, p *pkg) (*Result, error) {
+	if ooxmlFault != nil {
+		ooxmlFault()
+	}
 	slides, err := pptxSlides(p)
 	if err != nil {
 		return nil, err
