@@ -141,11 +141,11 @@ func TestDocx(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, ext := range []string{".docx", ".DOCM"} {
-				res, err := extractBytes(t, "文書"+ext, zipBytes(t, tc.parts...), extract.Options{})
+				res, err := ooxmlExtractBytes(t, "文書"+ext, zipBytes(t, tc.parts...), extract.Options{})
 				got := renderResult(res, err)
 				if ext == ".docx" {
 					checkGolden(t, tc.name, got)
-				} else if want := renderResult(extractBytes(t, "文書.docx", zipBytes(t, tc.parts...), extract.Options{})); got != want {
+				} else if want := renderResult(ooxmlExtractBytes(t, "文書.docx", zipBytes(t, tc.parts...), extract.Options{})); got != want {
 					t.Errorf(".docm differs from .docx:\n%s\nwant\n%s", got, want)
 				}
 			}
@@ -156,7 +156,7 @@ func TestDocx(t *testing.T) {
 func TestDocxNotZip(t *testing.T) {
 	for _, data := range []string{"", "plain text", "PK", "{\\rtf1 hello}", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"} {
 		for _, name := range []string{"a.docx", "a.pptx"} {
-			_, err := extractBytes(t, name, []byte(data), extract.Options{})
+			_, err := ooxmlExtractBytes(t, name, []byte(data), extract.Options{})
 			var fe *extract.Error
 			if !errors.As(err, &fe) || !strings.HasPrefix(fe.Msg, extract.MsgCorrupt) {
 				t.Errorf("Extract(%s %q) = %v, want *Error %s…", name, data, err, extract.MsgCorrupt)

@@ -86,13 +86,13 @@ func TestEmbeds(t *testing.T) {
 			if tc.name == "docx_part_cap" && len(workbook) <= 6000 {
 				t.Fatalf("workbook fixture is %d bytes, must exceed the cap", len(workbook))
 			}
-			res, err := extractBytes(t, "親.docx", data, tc.opt)
+			res, err := ooxmlExtractBytes(t, "親.docx", data, tc.opt)
 			checkGolden(t, tc.name, renderResult(res, err))
 		})
 	}
 
 	// A total cap reached while reading an embed fails the whole file.
-	_, err := extractBytes(t, "親.docx", data, extract.Options{Limits: extract.Limits{ZipTotalBytes: int64(len(wDocument(body))) + 2000}})
+	_, err := ooxmlExtractBytes(t, "親.docx", data, extract.Options{Limits: extract.Limits{ZipTotalBytes: int64(len(wDocument(body))) + 2000}})
 	if got := renderResult(nil, err); !strings.HasPrefix(got, "!! "+extract.MsgTooLarge) {
 		t.Errorf("total cap inside an embed: got %s", got)
 	}

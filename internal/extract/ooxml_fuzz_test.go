@@ -60,7 +60,7 @@ func fuzzOOXML(f *testing.F, ext string) {
 	}
 	opt := extract.Options{Limits: extract.Limits{ZipPartBytes: 1 << 20, ZipTotalBytes: 4 << 20, ZipEntries: 1000, XMLDepth: 200}}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res, err := extractBytes(t, "f"+ext, data, opt)
+		res, err := ooxmlExtractBytes(t, "f"+ext, data, opt)
 		if err != nil {
 			var fe *extract.Error
 			if !errors.As(err, &fe) {

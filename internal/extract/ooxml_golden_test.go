@@ -72,8 +72,8 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 }
 
-// extractBytes writes data to a temporary file named name and extracts it.
-func extractBytes(tb testing.TB, name string, data []byte, opt extract.Options) (*extract.Result, error) {
+// ooxmlExtractBytes writes data to a temporary file named name and extracts it.
+func ooxmlExtractBytes(tb testing.TB, name string, data []byte, opt extract.Options) (*extract.Result, error) {
 	tb.Helper()
 	dir := tb.TempDir()
 	p := writeFile(tb, dir, name, data)

@@ -285,3 +285,11 @@ func TestOOXMLCancelled(t *testing.T) {
 		}
 	}
 }
+
+func TestXMLDeclaredEncoding(t *testing.T) {
+	in := "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><p xmlns=\"http://schemas.openxmlformats.org/drawingml/2006/main\"><t>\x93\xfa\x96\x7b</t></p>"
+	x, err := readXmlLines(strings.NewReader(in), lineOptions{})
+	if err != nil || len(x.Lines) != 1 || x.Lines[0].Text != "日本" {
+		t.Errorf("readXmlLines(Shift_JIS) = %+v, %v; want 日本", x, err)
+	}
+}

@@ -71,7 +71,7 @@ func TestOOXMLLimits(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := extractBytes(t, tc.file, tc.data, extract.Options{Limits: tc.lim})
+			res, err := ooxmlExtractBytes(t, tc.file, tc.data, extract.Options{Limits: tc.lim})
 			if tc.msg == "" {
 				if err != nil || len(res.Places) == 0 {
 					t.Fatalf("Extract = %v, %v; want places", res, err)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"golang.org/x/text/encoding/htmlindex"
 )
 
 // Namespace URIs of the OOXML vocabularies the readers look at, in their
@@ -58,7 +60,18 @@ func newXMLDecoder(r io.Reader, maxDepth int) *xmlDecoder {
 	}
 	d := xml.NewDecoder(r)
 	d.Strict = true
+	d.CharsetReader = xmlCharset
 	return &xmlDecoder{d: d, max: maxDepth}
+}
+
+// xmlCharset decodes a part whose XML declaration names another encoding
+// than UTF-8 (some Japanese tools write Shift_JIS), by its WHATWG label.
+func xmlCharset(label string, input io.Reader) (io.Reader, error) {
+	e, err := htmlindex.Get(label)
+	if err != nil {
+		return nil, fmt.Errorf("unsupported XML encoding %q", label)
+	}
+	return e.NewDecoder().Reader(input), nil
 }
 
 // Token returns the next token. Errors carry the input offset.

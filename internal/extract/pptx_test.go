@@ -86,10 +86,10 @@ func TestPptx(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			data := zipBytes(t, tc.parts...)
-			res, err := extractBytes(t, "発表.pptx", data, extract.Options{})
+			res, err := ooxmlExtractBytes(t, "発表.pptx", data, extract.Options{})
 			got := renderResult(res, err)
 			checkGolden(t, tc.name, got)
-			if m := renderResult(extractBytes(t, "発表.PPTM", data, extract.Options{})); m != got {
+			if m := renderResult(ooxmlExtractBytes(t, "発表.PPTM", data, extract.Options{})); m != got {
 				t.Errorf(".pptm differs from .pptx:\n%s\nwant\n%s", m, got)
 			}
 		})
