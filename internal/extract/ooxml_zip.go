@@ -238,7 +238,8 @@ func (r *partReader) Close() error { return r.rc.Close() }
 // (TargetMode="External" is ignored), resolved relative to the part's
 // folder with ".." allowed and a leading "/" meaning the package root;
 // percent-escapes in targets are decoded. A part without a .rels part has
-// none. Results are cached.
+// none; part "" gives the package relationships (_rels/.rels). Results are
+// cached.
 func (p *pkg) relsOf(part string) (map[string]rel, error) {
 	k := partKey(part)
 	if m, ok := p.rels[k]; ok {
