@@ -59,6 +59,7 @@ var (
 		`<w:p><w:pPr><w:pageBreakBefore/></w:pPr>` + wT("三ページ目") + `</w:p>` +
 		`<w:p><w:pPr><w:pageBreakBefore w:val="0"/></w:pPr>` + wT("まだ三") + `</w:p>` +
 		`<w:p><w:pPr><w:pageBreakBefore w:val="false"/></w:pPr>` + wT("まだ三") + `</w:p>` +
+		`<w:p><w:pPr><w:pPrChange w:id="1"><w:pPr><w:pageBreakBefore/><w:sectPr/></w:pPr></w:pPrChange></w:pPr>` + wT("変更履歴の旧書式") + `</w:p>` +
 		`<w:p><w:pPr><w:sectPr><w:type w:val="continuous"/></w:sectPr></w:pPr>` + wT("連続") + `</w:p>` +
 		`<w:p><w:pPr><w:sectPr/></w:pPr>` + wT("次ページ節") + `</w:p>` +
 		wP("四ページ目")

@@ -142,7 +142,10 @@ func (lr *lineReader) start(d *xmlDecoder, se xml.StartElement) error {
 		}
 	case isW(n):
 		switch n.Local {
-		case "moveFrom", "delText", "delInstrText", "instrText", "rPr":
+		case "moveFrom", "delText", "delInstrText", "instrText", "rPr",
+			"pPrChange", "sectPrChange", "rPrChange":
+			// (the *Change elements keep the formatting before a tracked
+			// change: an old pageBreakBefore or section break is no break)
 			return d.Skip()
 		case "p":
 			f = &frame{kind: fPara}

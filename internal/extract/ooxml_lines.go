@@ -22,8 +22,9 @@ import (
 //     joined by spaces);
 //   - skipped: mc:Fallback and any mc:Choice after the first of an
 //     mc:AlternateContent (duplicates of the first choice), w:moveFrom,
-//     w:delText, w:delInstrText, w:instrText, and run properties (w:rPr,
-//     a:rPr);
+//     w:delText, w:delInstrText, w:instrText, run properties (w:rPr,
+//     a:rPr) and the old properties of tracked formatting changes
+//     (w:pPrChange, w:sectPrChange, w:rPrChange);
 //   - text boxes (w:txbxContent): with lineOptions.Boxes each one leaves the
 //     lines and becomes one objTextBox (its lines joined by spaces) on the
 //     page where it starts; without, its lines stay ordinary lines, emitted
