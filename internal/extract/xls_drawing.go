@@ -1,0 +1,185 @@
+package extract
+
+import "strings"
+
+// Cell notes and shapes of a BIFF8 worksheet ([MS-XLS] 2.4.179 Note,
+// 2.4.181 Obj, 2.4.329 TxO, 2.4.188 MsoDrawing): each drawing object is an
+// OBJ record (its type and id) after the MSODRAWING record holding its
+// OfficeArt shape container, whose OfficeArtClientAnchorSheet atom
+// (0xF010) gives the top-left cell; a TXO record after the OBJ holds the
+// object's text in the CONTINUE records that follow it (a flag byte at the
+// start of each). A NOTE record at the end of the sheet ties a cell to the
+// id of its comment object. BIFF5 notes carry their text in the NOTE
+// record itself (continued by NOTE records with row 0xFFFF) and BIFF5 OBJ
+// records carry their anchor.
+
+// OBJ types (FtCmo.ot) whose text Excel shows on the sheet as a shape:
+// lines, rectangles, ovals, arcs, text boxes, polygons and Office Art
+// shapes; form controls, pictures, charts and notes are not shapes.
+var xlsShapeTypes = map[int]bool{0x01: true, 0x02: true, 0x03: true, 0x04: true, 0x06: true, 0x09: true, 0x1E: true}
+
+const xlsObjNote = 0x19
+
+// xlsObjRef is one OBJ record.
+type xlsObjRef struct {
+	id, ot   int
+	row, col int // anchor, 1-based
+}
+
+// xlsNoteRef is one NOTE record.
+type xlsNoteRef struct {
+	row, col int // 1-based
+	id       int // BIFF8: object id of the comment
+	text     string
+}
+
+// xlsDrawing collects a sheet's objects while its records stream by.
+type xlsDrawing struct {
+	row, col int // last anchor seen in MSODRAWING, 1-based
+	objs     []xlsObjRef
+	lastID   int
+	hasObj   bool
+	texts    map[int]string
+	notes    []xlsNoteRef
+}
+
+func newXlsDrawing() xlsDrawing { return xlsDrawing{row: 1, col: 1} }
+
+// drawing walks the OfficeArt records of one MSODRAWING record and keeps
+// the last client anchor. Containers (version 0xF) are entered; an atom
+// running past the record ends the walk.
+func (d *xlsDrawing) drawing(data []byte) {
+	for i := 0; i+8 <= len(data); {
+		verInst := le16(data, i)
+		typ := le16(data, i+2)
+		n := int(le32(data, i+4))
+		if verInst&0xF == 0xF {
+			i += 8
+			continue
+		}
+		if n < 0 || n > len(data)-i-8 {
+			return
+		}
+		if typ == 0xF010 && n >= 18 {
+			d.col = le16(data, i+8+2) + 1
+			d.row = le16(data, i+8+6) + 1
+		}
+		i += 8 + n
+	}
+}
+
+// obj reads the common object data of an OBJ record (FtCmo, [MS-XLS]
+// 2.5.143); BIFF5 OBJ records hold the anchor too.
+func (d *xlsDrawing) obj(b *xlsBook, data []byte) {
+	if b.biff5 {
+		if len(data) < 16 {
+			return
+		}
+		o := xlsObjRef{ot: le16(data, 4), id: le16(data, 6), col: le16(data, 10) + 1, row: le16(data, 14) + 1}
+		d.objs = append(d.objs, o)
+		d.lastID, d.hasObj = o.id, true
+		return
+	}
+	if len(data) < 8 || le16(data, 0) != 0x15 {
+		return
+	}
+	o := xlsObjRef{ot: le16(data, 4), id: le16(data, 6), row: d.row, col: d.col}
+	d.objs = append(d.objs, o)
+	d.lastID, d.hasObj = o.id, true
+}
+
+// txo reads a TXO record's text from its CONTINUE records and files it
+// under the id of the OBJ before it.
+func (d *xlsDrawing) txo(b *xlsBook, data []byte) error {
+	segs, err := b.rr.withContinues(data, b.budget)
+	if err != nil {
+		return err
+	}
+	if len(data) < 12 || !d.hasObj || len(segs) < 2 {
+		return nil
+	}
+	cch := le16(data, 10)
+	var text string
+	if b.biff5 {
+		var raw []byte
+		for _, s := range segs[1:] {
+			raw = append(raw, s[:min(len(s), cch-len(raw))]...)
+			if len(raw) >= cch {
+				break
+			}
+		}
+		text = b.cp.decode(raw)
+	} else {
+		c := &xlsCursor{segs: segs[1:]}
+		high := false
+		if !c.advanceFlag(&high) {
+			return nil
+		}
+		text, _ = c.chars(cch, high)
+	}
+	if d.texts == nil {
+		d.texts = map[int]string{}
+	}
+	d.texts[d.lastID] = text
+	return nil
+}
+
+// note reads a NOTE record ([MS-XLS] 2.4.179; BIFF5 holds the text).
+func (d *xlsDrawing) note(b *xlsBook, data []byte) error {
+	if len(data) < 6 {
+		return nil
+	}
+	row, col := le16(data, 0), le16(data, 2)
+	if b.biff5 {
+		n := min(le16(data, 4), len(data)-6)
+		text := b.cp.decode(data[6 : 6+n])
+		if row == 0xFFFF && len(d.notes) > 0 {
+			d.notes[len(d.notes)-1].text += text
+			return nil
+		}
+		d.notes = append(d.notes, xlsNoteRef{row: row + 1, col: col + 1, text: text})
+		return nil
+	}
+	if len(data) < 8 {
+		return nil
+	}
+	d.notes = append(d.notes, xlsNoteRef{row: row + 1, col: col + 1, id: le16(data, 6)})
+	return nil
+}
+
+// finish files the sheet's comments and shapes.
+func (d *xlsDrawing) finish(b *xlsBook, s *xlsSheet) error {
+	for _, n := range d.notes {
+		text := n.text
+		if !b.biff5 {
+			text = d.texts[n.id]
+		}
+		if err := s.object(&s.comments, n.row, n.col, text); err != nil {
+			return err
+		}
+	}
+	for _, o := range d.objs {
+		if !xlsShapeTypes[o.ot] {
+			continue
+		}
+		if t, ok := d.texts[o.id]; ok {
+			if err := s.object(&s.shapes, o.row, o.col, xlsParagraphs(t)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// xlsParagraphs gives shape text the form of the .xlsx reader's drawing
+// text: one trimmed paragraph per line, empty paragraphs dropped.
+func xlsParagraphs(t string) string {
+	t = strings.ReplaceAll(strings.ReplaceAll(t, "\r\n", "\n"), "\r", "\n")
+	var keep []string
+	for _, l := range strings.Split(t, "\n") {
+		if l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " ")); l != "" {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}

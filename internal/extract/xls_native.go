@@ -1,0 +1,467 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/richardlehane/mscfb"
+
+	"github.com/fumibako/fumibako/internal/officefile"
+)
+
+// Native .xls reader ([MS-XLS]): the Workbook stream (BIFF8, Excel 97 and
+// later) or Book stream (BIFF5/BIFF7, Excel 5 and 95) of the compound file,
+// read record by record without LibreOffice. Places are those of the
+// .xlsx reader for the same workbook (xls_grid.go): every visible
+// worksheet in BoundSheet order (hsState hidden and very hidden skipped,
+// chart, macro and module sheets have no cells), its cell notes as
+// <sheet>[コメント], text boxes and shapes with text as <sheet>[図形], and
+// its print header and footer as <sheet>[ヘッダー・フッター].
+//
+// Cells: LABELSST (shared strings with CONTINUE), LABEL and RSTRING,
+// NUMBER, RK, MULRK, BOOLERR, and the cached result of FORMULA (a string
+// result comes in the STRING record after it); BLANK and MULBLANK are
+// empty. Numbers and dates are shown through the cell's XF number format
+// (FORMAT records, else the built-in formats as a Japanese Excel shows
+// them) with the workbook's 1900 or 1904 date system, by the same
+// formatter as the .xlsx reader. BIFF5 strings are decoded from the
+// CODEPAGE record's code page (932 is Shift_JIS).
+//
+// Failures: a read password or IRM → MsgPassword or MsgRights before any
+// parsing; a FILEPASS record (a workbook encrypted with Excel's default
+// password), BIFF2–BIFF4, a missing workbook stream or broken records →
+// Corrupt, so the caller can fall back to LibreOffice; more text than
+// xlsTextCap → MsgOutOfMemory. A panic while parsing is Corrupt.
+
+func init() { nativeReaders[".xls"] = readXlsNative }
+
+var (
+	// errXlsEncrypted: the workbook carries a FILEPASS record the
+	// protection check accepted (Excel's default password).
+	errXlsEncrypted = errors.New("extract: xls workbook is encrypted (default password); not decrypted natively")
+	// errXlsNoWorkbook: no Workbook or Book stream at the root.
+	errXlsNoWorkbook = errors.New("extract: xls compound file has no Workbook or Book stream")
+	// errXlsVersion: a BIFF version other than 5 or 8.
+	errXlsVersion = errors.New("extract: xls BIFF version not supported natively")
+)
+
+// xlsMemoryFile is the largest file read into memory before parsing the
+// compound file (faster sector walks); larger files are read in place.
+const xlsMemoryFile = 64 << 20
+
+func readXlsNative(ctx context.Context, path string, opt Options) (res *Result, err error) {
+	defer xlsRecover(&res, &err)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := xlsProtection(f, st.Size(), officefile.FormatCFB); err != nil {
+		return nil, err
+	}
+	stream, name, err := xlsWorkbookStream(f, st.Size())
+	if err != nil {
+		return nil, Corrupt(err)
+	}
+	res, err = readXlsStream(ctx, stream, strings.EqualFold(name, "Book"))
+	if err != nil {
+		return nil, xlsFailure(err)
+	}
+	return res, nil
+}
+
+// xlsProtection fails an encrypted file before anything parses it
+// (reference/extraction.md §10) and a file whose first bytes are not the
+// format the reader expects.
+func xlsProtection(r io.ReaderAt, size int64, want officefile.Format) error {
+	d, err := officefile.Detect(r, size)
+	if err != nil {
+		return Corrupt(err)
+	}
+	switch d.Protection {
+	case officefile.Password:
+		return Fail(MsgPassword, fmt.Errorf("extract: %s", d.Reason))
+	case officefile.Rights:
+		return Fail(MsgRights, fmt.Errorf("extract: %s", d.Reason))
+	}
+	if d.Format != want {
+		return Corrupt(fmt.Errorf("extract: expected %s content, found %s", want, d.Format))
+	}
+	return nil
+}
+
+// xlsRecover turns a panic of a native reader into a corrupt-file
+// failure, so one hostile file never takes the worker down.
+func xlsRecover(res **Result, err *error) {
+	if r := recover(); r != nil {
+		*res = nil
+		*err = Corrupt(fmt.Errorf("panic while reading: %v", r))
+	}
+}
+
+// xlsFailure maps a parse error to the reader's result error.
+func xlsFailure(err error) error {
+	var fe *Error
+	switch {
+	case errors.As(err, &fe):
+		return fe
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, errXlsTooMuchText):
+		return &Error{Msg: MsgOutOfMemory, Cause: err}
+	}
+	return Corrupt(err)
+}
+
+// xlsMemFile is a file read into memory; Slice lets mscfb avoid copies.
+type xlsMemFile []byte
+
+func (m xlsMemFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off >= int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (m xlsMemFile) Slice(off int64, l int) ([]byte, error) {
+	if off < 0 || l < 0 || off+int64(l) > int64(len(m)) {
+		return nil, io.EOF
+	}
+	return m[off : off+int64(l)], nil
+}
+
+// xlsWorkbookStream opens the compound file and returns its root-level
+// Workbook stream (or Book for BIFF5; names compared ignoring case), cut
+// at the file size so a lying directory entry cannot make it longer.
+func xlsWorkbookStream(f *os.File, size int64) (io.Reader, string, error) {
+	var ra io.ReaderAt = f
+	if size <= xlsMemoryFile {
+		b := make([]byte, size)
+		if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), b); err != nil {
+			return nil, "", err
+		}
+		ra = xlsMemFile(b)
+	}
+	return xlsCFBStream(ra, size, "Workbook", "Book")
+}
+
+// xlsCFBStream returns the first root-level stream whose name matches one of
+// names (in the order of names, ignoring case), read at most size bytes.
+func xlsCFBStream(ra io.ReaderAt, size int64, names ...string) (io.Reader, string, error) {
+	doc, err := mscfb.New(ra)
+	if err != nil {
+		return nil, "", fmt.Errorf("read compound file: %w", err)
+	}
+	for _, want := range names {
+		for _, e := range doc.File {
+			if len(e.Path) != 0 || e.Size <= 0 || !strings.EqualFold(e.Name, want) || e.FileInfo().IsDir() {
+				continue
+			}
+			return io.LimitReader(e, min(e.Size, size)), e.Name, nil
+		}
+	}
+	return nil, "", errXlsNoWorkbook
+}
+
+// xlsBoundSheet is one BoundSheet8 record ([MS-XLS] 2.4.28).
+type xlsBoundSheet struct {
+	pos     uint32 // stream offset of the sheet's BOF
+	visible bool   // hsState 0
+	dt      byte   // 0 worksheet or dialog, 1 macro, 2 chart, 6 VB module
+	name    string
+	used    bool
+}
+
+// xlsBook is the state of one workbook stream.
+type xlsBook struct {
+	ctx      context.Context
+	rr       *xlsRecordReader
+	biff5    bool
+	cp       xlsCodePage
+	date1904 bool
+	sst      []string
+	styles   *xlStyles
+	sheets   []xlsBoundSheet
+	budget   *xlsBudget
+	// globalsEnd is the stream offset after the globals' EOF.
+	globalsEnd int64
+}
+
+// readXlsStream reads a workbook stream; biff5Name says the stream was
+// named Book (a hint when the BOF version is unusual).
+func readXlsStream(ctx context.Context, r io.Reader, biff5Name bool) (*Result, error) {
+	b := &xlsBook{ctx: ctx, rr: newXlsRecordReader(r), styles: newXlStyles(), budget: newXlsBudget()}
+	if err := b.readGlobals(biff5Name); err != nil {
+		return nil, err
+	}
+	sheets := make([]*xlsSheet, len(b.sheets))
+	// Like the .xlsx reader, a sheet without a name or with the name of an
+	// earlier sheet (ignoring case) is not a place.
+	names := map[string]bool{}
+	for i := range b.sheets {
+		if !b.sheets[i].visible {
+			continue
+		}
+		k := strings.ToLower(b.sheets[i].name)
+		if k == "" || names[k] {
+			b.sheets[i].visible = false
+		}
+		names[k] = true
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		typ, data, off, err := b.rr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if typ != xlsRBOF {
+			continue
+		}
+		dt := 0
+		if len(data) >= 4 {
+			dt = le16(data, 2)
+		}
+		i := b.sheetAt(uint32(off))
+		if i < 0 || dt != xlsDtWorksheet || !b.sheets[i].visible || b.sheets[i].dt != 0 {
+			if err := b.skipSubstream(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		s := newXlsSheet(b.sheets[i].name, b.budget)
+		if err := b.readSheet(s); err != nil {
+			return nil, fmt.Errorf("sheet %q: %w", s.name, err)
+		}
+		sheets[i] = s
+	}
+	res := &Result{}
+	for _, s := range sheets {
+		if s == nil {
+			continue
+		}
+		if err := s.places(res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// sheetAt finds the BoundSheet whose BOF sits at off; a file whose
+// offsets are wrong gets its substreams in BoundSheet order instead.
+func (b *xlsBook) sheetAt(off uint32) int {
+	for i := range b.sheets {
+		if b.sheets[i].pos == off && !b.sheets[i].used {
+			b.sheets[i].used = true
+			return i
+		}
+	}
+	for i := range b.sheets {
+		if !b.sheets[i].used && !b.posValid(b.sheets[i].pos) {
+			b.sheets[i].used = true
+			return i
+		}
+	}
+	return -1
+}
+
+// posValid is false for a BoundSheet offset no substream can start at
+// (before the end of the globals).
+func (b *xlsBook) posValid(pos uint32) bool { return int64(pos) >= b.globalsEnd }
+
+// skipSubstream skips records up to the EOF that closes the substream
+// just opened, nested substreams (embedded charts) included.
+func (b *xlsBook) skipSubstream() error {
+	depth := 1
+	for depth > 0 {
+		typ, _, _, err := b.rr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch typ {
+		case xlsRBOF:
+			depth++
+		case xlsREOF:
+			depth--
+		}
+	}
+	return nil
+}
+
+// readGlobals reads the workbook globals substream up to its EOF.
+func (b *xlsBook) readGlobals(biff5Name bool) error {
+	typ, data, off, err := b.rr.next()
+	if err == io.EOF {
+		return fmt.Errorf("xls: empty workbook stream")
+	}
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case xlsRBOF:
+	case 0x0009, 0x0209, 0x0409:
+		return fmt.Errorf("%w (BOF record 0x%04X)", errXlsVersion, typ)
+	default:
+		return fmt.Errorf("xls: workbook stream starts with record 0x%04X, not BOF", typ)
+	}
+	if len(data) < 4 {
+		return xlsRecordError(typ, off, errXlsTruncated)
+	}
+	switch vers, dt := le16(data, 0), le16(data, 2); {
+	case dt != xlsDtGlobals:
+		return fmt.Errorf("%w (first substream type 0x%04X, not workbook globals)", errXlsVersion, dt)
+	case vers == xlsBIFF8:
+	case vers == xlsBIFF5:
+		b.biff5 = true
+	default:
+		b.biff5 = biff5Name
+	}
+	for {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
+		typ, data, off, err := b.rr.next()
+		if err == io.EOF {
+			return fmt.Errorf("xls: workbook globals without EOF")
+		}
+		if err != nil {
+			return err
+		}
+		if err := b.globalRecord(typ, data); err != nil {
+			return xlsRecordError(typ, off, err)
+		}
+		if typ == xlsREOF {
+			b.globalsEnd = b.rr.pos
+			return nil
+		}
+	}
+}
+
+// globalRecord handles one record of the globals substream.
+func (b *xlsBook) globalRecord(typ uint16, data []byte) error {
+	switch typ {
+	case xlsRFilePass:
+		return errXlsEncrypted
+	case xlsRCodePage:
+		if len(data) >= 2 {
+			b.cp = xlsCodePage{enc: xlsEncoding(le16(data, 0))}
+		}
+	case xlsRDateMode:
+		if len(data) >= 2 {
+			b.date1904 = le16(data, 0) == 1
+		}
+	case xlsRFormat:
+		return b.format(data)
+	case xlsRXF:
+		if len(data) < 4 {
+			return errXlsTruncated
+		}
+		b.styles.xfFmt = append(b.styles.xfFmt, le16(data, 2))
+	case xlsRBoundSheet:
+		return b.boundSheet(data)
+	case xlsRSST:
+		return b.readSST(data)
+	}
+	return nil
+}
+
+// format reads a FORMAT record ([MS-XLS] 2.4.126): ifmt and the format
+// code (BIFF5: a byte count and code-page bytes).
+func (b *xlsBook) format(data []byte) error {
+	if len(data) < 3 {
+		return errXlsTruncated
+	}
+	id := le16(data, 0)
+	var code string
+	if b.biff5 {
+		n := min(int(data[2]), len(data)-3)
+		code = b.cp.decode(data[3 : 3+n])
+	} else {
+		code, _, _ = xlsUnicodeString(data, 2)
+	}
+	b.styles.codes[id] = code
+	delete(b.styles.byID, id)
+	return nil
+}
+
+// boundSheet reads a BoundSheet8 record.
+func (b *xlsBook) boundSheet(data []byte) error {
+	if len(data) < 7 {
+		return errXlsTruncated
+	}
+	s := xlsBoundSheet{pos: le32(data, 0), visible: data[4]&3 == 0, dt: data[5]}
+	if b.biff5 {
+		n := min(int(data[6]), len(data)-7)
+		s.name = b.cp.decode(data[7 : 7+n])
+	} else {
+		s.name, _, _ = xlsShortUnicodeString(data, 6)
+	}
+	if len(b.sheets) >= 65536 {
+		return fmt.Errorf("xls: more than 65536 sheets")
+	}
+	b.sheets = append(b.sheets, s)
+	return nil
+}
+
+// readSST reads the shared string table ([MS-XLS] 2.4.265) and its
+// CONTINUE records. The declared counts only bound the preallocation by
+// what the records can hold (3 bytes per string at least), so a lying
+// count allocates nothing.
+func (b *xlsBook) readSST(data []byte) error {
+	if len(data) < 8 {
+		return errXlsTruncated
+	}
+	unique := int(le32(data, 4))
+	segs, err := b.rr.withContinues(data, b.budget)
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, s := range segs {
+		total += len(s)
+	}
+	if unique < 0 || unique > total/3 {
+		unique = total / 3
+	}
+	b.sst = make([]string, 0, unique)
+	c := &xlsCursor{segs: segs, p: 8}
+	for {
+		if !c.advance() {
+			// Fewer strings than declared is common (calamine gh548): keep
+			// what the table holds.
+			return nil
+		}
+		s, ok := c.richString()
+		if !ok {
+			return nil
+		}
+		if err := b.budget.add(len(s) + 16); err != nil {
+			return err
+		}
+		b.sst = append(b.sst, s)
+		if len(b.sst)%4096 == 0 {
+			if err := b.ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+}
