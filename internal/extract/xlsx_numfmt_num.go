@@ -410,8 +410,8 @@ func (s *xlSection) writeMantissa(b *strings.Builder, toks []xlTok, ip, fp strin
 			b.WriteByte('%')
 		}
 	}
-	if len(slots) == 0 && k > 0 {
-		b.WriteString(ip[:k])
+	if len(slots) == 0 && k > 0 && point < len(toks) {
+		b.WriteString(ip[:k]) // ".00": the integer digits still show
 	}
 	if point == len(toks) {
 		return
@@ -604,7 +604,7 @@ func (s *xlSection) renderFraction(x float64, sl int) string {
 			}
 		}
 	}
-	if num == 0 {
+	if num == 0 && hasInt {
 		out := strings.TrimRight(b.String(), " ")
 		if out == "" {
 			return "0"
