@@ -1,0 +1,249 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// LibreOffice conversion (DESIGN.md "Extraction": .xls .xlsb .doc .ppt are
+// converted by LibreOffice and read as OOXML).
+//
+// One conversion is one soffice process:
+//
+//	soffice --headless --norestore --nolockcheck
+//	        -env:UserInstallation=file://<scratch>/lo-profile
+//	        --convert-to <target>:<filter> --outdir <scratch>/<out> <inputs…>
+//
+// run in the folder of the inputs, which are copies in the scratch folder
+// (LibreOffice never sees, locks or writes next to a source file). The
+// profile is private to the scratch folder, so concurrent workers never
+// hand their files to each other's LibreOffice; creating it costs a few
+// seconds, so a caller that keeps <scratch>/lo-profile between files
+// (LibreOfficeProfile) saves that on every later file. soffice exits with 0
+// even when it could not load a file: success is the output file existing.
+//
+// The child is started with exec.CommandContext and stays in the caller's
+// process group, so a worker killed with its group takes LibreOffice along.
+// On Linux soffice is a script that execs oosplash, which forks soffice.bin;
+// cancelling ctx therefore kills the whole process tree below the child,
+// not just the child.
+
+// LibreOfficeProfile is the folder inside the scratch folder that holds
+// LibreOffice's private profile.
+const LibreOfficeProfile = "lo-profile"
+
+// Export filters per target extension; the explicit filter also lets
+// LibreOffice export HTML and RTF documents opened by its web or text
+// components.
+var loFilters = map[string]string{
+	"xlsx": "Calc MS Excel 2007 XML",
+	"docx": "MS Word 2007 XML",
+	"pptx": "Impress MS PowerPoint 2007 XML",
+}
+
+// ErrNoLibreOffice is returned by FindLibreOffice when no soffice is found.
+var ErrNoLibreOffice = errors.New("extract: LibreOffice (soffice) not found")
+
+// loFind is FindLibreOffice; tests replace it.
+var loFind = FindLibreOffice
+
+// FindLibreOffice returns the path of LibreOffice's soffice: soffice or
+// libreoffice on PATH, else the usual install folders of Windows, macOS
+// and Linux.
+func FindLibreOffice() (string, error) {
+	for _, name := range []string{"soffice", "libreoffice"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	var candidates []string
+	switch runtime.GOOS {
+	case "windows":
+		for _, env := range []string{"ProgramFiles", "ProgramFiles(x86)", "ProgramW6432", "LOCALAPPDATA"} {
+			if d := os.Getenv(env); d != "" {
+				candidates = append(candidates, filepath.Join(d, "LibreOffice", "program", "soffice.exe"))
+			}
+		}
+		candidates = append(candidates,
+			`C:\Program Files\LibreOffice\program\soffice.exe`,
+			`C:\Program Files (x86)\LibreOffice\program\soffice.exe`)
+	case "darwin":
+		candidates = append(candidates, "/Applications/LibreOffice.app/Contents/MacOS/soffice")
+		if h, err := os.UserHomeDir(); err == nil {
+			candidates = append(candidates, filepath.Join(h, "Applications", "LibreOffice.app", "Contents", "MacOS", "soffice"))
+		}
+	default:
+		candidates = append(candidates, "/usr/lib/libreoffice/program/soffice", "/usr/lib64/libreoffice/program/soffice",
+			"/usr/local/lib/libreoffice/program/soffice", "/snap/bin/libreoffice")
+		if m, _ := filepath.Glob("/opt/libreoffice*/program/soffice"); len(m) > 0 {
+			candidates = append(candidates, m[len(m)-1])
+		}
+	}
+	for _, c := range candidates {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c, nil
+		}
+	}
+	return "", ErrNoLibreOffice
+}
+
+// loFileURL turns an absolute path into a file:// URL for -env options.
+func loFileURL(p string) string {
+	p = filepath.ToSlash(p)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x → /C:/x
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// loFailure describes a conversion that produced no output.
+type loFailure struct {
+	output string // what soffice printed, cut
+}
+
+func (e *loFailure) Error() string {
+	out := strings.Join(strings.Fields(e.output), " ")
+	if out == "" {
+		return "libreoffice produced no output file"
+	}
+	return "libreoffice produced no output file: " + out
+}
+
+// loOutputCap bounds what is kept of soffice's stdout and stderr.
+const loOutputCap = 16 << 10
+
+type loOutput struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (c *loOutput) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := loOutputCap - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *loOutput) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}
+
+// loRun converts the files named in inputs (names inside dir) to
+// target with one soffice process writing into outdir, and returns what it
+// printed. It returns ctx's error when ctx ends first; the process tree is
+// killed then.
+func loRun(ctx context.Context, soffice, dir string, inputs []string, target, outdir, profile string) (string, error) {
+	filter, ok := loFilters[target]
+	if !ok {
+		return "", fmt.Errorf("extract: unknown conversion target %q", target)
+	}
+	if err := os.MkdirAll(outdir, 0o755); err != nil {
+		return "", fmt.Errorf("extract: create conversion folder: %w", err)
+	}
+	args := []string{"--headless", "--norestore", "--nolockcheck",
+		"-env:UserInstallation=" + loFileURL(profile),
+		"--convert-to", target + ":" + filter, "--outdir", outdir}
+	args = append(args, inputs...)
+	cmd := exec.CommandContext(ctx, soffice, args...)
+	cmd.Dir = dir
+	var out loOutput
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Cancel = func() error {
+		// The child is still alive here, so its loDescendants can be found
+		// through it; once it is reaped they belong to init.
+		loKillTree(cmd.Process.Pid)
+		return cmd.Process.Kill()
+	}
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	if cerr := ctx.Err(); cerr != nil {
+		return out.String(), fmt.Errorf("extract: libreoffice conversion stopped: %w", cerr)
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return out.String(), fmt.Errorf("extract: start libreoffice %s: %w", soffice, err)
+		}
+		// A non-zero exit still may have converted some files; the caller
+		// looks for the outputs.
+	}
+	return out.String(), nil
+}
+
+// legacyCopy copies src to dst, opening src read-only.
+func legacyCopy(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("extract: open %s: %w", src, err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("extract: create scratch copy: %w", err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("extract: copy %s to scratch: %w", src, err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("extract: close scratch copy: %w", err)
+	}
+	return nil
+}
+
+// ConvertBatch converts files of one kind to target ("xlsx", "docx" or
+// "pptx") with a single soffice process, which saves LibreOffice's start-up
+// (several seconds) on every file but the first. Each file is copied into
+// <scratch>/batch-in under a numbered name; the result maps each input path
+// to its converted file in <scratch>/batch-out. A file LibreOffice could not
+// convert is missing from the map; read the others with ReadConverted.
+// The error is for the batch as a whole: ctx ended (the process tree is
+// killed), a copy failed, or soffice could not be started. A file that
+// hangs LibreOffice stalls the whole batch, so callers give the batch a
+// deadline and convert its files one by one when it passes.
+func ConvertBatch(ctx context.Context, soffice string, files []string, target, scratch string) (map[string]string, error) {
+	in := filepath.Join(scratch, "batch-in")
+	out := filepath.Join(scratch, "batch-out")
+	for _, d := range []string{in, out} {
+		if err := os.RemoveAll(d); err != nil {
+			return nil, fmt.Errorf("extract: clear %s: %w", d, err)
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("extract: create %s: %w", d, err)
+		}
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = strconv.Itoa(i+1) + strings.ToLower(filepath.Ext(f))
+		if err := legacyCopy(f, filepath.Join(in, names[i])); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := loRun(ctx, soffice, in, names, target, out, filepath.Join(scratch, LibreOfficeProfile)); err != nil {
+		return nil, err
+	}
+	res := make(map[string]string, len(files))
+	for i, f := range files {
+		p := filepath.Join(out, strings.TrimSuffix(names[i], filepath.Ext(names[i]))+"."+target)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			res[f] = p
+		}
+	}
+	return res, nil
+}
