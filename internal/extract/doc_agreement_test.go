@@ -1,0 +1,291 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestAgreementDocPpt is the agreement report of issue 6 for the native
+// Word and PowerPoint readers: every .doc and .ppt of ../shared/corpus, and
+// fixtures made by converting the corpus' .docx and .pptx to .doc and .ppt
+// with LibreOffice, are read natively and through LibreOffice's conversion
+// back to .docx / .pptx (read by the OOXML readers). For each file it
+// counts the share of LibreOffice's lines that the native reader produces
+// identically in the same place; when the two disagree on the page places
+// of a Word file (pages are approximate on both sides) the lines are
+// compared per kind of place with the page numbers dropped. It runs only
+// on request, as it converts a few hundred files:
+//
+//	FUMIBAKO_AGREEMENT=1 go test ./internal/extract -run TestAgreementDocPpt -v -timeout 30m
+//
+// FUMIBAKO_AGREEMENT_MIN (a percentage) makes the test fail below it;
+// FUMIBAKO_AGREEMENT_CACHE names a folder that keeps the conversions
+// between runs.
+func TestAgreementDocPpt(t *testing.T) {
+	if os.Getenv("FUMIBAKO_AGREEMENT") == "" {
+		t.Skip("set FUMIBAKO_AGREEMENT=1 to run the LibreOffice agreement report")
+	}
+	soffice, err := exec.LookPath("soffice")
+	if err != nil {
+		t.Skip("LibreOffice (soffice) is not installed")
+	}
+	root := docCorpusDir(t)
+	work := os.Getenv("FUMIBAKO_AGREEMENT_CACHE")
+	if work == "" {
+		work = t.TempDir()
+	}
+	profile := filepath.Join(work, "profile")
+
+	var legacy, modern []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".doc", ".ppt":
+			legacy = append(legacy, p)
+		case ".docx", ".pptx":
+			modern = append(modern, p)
+		}
+		return nil
+	})
+	if len(legacy)+len(modern) == 0 {
+		t.Skipf("no Word or PowerPoint files under %s (corpus absent)", root)
+	}
+
+	// Fixtures: the corpus' packages converted to the legacy formats.
+	fixtures := docConvertAll(t, soffice, profile, filepath.Join(work, "fixtures"), modern, func(p string) string {
+		if strings.EqualFold(filepath.Ext(p), ".docx") {
+			return "doc"
+		}
+		return "ppt"
+	})
+	type input struct{ label, path string }
+	var inputs []input
+	for _, p := range legacy {
+		rel, _ := filepath.Rel(root, p)
+		inputs = append(inputs, input{rel, p})
+	}
+	for src, p := range fixtures {
+		rel, _ := filepath.Rel(root, src)
+		inputs = append(inputs, input{rel + " → " + filepath.Ext(p), p})
+	}
+	sort.Slice(inputs, func(i, j int) bool { return inputs[i].label < inputs[j].label })
+
+	// The oracle: each legacy file converted back to OOXML.
+	var paths []string
+	for _, in := range inputs {
+		paths = append(paths, in.path)
+	}
+	oracle := docConvertAll(t, soffice, profile, filepath.Join(work, "oracle"), paths, func(p string) string {
+		if strings.EqualFold(filepath.Ext(p), ".doc") {
+			return "docx"
+		}
+		return "pptx"
+	})
+
+	type score struct {
+		label           string
+		matched, total  int
+		extra           int
+		whole           bool
+		missing         []string
+		nativeErr, note string
+	}
+	var scores []score
+	var sumMatched, sumTotal, skipped int
+	ctx := context.Background()
+	for _, in := range inputs {
+		conv, ok := oracle[in.path]
+		if !ok {
+			skipped++
+			t.Logf("skip %s: LibreOffice could not convert it", in.label)
+			continue
+		}
+		want, err := readers[filepath.Ext(conv)](ctx, conv, Options{Scratch: t.TempDir()})
+		if err != nil {
+			skipped++
+			t.Logf("skip %s: the converted file does not read: %v", in.label, err)
+			continue
+		}
+		native := readDocNative
+		if strings.EqualFold(filepath.Ext(in.path), ".ppt") {
+			native = readPptNative
+		}
+		got, err := native(ctx, in.path, Options{Scratch: t.TempDir()})
+		s := score{label: in.label}
+		if err != nil {
+			s.nativeErr = err.Error()
+			got = &Result{}
+		}
+		s.matched, s.total, s.extra, s.whole, s.missing = docAgreement(got.Places, want.Places)
+		sumMatched += s.matched
+		sumTotal += s.total
+		scores = append(scores, s)
+	}
+	if sumTotal == 0 {
+		t.Fatal("no lines to compare")
+	}
+	share := 100 * float64(sumMatched) / float64(sumTotal)
+	t.Logf("agreement: %d files, %d of LibreOffice's %d lines identical (%.2f%%), %d files skipped", len(scores), sumMatched, sumTotal, share, skipped)
+	sort.SliceStable(scores, func(i, j int) bool {
+		return scores[i].total-scores[i].matched > scores[j].total-scores[j].matched
+	})
+	t.Logf("worst files (lines missing or different):")
+	for i, s := range scores {
+		if i == 15 || s.matched == s.total {
+			break
+		}
+		mode := "per place"
+		if s.whole {
+			mode = "whole text"
+		}
+		t.Logf("  %-60s %4d/%4d (%5.1f%%) %s, %d extra lines %s", s.label, s.matched, s.total, 100*float64(s.matched)/float64(s.total), mode, s.extra, s.nativeErr)
+		for k, m := range s.missing {
+			if k == 5 {
+				break
+			}
+			t.Logf("      missing %s", m)
+		}
+	}
+	if min := os.Getenv("FUMIBAKO_AGREEMENT_MIN"); min != "" {
+		var want float64
+		fmt.Sscan(min, &want)
+		if share < want {
+			t.Errorf("agreement %.2f%% below %s%%", share, min)
+		}
+	}
+}
+
+// docAgreement counts the lines of want (LibreOffice) that got (native)
+// has in the same place. Word page places are compared as they are when
+// both sides have the same page places, else with the page numbers
+// dropped (whole).
+func docAgreement(got, want []Place) (matched, total, extra int, whole bool, missing []string) {
+	key := func(name string) string { return name }
+	if docPageSet(got) != docPageSet(want) {
+		whole = true
+		key = docPagelessName
+	}
+	have := map[string]map[string]int{}
+	for _, p := range got {
+		k := key(p.Name)
+		if have[k] == nil {
+			have[k] = map[string]int{}
+		}
+		for _, l := range p.Lines {
+			have[k][l]++
+		}
+	}
+	for _, p := range want {
+		k := key(p.Name)
+		for _, l := range p.Lines {
+			total++
+			if have[k][l] > 0 {
+				have[k][l]--
+				matched++
+			} else {
+				missing = append(missing, fmt.Sprintf("%s: %q", p.Name, l))
+			}
+		}
+	}
+	for _, m := range have {
+		for _, n := range m {
+			extra += n
+		}
+	}
+	return matched, total, extra, whole, missing
+}
+
+// docPageSet lists the Word page places of a result.
+func docPageSet(ps []Place) string {
+	var b strings.Builder
+	for _, p := range ps {
+		if strings.HasPrefix(p.Name, "ページ") && !strings.Contains(p.Name, "[") {
+			b.WriteString(p.Name + ";")
+		}
+	}
+	return b.String()
+}
+
+// docPagelessName drops the page number of a Word page place:
+// ページ003[図形] → ページ[図形].
+func docPagelessName(name string) string {
+	if !strings.HasPrefix(name, "ページ") {
+		return name
+	}
+	rest := strings.TrimLeft(strings.TrimPrefix(name, "ページ"), "0123456789")
+	return "ページ" + rest
+}
+
+// docConvertAll converts files with LibreOffice into dir, each to the
+// extension ext(file) gives, in one soffice run per extension, and returns
+// source → converted file for those that converted. Sources are linked
+// under unique names first, since several may share a base name.
+func docConvertAll(t *testing.T, soffice, profile, dir string, files []string, ext func(string) string) map[string]string {
+	t.Helper()
+	byExt := map[string][]string{}
+	links := map[string]string{} // link → source
+	in := filepath.Join(dir, "in")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	converted := func(link, e string) string {
+		return filepath.Join(dir, e, strings.TrimSuffix(filepath.Base(link), filepath.Ext(link))+"."+e)
+	}
+	for i, f := range files {
+		link := filepath.Join(in, fmt.Sprintf("f%04d%s", i, strings.ToLower(filepath.Ext(f))))
+		os.Remove(link)
+		if err := os.Symlink(f, link); err != nil {
+			t.Fatal(err)
+		}
+		links[link] = f
+		byExt[ext(f)] = append(byExt[ext(f)], link)
+	}
+	out := map[string]string{}
+	for e, all := range byExt {
+		od := filepath.Join(dir, e)
+		var list []string
+		for _, link := range all {
+			if _, err := os.Stat(converted(link, e)); err != nil {
+				list = append(list, link)
+			}
+		}
+		for len(list) > 0 {
+			batch := list
+			if len(batch) > 50 {
+				batch = batch[:50]
+			}
+			list = list[len(batch):]
+			args := append([]string{"-env:UserInstallation=file://" + profile, "--headless", "--norestore", "--convert-to", e, "--outdir", od}, batch...)
+			cmd := exec.Command(soffice, args...)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Logf("soffice: %v\n%s", err, b)
+			}
+		}
+		for _, link := range all {
+			conv := converted(link, e)
+			if st, err := os.Stat(conv); err == nil && st.Size() > 0 {
+				out[links[link]] = conv
+			}
+		}
+	}
+	return out
+}
+
+// docCorpusDir is ../shared/corpus relative to the repository root.
+func docCorpusDir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}

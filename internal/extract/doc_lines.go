@@ -1,0 +1,231 @@
+package extract
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf16"
+)
+
+// Turning a CP range of a Word binary document into lines, as the OOXML
+// paragraph reader does for a package (reference/extraction.md §4):
+//
+//   - a paragraph ends at 0x0D, at a cell mark 0x07 and at 0x0C (a page
+//     break or a section mark; LibreOffice also splits a paragraph there);
+//     it becomes one trimmed line, and an empty one disappears;
+//   - table paragraphs (sprmPFInTable, depth sprmPItap) gather into cells:
+//     a 0x07 that is not the row-end mark (sprmPFTtp) ends a cell, the
+//     row-end mark ends the row, which becomes one line of its cells joined
+//     by TAB, trailing empty cells removed; the paragraphs of a cell, and
+//     everything of a nested table, are joined by spaces;
+//   - fields (0x13 code 0x14 result 0x15) keep only their result; TAB and
+//     the line break 0x0B become spaces, the non-breaking hyphen 0x1E "-",
+//     other characters below U+0020 (pictures, note and comment marks,
+//     the optional hyphen) are dropped.
+//
+// Pages (main document only, §7.2 in explicit mode): the page advances
+// after each 0x0C, unless it closes a continuous section, and before a
+// paragraph with sprmPFPageBreakBefore once some text was seen. A
+// paragraph or row is on the page current at its first text.
+
+// docReader holds what line building needs.
+type docReader struct {
+	text     *docText
+	papx     *docPapx
+	sections map[int64]bool // CP after a section mark → the break counts
+
+	// Page state of the main document.
+	page    int
+	sawText bool
+	marks   []docMark // page at the start of each paragraph, by CP
+}
+
+// docMark says that from CP cp on the page is page.
+type docMark struct {
+	cp   int64
+	page int
+}
+
+// docLine is one paragraph or table row.
+type docLine struct {
+	text string
+	page int
+}
+
+// pageAt returns the page of the main-document character at cp (1 when
+// pages were not counted or cp is outside).
+func (r *docReader) pageAt(cp int64) int {
+	i := sort.Search(len(r.marks), func(i int) bool { return r.marks[i].cp > cp })
+	if i == 0 {
+		return 1
+	}
+	return r.marks[i-1].page
+}
+
+// docRow gathers the cells of an open table row.
+type docRow struct {
+	open    bool
+	cells   []string
+	parts   []string // paragraphs of the open cell
+	page    int
+	hasPage bool
+}
+
+// lines converts [from, to) into lines. With pages it counts pages and
+// records marks (the main document).
+func (r *docReader) lines(from, to int64, pages bool) []docLine {
+	units := r.text.slice(from, to)
+	var (
+		out    []docLine
+		row    docRow
+		fields docFields
+		buf    []uint16
+	)
+	page := func() int {
+		if pages {
+			return r.page
+		}
+		return 1
+	}
+	flushRow := func() {
+		if !row.open {
+			return
+		}
+		if len(row.parts) > 0 {
+			row.cells = append(row.cells, strings.Join(row.parts, " "))
+		}
+		cells := row.cells
+		for len(cells) > 0 && cells[len(cells)-1] == "" {
+			cells = cells[:len(cells)-1]
+		}
+		text := strings.TrimRight(strings.Join(cells, "\t"), " \t\r\n\u3000")
+		if strings.TrimSpace(text) != "" {
+			out = append(out, docLine{text: text, page: row.page})
+		}
+		row = docRow{}
+	}
+	start := 0
+	for i, u := range units {
+		if u != 0x0D && u != 0x07 && u != 0x0C {
+			continue
+		}
+		cp := from + int64(i)
+		props := r.papx.at(r.text.fcOf(cp))
+		if pages {
+			if props.pageBreakBefore && r.sawText {
+				r.page++
+			}
+			r.marks = append(r.marks, docMark{cp: from + int64(start), page: r.page})
+		}
+		buf = docParaText(buf[:0], units[start:i], &fields)
+		text := strings.TrimSpace(string(utf16.Decode(buf)))
+		if text != "" && pages {
+			r.sawText = true
+		}
+		start = i + 1
+		inTable := props.itap > 0 || (u == 0x07 && len(r.papx.pns) == 0)
+		switch {
+		case inTable:
+			if !row.open {
+				row = docRow{open: true}
+			}
+			if text != "" {
+				row.parts = append(row.parts, text)
+				if !row.hasPage {
+					row.page, row.hasPage = page(), true
+				}
+			}
+			switch {
+			case u == 0x07 && props.ttp:
+				flushRow()
+			case u == 0x07 && props.itap <= 1:
+				row.cells = append(row.cells, strings.Join(row.parts, " "))
+				row.parts = nil
+			}
+		default:
+			flushRow()
+			if text != "" {
+				out = append(out, docLine{text: text, page: page()})
+			}
+		}
+		if u == 0x0C && pages {
+			if counts, ok := r.sections[cp+1]; !ok || counts {
+				r.page++
+			}
+		}
+	}
+	if start < len(units) {
+		buf = docParaText(buf[:0], units[start:], &fields)
+		if text := strings.TrimSpace(string(utf16.Decode(buf))); text != "" {
+			flushRow()
+			if pages {
+				r.marks = append(r.marks, docMark{cp: from + int64(start), page: r.page})
+				r.sawText = true
+			}
+			out = append(out, docLine{text: text, page: page()})
+		}
+	}
+	flushRow()
+	return out
+}
+
+// docMaxFieldDepth bounds the field stack; deeper nesting is read as text.
+const docMaxFieldDepth = 256
+
+// docFields is the stack of open fields, which may span paragraphs: true
+// once a field is in its result; code counts the fields still in their code.
+type docFields struct {
+	stack []bool
+	code  int
+}
+
+// docParaText appends the visible characters of one paragraph to buf:
+// field codes dropped, controls mapped (see the top of this file).
+func docParaText(buf []uint16, units []uint16, f *docFields) []uint16 {
+	for _, u := range units {
+		switch u {
+		case 0x13:
+			if len(f.stack) < docMaxFieldDepth {
+				f.stack = append(f.stack, false)
+				f.code++
+			}
+			continue
+		case 0x14:
+			if n := len(f.stack); n > 0 && !f.stack[n-1] {
+				f.stack[n-1] = true
+				f.code--
+			}
+			continue
+		case 0x15:
+			if n := len(f.stack); n > 0 {
+				if !f.stack[n-1] {
+					f.code--
+				}
+				f.stack = f.stack[:n-1]
+			}
+			continue
+		}
+		if f.code > 0 {
+			continue
+		}
+		switch {
+		case u == 0x09 || u == 0x0B:
+			buf = append(buf, ' ')
+		case u == 0x1E:
+			buf = append(buf, '-')
+		case u < 0x20:
+		default:
+			buf = append(buf, u)
+		}
+	}
+	return buf
+}
+
+// joinDocLines joins the texts of lines with spaces (a text box or comment
+// becomes one line).
+func joinDocLines(lines []docLine) string {
+	parts := make([]string, 0, len(lines))
+	for _, l := range lines {
+		parts = append(parts, strings.ReplaceAll(l.text, "\t", " "))
+	}
+	return strings.TrimSpace(strings.Join(parts, " "))
+}

@@ -1,0 +1,239 @@
+package extract
+
+import (
+	"encoding/binary"
+	"sort"
+)
+
+// Word binary structures beyond the text: PLCs, paragraph properties from
+// the PAPX FKPs, and section break kinds ([MS-DOC] 2.2.2, 2.4.6, 2.8, 2.9).
+
+// plc splits a PLC (2.2.2): n+1 CPs followed by n data elements of size
+// bytes each. A PLC whose length does not fit is cut to the elements it
+// holds whole.
+func plc(b []byte, size int) (cps []int64, data [][]byte) {
+	if len(b) < 4 {
+		return nil, nil
+	}
+	n := (len(b) - 4) / (4 + size)
+	le := binary.LittleEndian
+	cps = make([]int64, n+1)
+	for i := range cps {
+		cps[i] = int64(int32(le.Uint32(b[4*i:])))
+	}
+	data = make([][]byte, n)
+	base := 4 * (n + 1)
+	for i := range data {
+		data[i] = b[base+size*i : base+size*(i+1)]
+	}
+	return cps, data
+}
+
+// docPara is the paragraph properties the reader uses.
+type docPara struct {
+	inTable         bool // sprmPFInTable
+	ttp             bool // sprmPFTtp: the row-end mark of a table row
+	itap            int  // table depth (sprmPItap, sprmPDtap)
+	innerCell       bool // sprmPFInnerTableCell: a nested table's cell end
+	innerTtp        bool // sprmPFInnerTtp: a nested table's row end
+	pageBreakBefore bool // sprmPFPageBreakBefore
+}
+
+// Paragraph and section sprms (2.6.2, 2.6.4).
+const (
+	sprmPFPageBreakBefore = 0x2407
+	sprmPFInTable         = 0x2416
+	sprmPFTtp             = 0x2417
+	sprmPFInnerTableCell  = 0x244B
+	sprmPFInnerTtp        = 0x244C
+	sprmPItap             = 0x6649
+	sprmPDtap             = 0x664A
+	sprmSBkc              = 0x3009
+	sprmTDefTable         = 0xD608
+	sprmPChgTabs          = 0xC615
+)
+
+// walkSprms calls fn for each Prl of a grpprl (2.6), stopping at the
+// first one that does not fit.
+func walkSprms(g []byte, fn func(op uint16, arg []byte)) {
+	le := binary.LittleEndian
+	for i := 0; i+2 <= len(g); {
+		op := le.Uint16(g[i:])
+		i += 2
+		var n int
+		switch op >> 13 {
+		case 0, 1:
+			n = 1
+		case 2, 4, 5:
+			n = 2
+		case 3:
+			n = 4
+		case 7:
+			n = 3
+		case 6:
+			switch {
+			case op == sprmTDefTable:
+				if i+2 > len(g) {
+					return
+				}
+				n = int(le.Uint16(g[i:])) + 1 // cb counts itself minus one byte
+			case op == sprmPChgTabs && i < len(g) && g[i] == 255:
+				n = chgTabsLen(g[i:])
+				if n < 0 {
+					return
+				}
+			default:
+				if i >= len(g) {
+					return
+				}
+				n = 1 + int(g[i])
+			}
+		}
+		if i+n > len(g) {
+			return
+		}
+		fn(op, g[i:i+n])
+		i += n
+	}
+}
+
+// chgTabsLen is the operand length of sprmPChgTabs with cb 255
+// (PChgTabsOperand, 2.9.185): cb, PChgTabsDelClose, PChgTabsAdd.
+func chgTabsLen(b []byte) int {
+	n := 1
+	if n >= len(b) {
+		return -1
+	}
+	del := int(b[n])
+	n += 1 + 4*del
+	if n >= len(b) {
+		return -1
+	}
+	add := int(b[n])
+	n += 1 + 3*add
+	return n
+}
+
+// docPapx finds paragraph properties through the PlcBtePapx (2.8.6) and
+// the 512-byte PapxFkp pages of the WordDocument stream (2.9.175).
+type docPapx struct {
+	word  []byte
+	fcs   []int64 // first FC of each FKP, then the end
+	pns   []uint32
+	cache map[int64]docPara // by FKP page offset × 256 + entry
+}
+
+func newDocPapx(fib *docFib, table, word []byte) *docPapx {
+	cps, data := plc(fib.blob(table, fcPlcfBtePapx), 4)
+	p := &docPapx{word: word, cache: map[int64]docPara{}}
+	if len(data) == 0 {
+		return p
+	}
+	p.fcs = make([]int64, len(cps))
+	for i, v := range cps {
+		p.fcs[i] = int64(uint32(v))
+	}
+	for _, d := range data {
+		p.pns = append(p.pns, binary.LittleEndian.Uint32(d)&0x3FFFFF)
+	}
+	return p
+}
+
+// at returns the properties of the paragraph holding the byte at fc.
+func (p *docPapx) at(fc int64) docPara {
+	if fc < 0 || len(p.pns) == 0 {
+		return docPara{}
+	}
+	i := sort.Search(len(p.pns), func(i int) bool { return p.fcs[i+1] > fc }) // first bin ending after fc
+	if i == len(p.pns) || p.fcs[i] > fc {
+		return docPara{}
+	}
+	off := int64(p.pns[i]) * 512
+	if off+512 > int64(len(p.word)) {
+		return docPara{}
+	}
+	page := p.word[off : off+512]
+	crun := int(page[511])
+	if crun == 0 || 4*(crun+1)+13*crun > 511 {
+		return docPara{}
+	}
+	le := binary.LittleEndian
+	j := sort.Search(crun, func(j int) bool { return int64(le.Uint32(page[4*(j+1):])) > fc })
+	if j == crun || int64(le.Uint32(page[4*j:])) > fc {
+		return docPara{}
+	}
+	key := off*256 + int64(j)
+	if v, ok := p.cache[key]; ok {
+		return v
+	}
+	var v docPara
+	if bo := 2 * int(page[4*(crun+1)+13*j]); bo != 0 && bo < 511 {
+		cb := int(page[bo])
+		start, n := bo+1, 2*cb-1
+		if cb == 0 && bo+1 < 511 {
+			start, n = bo+2, 2*int(page[bo+1])
+		}
+		if n >= 2 && start+n <= 511 {
+			v = parsePapx(page[start+2 : start+n]) // after the istd
+		}
+	}
+	p.cache[key] = v
+	return v
+}
+
+func parsePapx(g []byte) docPara {
+	var v docPara
+	walkSprms(g, func(op uint16, arg []byte) {
+		switch op {
+		case sprmPFInTable:
+			v.inTable = arg[0] != 0
+		case sprmPFTtp:
+			v.ttp = arg[0] != 0
+		case sprmPFInnerTableCell:
+			v.innerCell = arg[0] != 0
+		case sprmPFInnerTtp:
+			v.innerTtp = arg[0] != 0
+		case sprmPFPageBreakBefore:
+			v.pageBreakBefore = arg[0] != 0
+		case sprmPItap:
+			v.itap = int(int32(binary.LittleEndian.Uint32(arg)))
+		case sprmPDtap:
+			v.itap += int(int32(binary.LittleEndian.Uint32(arg)))
+		}
+	})
+	if v.itap < 0 || v.itap > 64 {
+		v.itap = 1
+	}
+	if v.inTable && v.itap == 0 {
+		v.itap = 1
+	}
+	if !v.inTable {
+		v.itap = 0
+	}
+	return v
+}
+
+// docSections maps the CP just after each section mark to whether that
+// section's break starts a new page (sprmSBkc of the section ending there
+// is not 0, continuous; no sprm means a new page).
+func docSections(fib *docFib, table, word []byte) map[int64]bool {
+	cps, data := plc(fib.blob(table, fcPlcfSed), 12)
+	out := map[int64]bool{}
+	le := binary.LittleEndian
+	for i, d := range data {
+		newPage := true
+		fc := int64(le.Uint32(d[2:]))
+		if fc != 0xFFFFFFFF && fc+2 <= int64(len(word)) {
+			cb := int64(le.Uint16(word[fc:]))
+			if fc+2+cb <= int64(len(word)) {
+				walkSprms(word[fc+2:fc+2+cb], func(op uint16, arg []byte) {
+					if op == sprmSBkc {
+						newPage = arg[0] != 0
+					}
+				})
+			}
+		}
+		out[cps[i+1]] = newPage
+	}
+	return out
+}
