@@ -217,3 +217,10 @@ func kanaRune(r rune) rune {
 
 // KanaString is AppendKana for a string.
 func KanaString(s string) string { return string(AppendKana(nil, []byte(s))) }
+
+// FoldRune folds one rune by width and case, without the composition of
+// sound marks (which needs the next rune).
+func FoldRune(r rune) rune { return foldRune(r) }
+
+// KanaRune maps a katakana to its hiragana; other runes are unchanged.
+func KanaRune(r rune) rune { return kanaRune(r) }

@@ -1,0 +1,39 @@
+// Package search finds lines in the body indexes under work/store/content
+// (package bodyindex): query parsing and folding, matching, filters, hit
+// order, the cap, place labels and the export file search_results.txt. It
+// reads the body index only, never the per-file TSVs that wait to be
+// published, and writes nothing but the export it is asked for.
+//
+// # Queries (DESIGN.md "Search", reference/search.md §2–§4)
+//
+//   - A word matches as a literal substring of one line (one Excel row, one
+//     paragraph, one shape or comment, one text line), ignoring case and
+//     width (full-width ASCII = ASCII, half-width katakana = katakana; see
+//     bodyindex.Fold). Options.Case matches exactly; Options.Kana makes
+//     hiragana and katakana equal.
+//   - Several words must all be on the line; a word `-x` excludes lines
+//     holding x. Options.Regex makes each word an RE2 expression (see
+//     regex.go for how it is adjusted to folding and lines).
+//   - Excel shape and comment lines (`<cell><TAB><text>`) match only after
+//     the first TAB; a line without TAB never matches (testCellPrefixedHit).
+//   - Filters: index names, a folder prefix, file-name wildcards
+//     (`*.xlsx;見積;!*old*`), kinds, and places with shapes or comments.
+//
+// # Order, cap, streaming
+//
+// Hits come in one deterministic order: indexes by name, then folders depth
+// first (a folder before its sub-folders, sub-folders by name, ignoring
+// case), then files by name, places in document order, lines in order
+// (reference/search.md §5). Workers search folders in parallel and hits
+// are emitted in that order as soon as the folders before them are done,
+// so the first hits show before the search ends and the cut at the cap
+// (DefaultMax, 10,000) falls at the same place whatever the worker count.
+//
+// # Speed
+//
+// A query's words give n-gram keys (bodyindex.QueryKeys; for a regex the
+// literals every match contains). A part without all keys in one block is
+// skipped after a few binary searches, and only the blocks holding them
+// are scanned, with a byte search for the longest word on the folded text;
+// the original text of a block is decompressed only when a line matches.
+package search

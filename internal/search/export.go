@@ -1,0 +1,82 @@
+package search
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// ExportName is the default name of the result file (reference/search.md
+// §8; the earlier name was 検索結果.txt).
+const ExportName = "search_results.txt"
+
+// WriteExport writes hits in the format of search_results.txt
+// (reference/search.md §8):
+//
+//   - UTF-8 with BOM, CRLF line ends;
+//   - line 1: `【検索文字列　<word>】 <N> 件` (U+3000 after 検索文字列);
+//   - line 2: `ファイル名<TAB>場所<TAB>種別<TAB>行`, then `<TAB>A<TAB>B…`
+//     with as many column letters as the widest hit line has cells
+//     (counted as Excel splits them, see Fields);
+//   - one line per hit: `<index>\<path><TAB><place><TAB><kind><TAB><line
+//     number><TAB><line>`, the place as PlaceLabel gives it (no cell);
+//     Excel lines as stored with U+2028 turned back into LF (the cells that
+//     hold one are quoted already, so a paste into Excel keeps the cell);
+//     other lines with only the cells that start with `"` wrapped in
+//     quotes, inner `"` doubled;
+//   - after the hits one empty line; with 0 hits the file holds only the
+//     two header lines.
+//
+// Example (→ is TAB):
+//
+//	【検索文字列　りんご】 3 件
+//	ファイル名→場所→種別→行→A→B→C→D
+//	営業\2024\見積.xlsx→[シート]明細→セル→4→→→りんご→10
+//	営業\報告.docx→[ページ]3→本文→2→りんごの出荷が増えた
+//	営業\メモ.txt→→本文→12→りんご 10 箱
+func WriteExport(w io.Writer, word string, hits []Hit) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("\uFEFF【検索文字列\u3000" + word + "】 " + strconv.Itoa(len(hits)) + " 件\r\n")
+	cols := 0
+	for _, h := range hits {
+		cols = max(cols, len(Fields(h.Text)))
+	}
+	bw.WriteString("ファイル名\t場所\t種別\t行")
+	for i := 0; i < cols; i++ {
+		bw.WriteString("\t" + ColumnName(i))
+	}
+	bw.WriteString("\r\n")
+	for _, h := range hits {
+		bw.WriteString(h.Path())
+		bw.WriteByte('\t')
+		bw.WriteString(PlaceLabel(h.FileKind, h.Place))
+		bw.WriteByte('\t')
+		bw.WriteString(h.Kind)
+		bw.WriteByte('\t')
+		bw.WriteString(strconv.Itoa(h.Row))
+		bw.WriteByte('\t')
+		bw.WriteString(exportLine(h))
+		bw.WriteString("\r\n")
+	}
+	if len(hits) > 0 {
+		bw.WriteString("\r\n")
+	}
+	return bw.Flush()
+}
+
+// exportLine returns the line column of one hit.
+func exportLine(h Hit) string {
+	if h.FileKind == extract.KindExcel {
+		return strings.ReplaceAll(h.Text, "\u2028", "\n")
+	}
+	fields := strings.Split(h.Text, "\t")
+	for i, f := range fields {
+		if strings.HasPrefix(f, `"`) {
+			fields[i] = `"` + strings.ReplaceAll(f, `"`, `""`) + `"`
+		}
+	}
+	return strings.Join(fields, "\t")
+}

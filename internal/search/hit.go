@@ -1,0 +1,256 @@
+package search
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// Hit is one matching line (one Excel row, one paragraph, one shape or
+// comment, one line of a text file; reference/search.md §3).
+type Hit struct {
+	// Index is the index name; RelPath the file's path under the index
+	// root with `\` separators (`2024\見積.xlsx`).
+	Index   string `json:"index"`
+	RelPath string `json:"path"`
+	// FileKind is the kind of file (excel, word, powerpoint, text).
+	FileKind extract.Kind `json:"fileKind"`
+	// Place is the stored place name (`売上`, `売上[図形]`, `ページ003`).
+	Place string `json:"place"`
+	// Label is the hit's place label (`[シート]売上!D5`, `[ページ]3`,
+	// `[スライド]2`, `12 行目`; reference/search.md §6.1).
+	Label string `json:"label"`
+	// Kind is the 種別 column: セル, 図形, コメント, ヘッダー・フッター,
+	// 本文, ノート, 埋め込み.
+	Kind string `json:"kind"`
+	// Row is the line number within the place (Excel: the sheet row).
+	Row int `json:"row"`
+	// Cell is the Excel cell of the first match (`D5`), or of the shape
+	// or comment; empty elsewhere. MoreCells counts the other matching
+	// cells of the row.
+	Cell      string `json:"cell,omitempty"`
+	MoreCells int    `json:"moreCells,omitempty"`
+	// Text is the whole line as stored (TAB between cells, U+2028 for an
+	// in-cell newline). Text-file lines longer than 1,000 characters are
+	// cut around the first match, cut ends marked with `…`.
+	Text string `json:"text"`
+	// Matches are the matched byte ranges [start, end) in Text, ascending
+	// and not overlapping.
+	Matches [][2]int `json:"matches"`
+}
+
+// Path returns `<index>\<path>` (the export's file column).
+func (h Hit) Path() string { return h.Index + `\` + h.RelPath }
+
+// Lines of text files are shortened (reference/search.md §3).
+const (
+	hitLineMaxChars         = 1000
+	hitLineBeforeMatchChars = 200
+)
+
+var (
+	rePageBase   = regexp.MustCompile(`^ページ0*([0-9]+)$`)
+	reSlideBase  = regexp.MustCompile(`^スライド0*([0-9]+)(（非表示）)?$`)
+	reNotesBase  = regexp.MustCompile(`^スライド0*([0-9]+)_ノート$`)
+	reCellPrefix = regexp.MustCompile(`^\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$`)
+)
+
+// placeKind returns the 種別 of a place of a file of kind fk.
+func placeKind(fk extract.Kind, place string) string {
+	base, obj := content.SplitKind(place)
+	switch {
+	case obj == "図形", obj == "コメント", obj == "ヘッダー・フッター":
+		return obj
+	case strings.HasPrefix(obj, "埋め込み"):
+		return "埋め込み"
+	case fk == extract.KindExcel:
+		return "セル"
+	case reNotesBase.MatchString(base):
+		return "ノート"
+	}
+	return "本文"
+}
+
+// cellPrefixed reports whether lines of a place are `<cell><TAB><text>`
+// (Excel shapes and comments): a match counts only after the first TAB.
+func cellPrefixed(fk extract.Kind, place string) bool {
+	if fk != extract.KindExcel {
+		return false
+	}
+	_, obj := content.SplitKind(place)
+	return obj == "図形" || obj == "コメント"
+}
+
+// PlaceLabel returns the label of a place without a cell (group headers,
+// export; reference/search.md §6.2): `[シート]売上`, `[ページ]3`,
+// `[スライド]2（非表示）`, `ヘッダー・フッター`, and "" for a text file.
+func PlaceLabel(fk extract.Kind, place string) string {
+	base, _ := content.SplitKind(place)
+	switch fk {
+	case extract.KindExcel:
+		return "[シート]" + strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "\u2028", " ").Replace(base)
+	case extract.KindText:
+		return ""
+	}
+	if m := rePageBase.FindStringSubmatch(base); m != nil {
+		return "[ページ]" + m[1]
+	}
+	if m := reSlideBase.FindStringSubmatch(base); m != nil {
+		return "[スライド]" + m[1] + m[2]
+	}
+	if m := reNotesBase.FindStringSubmatch(base); m != nil {
+		return "[スライド]" + m[1]
+	}
+	return base
+}
+
+// label returns the per-hit label (reference/search.md §6.1).
+func (h *Hit) label() string {
+	pl := PlaceLabel(h.FileKind, h.Place)
+	switch {
+	case h.FileKind == extract.KindText:
+		return strconv.Itoa(h.Row) + " 行目"
+	case h.FileKind != extract.KindExcel:
+		return pl
+	case h.Kind == "セル" && h.Cell == "":
+		return pl + " " + strconv.Itoa(h.Row) + " 行目"
+	case h.Cell != "" && h.MoreCells > 0:
+		return pl + "!" + h.Cell + " ほか " + strconv.Itoa(h.MoreCells)
+	case h.Cell != "":
+		return pl + "!" + h.Cell
+	}
+	return pl
+}
+
+// ColumnName returns the Excel column letters of a 0-based column.
+func ColumnName(i int) string {
+	var b []byte
+	for i++; i > 0; i = (i - 1) / 26 {
+		b = append([]byte{byte('A' + (i-1)%26)}, b...)
+	}
+	return string(b)
+}
+
+// Fields splits an Excel line into its cells' byte ranges the way Excel
+// reads its text export: TAB separates cells, a cell that starts with `"`
+// runs to its closing `"` (a doubled `""` stays inside). A leading empty
+// cell counts.
+func Fields(line string) [][2]int {
+	var out [][2]int
+	i := 0
+	for {
+		start := i
+		if i < len(line) && line[i] == '"' {
+			i++
+			for i < len(line) {
+				if line[i] == '"' {
+					if i+1 < len(line) && line[i+1] == '"' {
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				i++
+			}
+		}
+		j := strings.IndexByte(line[i:], '\t')
+		if j < 0 {
+			out = append(out, [2]int{start, len(line)})
+			return out
+		}
+		out = append(out, [2]int{start, i + j})
+		i += j + 1
+	}
+}
+
+// setCells fills Cell and MoreCells of an Excel hit from its matches.
+func (h *Hit) setCells() {
+	if h.FileKind != extract.KindExcel || len(h.Matches) == 0 {
+		return
+	}
+	switch h.Kind {
+	case "図形", "コメント":
+		if i := strings.IndexByte(h.Text, '\t'); i > 0 {
+			if m := reCellPrefix.FindStringSubmatch(h.Text[:i]); m != nil {
+				h.Cell = strings.ToUpper(m[1]) + m[2]
+			}
+		}
+		return
+	case "セル":
+	default:
+		return
+	}
+	fields := Fields(h.Text)
+	cells := map[int]bool{}
+	first := -1
+	for k, m := range h.Matches {
+		f := fieldOf(fields, m[0])
+		if k == 0 {
+			if f < 0 || m[1] > fields[f][1] {
+				return // the first match spans cells: column unknown
+			}
+			first = f
+		}
+		if f >= 0 {
+			cells[f] = true
+		}
+	}
+	h.Cell = ColumnName(first) + strconv.Itoa(h.Row)
+	h.MoreCells = len(cells) - 1
+}
+
+func fieldOf(fields [][2]int, off int) int {
+	for i, f := range fields {
+		if off >= f[0] && off < f[1] {
+			return i
+		}
+		if off == f[1] && i == len(fields)-1 {
+			return i
+		}
+	}
+	return -1
+}
+
+// shorten cuts a long text-file line around its first match.
+func (h *Hit) shorten() {
+	if h.FileKind != extract.KindText || utf8.RuneCountInString(h.Text) <= hitLineMaxChars {
+		return
+	}
+	runes := []rune(h.Text)
+	startRune := 0
+	if len(h.Matches) > 0 {
+		startRune = utf8.RuneCountInString(h.Text[:h.Matches[0][0]]) - hitLineBeforeMatchChars
+		if startRune < 0 {
+			startRune = 0
+		}
+	}
+	endRune := min(startRune+hitLineMaxChars, len(runes))
+	if endRune-startRune < hitLineMaxChars {
+		startRune = max(0, endRune-hitLineMaxChars)
+	}
+	startByte := len(string(runes[:startRune]))
+	endByte := startByte + len(string(runes[startRune:endRune]))
+	prefix := ""
+	if startRune > 0 {
+		prefix = "…"
+	}
+	suffix := ""
+	if endRune < len(runes) {
+		suffix = "…"
+	}
+	shift := len(prefix) - startByte
+	var ms [][2]int
+	for _, m := range h.Matches {
+		s, e := max(m[0], startByte), min(m[1], endByte)
+		if s < e {
+			ms = append(ms, [2]int{s + shift, e + shift})
+		}
+	}
+	h.Text = prefix + h.Text[startByte:endByte] + suffix
+	h.Matches = ms
+}

@@ -1,0 +1,56 @@
+package search
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// User-facing texts. Where reference/ gives a newer 更新 wording and an
+// [older: …] 取り込み one, the older is used (DESIGN.md "Wording").
+const (
+	// MsgCut is shown when the cap is reached (reference/gui.md §4.4,
+	// older wording); %s is the cap with thousands separators.
+	MsgCut = "%s 件を超えたため、ここで打ち切りました。この先のファイルは検索していないため、ワード・対象ファイル・検索対象で絞り込んでください。"
+	// MsgNotFound is shown for 0 hits (reference/gui.md §4.4).
+	MsgNotFound = "見つかりませんでした。"
+	// MsgDone is the counts line (reference/gui.md §4.4, older wording).
+	MsgDone = "該当 %d 件（%d ファイル） ・ %s 秒"
+	// MsgCancelled is shown when a search is stopped (reference/gui.md §4.3).
+	MsgCancelled = "中止しました（%d 件まで表示）"
+	// MsgDuringIndexing is shown while an indexing run holds the workspace
+	// (reference/gui.md §4.4, older wording).
+	MsgDuringIndexing = "インデックス作成中のため、作成途中のインデックスを検索しています。"
+	// MsgExported and MsgExportLocked are the export statuses
+	// (reference/search.md §8); %s is the file name.
+	MsgExported     = "%s に出力しました（%d 件）"
+	MsgExportLocked = "%s に書き込めません。開いているアプリを閉じてから、もう一度出力してください。"
+
+	// Query errors (fumibako's own; the reference's GUI refuses to search).
+	MsgEmptyQuery   = "検索する文字列を入力してください。"
+	MsgOnlyExcluded = "除外する語（-語）のほかに、探す語を入力してください。"
+	MsgBadRegex     = "正規表現として不正です（%d 語目「%s」の %d 文字目「%s」: %s）"
+	MsgBadKind      = "種類 %q はありません（excel・word・powerpoint・text から選んでください）"
+	MsgNoIndex      = "インデックス [%s] はありません。"
+	MsgBadMax       = "件数の上限 %d は使えません（0 で上限なし）"
+
+	// Folders that a search could not read.
+	MsgNeedsRebuild = "古い形式のインデックスのため検索できませんでした（次のインデックス作成で作り直します）: %s"
+	MsgBrokenPart   = "読めないインデックスがあったため、その部分は検索していません（次のインデックス作成で作り直します）: %s"
+	MsgCutAt        = "（%s の %s まで検索しました）"
+)
+
+// CutMessage returns MsgCut for a cap.
+func CutMessage(max int) string { return fmt.Sprintf(MsgCut, Thousands(max)) }
+
+// Thousands formats n with comma separators (10,000).
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := ""
+	if n < 0 {
+		neg, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return neg + s
+}

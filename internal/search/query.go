@@ -1,0 +1,282 @@
+package search
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// DefaultMax is the hit cap when Options.Max is 0 (reference/search.md §5).
+const DefaultMax = 10000
+
+// Options are what a user sets besides the words: the CLI flags and the
+// web UI's controls.
+type Options struct {
+	// Case makes matching exact (--case); by default case and width are
+	// ignored (Ａ = A = a, ｶ = カ).
+	Case bool
+	// Regex makes every word an RE2 regular expression (--regex).
+	Regex bool
+	// Kana makes hiragana and katakana equal (--kana).
+	Kana bool
+	// Indexes limits the search to these index names (--index, ignoring
+	// case); empty means every index.
+	Indexes []string
+	// Folder limits the search to files under this path (--folder):
+	// `<index>\<folder>…`, `\` or `/` separated, compared per segment
+	// ignoring case; the last segment may be a file name.
+	Folder string
+	// Names is the file-name filter (--name), reference/search.md §4:
+	// `*.xlsx;見積;!*old*`, separators ; or ；, ! or ！ to exclude.
+	Names string
+	// Kinds limits the search to these kinds of files (--kind): excel,
+	// word, powerpoint, text; empty means all.
+	Kinds []string
+	// NoShapes skips places ending in [図形] or [埋め込みN]; NoComments
+	// skips places ending in [コメント] (reference/search.md §4).
+	NoShapes, NoComments bool
+	// Max is the hit cap: 0 means DefaultMax, a negative value no cap.
+	Max int
+}
+
+// QueryError is a query that cannot run. Msg is the Japanese text shown to
+// the user (CLI exit 2, the web UI under the box); Word and Pos say where
+// (0-based word index and rune offset in it, -1 when not about a place).
+type QueryError struct {
+	Msg   string
+	Word  int
+	Pos   int
+	Cause error
+}
+
+func (e *QueryError) Error() string { return e.Msg }
+func (e *QueryError) Unwrap() error { return e.Cause }
+
+// Query is a parsed query, safe for concurrent use.
+type Query struct {
+	// Text is the query as typed (the words joined by spaces), for the
+	// export header.
+	Text string
+
+	opts    Options
+	pos     []*term // every one must match the line
+	neg     []*term // none may match the line
+	keys    []uint32
+	primary *term // the term whose needle or regex scans blocks
+	names   *namePattern
+	kinds   map[extract.Kind]bool
+	folder  []string // FoldKey segments
+	indexes map[string]bool
+	max     int
+}
+
+// term is one word of a query.
+type term struct {
+	word   string // as typed, without the leading -
+	lit    []byte // literal mode: the word in the match space
+	regex  *regexTerm
+	needle []byte // folded (+kana) text every matching line contains, or nil
+	keys   []uint32
+}
+
+// SplitWords splits a query typed in one box into words: runs of spaces
+// (ASCII or U+3000) separate words, and double quotes keep spaces inside a
+// word ("a b"). A quoted word that starts with - is not an exclusion.
+func SplitWords(s string) []string {
+	var words []string
+	var b strings.Builder
+	in, quoted, any := false, false, false
+	flush := func() {
+		if any {
+			w := b.String()
+			if quoted && strings.HasPrefix(w, "-") {
+				w = `\` + w
+			}
+			words = append(words, w)
+		}
+		b.Reset()
+		quoted, any = false, false
+	}
+	for _, r := range s {
+		switch {
+		case r == '"':
+			in = !in
+			quoted, any = true, true
+		case !in && (r == ' ' || r == '\t' || r == '\u3000'):
+			flush()
+		default:
+			b.WriteRune(r)
+			any = true
+		}
+	}
+	flush()
+	return words
+}
+
+// Parse builds a query from words and options. A word starting with - (and
+// longer than that) excludes lines; `\-x` searches for `-x`. An empty
+// query, a query of exclusions only, an invalid regular expression, an
+// unknown kind or a bad cap give a *QueryError.
+func Parse(words []string, opts Options) (*Query, error) {
+	q := &Query{opts: opts, max: opts.Max}
+	var shown []string
+	for _, w := range words {
+		if strings.TrimSpace(w) != "" {
+			shown = append(shown, w)
+		}
+	}
+	q.Text = strings.Join(shown, " ")
+	if q.max == 0 {
+		q.max = DefaultMax
+	}
+	for i, w := range words {
+		if strings.TrimFunc(w, unicode.IsSpace) == "" {
+			continue
+		}
+		neg := false
+		switch {
+		case strings.HasPrefix(w, `\-`) && !opts.Regex:
+			w = w[1:]
+		case len(w) > 1 && w[0] == '-':
+			neg, w = true, w[1:]
+		}
+		t, err := newTerm(w, i, opts)
+		if err != nil {
+			return nil, err
+		}
+		if neg {
+			q.neg = append(q.neg, t)
+		} else {
+			q.pos = append(q.pos, t)
+		}
+	}
+	if len(q.pos) == 0 {
+		if len(q.neg) > 0 {
+			return nil, &QueryError{Msg: MsgOnlyExcluded, Word: -1, Pos: -1}
+		}
+		return nil, &QueryError{Msg: MsgEmptyQuery, Word: -1, Pos: -1}
+	}
+	for _, t := range q.pos {
+		q.keys = append(q.keys, t.keys...)
+		if q.primary == nil || len(t.needle) > len(q.primary.needle) {
+			q.primary = t
+		}
+	}
+	slices.Sort(q.keys)
+	q.keys = slices.Compact(q.keys)
+	var err error
+	if q.names, err = parseNames(opts.Names); err != nil {
+		return nil, err
+	}
+	if len(opts.Kinds) > 0 {
+		q.kinds = map[extract.Kind]bool{}
+		for _, k := range opts.Kinds {
+			for _, k := range strings.FieldsFunc(k, func(r rune) bool { return r == ',' || r == '、' || r == ' ' }) {
+				kind := extract.Kind(strings.ToLower(k))
+				switch kind {
+				case extract.KindExcel, extract.KindWord, extract.KindPowerPoint, extract.KindText:
+					q.kinds[kind] = true
+				default:
+					return nil, &QueryError{Msg: fmt.Sprintf(MsgBadKind, k), Word: -1, Pos: -1}
+				}
+			}
+		}
+	}
+	q.folder = splitPath(opts.Folder)
+	if len(opts.Indexes) > 0 {
+		q.indexes = map[string]bool{}
+		for _, n := range opts.Indexes {
+			q.indexes[workspace.FoldKey(n)] = true
+		}
+	}
+	if q.max < 0 {
+		q.max = 0
+	}
+	return q, nil
+}
+
+// newTerm compiles one word.
+func newTerm(w string, i int, opts Options) (*term, error) {
+	t := &term{word: w}
+	if opts.Regex {
+		rt, err := compileRegex(w, i, !opts.Case, opts.Kana)
+		if err != nil {
+			return nil, err
+		}
+		t.regex = rt
+		for _, r := range rt.req {
+			t.keys = append(t.keys, bodyindex.QueryKeys(r)...)
+			if len(r) > len(t.needle) {
+				t.needle = []byte(r)
+			}
+		}
+		return t, nil
+	}
+	folded := bodyindex.Fold(w)
+	if opts.Kana {
+		folded = bodyindex.KanaString(folded)
+	}
+	t.needle = []byte(folded)
+	t.keys = bodyindex.QueryKeys(folded)
+	if opts.Case {
+		t.lit = []byte(w)
+		if opts.Kana {
+			t.lit = []byte(bodyindex.KanaString(w))
+		}
+	} else {
+		t.lit = t.needle
+	}
+	return t, nil
+}
+
+// find reports whether the term matches text (in the match space).
+func (t *term) find(text []byte) bool {
+	if t.regex != nil {
+		return t.regex.re.Match(text)
+	}
+	return bytes.Contains(text, t.lit)
+}
+
+// all appends the non-empty matches of the term in text.
+func (t *term) all(text []byte, out [][2]int) [][2]int {
+	if t.regex != nil {
+		for _, m := range t.regex.re.FindAllIndex(text, -1) {
+			if m[1] > m[0] {
+				out = append(out, [2]int{m[0], m[1]})
+			}
+		}
+		return out
+	}
+	if len(t.lit) == 0 {
+		return out
+	}
+	for off := 0; ; {
+		i := bytes.Index(text[off:], t.lit)
+		if i < 0 {
+			return out
+		}
+		out = append(out, [2]int{off + i, off + i + len(t.lit)})
+		off += i + len(t.lit)
+	}
+}
+
+// splitPath splits a --folder value into FoldKey segments.
+func splitPath(p string) []string {
+	var out []string
+	for _, s := range strings.FieldsFunc(p, func(r rune) bool { return r == '\\' || r == '/' }) {
+		out = append(out, workspace.FoldKey(s))
+	}
+	return out
+}
+
+// Max returns the hit cap (0 = none).
+func (q *Query) Max() int { return q.max }
+
+// Options returns the options the query was parsed with.
+func (q *Query) Options() Options { return q.opts }

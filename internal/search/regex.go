@@ -1,0 +1,420 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fumibako/fumibako/internal/bodyindex"
+)
+
+// Regular expressions are RE2 (Go's regexp), so matching is linear in the
+// text and needs no time limit. A pattern is parsed as the user wrote it
+// (errors say where it is wrong), then adjusted:
+//
+//   - like tebunko's .NET engine, \s also matches U+2028 (an in-cell
+//     newline) and U+3000, \w matches letters and digits of any script, \d
+//     any decimal digit (reference/search.md §2.3, §15);
+//   - without --case it runs on the folded text: its literals are folded
+//     like the text, and a character class matches a folded rune when a
+//     rune of the class folds to it (negated classes: when none does); so
+//     `[Ａ-Ｚ]+` and `[A-Z]+` both find `abc`, as (?i) does for case;
+//   - with --kana, katakana in literals and classes become hiragana;
+//   - it never matches across a line: classes lose LF, `.` never matches
+//     LF, and ^ $ \A \z anchor at the line (or, for shape and comment
+//     lines, at the text after the cell).
+//
+// The literals that every match must contain are extracted from the
+// adjusted pattern; they feed the n-gram filter and the first scan
+// (a byte search) exactly as the words of a literal query do.
+
+// regexTerm is a compiled regex word.
+type regexTerm struct {
+	re  *regexp.Regexp
+	req []string // literals every match contains, in the folded (and kana) space
+}
+
+// compileRegex compiles word number w (0-based) of a query.
+func compileRegex(pattern string, w int, fold, kana bool) (*regexTerm, error) {
+	if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
+		return nil, regexError(pattern, w, err)
+	}
+	tree, err := syntax.Parse(dotNetClasses(pattern), syntax.Perl)
+	if err != nil {
+		tree, err = syntax.Parse(pattern, syntax.Perl)
+		if err != nil {
+			return nil, regexError(pattern, w, err)
+		}
+	}
+	adjust(tree, fold, kana)
+	re, err := regexp.Compile(tree.String())
+	if err != nil {
+		return nil, regexError(pattern, w, err)
+	}
+	t := &regexTerm{re: re}
+	for _, lit := range required(tree) {
+		if !fold {
+			lit = bodyindex.Fold(lit)
+			if kana {
+				lit = bodyindex.KanaString(lit)
+			}
+		}
+		if lit != "" {
+			t.req = append(t.req, lit)
+		}
+	}
+	return t, nil
+}
+
+// regexError turns a syntax error into a QueryError with the position of
+// the offending text.
+func regexError(pattern string, w int, err error) error {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return &QueryError{Msg: fmt.Sprintf(MsgBadRegex, w+1, pattern, 1, "", err.Error()), Word: w, Pos: 0, Cause: err}
+	}
+	pos := 0
+	if i := strings.Index(pattern, se.Expr); i >= 0 && se.Code != syntax.ErrMissingParen {
+		pos = utf8.RuneCountInString(pattern[:i])
+	} else if se.Code == syntax.ErrMissingParen {
+		pos = utf8.RuneCountInString(pattern)
+	}
+	expr := se.Expr
+	if se.Code == syntax.ErrMissingParen {
+		expr = ""
+	}
+	return &QueryError{Msg: fmt.Sprintf(MsgBadRegex, w+1, pattern, pos+1, expr, regexReason(se.Code)), Word: w, Pos: pos, Cause: err}
+}
+
+// regexReason says in Japanese what a syntax error code means.
+func regexReason(c syntax.ErrorCode) string {
+	switch c {
+	case syntax.ErrMissingParen:
+		return "閉じかっこ ) が足りません"
+	case syntax.ErrUnexpectedParen:
+		return "対応する ( のない ) があります"
+	case syntax.ErrMissingBracket:
+		return "閉じかっこ ] がありません"
+	case syntax.ErrMissingRepeatArgument:
+		return "繰り返す対象がありません"
+	case syntax.ErrInvalidRepeatOp:
+		return "繰り返しの指定が不正です"
+	case syntax.ErrInvalidRepeatSize:
+		return "繰り返しの回数が不正です（1000 まで）"
+	case syntax.ErrInvalidEscape:
+		return "使えない \\ の組み合わせです"
+	case syntax.ErrInvalidCharRange:
+		return "文字の範囲が不正です"
+	case syntax.ErrInvalidCharClass:
+		return "文字クラスが不正です"
+	case syntax.ErrInvalidNamedCapture:
+		return "名前付きグループが不正です"
+	case syntax.ErrInvalidPerlOp:
+		return "(? の使い方が不正です（先読み・後読み・後方参照は使えません）"
+	case syntax.ErrTrailingBackslash:
+		return "最後が \\ で終わっています"
+	case syntax.ErrNestingDepth, syntax.ErrLarge:
+		return "式が大きすぎます"
+	case syntax.ErrInvalidUTF8:
+		return "文字コードが不正です"
+	}
+	return string(c)
+}
+
+// dotNetClasses widens \s \S \w \W \d \D to tebunko's .NET meaning.
+// Inside brackets only the positive forms are widened.
+func dotNetClasses(p string) string {
+	const (
+		space = `\s\x{2028}\x{3000}`
+		word  = `\p{L}\p{Mn}\p{Nd}\p{Pc}`
+		digit = `\p{Nd}`
+	)
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			n := p[i+1]
+			i++
+			if n == 'Q' {
+				// \Q…\E is literal text: copy it unchanged.
+				end := strings.Index(p[i+1:], `\E`)
+				if end < 0 {
+					b.WriteString(p[i-1:])
+					return b.String()
+				}
+				b.WriteString(p[i-1 : i+1+end+2])
+				i += end + 2
+				continue
+			}
+			switch {
+			case n == 's' && inClass:
+				b.WriteString(space)
+			case n == 's':
+				b.WriteString("[" + space + "]")
+			case n == 'S' && !inClass:
+				b.WriteString("[^" + space + "]")
+			case n == 'w' && inClass:
+				b.WriteString(word)
+			case n == 'w':
+				b.WriteString("[" + word + "]")
+			case n == 'W' && !inClass:
+				b.WriteString("[^" + word + "]")
+			case n == 'd' && inClass:
+				b.WriteString(digit)
+			case n == 'd':
+				b.WriteString("[" + digit + "]")
+			case n == 'D' && !inClass:
+				b.WriteString("[^" + digit + "]")
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(n)
+			}
+		case c == '[' && !inClass:
+			inClass = true
+			b.WriteByte(c)
+			// A ] right after [ or [^ is a literal.
+			if i+1 < len(p) && p[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				b.WriteByte(']')
+				i++
+			}
+		case c == '[' && inClass && i+1 < len(p) && p[i+1] == ':':
+			// [:alpha:] inside a class
+			if j := strings.Index(p[i:], ":]"); j > 0 {
+				b.WriteString(p[i : i+j+2])
+				i += j + 1
+			} else {
+				b.WriteByte(c)
+			}
+		case c == ']' && inClass:
+			inClass = false
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// adjust rewrites a parsed pattern in place: folding, kana, line safety.
+func adjust(re *syntax.Regexp, fold, kana bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		s := string(re.Rune)
+		if fold {
+			s = bodyindex.Fold(s)
+			re.Flags &^= syntax.FoldCase
+		}
+		if kana {
+			s = bodyindex.KanaString(s)
+		}
+		if strings.ContainsRune(s, '\n') {
+			*re = syntax.Regexp{Op: syntax.OpNoMatch}
+			return
+		}
+		re.Rune = []rune(s)
+	case syntax.OpCharClass:
+		r := re.Rune
+		if fold || kana {
+			r = classImage(r, fold, kana)
+		}
+		r = subtract(r, '\n')
+		if len(r) == 0 {
+			*re = syntax.Regexp{Op: syntax.OpNoMatch}
+			return
+		}
+		re.Rune = r
+		re.Flags &^= syntax.FoldCase
+	case syntax.OpAnyChar:
+		re.Op = syntax.OpAnyCharNotNL
+	case syntax.OpBeginText:
+		re.Op = syntax.OpBeginLine
+	case syntax.OpEndText:
+		re.Op = syntax.OpEndLine
+	}
+	for _, s := range re.Sub {
+		adjust(s, fold, kana)
+	}
+}
+
+// classImage maps a class (pairs of lo, hi) into the folded space. A class
+// holding the last rune is taken as negated: the complement of the image
+// of its complement, so [^a-z] does not match a folded `a` that came from
+// `Ａ`.
+func classImage(r []rune, fold, kana bool) []rune {
+	if len(r) > 0 && r[len(r)-1] == unicode.MaxRune {
+		return complement(image(complement(r), fold, kana))
+	}
+	return image(r, fold, kana)
+}
+
+func mapRune(c rune, fold, kana bool) rune {
+	if fold {
+		c = bodyindex.FoldRune(c)
+	}
+	if kana {
+		c = bodyindex.KanaRune(c)
+	}
+	return c
+}
+
+// image returns the set {mapRune(c) : c in r} as sorted pairs. Only runes
+// in the ranges that folding can change are mapped one by one.
+func image(r []rune, fold, kana bool) []rune {
+	var out []rune
+	ch := changing()
+	for i := 0; i+1 < len(r); i += 2 {
+		lo, hi := r[i], r[i+1]
+		for lo <= hi {
+			// next changing range that overlaps [lo, hi]
+			j, _ := slices.BinarySearchFunc(ch, lo, func(p [2]rune, t rune) int {
+				if p[1] < t {
+					return -1
+				}
+				return 1
+			})
+			if j == len(ch) || ch[j][0] > hi {
+				out = append(out, lo, hi)
+				break
+			}
+			if ch[j][0] > lo {
+				out = append(out, lo, ch[j][0]-1)
+				lo = ch[j][0]
+			}
+			end := min(hi, ch[j][1])
+			for c := lo; c <= end; c++ {
+				m := mapRune(c, fold, kana)
+				out = append(out, m, m)
+			}
+			if end == unicode.MaxRune {
+				break
+			}
+			lo = end + 1
+		}
+	}
+	return normalize(out)
+}
+
+// changing returns the sorted ranges of runes that folding or kana folding
+// may map to another rune.
+var changing = sync.OnceValue(func() [][2]rune {
+	var rs [][2]rune
+	for _, cr := range unicode.CaseRanges {
+		rs = append(rs, [2]rune{rune(cr.Lo), rune(cr.Hi)})
+	}
+	rs = append(rs, [2]rune{0x3000, 0x3000}, [2]rune{0x30A1, 0x30F6}, [2]rune{0x30FD, 0x30FE}, [2]rune{0xFF00, 0xFFEF})
+	slices.SortFunc(rs, func(a, b [2]rune) int { return int(a[0] - b[0]) })
+	var out [][2]rune
+	for _, r := range rs {
+		if n := len(out); n > 0 && r[0] <= out[n-1][1]+1 {
+			out[n-1][1] = max(out[n-1][1], r[1])
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+})
+
+// normalize sorts and merges pairs.
+func normalize(r []rune) []rune {
+	type pr struct{ lo, hi rune }
+	ps := make([]pr, 0, len(r)/2)
+	for i := 0; i+1 < len(r); i += 2 {
+		ps = append(ps, pr{r[i], r[i+1]})
+	}
+	slices.SortFunc(ps, func(a, b pr) int { return int(a.lo - b.lo) })
+	var out []rune
+	for _, p := range ps {
+		if n := len(out); n > 0 && p.lo <= out[n-1]+1 {
+			out[n-1] = max(out[n-1], p.hi)
+			continue
+		}
+		out = append(out, p.lo, p.hi)
+	}
+	return out
+}
+
+// complement returns the pairs of every rune not in r (r normalized).
+func complement(r []rune) []rune {
+	r = normalize(r)
+	var out []rune
+	next := rune(0)
+	for i := 0; i+1 < len(r); i += 2 {
+		if r[i] > next {
+			out = append(out, next, r[i]-1)
+		}
+		next = r[i+1] + 1
+	}
+	if next <= unicode.MaxRune {
+		out = append(out, next, unicode.MaxRune)
+	}
+	return out
+}
+
+// subtract removes one rune from normalized pairs.
+func subtract(r []rune, c rune) []rune {
+	var out []rune
+	for i := 0; i+1 < len(r); i += 2 {
+		lo, hi := r[i], r[i+1]
+		if c < lo || c > hi {
+			out = append(out, lo, hi)
+			continue
+		}
+		if lo < c {
+			out = append(out, lo, c-1)
+		}
+		if c < hi {
+			out = append(out, c+1, hi)
+		}
+	}
+	return out
+}
+
+// required returns literals that every match of re contains.
+func required(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return []string{strings.ToLower(string(re.Rune))}
+		}
+		return []string{string(re.Rune)}
+	case syntax.OpCapture:
+		return required(re.Sub[0])
+	case syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var out []string
+		run := ""
+		for _, s := range re.Sub {
+			if s.Op == syntax.OpLiteral && s.Flags&syntax.FoldCase == 0 {
+				run += string(s.Rune)
+				continue
+			}
+			if run != "" {
+				out = append(out, run)
+				run = ""
+			}
+			out = append(out, required(s)...)
+		}
+		if run != "" {
+			out = append(out, run)
+		}
+		return out
+	}
+	return nil
+}

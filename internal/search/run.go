@@ -1,0 +1,309 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// Index is one index to search: its name (the folder under the content
+// root) and the crawl root it was made from (settings).
+type Index struct {
+	Name     string
+	RootPath string
+}
+
+// Stats describes one search (Zoekt's Stats; STYLE.md §6).
+type Stats struct {
+	Folders         int   // folders whose body index was opened
+	FoldersFiltered int   // folders skipped by the file filters before any part was read
+	Parts           int   // parts looked at
+	PartsSkipped    int   // parts the n-gram filter skipped (no block can match)
+	PartsFiltered   int   // parts skipped because no file or place in them passes the filters
+	Blocks          int   // blocks scanned
+	BlocksSkipped   int   // blocks of looked-at parts that the n-gram filter skipped
+	BytesRead       int64 // text bytes scanned or decompressed
+	Hits            int   // hits emitted
+	Files           int   // files with hits emitted
+	// Truncated is set when there were more hits than the cap; CutAt is
+	// `<index>\<path>` and CutLabel the place of the last hit emitted:
+	// what follows it in search order was not searched.
+	Truncated bool
+	CutAt     string
+	CutLabel  string
+	// Cancelled is set when the context ended the search.
+	Cancelled bool
+	// Problems lists folders and parts that could not be read; the rest
+	// was searched.
+	Problems []Problem
+	// Time per stage: walking the folders, opening indexes, the n-gram
+	// filter, scanning blocks, building hits (the last four summed over
+	// the workers), and the whole search.
+	Walk, Open, Filter, Scan, Build, Total time.Duration
+}
+
+// Problem is a folder or part that a search skipped.
+type Problem struct {
+	Folder  string // `<index>\<rel dir>`
+	Rebuild bool   // the folder holds an index of another version
+	Err     error
+}
+
+// Message returns the Japanese line shown for a problem.
+func (p Problem) Message() string {
+	if p.Rebuild {
+		return fmt.Sprintf(MsgNeedsRebuild, p.Folder)
+	}
+	return fmt.Sprintf(MsgBrokenPart, p.Folder)
+}
+
+// task is one folder to search.
+type task struct {
+	dir      string
+	index    string
+	rel      string   // rel dir under the index, `\` separated
+	relSegs  []string // FoldKey segments: index, dirs
+	hits     []Hit
+	problems []Problem
+	stats    Stats
+	done     chan struct{}
+}
+
+// Run searches the body indexes of the given indexes under contentRoot
+// (work/store/content) and calls emit for each hit, in the final order
+// (folder, file, place, line) and as soon as it is known, so that a caller
+// can show the first hits before the search ends. emit returning false
+// stops the search. At most q.Max() hits are emitted; Stats.Truncated says
+// whether there were more. A cancelled ctx stops the search: Run returns
+// the hits so far (already emitted), Stats.Cancelled and ctx.Err().
+//
+// Only the given indexes are searched (all of them, or those the query
+// names); a name in q that is not among them is a *QueryError. Unreadable
+// folders and parts are skipped and listed in Stats.Problems.
+func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emit func(Hit) bool) (Stats, error) {
+	start := time.Now()
+	var st Stats
+	selected, err := selectIndexes(indexes, q)
+	if err != nil {
+		return st, err
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+
+	workers := max(1, runtime.GOMAXPROCS(0))
+	ahead := 4 * workers
+	tasks := make(chan *task, ahead)
+	order := make(chan *task, ahead)
+	var all []*task
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(tasks)
+		defer close(order)
+		w := walker{ctx: ctx, q: q, out: func(t *task) bool {
+			all = append(all, t)
+			select {
+			case order <- t:
+			case <-ctx.Done():
+				return false
+			}
+			select {
+			case tasks <- t:
+				return true
+			case <-ctx.Done():
+				close(t.done)
+				return false
+			}
+		}}
+		t0 := time.Now()
+		for _, ix := range selected {
+			if !w.dir(filepath.Join(contentRoot, ix.Name), ix.Name, nil, []string{workspace.FoldKey(ix.Name)}) {
+				break
+			}
+		}
+		st.Walk = time.Since(t0)
+	}()
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := searcher{ctx: ctx, q: q}
+			for t := range tasks {
+				if ctx.Err() == nil {
+					s.folder(t)
+				}
+				close(t.done)
+			}
+		}()
+	}
+
+	lastFile := ""
+	stopped := false
+emitLoop:
+	for t := range order {
+		select {
+		case <-t.done:
+		case <-ctx.Done():
+			break emitLoop
+		}
+		st.Problems = append(st.Problems, t.problems...)
+		for _, h := range t.hits {
+			if q.max > 0 && st.Hits == q.max {
+				st.Truncated = true
+				break emitLoop
+			}
+			if p := h.Path(); p != lastFile {
+				st.Files++
+				lastFile = p
+			}
+			st.Hits++
+			st.CutAt, st.CutLabel = h.Path(), h.Label
+			if !emit(h) {
+				stopped = true
+				break emitLoop
+			}
+		}
+		t.hits = nil
+	}
+	cancelled := ctx.Err() != nil && !stopped && !st.Truncated
+	cancel()
+	for range order {
+	}
+	wg.Wait()
+	for _, t := range all {
+		st.add(&t.stats)
+	}
+	if !st.Truncated {
+		st.CutAt, st.CutLabel = "", ""
+	}
+	st.Total = time.Since(start)
+	if cancelled && parent.Err() != nil {
+		st.Cancelled = true
+		return st, parent.Err()
+	}
+	return st, nil
+}
+
+func (s *Stats) add(o *Stats) {
+	s.Folders += o.Folders
+	s.FoldersFiltered += o.FoldersFiltered
+	s.Parts += o.Parts
+	s.PartsSkipped += o.PartsSkipped
+	s.PartsFiltered += o.PartsFiltered
+	s.Blocks += o.Blocks
+	s.BlocksSkipped += o.BlocksSkipped
+	s.BytesRead += o.BytesRead
+	s.Open += o.Open
+	s.Filter += o.Filter
+	s.Scan += o.Scan
+	s.Build += o.Build
+}
+
+// selectIndexes returns the indexes to search, sorted by name.
+func selectIndexes(indexes []Index, q *Query) ([]Index, error) {
+	known := map[string]bool{}
+	var out []Index
+	for _, ix := range indexes {
+		if !workspace.TestStoredIndexName(ix.Name) {
+			continue
+		}
+		known[workspace.FoldKey(ix.Name)] = true
+		if q.indexes == nil || q.indexes[workspace.FoldKey(ix.Name)] {
+			out = append(out, ix)
+		}
+	}
+	for _, n := range q.opts.Indexes {
+		if !known[workspace.FoldKey(n)] {
+			return nil, &QueryError{Msg: fmt.Sprintf(MsgNoIndex, n), Word: -1, Pos: -1}
+		}
+	}
+	slices.SortFunc(out, func(a, b Index) int { return compareNames(a.Name, b.Name) })
+	return out, nil
+}
+
+func compareNames(a, b string) int {
+	if c := strings.Compare(workspace.FoldKey(a), workspace.FoldKey(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// walker enumerates folders with a body index depth first, in search
+// order: a folder before its sub-folders, sub-folders by name.
+type walker struct {
+	ctx context.Context
+	q   *Query
+	out func(*task) bool
+}
+
+// dir visits one folder; false stops the walk.
+func (w *walker) dir(path, index string, rel []string, segs []string) bool {
+	if w.ctx.Err() != nil {
+		return false
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return true
+	}
+	var subs []string
+	hasIndex := false
+	for _, e := range ents {
+		n := e.Name()
+		if n == bodyindex.ManifestName {
+			hasIndex = true
+		}
+		if e.IsDir() && !strings.HasPrefix(n, ".") {
+			subs = append(subs, n)
+		}
+	}
+	if hasIndex && w.q.folderMayHaveFiles(segs) {
+		t := &task{dir: path, index: index, rel: strings.Join(rel, `\`), relSegs: segs, done: make(chan struct{})}
+		if !w.out(t) {
+			return false
+		}
+	}
+	slices.SortFunc(subs, compareNames)
+	for _, s := range subs {
+		sub := append(slices.Clip(segs), workspace.FoldKey(s))
+		if !w.q.folderMayDescend(sub) {
+			continue
+		}
+		if !w.dir(filepath.Join(path, s), index, append(slices.Clip(rel), s), sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// folderMayDescend reports whether the folder with these segments can hold
+// files under the --folder prefix (at any depth).
+func (q *Query) folderMayDescend(segs []string) bool {
+	n := min(len(segs), len(q.folder))
+	return slices.Equal(segs[:n], q.folder[:n])
+}
+
+// folderMayHaveFiles reports whether files directly in the folder can be
+// under the --folder prefix.
+func (q *Query) folderMayHaveFiles(segs []string) bool {
+	return len(q.folder) <= len(segs)+1 && q.folderMayDescend(segs)
+}
+
+// fileInFolder reports whether a file named name in the folder with these
+// segments is under the --folder prefix.
+func (q *Query) fileInFolder(segs []string, name string) bool {
+	if len(q.folder) <= len(segs) {
+		return q.folderMayDescend(segs)
+	}
+	return len(q.folder) == len(segs)+1 && q.folderMayDescend(segs) && q.folder[len(segs)] == workspace.FoldKey(name)
+}

@@ -1,0 +1,391 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// searcher searches folders for one worker.
+type searcher struct {
+	ctx     context.Context
+	q       *Query
+	kanaBuf []byte
+	starts  []int
+}
+
+// full reports whether a task has all the hits it may need: the cap plus
+// one, to know that the cap was exceeded.
+func (s *searcher) full(t *task) bool {
+	return s.q.max > 0 && len(t.hits) > s.q.max
+}
+
+// folder searches one folder's body index.
+func (s *searcher) folder(t *task) {
+	t0 := time.Now()
+	f, err := bodyindex.OpenFolder(t.dir)
+	t.stats.Open += time.Since(t0)
+	if err != nil {
+		var rb *bodyindex.RebuildError
+		t.problems = append(t.problems, Problem{Folder: t.folderName(), Rebuild: errors.As(err, &rb), Err: err})
+		return
+	}
+	if f == nil {
+		return // unpublished meanwhile
+	}
+	defer f.Close()
+	t.stats.Folders++
+	pass := make([]bool, f.NumFiles())
+	any := false
+	for i := range pass {
+		pass[i] = s.fileOK(t, f.FileName(i))
+		any = any || pass[i]
+	}
+	if !any {
+		t.stats.FoldersFiltered++
+		return
+	}
+	for i := 0; i < f.NumParts(); i++ {
+		if s.ctx.Err() != nil || s.full(t) {
+			return
+		}
+		first, last := f.PartFiles(i)
+		if !slices.Contains(pass[first:last+1], true) {
+			t.stats.PartsFiltered++
+			continue
+		}
+		p := f.Part(i)
+		if p == nil {
+			var rb *bodyindex.RebuildError
+			t.problems = append(t.problems, Problem{Folder: t.folderName(), Rebuild: errors.As(f.PartErr(i), &rb), Err: f.PartErr(i)})
+			continue
+		}
+		if err := s.part(t, p); err != nil {
+			t.problems = append(t.problems, Problem{Folder: t.folderName(), Err: err})
+		}
+	}
+}
+
+func (t *task) folderName() string {
+	if t.rel == "" {
+		return t.index
+	}
+	return t.index + `\` + t.rel
+}
+
+// fileOK applies the file filters: --folder down to a file, --name, --kind.
+func (s *searcher) fileOK(t *task, name string) bool {
+	if !s.q.fileInFolder(t.relSegs, name) || !s.q.names.match(name) {
+		return false
+	}
+	if s.q.kinds != nil {
+		k, _ := extract.KindOf(name)
+		return s.q.kinds[k]
+	}
+	return true
+}
+
+// placeOK applies --no-shapes and --no-comments.
+func (s *searcher) placeOK(place string) bool {
+	if !s.q.opts.NoShapes && !s.q.opts.NoComments {
+		return true
+	}
+	_, obj := content.SplitKind(place)
+	if s.q.opts.NoShapes && (obj == "図形" || strings.HasPrefix(obj, "埋め込み")) {
+		return false
+	}
+	return !(s.q.opts.NoComments && obj == "コメント")
+}
+
+// partCtx is what scanning one part needs about its files and segments.
+type partCtx struct {
+	index   string
+	p       *bodyindex.Part
+	segs    []bodyindex.Segment
+	segOK   []bool
+	kinds   []extract.Kind
+	prefix  []bool // per segment: cell-prefixed lines
+	relPath []string
+}
+
+// part searches one part.
+func (s *searcher) part(t *task, p *bodyindex.Part) error {
+	t.stats.Parts++
+	t0 := time.Now()
+	cand := p.Candidates(s.q.keys)
+	if cand == 0 {
+		t.stats.PartsSkipped++
+		t.stats.BlocksSkipped += p.Blocks()
+		t.stats.Filter += time.Since(t0)
+		return nil
+	}
+	pc := &partCtx{index: t.index, p: p, segs: p.Segments()}
+	files := p.Files()
+	fileOK := make([]bool, len(files))
+	pc.kinds = make([]extract.Kind, len(files))
+	pc.relPath = make([]string, len(files))
+	for i, n := range files {
+		fileOK[i] = s.fileOK(t, n)
+		pc.kinds[i], _ = extract.KindOf(n)
+		if t.rel == "" {
+			pc.relPath[i] = n
+		} else {
+			pc.relPath[i] = t.rel + `\` + n
+		}
+	}
+	pc.segOK = make([]bool, len(pc.segs))
+	pc.prefix = make([]bool, len(pc.segs))
+	allowed := uint64(0)
+	for i, sg := range pc.segs {
+		pc.segOK[i] = fileOK[sg.File] && s.placeOK(sg.Place)
+		pc.prefix[i] = cellPrefixed(pc.kinds[sg.File], sg.Place)
+		if pc.segOK[i] {
+			allowed |= blockMask(p, sg.FirstLine, sg.FirstLine+sg.Lines)
+		}
+	}
+	before := bits.OnesCount64(cand)
+	cand &= allowed
+	t.stats.BlocksSkipped += p.Blocks() - before
+	t.stats.Filter += time.Since(t0)
+	if cand == 0 {
+		t.stats.PartsFiltered++
+		return nil
+	}
+	for cand != 0 {
+		b := bits.TrailingZeros64(cand)
+		cand &^= 1 << uint(b)
+		if s.ctx.Err() != nil || s.full(t) {
+			return nil
+		}
+		if err := s.block(t, pc, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blockMask returns the blocks holding any of the lines [first, end).
+func blockMask(p *bodyindex.Part, first, end int) uint64 {
+	var m uint64
+	for b := 0; b < p.Blocks(); b++ {
+		bf, be := p.BlockLines(b)
+		if bf < end && first < be {
+			m |= 1 << uint(b)
+		}
+	}
+	return m
+}
+
+// view is the text of a block in one space (folded or original) with the
+// start of every line in it (LF ends each line).
+type view struct {
+	text   []byte
+	starts []int
+}
+
+func (v *view) line(i int) []byte { return v.text[v.starts[i] : v.starts[i+1]-1] }
+
+// block scans one block.
+func (s *searcher) block(t *task, pc *partCtx, b int) error {
+	t0 := time.Now()
+	defer func() { t.stats.Scan += time.Since(t0) }()
+	p := pc.p
+	t.stats.Blocks++
+	folded, base, err := p.Folded(b)
+	if err != nil {
+		return err
+	}
+	t.stats.BytesRead += int64(len(folded))
+	first, end := p.BlockLines(b)
+	starts := make([]int, end-first+1)
+	for i := range starts {
+		starts[i] = p.LineStart(first+i) - base
+	}
+	fv := &view{text: folded, starts: starts}
+	mv := fv // the folded text in the match space
+	if s.q.opts.Kana {
+		s.kanaBuf = bodyindex.AppendKana(s.kanaBuf[:0], folded)
+		mv = &view{text: s.kanaBuf, starts: starts}
+	}
+	var ov, okv *view // original, original in the match space (kana)
+	orig := func() (*view, *view, error) {
+		if ov != nil {
+			return ov, okv, nil
+		}
+		text, err := p.Original(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		t.stats.BytesRead += int64(len(text))
+		st := make([]int, 0, end-first+1)
+		st = append(st, 0)
+		for i, c := range text {
+			if c == '\n' {
+				st = append(st, i+1)
+			}
+		}
+		ov = &view{text: text, starts: st}
+		okv = ov
+		if s.q.opts.Kana {
+			okv = &view{text: bodyindex.AppendKana(nil, text), starts: st}
+		}
+		return ov, okv, nil
+	}
+	caseMode := s.q.opts.Case
+	prim := s.q.primary
+	scan := mv
+	if caseMode && prim.needle == nil {
+		_, k, err := orig()
+		if err != nil {
+			return err
+		}
+		scan = k
+	}
+	seg := 0
+	for from := 0; from < len(scan.text); {
+		var pos int
+		if prim.needle != nil {
+			i := bytes.Index(scan.text[from:], prim.needle)
+			if i < 0 {
+				break
+			}
+			pos = from + i
+		} else {
+			loc := prim.regex.re.FindIndex(scan.text[from:])
+			if loc == nil {
+				break
+			}
+			pos = from + loc[0]
+		}
+		li := sort.SearchInts(scan.starts, pos+1) - 1
+		from = scan.starts[li+1]
+		gl := first + li
+		for seg+1 < len(pc.segs) && pc.segs[seg+1].FirstLine <= gl {
+			seg++
+		}
+		if !pc.segOK[seg] {
+			continue
+		}
+		ev := mv
+		if caseMode {
+			_, k, err := orig()
+			if err != nil {
+				return err
+			}
+			ev = k
+		}
+		text := ev.line(li)
+		off := 0
+		if pc.prefix[seg] {
+			tab := bytes.IndexByte(text, '\t')
+			if tab < 0 {
+				continue
+			}
+			off = tab + 1
+		}
+		region := text[off:]
+		if !s.matches(region) {
+			continue
+		}
+		o, _, err := orig()
+		if err != nil {
+			return err
+		}
+		tb := time.Now()
+		t.hits = append(t.hits, s.hit(pc, seg, gl, string(o.line(li)), fv.line(li), region, off))
+		t.stats.Build += time.Since(tb)
+		if s.full(t) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// matches applies every word to a line's searchable text.
+func (s *searcher) matches(region []byte) bool {
+	for _, t := range s.q.pos {
+		if !t.find(region) {
+			return false
+		}
+	}
+	for _, t := range s.q.neg {
+		if t.find(region) {
+			return false
+		}
+	}
+	return true
+}
+
+// hit builds the Hit of a matching line. region is the searched text in
+// the match space, starting at byte off of the line; foldedLine is the
+// stored folded line (for mapping offsets back without --case).
+func (s *searcher) hit(pc *partCtx, seg, gl int, line string, foldedLine, region []byte, off int) Hit {
+	sg := pc.segs[seg]
+	fk := pc.kinds[sg.File]
+	h := Hit{
+		Index:    pc.index,
+		RelPath:  pc.relPath[sg.File],
+		FileKind: fk,
+		Place:    sg.Place,
+		Kind:     placeKind(fk, sg.Place),
+		Row:      sg.LineNo + gl - sg.FirstLine,
+		Text:     line,
+	}
+	var ms [][2]int
+	for _, t := range s.q.pos {
+		ms = t.all(region, ms)
+	}
+	for i := range ms {
+		ms[i][0] += off
+		ms[i][1] += off
+	}
+	if !s.q.opts.Case {
+		folded, starts := bodyindex.FoldMap(line)
+		if folded != string(foldedLine) {
+			ms = nil
+		} else {
+			for i := range ms {
+				ms[i] = [2]int{starts[ms[i][0]], starts[ms[i][1]]}
+			}
+		}
+	}
+	h.Matches = mergeRanges(ms)
+	h.setCells()
+	h.Label = h.label()
+	h.shorten()
+	return h
+}
+
+// mergeRanges sorts ranges and merges overlapping or touching ones.
+func mergeRanges(ms [][2]int) [][2]int {
+	if len(ms) == 0 {
+		return nil
+	}
+	slices.SortFunc(ms, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	out := ms[:1]
+	for _, m := range ms[1:] {
+		last := &out[len(out)-1]
+		if m[0] < last[1] {
+			last[1] = max(last[1], m[1])
+			continue
+		}
+		if m[1] > m[0] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
