@@ -37,7 +37,7 @@ type xlSheetReader struct {
 // read streams the worksheet XML: sheetData row by row into lines, and the
 // headerFooter element; everything else is skipped.
 func (r *xlSheetReader) read(rc io.Reader, depth int) (*xlSheetData, error) {
-	d := newXMLDecoder(rc, depth)
+	d := newXlRawDecoder(rc, depth)
 	out := &xlSheetData{}
 	row := 0
 	var cells []xlCell
@@ -149,7 +149,7 @@ func xlTrimLines(lines []string) []string {
 
 // readRow reads the cells of the row element just started and returns the
 // non-empty ones in field form.
-func (r *xlSheetReader) readRow(d *xmlDecoder, cells []xlCell) ([]xlCell, error) {
+func (r *xlSheetReader) readRow(d xlTokens, cells []xlCell) ([]xlCell, error) {
 	stop := d.Depth() - 1
 	col := 0
 	for d.Depth() > stop {
@@ -194,7 +194,7 @@ func (r *xlSheetReader) readRow(d *xmlDecoder, cells []xlCell) ([]xlCell, error)
 }
 
 // readCell reads one c element and returns its display value.
-func (r *xlSheetReader) readCell(d *xmlDecoder, se xml.StartElement) (string, error) {
+func (r *xlSheetReader) readCell(d xlTokens, se xml.StartElement) (string, error) {
 	typ := attr(se, "t")
 	style := 0
 	if s := attr(se, "s"); s != "" {
@@ -292,7 +292,7 @@ func (r *xlSheetReader) display(typ string, style int, v, inline string, hasInli
 }
 
 // xlElementText reads the character data of the element just started.
-func xlElementText(d *xmlDecoder) (string, error) {
+func xlElementText(d xlTokens) (string, error) {
 	var b strings.Builder
 	stop := d.Depth() - 1
 	for d.Depth() > stop {

@@ -16,7 +16,7 @@ type xlHeaderFooter struct {
 }
 
 // read reads the headerFooter element just started.
-func (h *xlHeaderFooter) read(d *xmlDecoder, se xml.StartElement) error {
+func (h *xlHeaderFooter) read(d xlTokens, se xml.StartElement) error {
 	h.differentFirst = xlOn(attr(se, "differentFirst"))
 	h.differentOddEven = xlOn(attr(se, "differentOddEven"))
 	h.parts = map[string]string{}

@@ -157,7 +157,7 @@ func xlReadStrings(p *pkg, st *xlStreams, part, scratch string) (*xlStrings, err
 		return nil, err
 	}
 	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
+	d := newXlRawDecoder(rc, p.lim.XMLDepth)
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -191,7 +191,7 @@ func xlReadStrings(p *pkg, st *xlStreams, part, scratch string) (*xlStrings, err
 // xlRichText reads the rest of a string item (si, is, or a comment's
 // text) whose start element was just returned: the t elements outside rPh,
 // concatenated and unescaped.
-func xlRichText(d *xmlDecoder) (string, error) {
+func xlRichText(d xlTokens) (string, error) {
 	var b strings.Builder
 	stop := d.Depth() - 1
 	inT, rph := 0, 0

@@ -1,0 +1,92 @@
+package extract_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// xlsxFuzzLimits keep fuzzed inputs small and fast.
+var xlsxFuzzLimits = extract.Limits{ZipPartBytes: 1 << 20, ZipTotalBytes: 4 << 20, ZipEntries: 200, XMLDepth: 64}
+
+// xlsxCheckOutcome fails on anything but places or an *extract.Error, and
+// on a panic that the reader turned into a corrupt-file error.
+func xlsxCheckOutcome(t *testing.T, res *extract.Result, err error) {
+	t.Helper()
+	if err == nil {
+		if res == nil {
+			t.Fatal("nil result without error")
+		}
+		return
+	}
+	var fe *extract.Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("error %v (%T) is not an *extract.Error", err, err)
+	}
+	if fe.Cause != nil && strings.Contains(fe.Cause.Error(), "panic while reading") {
+		t.Fatalf("reader panicked: %v", fe.Cause)
+	}
+}
+
+// FuzzXlsx feeds whole files, seeded with the golden fixtures.
+func FuzzXlsx(f *testing.F) {
+	for _, build := range xlsxBuilders {
+		f.Add(build(f))
+	}
+	f.Add(xlsxMinimal(f, map[string]string{"S": `<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>`}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := xlsxExtract(t, data, "fuzz.xlsx", xlsxFuzzLimits)
+		xlsxCheckOutcome(t, res, err)
+	})
+}
+
+// xlsxPartsOf returns the named parts of a package.
+func xlsxPartsOf(tb testing.TB, data []byte, names ...string) []string {
+	tb.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	xlsxNoErr(tb, err)
+	out := make([]string, len(names))
+	for _, zf := range zr.File {
+		for i, n := range names {
+			if zf.Name == n {
+				rc, err := zf.Open()
+				xlsxNoErr(tb, err)
+				b, err := io.ReadAll(rc)
+				xlsxNoErr(tb, err)
+				rc.Close()
+				out[i] = string(b)
+			}
+		}
+	}
+	return out
+}
+
+// FuzzXlsxParts feeds the XML of the parts the reader parses (a
+// worksheet, shared strings, styles, a drawing and legacy and threaded
+// comments) inside a valid package, so mutations reach the parsers rather
+// than the ZIP checksums.
+func FuzzXlsxParts(f *testing.F) {
+	names := []string{"xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/styles.xml", "xl/drawings/drawing1.xml", "xl/comments1.xml", "xl/threadedComments/threadedComment1.xml"}
+	for _, build := range []func(testing.TB) []byte{xlsxCellsFixture, xlsxObjectsFixture} {
+		p := xlsxPartsOf(f, build(f), names...)
+		f.Add(p[0], p[1], p[2], p[3], p[4], p[5])
+	}
+	base := xlsxObjectsFixture(f)
+	f.Fuzz(func(t *testing.T, sheet, sst, styles, drawing, comments, threaded string) {
+		repl := map[string]string{names[0]: sheet, names[1]: sst, names[2]: styles, names[3]: drawing, names[4]: comments, names[5]: threaded}
+		data := xlsxPatch(t, base, func(n string, b []byte) []byte {
+			if s, ok := repl[n]; ok {
+				delete(repl, n)
+				return []byte(s)
+			}
+			return b
+		}, repl)
+		res, err := xlsxExtract(t, data, "fuzz.xlsx", xlsxFuzzLimits)
+		xlsxCheckOutcome(t, res, err)
+	})
+}
