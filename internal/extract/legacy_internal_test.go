@@ -184,3 +184,43 @@ func TestFileURL(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacyOOXMLUnderLegacyName reads packages saved under a legacy name
+// with the OOXML reader of their family, without LibreOffice.
+func TestLegacyOOXMLUnderLegacyName(t *testing.T) {
+	withSoffice(t, "")
+	dir := t.TempDir()
+	tests := []struct {
+		name  string
+		data  []byte
+		place string
+		line  string
+	}{
+		{"book.xls", lgXLSX(t, "売上", [][]string{{"見積番号", "A-123"}}), "売上", "見積番号\tA-123"},
+		{"memo.doc", lgDOCX(t, []string{"稟議書"}), "ページ001", "稟議書"},
+		{"renamed.xlsb", lgXLSX(t, "集計", [][]string{{"合計"}}), "集計", "合計"},
+		{"word-as.xls", lgDOCX(t, []string{"中身はWord"}), "ページ001", "中身はWord"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(dir, tt.name)
+			os.WriteFile(p, tt.data, 0o644)
+			res, err := Extract(context.Background(), p, tt.name, Options{Scratch: t.TempDir()})
+			if err != nil {
+				t.Fatalf("Extract(%s): %v", tt.name, err)
+			}
+			if len(res.Places) != 1 || res.Places[0].Name != tt.place || len(res.Places[0].Lines) != 1 || res.Places[0].Lines[0] != tt.line {
+				t.Errorf("Extract(%s) = %q, want %s: %q", tt.name, res.Places, tt.place, tt.line)
+			}
+		})
+	}
+	// A real .xlsb (xl/workbook.bin) needs a conversion: without LibreOffice
+	// it is postponed.
+	p := filepath.Join(dir, "real.xlsb")
+	os.WriteFile(p, lgZip(t, [][2]string{{"[Content_Types].xml", "<Types/>"}, {"xl/workbook.bin", "\x83\x01\x00"}}), 0o644)
+	_, err := readLegacyWith(context.Background(), p, Options{Scratch: t.TempDir()}, nil)
+	var pp *Postponed
+	if !errors.As(err, &pp) {
+		t.Errorf("readLegacy(real.xlsb) without LibreOffice = %v, want Postponed", err)
+	}
+}
