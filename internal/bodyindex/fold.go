@@ -224,3 +224,29 @@ func FoldRune(r rune) rune { return foldRune(r) }
 
 // KanaRune maps a katakana to its hiragana; other runes are unchanged.
 func KanaRune(r rune) rune { return kanaRune(r) }
+
+// CaseNeedle returns the folded text that the folded copy of any line
+// holding s exactly (as --case matches) also holds. Fold(s) itself is not
+// enough at the ends: a kana at the end of s may be composed with a sound
+// mark that follows it in the line (s = `ｶ`, line `ｶﾞ` → `ガ`), and a
+// sound mark at the start of s with the kana before it. Those runes are
+// left out; the result may be empty.
+func CaseNeedle(s string) string {
+	for s != "" {
+		r, n := utf8.DecodeRuneInString(s)
+		if !isMark(r) {
+			break
+		}
+		s = s[n:]
+	}
+	if s != "" {
+		r, n := utf8.DecodeLastRuneInString(s)
+		f := foldRune(r)
+		if _, ok := voiced[f]; ok {
+			s = s[:len(s)-n]
+		} else if _, ok := semiVoiced[f]; ok {
+			s = s[:len(s)-n]
+		}
+	}
+	return Fold(s)
+}

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -83,6 +84,7 @@ type term struct {
 	regex  *regexTerm
 	needle []byte // folded (+kana) text every matching line contains, or nil
 	keys   []uint32
+	scan   *regexp.Regexp // finds candidates in the match space when needle is nil
 }
 
 // SplitWords splits a query typed in one box into words: runs of spaces
@@ -210,6 +212,7 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 			return nil, err
 		}
 		t.regex = rt
+		t.scan = rt.re
 		for _, r := range rt.req {
 			t.keys = append(t.keys, bodyindex.QueryKeys(r)...)
 			if len(r) > len(t.needle) {
@@ -222,15 +225,25 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 	if opts.Kana {
 		folded = bodyindex.KanaString(folded)
 	}
-	t.needle = []byte(folded)
-	t.keys = bodyindex.QueryKeys(folded)
-	if opts.Case {
-		t.lit = []byte(w)
+	if !opts.Case {
+		t.lit = []byte(folded)
+		t.needle = t.lit
+		t.keys = bodyindex.QueryKeys(folded)
+		return t, nil
+	}
+	t.lit = []byte(w)
+	if opts.Kana {
+		t.lit = []byte(bodyindex.KanaString(w))
+	}
+	// The folded copy prefilters an exact match only with CaseNeedle.
+	if n := bodyindex.CaseNeedle(w); n != "" {
 		if opts.Kana {
-			t.lit = []byte(bodyindex.KanaString(w))
+			n = bodyindex.KanaString(n)
 		}
+		t.needle = []byte(n)
+		t.keys = bodyindex.QueryKeys(n)
 	} else {
-		t.lit = t.needle
+		t.scan = regexp.MustCompile(regexp.QuoteMeta(string(t.lit)))
 	}
 	return t, nil
 }

@@ -60,7 +60,7 @@ func compileRegex(pattern string, w int, fold, kana bool) (*regexTerm, error) {
 	t := &regexTerm{re: re}
 	for _, lit := range required(tree) {
 		if !fold {
-			lit = bodyindex.Fold(lit)
+			lit = bodyindex.CaseNeedle(lit)
 			if kana {
 				lit = bodyindex.KanaString(lit)
 			}

@@ -260,7 +260,7 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 			}
 			pos = from + i
 		} else {
-			loc := prim.regex.re.FindIndex(scan.text[from:])
+			loc := prim.scan.FindIndex(scan.text[from:])
 			if loc == nil {
 				break
 			}

@@ -1,0 +1,84 @@
+package search_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/search"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/<test>/<name>.golden (rewritten with
+// -update).
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", strings.SplitN(t.Name(), "/", 2)[0], name+".golden")
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\ngot  %q\nwant %q", path, got, want)
+	}
+}
+
+func TestWriteExport(t *testing.T) {
+	root, ix := buildCorpus(t, knownCorpus)
+	for _, tt := range []struct {
+		name  string
+		words []string
+		opts  search.Options
+	}{
+		{"ringo", []string{"りんご"}, search.Options{}},
+		{"quoted", []string{"1"}, search.Options{}},
+		{"none", []string{"存在しない語"}, search.Options{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := search.Parse(tt.words, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hits, _, err := runQuery(t, root, ix, tt.words, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := search.WriteExport(&b, q.Text, hits); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.name, b.Bytes())
+		})
+	}
+}
+
+// TestExportReference writes the reference's example (search.md §8) with
+// the place labels fumibako uses.
+func TestExportReference(t *testing.T) {
+	hits := []search.Hit{
+		{Index: "営業", RelPath: `2024\見積.xlsx`, FileKind: "excel", Place: "明細", Kind: "セル", Row: 4, Text: "\t\tりんご\t10"},
+		{Index: "営業", RelPath: `報告.docx`, FileKind: "word", Place: "ページ003", Kind: "本文", Row: 2, Text: "りんごの出荷が増えた"},
+		{Index: "営業", RelPath: `メモ.txt`, FileKind: "text", Place: "本文", Kind: "本文", Row: 12, Text: "りんご 10 箱"},
+	}
+	var b bytes.Buffer
+	search.WriteExport(&b, "りんご", hits)
+	want := "\uFEFF【検索文字列\u3000りんご】 3 件\r\n" +
+		"ファイル名\t場所\t種別\t行\tA\tB\tC\tD\r\n" +
+		"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\t\tりんご\t10\r\n" +
+		"営業\\報告.docx\t[ページ]3\t本文\t2\tりんごの出荷が増えた\r\n" +
+		"営業\\メモ.txt\t\t本文\t12\tりんご 10 箱\r\n" +
+		"\r\n"
+	if b.String() != want {
+		t.Fatalf("WriteExport =\n%q\nwant\n%q", b.String(), want)
+	}
+}
