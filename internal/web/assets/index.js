@@ -1,0 +1,406 @@
+// The index page (reference/gui.md §2, §3): crawl folders, the update
+// banner with live progress, the confirmation, the failure list, the log.
+'use strict';
+
+F.index = (() => {
+  const $ = F.$;
+  const el = F.el;
+  let failedSeen = -1;
+  let failuresAt = 0;
+  let failuresTimer = 0;
+  let confirmShown = null; // the ConfirmView the open dialog shows
+
+  // Texts from reference/gui.md (older 取り込み wording where it gives one).
+  const T = {
+    busy: (what) => `更新中はインデックスを${what}できません。更新が終わるまでお待ちください（［中止］で止められます）。`,
+    interrupted: (n) => `更新を中断しました（残り ${n} 件）`,
+    folderOk: '✓ フォルダがあります',
+    folderMissing: '✗ フォルダが見つかりません',
+    folderChecking: '… フォルダを確認しています',
+    filesTip: (f) => `済 ${f.done} 件 ・ 未取り込み ${f.pending} 件 ・ 失敗 ${f.failed} 件`,
+    failuresTitle: (n) => `⚠ 取り込みに失敗したファイル ${n} 件`,
+    registered: (n) => `登録済み: ${n} フォルダ`,
+    total: (n) => `合計: ${n} ファイル`,
+    left: (n) => `残り ${n} 件`,
+  };
+  const statusClass = { 最新: 's-fresh', 要更新: 's-stale', エラー: 's-error', 未作成: 's-none', 更新中: 's-running' };
+  const statusMark = { 最新: '✓ ', 要更新: '⚠ ', エラー: '✗ ', 未作成: '－ ', 更新中: '● ' };
+
+  function init() {
+    $('folder-add-open').addEventListener('click', openAdd);
+    $('folder-add-open2').addEventListener('click', openAdd);
+    $('folder-add-cancel').addEventListener('click', closeAdd);
+    $('folder-add').addEventListener('submit', (e) => {
+      e.preventDefault();
+      add();
+    });
+    $('run-start').addEventListener('click', start);
+    $('run-resume').addEventListener('click', start);
+    $('run-stop').addEventListener('click', stop);
+  }
+
+  async function refresh() {
+    try {
+      const st = await F.get('/api/state');
+      F.state = st;
+      render(st);
+      F.badge();
+    } catch (e) {
+      F.status(e.message, true);
+    }
+    refreshFailures();
+  }
+
+  function running() {
+    return !!(F.run && (F.run.running || F.run.locked));
+  }
+
+  function render(st) {
+    const tb = $('folders').querySelector('tbody');
+    tb.replaceChildren();
+    const busy = running();
+    for (const f of st.folders) tb.append(folderRow(f, busy));
+    $('folders-empty').hidden = st.folders.length > 0 || !$('folder-add').hidden;
+    $('folders-wrap').hidden = st.folders.length === 0;
+    $('folders-count').textContent = T.registered(st.folders.length);
+    $('files-count').textContent = T.total(st.totalFiles);
+    const n = $('notice');
+    n.textContent = st.notice || '';
+    n.hidden = !st.notice;
+    renderBanner();
+  }
+
+  function folderRow(f, busy) {
+    const check = el('input', { type: 'checkbox', 'aria-label': f.name + ' を作成する' });
+    check.checked = f.enabled;
+    check.addEventListener('change', async () => {
+      try {
+        await F.post('/api/folders/enable', { name: f.name, enabled: check.checked });
+        refresh();
+      } catch (e) {
+        check.checked = !check.checked;
+        F.status(e.message, true);
+      }
+    });
+    const folder = { ok: T.folderOk, missing: T.folderMissing, checking: T.folderChecking }[f.folder] || '';
+    const status = el('span', { class: 'status ' + (statusClass[f.status] || ''), text: (statusMark[f.status] || '') + f.status });
+    const statusCell = el('td', {}, status);
+    if (f.status === '更新中' && F.run && F.run.running && F.run.percent >= 0) {
+      const mini = el('div', { class: 'mini-bar' }, el('div', {}));
+      mini.firstChild.style.width = F.run.percent + '%';
+      statusCell.append(mini, el('div', { class: 'muted', text: T.left(F.run.remaining) }));
+    }
+    const edit = el('button', { type: 'button', text: '編集…', disabled: busy, title: busy ? T.busy('編集') : null, onclick: () => rename(f) });
+    const del = el('button', { type: 'button', text: '削除', disabled: busy, title: busy ? T.busy('削除') : null, onclick: () => remove(f) });
+    const tr = el('tr', { tabindex: '0', 'data-name': f.name },
+      el('td', { class: 'c-check' }, check),
+      el('td', { text: f.name }),
+      el('td', { class: 'path', text: f.path }),
+      el('td', { class: 'folder-' + f.folder, text: folder }),
+      el('td', { class: 'num', title: T.filesTip(f), text: f.files.toLocaleString() }),
+      el('td', { text: f.last }),
+      statusCell,
+      el('td', { class: 'ops' }, edit, ' ', del));
+    tr.addEventListener('keydown', (e) => {
+      if (e.key === 'Delete' && e.target === tr && !busy) remove(f);
+    });
+    return tr;
+  }
+
+  // The banner (reference/gui.md §2.1): running (blue), interrupted
+  // (yellow), finished (green / red / yellow).
+  function renderBanner() {
+    const v = F.run || {};
+    const st = F.state || {};
+    const b = $('run-banner');
+    const bar = $('run-bar');
+    b.className = 'banner';
+    $('run-stop').hidden = true;
+    $('run-resume').hidden = true;
+    $('run-log').hidden = true;
+    bar.hidden = true;
+    $('run-rate').textContent = '';
+    $('run-left').textContent = '';
+    $('run-current').textContent = '';
+    $('run-hint').textContent = '';
+    $('run-icon').textContent = '';
+    let text = '';
+    if (v.running) {
+      b.classList.add('run');
+      $('run-icon').textContent = '●';
+      text = v.banner;
+      bar.hidden = false;
+      bar.classList.toggle('indeterminate', v.percent < 0);
+      $('run-bar-fill').style.width = (v.percent < 0 ? 30 : v.percent) + '%';
+      $('run-current').textContent = v.current || '';
+      $('run-left').textContent = v.timeLeft || '';
+      if (v.rate > 0) $('run-rate').textContent = v.rate.toFixed(1) + ' 件/秒';
+      $('run-stop').hidden = !!v.stopping;
+    } else if (v.end) {
+      b.classList.add(v.end.level);
+      $('run-icon').textContent = { ok: '✓', fail: '✗', warn: '⏸', error: '✗' }[v.end.level] || '';
+      text = v.end.text;
+      $('run-hint').textContent = v.end.hint || '';
+      $('run-log').hidden = false;
+      $('run-resume').hidden = !(st.interrupted > 0);
+    } else if (st.interrupted > 0 && !v.locked) {
+      b.classList.add('warn');
+      $('run-icon').textContent = '⏸';
+      text = T.interrupted(st.interrupted);
+      $('run-resume').hidden = false;
+    }
+    $('run-text').textContent = text;
+    b.hidden = !text;
+    const lock = $('lock-banner');
+    lock.textContent = v.locked ? '⚠ ' + v.lockMessage : '';
+    lock.hidden = !v.locked;
+    const busy = running();
+    $('run-start').disabled = busy;
+    $('run-resume').disabled = busy;
+    $('folder-add-open').disabled = busy;
+    $('folder-add-open').title = busy ? T.busy('追加') : '';
+  }
+
+  // onRun receives every RunView of the event stream.
+  function onRun(v, prev) {
+    const wasRunning = prev && prev.running;
+    if (v.running && !wasRunning) $('log').replaceChildren();
+    renderBanner();
+    const key = (x) => (x ? [!!x.running, !!x.locked, JSON.stringify(x.end || null)].join('|') : '');
+    if (key(prev) !== key(v)) {
+      refresh();
+    } else if (v.running && F.state && F.screen === 'index') {
+      // Keep the rows' bars moving without reloading the list.
+      for (const tr of $('folders').querySelectorAll('tbody tr')) {
+        const bar = tr.querySelector('.mini-bar > div');
+        if (bar) bar.style.width = v.percent + '%';
+        const left = tr.querySelector('.mini-bar + .muted');
+        if (left) left.textContent = T.left(v.remaining);
+      }
+    }
+    if (v.running && v.failed !== failedSeen) {
+      failedSeen = v.failed;
+      scheduleFailures();
+    }
+    if (v.confirm && !confirmShown) openConfirm(v.confirm);
+    if (!v.confirm && confirmShown && F.dialogClose) {
+      confirmShown = null;
+      F.dialogClose('gone');
+    }
+  }
+
+  // The failure list updates live during a run, at most once a second.
+  function scheduleFailures() {
+    if (failuresTimer) return;
+    const wait = Math.max(0, 1000 - (Date.now() - failuresAt));
+    failuresTimer = setTimeout(() => {
+      failuresTimer = 0;
+      refreshFailures();
+    }, wait);
+  }
+
+  async function refreshFailures() {
+    failuresAt = Date.now();
+    let res;
+    try {
+      res = await F.get('/api/failures');
+    } catch (e) {
+      return;
+    }
+    $('failures-title').textContent = T.failuresTitle(res.count);
+    $('failures-section').hidden = res.count === 0;
+    const tb = $('failures').querySelector('tbody');
+    tb.replaceChildren();
+    for (const r of res.rows) {
+      tb.append(el('tr', {}, el('td', { text: r.path }), el('td', { text: r.msg }), el('td', { text: r.at })));
+    }
+  }
+
+  function onLog(lines) {
+    const pre = $('log');
+    const frag = document.createDocumentFragment();
+    for (const l of lines) frag.append(el('div', { class: 'l-' + l.level, text: l.text }));
+    pre.append(frag);
+    while (pre.childElementCount > 2000) pre.firstChild.remove();
+    pre.scrollTop = pre.scrollHeight;
+  }
+
+  function openAdd() {
+    $('folder-add').hidden = false;
+    $('folders-empty').hidden = true;
+    $('folder-add-error').textContent = '';
+    $('folder-add-path').focus();
+  }
+
+  function closeAdd() {
+    $('folder-add').hidden = true;
+    $('folder-add-path').value = '';
+    $('folder-add-name').value = '';
+    if (F.state) render(F.state);
+  }
+
+  async function add() {
+    $('folder-add-error').textContent = '';
+    try {
+      const r = await F.postJSON('/api/folders/add', { path: $('folder-add-path').value, name: $('folder-add-name').value });
+      F.status(r.message);
+      closeAdd();
+      refresh();
+      if (F.search) F.search.reloadIndexes();
+    } catch (e) {
+      $('folder-add-error').textContent = e.message;
+    }
+  }
+
+  // rename is インデックスの編集 (reference/gui.md §2.4): the name only;
+  // nothing is re-ingested.
+  function rename(f) {
+    F.dialog((box, close) => {
+      const input = el('input', { type: 'text', id: 'rename-name', value: f.name });
+      const err = el('div', { class: 'field-error', role: 'alert' });
+      const ok = async () => {
+        err.textContent = '';
+        try {
+          const r = await F.postJSON('/api/folders/rename', { name: f.name, newName: input.value });
+          F.status(r.message);
+          close(true);
+          refresh();
+          if (F.search) F.search.reloadIndexes();
+        } catch (e) {
+          err.textContent = e.message;
+        }
+      };
+      input.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') ok();
+      });
+      box.append(
+        el('h2', { id: 'dialog-title', text: 'インデックスの編集' }),
+        el('p', { class: 'muted', text: '元のフォルダ: ' + f.path }),
+        el('label', {}, 'インデックス名 ', input),
+        err,
+        el('div', { class: 'buttons' },
+          el('button', { type: 'button', class: 'primary', id: 'rename-ok', text: '変更する', onclick: ok }),
+          el('button', { type: 'button', text: 'キャンセル', onclick: () => close(false) })));
+      setTimeout(() => input.select(), 0);
+    });
+  }
+
+  // remove is the delete confirmation (reference/gui.md §2.5).
+  async function remove(f) {
+    const yes = await F.confirm({
+      title: `「${f.name}」のインデックスを削除しますか？`,
+      facts: [
+        ['lost', `インデックス [${f.name}]（${f.files.toLocaleString()} ファイル分）を削除します。次のインデックス作成で消え、検索できなくなります。`],
+        ['kept', `元のフォルダ（${f.path}）のファイルはそのまま残ります。`],
+        ['next', '検索の対象から外さずに更新だけ止めるなら、削除せずに「作成」のチェックを外してください（インデックスは残り、検索できます）。'],
+      ],
+      ok: '削除する',
+      danger: true,
+    });
+    if (!yes) return;
+    try {
+      const r = await F.postJSON('/api/folders/remove', { name: f.name });
+      F.status(r.message);
+      refresh();
+      if (F.search) F.search.reloadIndexes();
+    } catch (e) {
+      F.status(e.message, true);
+    }
+  }
+
+  async function start() {
+    try {
+      await F.post('/api/run/start', {});
+      F.status('');
+    } catch (e) {
+      F.status(e.message, true);
+      refresh();
+    }
+  }
+
+  async function stop() {
+    const yes = await F.confirm({
+      title: 'インデックスの更新を中止しますか？',
+      note: '更新したところまでは残ります。あとで続きから再開できます。',
+      ok: '中止する',
+      danger: true,
+    });
+    if (!yes) return;
+    try {
+      await F.post('/api/run/stop', {});
+    } catch (e) {
+      F.status(e.message, true);
+    }
+  }
+
+  // openConfirm is インデックス更新の確認 (reference/gui.md §3.2), with
+  // the older per-index statuses and the counts as columns.
+  async function openConfirm(c) {
+    confirmShown = c;
+    const answer = await F.dialog((box, close) => {
+      const num = (n) => el('td', { class: 'num', text: n.toLocaleString() });
+      const tb = el('tbody');
+      for (const r of c.rows) {
+        let badge;
+        let cls;
+        if (r.Kind === 'チェックなし') [badge, cls] = ['取り込みません', 's-none'];
+        else if (r.Kind === 'フォルダなし') [badge, cls] = ['取り込めません', 's-error'];
+        else if (r.Targets > 0) [badge, cls] = [`${r.Targets.toLocaleString()} 件`, 's-stale'];
+        else [badge, cls] = ['更新不要', 's-fresh'];
+        const tip = `新規 ${r.New} 件 / 更新あり ${r.Updated} 件 / 前回未完了 ${r.Pending} 件 / インデックスが無い・壊れている ${r.Lost} 件 / 前回失敗 ${r.Failed} 件`;
+        tb.append(el('tr', {},
+          el('td', { text: r.Index }), num(r.Files), num(r.New), num(r.Updated), num(r.Pending), num(r.Lost), num(r.Failed),
+          el('td', {}, el('span', { class: 'status ' + cls, title: tip, text: badge }))));
+      }
+      const table = el('table', { class: 'grid-table', id: 'confirm-table' },
+        el('thead', {}, el('tr', {},
+          el('th', { text: 'フォルダ名' }), el('th', { class: 'num', text: '対象ファイル数' }), el('th', { class: 'num', text: '新規' }),
+          el('th', { class: 'num', text: '更新あり' }), el('th', { class: 'num', text: '前回未完了' }),
+          el('th', { class: 'num', text: 'インデックスが無い・壊れている' }), el('th', { class: 'num', text: '前回失敗' }), el('th', { text: '状態' }))),
+        tb);
+      const retry = el('input', { type: 'checkbox', id: 'confirm-retry' });
+      const totalLine = el('p', { id: 'confirm-total' });
+      const startBtn = el('button', { type: 'button', class: 'primary', id: 'confirm-start', text: '更新を開始', onclick: () => close({ proceed: true, retryFailed: retry.checked }) });
+      const update = () => {
+        let files = c.targets;
+        let folders = c.folders;
+        if (retry.checked) {
+          files += c.failed;
+          folders = c.rows.filter((r) => r.Targets > 0 || r.Failed > 0).length;
+        }
+        totalLine.textContent = files > 0
+          ? `更新対象: ${folders} フォルダ / ${files.toLocaleString()} ファイル（最新のフォルダは更新しません）`
+          : '更新が必要なファイルはありません（すべて最新です）。';
+        startBtn.disabled = files === 0;
+      };
+      retry.addEventListener('change', update);
+      box.append(el('h2', { id: 'dialog-title', text: 'インデックス更新の確認' }), table);
+      if (c.failed > 0) {
+        box.append(el('label', { class: 'check' }, retry, ` 前回更新に失敗し、その後変わっていないファイル ${c.failed.toLocaleString()} 件も更新し直す（パスワード付きなど）`));
+      }
+      box.append(totalLine);
+      if (c.targets === 0 && c.failed === 0) {
+        box.append(el('p', { class: 'remark', text: '※ 更新日時とサイズだけを比べています。' }));
+        box.append(el('div', { class: 'buttons' },
+          el('button', { type: 'button', class: 'primary', id: 'confirm-close', autofocus: true, text: '閉じる', onclick: () => close({ proceed: true, retryFailed: false }) })));
+      } else {
+        box.append(el('p', { class: 'remark', text: '※ 更新には時間がかかることがあります。' }));
+        box.append(el('p', { class: 'remark', text: '※ 元のファイルはコピーしてから読み取ります。元のファイルを変えたり、開けなくしたりすることはありません。' }));
+        box.append(el('div', { class: 'buttons' },
+          startBtn,
+          el('button', { type: 'button', id: 'confirm-cancel', autofocus: true, text: 'キャンセル', onclick: () => close({ proceed: false, retryFailed: false }) })));
+      }
+      update();
+    });
+    confirmShown = null;
+    if (answer === 'gone') return;
+    const a = answer || { proceed: false, retryFailed: false };
+    try {
+      await F.post('/api/run/confirm', a);
+    } catch (e) {
+      if (e.status !== 409) F.status(e.message, true);
+    }
+  }
+
+  return { init, refresh, onRun, onLog };
+})();

@@ -1,0 +1,158 @@
+package web
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/search"
+)
+
+// Export formats. search_results.txt is the reference's file
+// (search.WriteExport, reference/search.md §8). search_results.csv holds
+// the same hits for a spreadsheet: UTF-8 with BOM, CRLF, RFC 4180 quoting,
+// a header `ファイル名,場所,種別,行,セル,A,B,…` and one row per hit whose
+// line is split into its cells (Excel cells unquoted, U+2028 as LF; other
+// lines at TAB).
+const (
+	exportCSVName = "search_results.csv"
+	// Export statuses (reference/search.md §8); the browser shows them.
+	msgExportedFiltered = "絞り込み後の %d 件を %s に出力しました"
+)
+
+// handleExport answers POST /api/export {query, filter, format}: query is
+// the search's URL query (as sent to /api/search), filter the local filter
+// box, format txt or csv. The search runs again (its order is fixed, so
+// the hits are those shown) and the file comes back as a download.
+func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Query  string
+		Filter string
+		Format string
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	vals, err := url.ParseQuery(req.Query)
+	if err != nil || strings.TrimSpace(vals.Get("q")) == "" {
+		writeUserError(w, http.StatusBadRequest, msgSearchFirst)
+		return
+	}
+	words, opt, err := searchParams(vals)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	q, err := search.Parse(words, opt)
+	if err != nil {
+		writeUserError(w, http.StatusBadRequest, queryErrorLine(err).Message)
+		return
+	}
+	indexes, err := s.searchIndexes()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	var hits []search.Hit
+	keep := localFilter(req.Filter)
+	if _, err := search.Run(r.Context(), s.ws.ContentRoot(), indexes, q, func(h search.Hit) bool {
+		if keep(h) {
+			hits = append(hits, h)
+		}
+		return true
+	}); err != nil {
+		writeUserError(w, http.StatusBadRequest, queryErrorLine(err).Message)
+		return
+	}
+	var buf bytes.Buffer
+	name := search.ExportName
+	switch req.Format {
+	case "", "txt":
+		err = search.WriteExport(&buf, q.Text, hits)
+	case "csv":
+		name = exportCSVName
+		err = writeCSV(&buf, hits)
+	default:
+		writeError(w, http.StatusBadRequest, "web: unknown export format "+req.Format)
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	status := fmt.Sprintf(search.MsgExported, name, len(hits))
+	if strings.TrimSpace(req.Filter) != "" {
+		status = fmt.Sprintf(msgExportedFiltered, len(hits), name)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	h.Set("X-Fumibako-Count", strconv.Itoa(len(hits)))
+	h.Set("X-Fumibako-Status", url.QueryEscape(status))
+	h.Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes())
+}
+
+// localFilter is the result filter box (reference/gui.md §4.5): a
+// substring, ignoring case, of the folder and file name, place, kind or
+// raw line; the browser applies the same rule to what it shows.
+func localFilter(f string) func(search.Hit) bool {
+	f = strings.ToLower(strings.TrimSpace(f))
+	if f == "" {
+		return func(search.Hit) bool { return true }
+	}
+	return func(h search.Hit) bool {
+		for _, s := range []string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, h.Text} {
+			if strings.Contains(strings.ToLower(s), f) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// lineCells splits a hit's line into its cells for the CSV.
+func lineCells(h search.Hit) []string {
+	var out []string
+	if h.FileKind == extract.KindExcel && h.Kind == "セル" {
+		for _, f := range search.Fields(h.Text) {
+			out = append(out, unquoteCell(h.Text[f[0]:f[1]]))
+		}
+		return out
+	}
+	for _, c := range strings.Split(h.Text, "\t") {
+		out = append(out, strings.ReplaceAll(c, "\u2028", "\n"))
+	}
+	return out
+}
+
+// writeCSV writes hits as search_results.csv (see the constants above).
+func writeCSV(w io.Writer, hits []search.Hit) error {
+	io.WriteString(w, "\uFEFF")
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
+	cols := 0
+	cells := make([][]string, len(hits))
+	for i, h := range hits {
+		cells[i] = lineCells(h)
+		cols = max(cols, len(cells[i]))
+	}
+	head := []string{"ファイル名", "場所", "種別", "行", "セル"}
+	for i := 0; i < cols; i++ {
+		head = append(head, search.ColumnName(i))
+	}
+	cw.Write(head)
+	for i, h := range hits {
+		rec := []string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, strconv.Itoa(h.Row), h.Cell}
+		cw.Write(append(rec, cells[i]...))
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,390 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// StateView is what the index page shows (reference/gui.md §2).
+type StateView struct {
+	Workspace   string       `json:"workspace"`
+	Folders     []FolderView `json:"folders"`
+	TotalFiles  int          `json:"totalFiles"`
+	Failures    int          `json:"failures"`
+	Interrupted int          `json:"interrupted"` // 未取り込み rows left by a stopped or killed run
+	HasIndex    bool         `json:"hasIndex"`    // some file has been ingested
+	Notice      string       `json:"notice,omitempty"`
+	Run         RunView      `json:"run"`
+}
+
+// FolderView is one row of the index list (reference/gui.md §2.2, with
+// the older column set).
+type FolderView struct {
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	Enabled bool   `json:"enabled"`
+	// Folder is ok, missing or checking (a network folder that did not
+	// answer in time).
+	Folder  string `json:"folder"`
+	Files   int    `json:"files"`
+	Done    int    `json:"done"`
+	Pending int    `json:"pending"`
+	Failed  int    `json:"failed"`
+	Last    string `json:"last"`   // H:mm today, else M/d H:mm; "" when never
+	Status  string `json:"status"` // 未作成, 更新中, 要更新, エラー, 最新
+}
+
+// Index status badges (reference/gui.md §2.2).
+const (
+	statusNone    = "未作成"
+	statusRunning = "更新中"
+	statusStale   = "要更新"
+	statusError   = "エラー"
+	statusFresh   = "最新"
+)
+
+// folderCheckWait bounds how long the state waits for folder existence
+// checks; a network folder that is slower shows as "checking".
+const folderCheckWait = 300 * time.Millisecond
+
+func (s *Server) loadSettings() (*workspace.Settings, string, error) {
+	st, err := s.ws.LoadSettings()
+	if err != nil {
+		var b *workspace.BrokenSettingsError
+		if !errors.As(err, &b) {
+			return nil, "", err
+		}
+		return st, b.Error(), nil
+	}
+	return st, "", nil
+}
+
+// runView is the runner's snapshot plus the lock held by another process.
+func (s *Server) runView() (RunView, <-chan struct{}) {
+	v, ch := s.run.view(time.Now())
+	if !v.Running && s.ws.IsLocked() && !s.run.running() {
+		v.Locked = true
+		v.LockMessage = workspace.MsgLocked
+	}
+	s.otherLock.Store(v.Locked)
+	return v, ch
+}
+
+func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
+	st, notice, err := s.loadSettings()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	l, err := ingestlist.ReadFile(s.ws.IngestList())
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	run, _ := s.runView()
+	v := StateView{Workspace: s.ws.Root, Notice: notice, Run: run, Folders: []FolderView{}}
+	stats := map[string]*FolderView{}
+	for _, row := range l.Rows {
+		k := workspace.FoldKey(row.IndexName())
+		fv := stats[k]
+		if fv == nil {
+			fv = &FolderView{}
+			stats[k] = fv
+		}
+		fv.Files++
+		switch {
+		case row.Failed():
+			fv.Failed++
+			v.Failures++
+		case row.State == ingestlist.Done:
+			fv.Done++
+			v.HasIndex = true
+		default:
+			fv.Pending++
+			if !run.Running {
+				v.Interrupted++
+			}
+		}
+		if row.IngestedAt > fv.Last {
+			fv.Last = row.IngestedAt
+		}
+	}
+	exists := checkFolders(st.Roots)
+	now := time.Now()
+	for i, root := range st.Roots {
+		fv := FolderView{}
+		if p := stats[workspace.FoldKey(root.Name)]; p != nil {
+			fv = *p
+		}
+		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
+		fv.Last = shortTime(fv.Last, now)
+		switch {
+		case run.Running && fv.Enabled:
+			fv.Status = statusRunning
+		case fv.Files == 0:
+			fv.Status = statusNone
+		case fv.Failed > 0:
+			fv.Status = statusError
+		case fv.Pending > 0:
+			fv.Status = statusStale
+		default:
+			fv.Status = statusFresh
+		}
+		v.TotalFiles += fv.Files
+		v.Folders = append(v.Folders, fv)
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// checkFolders stats every root in parallel and waits at most
+// folderCheckWait: ok, missing, or checking for a folder still silent.
+func checkFolders(roots []workspace.Root) []string {
+	out := make([]string, len(roots))
+	type res struct {
+		i  int
+		ok bool
+	}
+	ch := make(chan res, len(roots))
+	for i, r := range roots {
+		out[i] = "checking"
+		go func(i int, p string) {
+			st, err := os.Stat(p)
+			ch <- res{i, err == nil && st.IsDir()}
+		}(i, r.Path)
+	}
+	deadline := time.After(folderCheckWait)
+	for range roots {
+		select {
+		case x := <-ch:
+			out[x.i] = "missing"
+			if x.ok {
+				out[x.i] = "ok"
+			}
+		case <-deadline:
+			return out
+		}
+	}
+	return out
+}
+
+// shortTime formats an ingest-list time as the older index list does:
+// H:mm for today, otherwise M/d H:mm (reference/gui.md §2.2).
+func shortTime(s string, now time.Time) string {
+	if s == "" {
+		return ""
+	}
+	t, err := time.ParseInLocation("2006/01/02 15:04:05", s, time.Local)
+	if err != nil {
+		return s
+	}
+	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+		return t.Format("15:04")
+	}
+	return t.Format("1/2 15:04")
+}
+
+// FailureView is one row of the failure list (reference/gui.md §2.3).
+type FailureView struct {
+	Path string `json:"path"`
+	Msg  string `json:"msg"`
+	At   string `json:"at"`
+}
+
+// maxFailuresShown bounds the failure list sent to the browser.
+const maxFailuresShown = 5000
+
+func (s *Server) handleFailures(w http.ResponseWriter, r *http.Request) {
+	l, err := ingestlist.ReadFile(s.ws.IngestList())
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	var rows []FailureView
+	for _, row := range l.Rows {
+		if !row.Failed() {
+			continue
+		}
+		msg := row.Error
+		if msg == "" {
+			msg = msgNoCause
+		}
+		rows = append(rows, FailureView{Path: row.RelPath, Msg: msg, At: row.IngestedAt})
+	}
+	// Newest first; equal times keep list order.
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].At > rows[j].At })
+	total := len(rows)
+	if len(rows) > maxFailuresShown {
+		rows = rows[:maxFailuresShown]
+	}
+	if rows == nil {
+		rows = []FailureView{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"count": total, "rows": rows})
+}
+
+func (s *Server) handleLog(w http.ResponseWriter, r *http.Request) {
+	data, err := os.ReadFile(s.ws.Log())
+	if err != nil {
+		writeError(w, http.StatusNotFound, "no log yet")
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(data)
+}
+
+// busy refuses an index edit while a run holds the workspace.
+func (s *Server) busy(w http.ResponseWriter, what string) bool {
+	if s.run.running() || s.ws.IsLocked() {
+		writeUserError(w, http.StatusConflict, fmt.Sprintf(msgBusy, what))
+		return true
+	}
+	return false
+}
+
+// editSettings loads the settings, applies edit and saves them, under the
+// server's settings mutex.
+func (s *Server) editSettings(w http.ResponseWriter, edit func(*workspace.Settings) (string, error)) {
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	st, _, err := s.loadSettings()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	msg, err := edit(st)
+	if err == nil {
+		err = s.ws.SaveSettings(st)
+	}
+	if err != nil {
+		writeEditError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
+}
+
+func writeEditError(w http.ResponseWriter, err error) {
+	var fe *workspace.FolderError
+	var le *workspace.LockError
+	switch {
+	case errors.As(err, &fe):
+		writeUserError(w, http.StatusBadRequest, fe.Error())
+	case errors.As(err, &le):
+		writeUserError(w, http.StatusConflict, le.Error())
+	default:
+		writeError(w, http.StatusInternalServerError, err.Error())
+	}
+}
+
+// cleanPath removes what a pasted folder path often carries: blanks,
+// surrounding quotes (reference/gui.md §2.4).
+func cleanPath(p string) string {
+	p = strings.TrimSpace(p)
+	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
+		p = strings.TrimSpace(p[1 : len(p)-1])
+	}
+	return p
+}
+
+func (s *Server) handleFolderAdd(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Path, Name string }
+	if !readJSON(w, r, &req) || s.busy(w, "追加") {
+		return
+	}
+	used := indexer.UsedIndexNames(s.ws)
+	s.editSettings(w, func(st *workspace.Settings) (string, error) {
+		root, err := st.AddRoot(cleanPath(req.Path), strings.TrimSpace(req.Name), s.ws.Root, used)
+		return fmt.Sprintf(msgAdded, root.Name, root.Path), err
+	})
+}
+
+func (s *Server) handleFolderRename(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Name, NewName string }
+	if !readJSON(w, r, &req) || s.busy(w, "編集") {
+		return
+	}
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	st, _, err := s.loadSettings()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if err := indexer.RenameIndex(s.ws, st, req.Name, req.NewName); err != nil {
+		writeEditError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msgRenamed, req.Name, req.NewName)})
+}
+
+func (s *Server) handleFolderEnable(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name    string
+		Enabled bool
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.editSettings(w, func(st *workspace.Settings) (string, error) {
+		return "", st.SetEnabled(req.Name, req.Enabled)
+	})
+}
+
+func (s *Server) handleFolderRemove(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Name string }
+	if !readJSON(w, r, &req) || s.busy(w, "削除") {
+		return
+	}
+	s.editSettings(w, func(st *workspace.Settings) (string, error) {
+		root, err := st.RemoveRoot(req.Name)
+		return fmt.Sprintf(msgRemoved, root.Name), err
+	})
+}
+
+func (s *Server) handleRunStart(w http.ResponseWriter, r *http.Request) {
+	var req struct{}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	err := s.run.start()
+	var le *workspace.LockError
+	switch {
+	case errors.Is(err, errBusy):
+		writeUserError(w, http.StatusConflict, workspace.MsgLocked)
+	case errors.As(err, &le):
+		writeUserError(w, http.StatusConflict, le.Error())
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, err.Error())
+	default:
+		writeJSON(w, http.StatusOK, map[string]bool{"started": true})
+	}
+}
+
+func (s *Server) handleRunConfirm(w http.ResponseWriter, r *http.Request) {
+	var req indexer.Answer
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if !s.run.answer(req) {
+		writeError(w, http.StatusConflict, "no confirmation is pending")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+func (s *Server) handleRunStop(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Kill bool }
+	if !readJSON(w, r, &req) {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"stopping": s.run.stop(req.Kill)})
+}

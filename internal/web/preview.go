@@ -1,0 +1,146 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// Preview limits (reference/gui.md §4.6).
+const (
+	previewMaxRows  = 101
+	previewMaxCols  = 200
+	previewCellChar = 1000 // the browser shows 300 and the rest in a tooltip
+	previewDefault  = 15   // rows before and after when the browser does not say
+)
+
+// PreviewView is the place around a hit: a grid for an Excel sheet (row
+// numbers and column letters), one column of paragraphs otherwise.
+type PreviewView struct {
+	Grid      bool         `json:"grid"`
+	Rows      []PreviewRow `json:"rows"`
+	Lines     int          `json:"lines"`     // lines in the place
+	FirstCol  int          `json:"firstCol"`  // 0-based column of Rows[i].Cells[0]
+	TotalCols int          `json:"totalCols"` // widest row of the shown ones
+	ColNote   string       `json:"colNote,omitempty"`
+}
+
+// PreviewRow is one line of the place.
+type PreviewRow struct {
+	N     int      `json:"n"` // line number (Excel: sheet row)
+	Cells []string `json:"cells"`
+}
+
+// handlePreview answers GET /api/preview?path=<index path>&place=<place
+// name>&row=N[&before=B&after=A&col=C] from the body index; col is the
+// hit's 0-based column, around which at most 200 columns are sent.
+func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	rel := q.Get("path")
+	if !ingestlist.ValidRelPath(rel) {
+		writeError(w, http.StatusBadRequest, "web: not an index path: "+rel)
+		return
+	}
+	row, _ := strconv.Atoi(q.Get("row"))
+	before, after, col := intParam(q.Get("before"), previewDefault), intParam(q.Get("after"), previewDefault), intParam(q.Get("col"), 0)
+	if before+after+1 > previewMaxRows {
+		before, after = (previewMaxRows-1)/2, (previewMaxRows-1)/2
+	}
+	dir := content.Dir(s.ws.ContentRoot(), content.FolderOf(rel))
+	if !workspace.IsWithin(dir, s.ws.ContentRoot()) {
+		writeError(w, http.StatusForbidden, "web: outside the content root")
+		return
+	}
+	places, err := bodyindex.ReadFile(dir, content.BaseOf(rel))
+	if err != nil {
+		writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
+		return
+	}
+	place := q.Get("place")
+	var lines []string
+	found := false
+	for _, p := range places {
+		if p.Name == place {
+			lines, found = p.Lines, true
+			break
+		}
+	}
+	if !found {
+		writeJSON(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("web: no place %q in %s", place, rel)})
+		return
+	}
+	kind, _ := extract.KindOf(rel)
+	_, obj := content.SplitKind(place)
+	v := preview(lines, row, before, after, col, kind == extract.KindExcel && obj == "")
+	writeJSON(w, http.StatusOK, v)
+}
+
+func intParam(s string, def int) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return def
+	}
+	return n
+}
+
+// preview cuts the window around line row (1-based) out of a place.
+func preview(lines []string, row, before, after, col int, grid bool) PreviewView {
+	v := PreviewView{Grid: grid, Lines: len(lines), Rows: []PreviewRow{}}
+	if row < 1 {
+		row = 1
+	}
+	first := max(1, row-before)
+	last := min(len(lines), row+after)
+	for n := first; n <= last; n++ {
+		line := lines[n-1]
+		var cells []string
+		if grid {
+			for _, f := range search.Fields(line) {
+				cells = append(cells, cutText(unquoteCell(line[f[0]:f[1]])))
+			}
+		} else {
+			cells = []string{cutText(line)}
+		}
+		v.TotalCols = max(v.TotalCols, len(cells))
+		v.Rows = append(v.Rows, PreviewRow{N: n, Cells: cells})
+	}
+	if grid && v.TotalCols > previewMaxCols {
+		start := min(max(0, col-previewMaxCols/2), v.TotalCols-previewMaxCols)
+		end := start + previewMaxCols
+		for i := range v.Rows {
+			c := v.Rows[i].Cells
+			v.Rows[i].Cells = c[min(start, len(c)):min(end, len(c))]
+		}
+		v.FirstCol = start
+		v.ColNote = fmt.Sprintf("表示は %s〜%s の %d 列（全 %s 列）", search.ColumnName(start), search.ColumnName(end-1),
+			previewMaxCols, search.Thousands(v.TotalCols))
+	}
+	return v
+}
+
+// unquoteCell turns a stored Excel cell back into its text: a cell in
+// quotes loses them and its doubled quotes; U+2028 becomes a line break.
+func unquoteCell(c string) string {
+	if len(c) >= 2 && c[0] == '"' && c[len(c)-1] == '"' {
+		c = strings.ReplaceAll(c[1:len(c)-1], `""`, `"`)
+	}
+	return strings.ReplaceAll(c, "\u2028", "\n")
+}
+
+// cutText bounds a cell's text; the browser cuts the display further.
+func cutText(s string) string {
+	if utf8.RuneCountInString(s) <= previewCellChar {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:previewCellChar]) + "…"
+}

@@ -1,0 +1,417 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// confirmWait is how long a run waits for the confirmation before it
+// declines on its own (reference/gui.md §8: 60 min).
+const confirmWait = 60 * time.Minute
+
+// maxLogLines bounds the log lines the server keeps for late subscribers.
+const maxLogLines = 2000
+
+// runner drives at most one indexing run at a time and keeps what the
+// browser needs to show it: progress, the pending confirmation, the end
+// text and the log lines. Observers of the indexer write here from the
+// coordinator goroutine; HTTP handlers read snapshots.
+type runner struct {
+	s *Server
+
+	mu      sync.Mutex
+	cur     *runState // the running run, nil when idle
+	end     *EndView  // how the last run of this server ended
+	logs    []LogLine // lines of the current or last run
+	logNext int       // sequence number of the next line
+	changed chan struct{}
+	done    chan struct{} // closed when cur ends
+}
+
+// runState is the state of the run in progress.
+type runState struct {
+	progress    indexer.Progress
+	firstDoneAt time.Time // when the first file finished (rate base)
+	firstDone   int
+	stopping    bool
+	stopCh      chan struct{}
+	killCh      chan struct{}
+	confirm     *pendingConfirm
+}
+
+type pendingConfirm struct {
+	view   ConfirmView
+	answer chan indexer.Answer
+}
+
+// LogLine is one line of the run's log as the browser gets it.
+type LogLine struct {
+	Seq   int    `json:"seq"`
+	Text  string `json:"text"`
+	Level string `json:"level"` // info, warn, error, good
+}
+
+// RunView is a snapshot of the indexing run for the banner and the
+// progress display (reference/gui.md §2.1, §3.3).
+type RunView struct {
+	Running   bool    `json:"running"`
+	Phase     string  `json:"phase"`
+	Total     int     `json:"total"`
+	Done      int     `json:"done"`
+	Failed    int     `json:"failed"`
+	Remaining int     `json:"remaining"`
+	Percent   float64 `json:"percent"` // 0..100; -1 while the amount is unknown
+	Rate      float64 `json:"rate"`    // files per second since the first finished file
+	Banner    string  `json:"banner"`
+	Current   string  `json:"current,omitempty"` // 更新中のファイル：…
+	TimeLeft  string  `json:"timeLeft,omitempty"`
+	Stopping  bool    `json:"stopping"`
+
+	Confirm *ConfirmView `json:"confirm,omitempty"`
+	End     *EndView     `json:"end,omitempty"`
+
+	// Locked is set when another process (a `fumibako index` in a
+	// terminal, another PC) holds the workspace lock.
+	Locked      bool   `json:"locked"`
+	LockMessage string `json:"lockMessage,omitempty"`
+
+	LogNext int `json:"logNext"`
+}
+
+// EndView is how a run ended (reference/gui.md §3.5).
+type EndView struct {
+	Level string `json:"level"` // ok (green), fail (red: failures), warn (yellow: stop, cancel), error (red: fatal)
+	Text  string `json:"text"`
+	Hint  string `json:"hint,omitempty"`
+}
+
+// ConfirmView is the plan shown in the confirmation dialog (reference
+// gui.md §3.2).
+type ConfirmView struct {
+	Rows    []indexer.PlanRow `json:"rows"`
+	Failed  int               `json:"failed"`  // files that failed before and did not change
+	Targets int               `json:"targets"` // files to ingest
+	Folders int               `json:"folders"` // indexes with something to ingest
+}
+
+func newRunner(s *Server) *runner {
+	return &runner{s: s, changed: make(chan struct{})}
+}
+
+// notify wakes every subscriber; call with mu held.
+func (rn *runner) notify() {
+	close(rn.changed)
+	rn.changed = make(chan struct{})
+}
+
+// errBusy is returned by start when this server already runs one.
+var errBusy = errors.New("web: an indexing run is already going on")
+
+// start begins an indexing run in the background.
+func (rn *runner) start() error {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.cur != nil {
+		return errBusy
+	}
+	if rn.s.ws.IsLocked() {
+		return &workspace.LockError{Path: rn.s.ws.LockPath()}
+	}
+	cur := &runState{stopCh: make(chan struct{}), killCh: make(chan struct{})}
+	cur.progress.Phase = indexer.PhaseCrawl
+	rn.cur = cur
+	rn.end = nil
+	rn.logs = nil
+	rn.done = make(chan struct{})
+	rn.notify()
+	go rn.exec(cur, rn.done)
+	return nil
+}
+
+func (rn *runner) exec(cur *runState, done chan struct{}) {
+	defer close(done)
+	sum, err := rn.runIndexer(cur)
+	end := endView(sum, err)
+	rn.mu.Lock()
+	rn.cur = nil
+	rn.end = end
+	rn.notify()
+	rn.mu.Unlock()
+}
+
+func (rn *runner) runIndexer(cur *runState) (*indexer.Summary, error) {
+	opt := rn.s.opt
+	ws := rn.s.ws
+	var notices []string
+	settings, err := ws.LoadSettings()
+	if err != nil {
+		var b *workspace.BrokenSettingsError
+		if !errors.As(err, &b) {
+			return nil, err
+		}
+		notices = append(notices, b.Error())
+	}
+	workers := opt.Workers
+	if workers == 0 {
+		workers = settings.Workers
+	}
+	timeout := opt.FileTimeout
+	if timeout == 0 && settings.FileTimeoutMinutes > 0 {
+		timeout = time.Duration(settings.FileTimeoutMinutes) * time.Minute
+	}
+	return indexer.Run(indexer.Options{
+		Workspace:   ws,
+		Settings:    settings,
+		Body:        bodyIndex{},
+		Workers:     workers,
+		FileTimeout: timeout,
+		MemLimit:    opt.MemLimit,
+		WorkerExe:   opt.WorkerExe,
+		WorkerArgs:  opt.WorkerArgs,
+		WorkerEnv:   opt.WorkerEnv,
+		Stop:        cur.stopCh,
+		Kill:        cur.killCh,
+		Confirm:     func(rows []indexer.PlanRow) indexer.Answer { return rn.confirm(cur, rows) },
+		Notices:     notices,
+		Observe:     func(ev indexer.Event) { rn.observe(cur, ev) },
+	})
+}
+
+var levelNames = map[indexer.Level]string{indexer.Info: "info", indexer.Warn: "warn", indexer.Error: "error", indexer.Good: "good"}
+
+// observe records one indexer event; it never blocks for long.
+func (rn *runner) observe(cur *runState, ev indexer.Event) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	cur.progress = ev.Progress
+	if cur.firstDoneAt.IsZero() && ev.Progress.Phase == indexer.PhaseIngest && ev.Progress.Done > 0 {
+		cur.firstDoneAt, cur.firstDone = time.Now(), ev.Progress.Done
+	}
+	if ev.Line != "" {
+		rn.logs = append(rn.logs, LogLine{Seq: rn.logNext, Text: ev.Line, Level: levelNames[ev.Level]})
+		rn.logNext++
+		if len(rn.logs) > maxLogLines {
+			rn.logs = append(rn.logs[:0:0], rn.logs[len(rn.logs)-maxLogLines:]...)
+		}
+	}
+	rn.notify()
+}
+
+// confirm shows the plan and waits for the answer, a stop, or the time
+// limit (which declines).
+func (rn *runner) confirm(cur *runState, rows []indexer.PlanRow) indexer.Answer {
+	view := ConfirmView{Rows: rows}
+	for _, r := range rows {
+		view.Failed += r.Failed
+		view.Targets += r.Targets
+		if r.Targets > 0 {
+			view.Folders++
+		}
+	}
+	pc := &pendingConfirm{view: view, answer: make(chan indexer.Answer, 1)}
+	rn.mu.Lock()
+	cur.confirm = pc
+	rn.notify()
+	rn.mu.Unlock()
+	defer func() {
+		rn.mu.Lock()
+		cur.confirm = nil
+		rn.notify()
+		rn.mu.Unlock()
+	}()
+	t := time.NewTimer(confirmWait)
+	defer t.Stop()
+	select {
+	case a := <-pc.answer:
+		return a
+	case <-cur.stopCh:
+	case <-t.C:
+	}
+	return indexer.Answer{}
+}
+
+// answer delivers the confirmation's answer; false when none is pending.
+func (rn *runner) answer(a indexer.Answer) bool {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.cur == nil || rn.cur.confirm == nil {
+		return false
+	}
+	select {
+	case rn.cur.confirm.answer <- a:
+		return true
+	default:
+		return false
+	}
+}
+
+// stop asks the running run to stop; kill skips the grace. It reports
+// whether a run was going on.
+func (rn *runner) stop(kill bool) bool {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	cur := rn.cur
+	if cur == nil {
+		return false
+	}
+	if !cur.stopping {
+		cur.stopping = true
+		close(cur.stopCh)
+	} else if kill {
+		select {
+		case <-cur.killCh:
+		default:
+			close(cur.killCh)
+		}
+	}
+	rn.notify()
+	return true
+}
+
+// wait blocks until the running run (if any) has ended or ctx is done.
+func (rn *runner) wait(ctx context.Context) {
+	rn.mu.Lock()
+	done := rn.done
+	running := rn.cur != nil
+	rn.mu.Unlock()
+	if !running || done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// running reports whether this server runs an indexing run now.
+func (rn *runner) running() bool {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.cur != nil
+}
+
+// view returns the current snapshot and the channel closed at the next
+// change. locked tells whether another process holds the lock (checked by
+// the caller, outside mu).
+func (rn *runner) view(now time.Time) (RunView, <-chan struct{}) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	v := RunView{End: rn.end, LogNext: rn.logNext, Percent: -1}
+	if cur := rn.cur; cur != nil {
+		fillProgress(&v, cur, now)
+	}
+	return v, rn.changed
+}
+
+// logsSince returns the kept lines with Seq >= from.
+func (rn *runner) logsSince(from int) []LogLine {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	var out []LogLine
+	for _, l := range rn.logs {
+		if l.Seq >= from {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// fillProgress composes the banner texts (reference/gui.md §3.3).
+func fillProgress(v *RunView, cur *runState, now time.Time) {
+	p := cur.progress
+	v.Running = true
+	v.Phase, v.Total, v.Done, v.Failed, v.Remaining = p.Phase, p.Total, p.Done, p.Failed, p.Remaining
+	v.Stopping = cur.stopping
+	switch {
+	case cur.confirm != nil:
+		c := cur.confirm.view
+		v.Confirm = &c
+		v.Banner = msgConfirming
+	case p.Phase == indexer.PhaseIngest && p.Done == 0:
+		v.Banner = fmt.Sprintf(msgStarting, p.Total)
+		v.Percent = 0
+	case p.Phase == indexer.PhaseIngest:
+		if p.Failed > 0 {
+			v.Banner = fmt.Sprintf(msgRunningFails, p.Done, p.Total, p.Failed)
+		} else {
+			v.Banner = fmt.Sprintf(msgRunning, p.Done, p.Total)
+		}
+	case p.Phase == indexer.PhaseFinish:
+		v.Banner = msgFinishing
+	default:
+		v.Banner = msgCrawling
+	}
+	if p.Phase == indexer.PhaseIngest || p.Phase == indexer.PhaseFinish {
+		if p.Total > 0 {
+			v.Percent = 100 * float64(p.Done) / float64(p.Total)
+		}
+		if p.Current != "" && p.Phase == indexer.PhaseIngest {
+			v.Current = fmt.Sprintf(msgCurrent, p.Current)
+		}
+	}
+	if !cur.firstDoneAt.IsZero() && p.Done > cur.firstDone {
+		if el := now.Sub(cur.firstDoneAt).Seconds(); el > 0 {
+			v.Rate = float64(p.Done-cur.firstDone) / el
+		}
+	}
+	if v.Rate > 0 && p.Phase == indexer.PhaseIngest && p.Remaining > 0 {
+		v.TimeLeft = timeLeft(time.Duration(float64(p.Remaining) / v.Rate * float64(time.Second)))
+	}
+	if cur.stopping {
+		v.Banner = msgStopping
+	}
+}
+
+// timeLeft is `残り約 N 分`, or `残り 1 分未満` below a minute.
+func timeLeft(d time.Duration) string {
+	if d < time.Minute {
+		return msgLeftUnder1
+	}
+	return fmt.Sprintf(msgLeftMinutes, int((d+30*time.Second)/time.Minute))
+}
+
+// endView turns a run's outcome into its end text (reference/gui.md §3.5).
+func endView(sum *indexer.Summary, err error) *EndView {
+	if err != nil {
+		var lockErr *workspace.LockError
+		var fatal *indexer.FatalError
+		var lost *indexer.ErrRootLost
+		msg := msgEndFatalNoCause
+		switch {
+		case errors.As(err, &lockErr):
+			return &EndView{Level: "error", Text: lockErr.Error()}
+		case errors.As(err, &fatal), errors.As(err, &lost):
+			msg = err.Error()
+		case err.Error() != "":
+			msg = err.Error() + " " + msgEndFatalNoCause
+		}
+		return &EndView{Level: "error", Text: msgEndFatal, Hint: msg}
+	}
+	switch {
+	case sum.Cancelled:
+		return &EndView{Level: "warn", Text: msgEndDeclined}
+	case sum.Stopped:
+		return &EndView{Level: "warn", Text: fmt.Sprintf(msgEndStopped, sum.Succeeded, sum.Failed, sum.Remaining+sum.Postponed), Hint: msgEndStoppedHint}
+	case sum.NothingToDo:
+		return &EndView{Level: "ok", Text: msgEndNothing}
+	case sum.Succeeded == 0 && sum.Failed == 0 && sum.Postponed > 0:
+		return &EndView{Level: "warn", Text: fmt.Sprintf(msgEndOnlyLeft, sum.Postponed), Hint: msgEndFailHint}
+	}
+	v := &EndView{Level: "ok", Text: fmt.Sprintf(msgEndDone, sum.Succeeded, sum.Failed)}
+	if sum.Postponed > 0 {
+		v.Text = fmt.Sprintf(msgEndDoneLeft, sum.Succeeded, sum.Failed, sum.Postponed)
+		v.Level = "warn"
+		v.Hint = msgEndFailHint
+	}
+	if sum.Failed > 0 {
+		v.Level = "fail"
+		v.Hint = msgEndFailHint
+	}
+	return v
+}
