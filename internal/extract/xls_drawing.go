@@ -95,6 +95,7 @@ func (d *xlsDrawing) txo(b *xlsBook, data []byte) error {
 	if err != nil {
 		return err
 	}
+	data = segs[0] // the reader's buffer now holds the last CONTINUE
 	if len(data) < 12 || !d.hasObj || len(segs) < 2 {
 		return nil
 	}

@@ -104,7 +104,8 @@ func (rr *xlsRecordReader) peek() (uint16, bool) {
 	return binary.LittleEndian.Uint16(b), true
 }
 
-// withContinues returns first (copied) followed by the data of every
+// withContinues returns first (copied; first itself is overwritten when
+// a CONTINUE is read) followed by the data of every
 // CONTINUE record after it, one segment per record. A string split over
 // records starts each continued piece with a fresh flag byte, so the
 // segment boundaries matter ([MS-XLS] 2.1.4).

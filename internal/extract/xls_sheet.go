@@ -193,6 +193,7 @@ func (b *xlsBook) stringRecord(data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	data = segs[0] // the reader's buffer now holds the last CONTINUE
 	if b.biff5 {
 		if len(data) < 2 {
 			return "", nil

@@ -216,11 +216,14 @@ func (b *xlsbBook) readWorkbook() error {
 			if len(data) < 8 {
 				return fmt.Errorf("read %s: BrtBundleSh: %w", b.wb, errXlsbShort)
 			}
-			rid, i, ok := xlsbWide(data, 8)
+			rid, name, ok := xlsbBundleNames(data, 8)
 			if !ok {
-				return fmt.Errorf("read %s: BrtBundleSh: %w", b.wb, errXlsbShort)
+				// Some early writers put 4 more bytes before the names
+				// (tika's testEXCEL.xlsb).
+				if rid, name, ok = xlsbBundleNames(data, 12); !ok {
+					return fmt.Errorf("read %s: BrtBundleSh: %w", b.wb, errXlsbShort)
+				}
 			}
-			name, _, _ := xlsbWide(data, i)
 			if len(b.sheets) >= 65536 {
 				return fmt.Errorf("read %s: more than 65536 sheets", b.wb)
 			}
@@ -295,4 +298,15 @@ func (b *xlsbBook) readStrings(part, scratch string) error {
 			return err
 		}
 	}
+}
+
+// xlsbBundleNames reads strRelID and strName of a BrtBundleSh from i; ok
+// only when both fit and end the record.
+func xlsbBundleNames(data []byte, i int) (rid, name string, ok bool) {
+	rid, i, ok = xlsbWide(data, i)
+	if !ok {
+		return "", "", false
+	}
+	name, i, ok = xlsbWide(data, i)
+	return rid, name, ok && i == len(data)
 }
