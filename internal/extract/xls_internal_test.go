@@ -150,7 +150,9 @@ func biff5Book(tb testing.TB) []byte {
 	return append(out, s.buf.Bytes()...)
 }
 
-func putLE32(b []byte, v uint32) { b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24) }
+func putLE32(b []byte, v uint32) {
+	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+}
 
 // writeTemp writes data into a file of the test's temporary folder.
 func writeTemp(tb testing.TB, name string, data []byte) string {
