@@ -91,6 +91,9 @@ func TestQueries(t *testing.T) {
 		{"regex no literal", []string{`\d{3}$`}, search.Options{Regex: true}, []string{
 			`営業\見積.xlsx|[シート]売上!C3|セル|3|りんご→10→100|100`,
 			`営業\見積.xlsx|[シート]売上!C4|セル|4|ＡＰＰＬＥ→５→200|200`}},
+		{"regex empty line", []string{"^$"}, search.Options{Regex: true}, []string{
+			`営業\見積.xlsx|[シート]売上 1 行目|セル|1||`,
+			`営業\2024\メモ.txt|2 行目|本文|2||`}},
 		{"regex alternation", []string{"出荷|商店"}, search.Options{Regex: true}, []string{
 			`営業\報告.docx|[ページ]1|本文|1|りんごの出荷が増えた|出荷`,
 			`経理\請求.xlsx|[シート]請求!B1|セル|1|請求先→りんご商店|商店`}},

@@ -266,6 +266,9 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 			}
 			pos = from + loc[0]
 		}
+		if pos >= len(scan.text) {
+			break // an empty match after the last line's LF
+		}
 		li := sort.SearchInts(scan.starts, pos+1) - 1
 		from = scan.starts[li+1]
 		gl := first + li
