@@ -24,7 +24,7 @@ var compatPlaces = map[string][]extract.Place{
 		place("売上[図形]", "F2\t納期は別途相談"),
 	},
 	"報告.docx": {place("ページ001", "ｶﾞｽ料金の件", "Apple pie"), place("ヘッダー・フッター", "社外秘")},
-	"空.txt":    nil,
+	"空.txt":   nil,
 }
 
 // TestBackwardsCompat reads the fixture of every released version: the
