@@ -33,7 +33,10 @@ func xlsxCheckOutcome(t *testing.T, res *extract.Result, err error) {
 	}
 }
 
-// FuzzXlsx feeds whole files, seeded with the golden fixtures.
+// FuzzXlsx feeds whole files, seeded with the golden fixtures. The seeds
+// are some kilobytes, so minimizing a new input takes long: run with a
+// short -fuzzminimizetime (go test -fuzz FuzzXlsx -fuzztime 20s
+// -fuzzminimizetime 3s).
 func FuzzXlsx(f *testing.F) {
 	for _, build := range xlsxBuilders {
 		f.Add(build(f))
