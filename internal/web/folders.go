@@ -71,7 +71,7 @@ func (s *Server) loadSettings() (*workspace.Settings, string, error) {
 // runView is the runner's snapshot plus the lock held by another process.
 func (s *Server) runView() (RunView, <-chan struct{}) {
 	v, ch := s.run.view(time.Now())
-	if !v.Running && s.ws.IsLocked() && !s.run.running() {
+	if !v.Running && s.run.otherHolds() {
 		v.Locked = true
 		v.LockMessage = workspace.MsgLocked
 	}
@@ -244,7 +244,7 @@ func (s *Server) handleLog(w http.ResponseWriter, r *http.Request) {
 
 // busy refuses an index edit while a run holds the workspace.
 func (s *Server) busy(w http.ResponseWriter, what string) bool {
-	if s.run.running() || s.ws.IsLocked() {
+	if s.run.running() || s.run.otherHolds() {
 		writeUserError(w, http.StatusConflict, fmt.Sprintf(msgBusy, what))
 		return true
 	}

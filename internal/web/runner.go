@@ -289,6 +289,16 @@ func (rn *runner) wait(ctx context.Context) {
 	}
 }
 
+// otherHolds reports whether another process holds the workspace lock.
+// It probes only while this server runs nothing, under mu, so the probe
+// (which takes the lock for an instant) never races this server's own
+// start.
+func (rn *runner) otherHolds() bool {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.cur == nil && rn.s.ws.IsLocked()
+}
+
 // running reports whether this server runs an indexing run now.
 func (rn *runner) running() bool {
 	rn.mu.Lock()

@@ -1,0 +1,219 @@
+package web_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/web"
+)
+
+// waitRun polls the state until cond holds (or a minute passes).
+func (e *env) waitRun(what string, cond func(web.RunView) bool) web.RunView {
+	e.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var st web.StateView
+		e.getJSON("/api/state", &st)
+		if cond(st.Run) {
+			return st.Run
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("waiting for %s: run = %+v", what, st.Run)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// pngBytes is a binary file that the text reader refuses.
+var pngBytes = []byte{0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48}
+
+func confirming(v web.RunView) bool { return v.Confirm != nil }
+func ended(v web.RunView) bool      { return !v.Running && v.End != nil }
+
+func TestRunDeclined(t *testing.T) {
+	e := newEnv(t, "")
+	e.write("a.txt", []byte("あ"))
+	for _, how := range []string{"cancel", "stop"} {
+		t.Run(how, func(t *testing.T) {
+			if resp, m := e.post("/api/run/start", map[string]any{}); resp.StatusCode != http.StatusOK {
+				t.Fatalf("start = %d %v", resp.StatusCode, m)
+			}
+			v := e.waitRun("the confirmation", confirming)
+			if v.Banner != "更新する内容を確認してください" || len(v.Confirm.Rows) != 1 {
+				t.Fatalf("run = %+v", v)
+			}
+			r := v.Confirm.Rows[0]
+			if r.Index != "営業" || r.Kind != "取り込み" || r.Files != 1 || r.Targets != 1 || r.New != 1 {
+				t.Errorf("plan row = %+v", r)
+			}
+			if resp, _ := e.post("/api/run/start", map[string]any{}); resp.StatusCode != http.StatusConflict {
+				t.Errorf("second start = %d, want 409", resp.StatusCode)
+			}
+			if how == "cancel" {
+				e.post("/api/run/confirm", map[string]any{"proceed": false})
+			} else {
+				e.post("/api/run/stop", map[string]any{})
+			}
+			v = e.waitRun("the end", ended)
+			if *v.End != (web.EndView{Level: "warn", Text: "更新を取りやめました"}) {
+				t.Errorf("end = %+v", v.End)
+			}
+		})
+	}
+	if resp, _ := e.post("/api/run/confirm", map[string]any{"proceed": true}); resp.StatusCode != http.StatusConflict {
+		t.Errorf("confirm without a run = %d, want 409", resp.StatusCode)
+	}
+}
+
+// events reads the event stream until the run has ended and returns the
+// RunViews and log lines it saw.
+// Each view is also sent on seen (when not nil).
+func (e *env) events(started chan<- struct{}, seen chan<- web.RunView) ([]web.RunView, []web.LogLine) {
+	resp := e.do(http.MethodGet, "/api/events", "", nil)
+	var views []web.RunView
+	var logs []web.LogLine
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	event := ""
+	ran := false
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			event = line[len("event: "):]
+		case strings.HasPrefix(line, "data: ") && event == "state":
+			var v web.RunView
+			json.Unmarshal([]byte(line[len("data: "):]), &v)
+			views = append(views, v)
+			if seen != nil {
+				select {
+				case seen <- v:
+				default:
+				}
+			}
+			if started != nil {
+				close(started)
+				started = nil
+			}
+			ran = ran || v.Running
+			if ran && !v.Running && v.End != nil {
+				return views, logs
+			}
+		case strings.HasPrefix(line, "data: ") && event == "log":
+			var ls []web.LogLine
+			json.Unmarshal([]byte(line[len("data: "):]), &ls)
+			logs = append(logs, ls...)
+		}
+	}
+	return views, logs
+}
+
+func TestRunIngests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fumibako and runs workers")
+	}
+	e := newEnv(t, fumibakoBinary(t))
+	e.write("見積.txt", []byte("りんご 10 箱\n"))
+	e.write("sub/メモ.txt", []byte("みかん\n"))
+	e.write("x.txt", pngBytes)
+
+	type seen struct {
+		views []web.RunView
+		logs  []web.LogLine
+	}
+	ch := make(chan seen, 1)
+	started := make(chan struct{})
+	stream := make(chan web.RunView, 1000)
+	go func() {
+		v, l := e.events(started, stream)
+		ch <- seen{v, l}
+	}()
+	<-started
+	e.post("/api/run/start", map[string]any{})
+	v := e.waitRun("the confirmation", confirming)
+	// Answer once the page would have shown it.
+	for sv := range stream {
+		if sv.Confirm != nil {
+			break
+		}
+	}
+	if v.Confirm.Targets != 3 || v.Confirm.Folders != 1 {
+		t.Errorf("confirm = %+v", v.Confirm)
+	}
+	e.post("/api/run/confirm", map[string]any{"proceed": true})
+	v = e.waitRun("the end", ended)
+	want := web.EndView{Level: "fail", Text: "更新が終わりました（成功 2 件 / 失敗 1 件）",
+		Hint: "失敗したファイルと原因は「取り込みに失敗したファイル」の一覧で確認できます。"}
+	if *v.End != want {
+		t.Errorf("end = %+v, want %+v", *v.End, want)
+	}
+	var s seen
+	select {
+	case s = <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatal("event stream did not report the end")
+	}
+	var banners []string
+	progress := false
+	for _, v := range s.views {
+		banners = append(banners, v.Banner)
+		if v.Running && v.Phase == "取り込み" && v.Total == 3 && v.Percent >= 0 {
+			progress = true
+		}
+	}
+	joined := strings.Join(banners, "\n")
+	for _, w := range []string{"更新する内容を確認してください", "3 件のファイルを更新します"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("banners never said %q:\n%s", w, joined)
+		}
+	}
+	if !progress {
+		t.Errorf("no ingest progress in the events")
+	}
+	var logText []string
+	for _, l := range s.logs {
+		logText = append(logText, l.Text)
+	}
+	if lt := strings.Join(logText, "\n"); !strings.Contains(lt, "取り込みに失敗しました: テキストファイルではないため取り込めません。") {
+		t.Errorf("log lines:\n%s", lt)
+	}
+
+	var fl struct {
+		Count int
+		Rows  []web.FailureView
+	}
+	e.getJSON("/api/failures", &fl)
+	if fl.Count != 1 || fl.Rows[0].Path != `営業\x.txt` || fl.Rows[0].Msg != "テキストファイルではないため取り込めません。" {
+		t.Errorf("failures = %+v", fl)
+	}
+	lines := e.search("q=" + url.QueryEscape("りんご"))
+	if len(lines) != 2 || lines[0].Path != "見積.txt" {
+		t.Errorf("search after the run = %+v", lines)
+	}
+
+	// Second run: nothing changed; the failed file is offered for retry.
+	e.post("/api/run/start", map[string]any{})
+	v = e.waitRun("the second confirmation", confirming)
+	if v.Confirm.Targets != 0 || v.Confirm.Failed != 1 {
+		t.Errorf("confirm = %+v", v.Confirm)
+	}
+	e.post("/api/run/confirm", map[string]any{"proceed": true})
+	v = e.waitRun("the second end", ended)
+	if *v.End != (web.EndView{Level: "ok", Text: "更新が必要なファイルはありませんでした"}) {
+		t.Errorf("end = %+v", *v.End)
+	}
+
+	// Third run with the retry box ticked: the file fails again.
+	e.post("/api/run/start", map[string]any{})
+	e.waitRun("the third confirmation", confirming)
+	e.post("/api/run/confirm", map[string]any{"proceed": true, "retryFailed": true})
+	v = e.waitRun("the third end", ended)
+	if v.End.Text != "更新が終わりました（成功 0 件 / 失敗 1 件）" {
+		t.Errorf("end = %+v", *v.End)
+	}
+}

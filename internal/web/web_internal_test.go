@@ -1,0 +1,117 @@
+package web
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+func TestEndView(t *testing.T) {
+	tests := []struct {
+		name string
+		sum  *indexer.Summary
+		err  error
+		want EndView
+	}{
+		{"done", &indexer.Summary{Succeeded: 12}, nil, EndView{Level: "ok", Text: "更新が終わりました（成功 12 件 / 失敗 0 件）"}},
+		{"failures", &indexer.Summary{Succeeded: 12, Failed: 2}, nil, EndView{Level: "fail", Text: "更新が終わりました（成功 12 件 / 失敗 2 件）", Hint: msgEndFailHint}},
+		{"postponed", &indexer.Summary{Succeeded: 12, Failed: 1, Postponed: 3}, nil, EndView{Level: "fail", Text: "更新が終わりました（成功 12 件 / 失敗 1 件 / 残り 3 件）", Hint: msgEndFailHint}},
+		{"postponed only", &indexer.Summary{Postponed: 3}, nil, EndView{Level: "warn", Text: "更新が終わりました（更新せずに残したファイル 3 件）", Hint: msgEndFailHint}},
+		{"nothing", &indexer.Summary{NothingToDo: true}, nil, EndView{Level: "ok", Text: "更新が必要なファイルはありませんでした"}},
+		{"declined", &indexer.Summary{Stopped: true, Cancelled: true}, nil, EndView{Level: "warn", Text: "更新を取りやめました"}},
+		{"stopped", &indexer.Summary{Stopped: true, Succeeded: 4, Failed: 1, Remaining: 7}, nil, EndView{Level: "warn", Text: "更新を中止しました（成功 4 件 / 失敗 1 件 / 残り 7 件）", Hint: "次回は続きから再開できます。"}},
+		{"no roots", nil, &indexer.FatalError{Msg: indexer.MsgNoRoots}, EndView{Level: "error", Text: "インデックスを作成できませんでした", Hint: indexer.MsgNoRoots}},
+		{"lock", nil, &workspace.LockError{}, EndView{Level: "error", Text: workspace.MsgLocked}},
+		{"other", nil, errors.New("disk full"), EndView{Level: "error", Text: "インデックスを作成できませんでした", Hint: "disk full 詳しくはログを確認してください。"}},
+	}
+	for _, tt := range tests {
+		if got := endView(tt.sum, tt.err); *got != tt.want {
+			t.Errorf("%s: endView = %+v, want %+v", tt.name, *got, tt.want)
+		}
+	}
+}
+
+func TestFillProgress(t *testing.T) {
+	t0 := time.Date(2024, 4, 1, 10, 0, 0, 0, time.Local)
+	tests := []struct {
+		name                  string
+		cur                   runState
+		now                   time.Time
+		banner, current, left string
+		percent               float64
+	}{
+		{"crawl", runState{progress: indexer.Progress{Phase: indexer.PhaseCrawl}}, t0, "更新するファイルを調べています…", "", "", -1},
+		{"confirm", runState{progress: indexer.Progress{Phase: indexer.PhaseCrawl}, confirm: &pendingConfirm{}}, t0, "更新する内容を確認してください", "", "", -1},
+		{"first file", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 31, Remaining: 31, Current: `営業\a.xlsx`}}, t0,
+			"31 件のファイルを更新します", "更新中のファイル：営業\\a.xlsx", "", 0},
+		{"counting", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 31, Done: 14, Failed: 1, Remaining: 17, Current: `営業\b.docx`},
+			firstDoneAt: t0, firstDone: 1}, t0.Add(13 * time.Second),
+			"インデックスを更新しています（14 / 31 件・失敗 1 件）", "更新中のファイル：営業\\b.docx", "残り 1 分未満", 100 * 14.0 / 31},
+		{"minutes", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 1000, Done: 100, Remaining: 900},
+			firstDoneAt: t0, firstDone: 0}, t0.Add(100 * time.Second),
+			"インデックスを更新しています（100 / 1000 件）", "", "残り約 15 分", 10},
+		{"finish", runState{progress: indexer.Progress{Phase: indexer.PhaseFinish, Total: 10, Done: 10}}, t0, "インデックス作成を終えています…", "", "", 100},
+		{"stopping", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 10, Done: 3, Remaining: 7}, stopping: true}, t0,
+			"中止しています…（更新中のファイルが終わるまでお待ちください）", "", "", 30},
+	}
+	for _, tt := range tests {
+		var v RunView
+		v.Percent = -1
+		fillProgress(&v, &tt.cur, tt.now)
+		if v.Banner != tt.banner || v.Current != tt.current || v.TimeLeft != tt.left || v.Percent != tt.percent {
+			t.Errorf("%s: banner %q current %q left %q percent %v", tt.name, v.Banner, v.Current, v.TimeLeft, v.Percent)
+		}
+	}
+}
+
+func TestShortTime(t *testing.T) {
+	now := time.Date(2024, 4, 2, 15, 0, 0, 0, time.Local)
+	for in, want := range map[string]string{
+		"2024/04/02 09:05:00": "09:05",
+		"2024/04/01 09:05:00": "4/1 09:05",
+		"":                    "",
+		"garbage":             "garbage",
+	} {
+		if got := shortTime(in, now); got != want {
+			t.Errorf("shortTime(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestHostAllowedOnLAN: a server bound to every address accepts IP
+// literals and localhost on its port, never a name (DNS rebinding).
+func TestHostAllowedOnLAN(t *testing.T) {
+	s := &Server{addr: "[::]:8080"}
+	for host, want := range map[string]bool{
+		"192.168.1.10:8080": true,
+		"127.0.0.1:8080":    true,
+		"localhost:8080":    true,
+		"[fe80::1]:8080":    true,
+		"fileserver:8080":   false,
+		"evil.example:8080": false,
+		"192.168.1.10:8081": false,
+		"192.168.1.10":      false,
+	} {
+		if got := s.hostAllowed(host); got != want {
+			t.Errorf("hostAllowed(%q) = %v, want %v", host, got, want)
+		}
+	}
+	if (&Server{}).hostAllowed("127.0.0.1:80") {
+		t.Errorf("a server without an address accepts requests")
+	}
+}
+
+func TestCleanPath(t *testing.T) {
+	for in, want := range map[string]string{
+		` "C:\共有\営業" `: `C:\共有\営業`,
+		"/srv/営業":      "/srv/営業",
+		`"`:            `"`,
+	} {
+		if got := cleanPath(in); got != want {
+			t.Errorf("cleanPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
