@@ -109,10 +109,21 @@ func TestIndexChanges(t *testing.T) {
 	os.Rename(moved, f.root)
 
 	// Disabled roots are not crawled; removed roots lose their index.
+	other := filepath.Join(filepath.Dir(f.root), "経理")
+	os.MkdirAll(other, 0o755)
+	f.mustRun("folder", "add", other)
 	f.mustRun("folder", "disable", "営業")
 	out = f.mustRun("index")
 	if !strings.Contains(out, "チェックなしのため取り込みません") {
 		t.Errorf("disabled root not logged:\n%s", out)
+	}
+	if _, _, code := f.run("search", "もも"); code != 0 {
+		t.Errorf("index of an unchecked root not searchable")
+	}
+	f.mustRun("folder", "disable", "経理")
+	_, errOut, code := f.run("index")
+	if code != 1 || !strings.Contains(errOut, "チェックの付いたクロール対象フォルダがありません。") {
+		t.Errorf("no checked root: exit %d, %q", code, errOut)
 	}
 	f.mustRun("folder", "enable", "営業")
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -154,7 +155,8 @@ func TestInterruptedTwiceFails(t *testing.T) {
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, func() bool { return journalStarted(f, "stuck.txt") })
+		count := i + 1
+		waitFor(t, func() bool { return journalStartedCount(f, "stuck.txt", count) })
 		c.Process.Signal(syscall.SIGKILL)
 		c.Wait()
 	}
@@ -169,6 +171,17 @@ func TestInterruptedTwiceFails(t *testing.T) {
 	if r := f.row("ok.txt"); r.State != ingestlist.Done {
 		t.Errorf("ok.txt row = %+v", r)
 	}
+}
+
+// journalStartedCount reports a 始 record for name with the given count.
+func journalStartedCount(f *fixture, name string, count int) bool {
+	data, _ := os.ReadFile(filepath.Join(f.ws, "work", "store", "journal", "ingest.tsv"))
+	for _, line := range strings.Split(string(data), "\r\n") {
+		if strings.HasPrefix(line, "始\t") && strings.HasSuffix(line, name+"\t"+strconv.Itoa(count)) {
+			return true
+		}
+	}
+	return false
 }
 
 func journalStarted(f *fixture, name string) bool {
