@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -137,6 +138,7 @@ func runSearch(e *env, args []string) int {
 		}
 		return out.print(h) == nil
 	})
+	out.flush()
 	if err != nil && !st.Cancelled {
 		return searchError(e, err)
 	}
@@ -223,6 +225,7 @@ func printStats(w io.Writer, st search.Stats) {
 // colours on a terminal, one TAB-separated row per hit otherwise).
 type hitPrinter struct {
 	w        io.Writer
+	buf      *bufio.Writer
 	json     *json.Encoder
 	terminal bool
 	color    bool
@@ -231,16 +234,30 @@ type hitPrinter struct {
 
 func newHitPrinter(w io.Writer, f *searchFlags) *hitPrinter {
 	p := &hitPrinter{w: w}
-	if f.json {
-		p.json = json.NewEncoder(w)
-		p.json.SetEscapeHTML(false)
-		return p
-	}
 	if file, ok := w.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
 		p.terminal = true
+	} else {
+		// Hits stream to a terminal line by line; to a pipe or file they
+		// are buffered (10,000 single writes cost more than the search).
+		p.buf = bufio.NewWriterSize(w, 64<<10)
+		p.w = p.buf
+	}
+	if f.json {
+		p.json = json.NewEncoder(p.w)
+		p.json.SetEscapeHTML(false)
+		p.terminal = false
+		return p
 	}
 	p.color = f.color == "always" || (f.color == "auto" && p.terminal)
 	return p
+}
+
+// flush writes out buffered hits.
+func (p *hitPrinter) flush() error {
+	if p.buf != nil {
+		return p.buf.Flush()
+	}
+	return nil
 }
 
 const (
