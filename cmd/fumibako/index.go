@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"os"
 	"os/signal"
 	"syscall"
@@ -67,7 +68,7 @@ func runIndex(e *env, args []string) int {
 	sum, err := indexer.Run(indexer.Options{
 		Workspace:   ws,
 		Settings:    s,
-		Body:        bodyIndex{},
+		Body:        bodyindex.Store{},
 		RetryFailed: *retry,
 		Workers:     *workers,
 		FileTimeout: *timeout,

@@ -19,6 +19,7 @@ func (b *nopBody) Publish(dir string, removed []string) error {
 	return nil
 }
 func (b *nopBody) Files(string) (map[string]int, error) { return map[string]int{}, nil }
+func (b *nopBody) Rebuild(string) error                 { return nil }
 
 type cloudAttrs string
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/crawl"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -188,7 +189,13 @@ func (r *run) completeChecker() func(ingestlist.Row) bool {
 		folder := workspace.FoldKey(content.FolderOf(row.RelPath))
 		files, ok := cache[folder]
 		if !ok {
-			fs, err := r.opt.Body.Files(content.Dir(r.ws.ContentRoot(), content.FolderOf(row.RelPath)))
+			fdir := content.Dir(r.ws.ContentRoot(), content.FolderOf(row.RelPath))
+			fs, err := r.opt.Body.Files(fdir)
+			var rebuild *bodyindex.RebuildError
+			if errors.As(err, &rebuild) {
+				r.rebuild(content.FolderOf(row.RelPath))
+				fs, err = r.opt.Body.Files(fdir)
+			}
 			if err != nil {
 				r.logf(Warn, "    本文インデックスを読めないため、このフォルダのファイルを取り込み直します: %s（%v）", content.FolderOf(row.RelPath), err)
 				fs = map[string]int{}

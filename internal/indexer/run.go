@@ -24,8 +24,13 @@ type BodyIndex interface {
 	// index, dropping the files named in removed. Idempotent.
 	Publish(dir string, removed []string) error
 	// Files returns the file names dir's body index holds, with their
-	// place counts. An unreadable (older) index is an error.
+	// place counts. An index of another version gives a
+	// *bodyindex.RebuildError.
 	Files(dir string) (map[string]int, error)
+	// Rebuild makes an index of another version readable again, or
+	// removes it (its files are then reported by a *bodyindex.LostError
+	// and ingested again).
+	Rebuild(dir string) error
 }
 
 // Options configure one indexing run.

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
@@ -131,12 +133,40 @@ func (r *run) dropRemovedIndexes() {
 	}
 }
 
+// rebuild converts or removes a folder's body index of another version
+// and says so in the log.
+func (r *run) rebuild(folder string) {
+	err := r.opt.Body.Rebuild(content.Dir(r.ws.ContentRoot(), folder))
+	var lost *bodyindex.LostError
+	switch {
+	case err == nil:
+		r.logf(Warn, msgRebuilt, folder)
+	case errors.As(err, &lost):
+		r.logf(Warn, msgRebuiltLost, folder, len(lost.Files))
+	default:
+		r.logf(Warn, msgPublishFail, err)
+	}
+}
+
 // publish publishes one folder's body index; it logs and returns false on
 // failure (the folder stays unpublished and is carried to the next run).
 func (r *run) publish(folder string) bool {
 	k := workspace.FoldKey(folder)
 	dir := content.Dir(r.ws.ContentRoot(), folder)
-	if err := r.opt.Body.Publish(dir, r.removals[k]); err != nil {
+	err := r.opt.Body.Publish(dir, r.removals[k])
+	var rebuild *bodyindex.RebuildError
+	if errors.As(err, &rebuild) {
+		r.rebuild(folder)
+		err = r.opt.Body.Publish(dir, r.removals[k])
+	}
+	var lost *bodyindex.LostError
+	if errors.As(err, &lost) {
+		// Committed without the files whose text was unreadable; the next
+		// run finds their index lost and ingests them again.
+		r.logf(Warn, msgLeftOut, folder, strings.Join(lost.Files, "、"))
+		err = nil
+	}
+	if err != nil {
 		r.logf(Warn, msgPublishFail, err)
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"sync"
 	"time"
 
@@ -168,7 +169,7 @@ func (rn *runner) runIndexer(cur *runState) (*indexer.Summary, error) {
 	return indexer.Run(indexer.Options{
 		Workspace:   ws,
 		Settings:    settings,
-		Body:        bodyIndex{},
+		Body:        bodyindex.Store{},
 		Workers:     workers,
 		FileTimeout: timeout,
 		MemLimit:    opt.MemLimit,

@@ -1,0 +1,24 @@
+package bodyindex
+
+// Store is the body index as the coordinator uses it (indexer.BodyIndex):
+// the package functions as methods, so callers pass Store{}.
+type Store struct{}
+
+// Publish calls Publish.
+func (Store) Publish(dir string, removed []string) error { return Publish(dir, removed) }
+
+// Rebuild calls Rebuild.
+func (Store) Rebuild(dir string) error { return Rebuild(dir) }
+
+// Files returns the file names of dir's body index with their place counts.
+func (Store) Files(dir string) (map[string]int, error) {
+	files, err := Files(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int, len(files))
+	for name, f := range files {
+		out[name] = f.Places
+	}
+	return out, nil
+}
