@@ -27,7 +27,8 @@ import (
 //
 // FUMIBAKO_AGREEMENT_MIN (a percentage) makes the test fail below it;
 // FUMIBAKO_AGREEMENT_CACHE names a folder that keeps the conversions
-// between runs.
+// between runs; FUMIBAKO_AGREEMENT_REPORT names a file that receives every
+// missing line of every file.
 func TestAgreementDocPpt(t *testing.T) {
 	if os.Getenv("FUMIBAKO_AGREEMENT") == "" {
 		t.Skip("set FUMIBAKO_AGREEMENT=1 to run the LibreOffice agreement report")
@@ -96,7 +97,7 @@ func TestAgreementDocPpt(t *testing.T) {
 		matched, total  int
 		extra           int
 		whole           bool
-		missing         []string
+		missing, extras []string
 		nativeErr, note string
 	}
 	var scores []score
@@ -125,7 +126,8 @@ func TestAgreementDocPpt(t *testing.T) {
 			s.nativeErr = err.Error()
 			got = &Result{}
 		}
-		s.matched, s.total, s.extra, s.whole, s.missing = docAgreement(got.Places, want.Places)
+		s.matched, s.total, s.whole, s.missing, s.extras = docAgreement(got.Places, want.Places)
+		s.extra = len(s.extras)
 		sumMatched += s.matched
 		sumTotal += s.total
 		scores = append(scores, s)
@@ -155,6 +157,21 @@ func TestAgreementDocPpt(t *testing.T) {
 			t.Logf("      missing %s", m)
 		}
 	}
+	if path := os.Getenv("FUMIBAKO_AGREEMENT_REPORT"); path != "" {
+		var b strings.Builder
+		for _, s := range scores {
+			fmt.Fprintf(&b, "%s\t%d/%d\twhole=%v\textra=%d\t%s\n", s.label, s.matched, s.total, s.whole, s.extra, s.nativeErr)
+			for _, m := range s.missing {
+				fmt.Fprintf(&b, "\tmissing %s\n", m)
+			}
+			for _, m := range s.extras {
+				fmt.Fprintf(&b, "\textra %s\n", m)
+			}
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 	if min := os.Getenv("FUMIBAKO_AGREEMENT_MIN"); min != "" {
 		var want float64
 		fmt.Sscan(min, &want)
@@ -168,7 +185,7 @@ func TestAgreementDocPpt(t *testing.T) {
 // has in the same place. Word page places are compared as they are when
 // both sides have the same page places, else with the page numbers
 // dropped (whole).
-func docAgreement(got, want []Place) (matched, total, extra int, whole bool, missing []string) {
+func docAgreement(got, want []Place) (matched, total int, whole bool, missing, extras []string) {
 	key := func(name string) string { return name }
 	if docPageSet(got) != docPageSet(want) {
 		whole = true
@@ -196,12 +213,16 @@ func docAgreement(got, want []Place) (matched, total, extra int, whole bool, mis
 			}
 		}
 	}
-	for _, m := range have {
-		for _, n := range m {
-			extra += n
+	for _, p := range got {
+		k := key(p.Name)
+		for _, l := range p.Lines {
+			if have[k][l] > 0 {
+				have[k][l]--
+				extras = append(extras, fmt.Sprintf("%s: %q", p.Name, l))
+			}
 		}
 	}
-	return matched, total, extra, whole, missing
+	return matched, total, whole, missing, extras
 }
 
 // docPageSet lists the Word page places of a result.

@@ -48,6 +48,7 @@ const (
 	fcPlcfandTxt    = 5
 	fcPlcfSed       = 6
 	fcPlcfHdd       = 11
+	fcPlcfBteChpx   = 12
 	fcPlcfBtePapx   = 13
 	fcClx           = 33
 	fcPlcSpaMom     = 40
@@ -170,6 +171,7 @@ type docPiece struct {
 type docText struct {
 	units  []uint16
 	pieces []docPiece
+	last   int // piece of the last fcOf, tried first
 }
 
 // readPieces parses the CLX at fcClx and decodes every piece from the
@@ -259,9 +261,13 @@ func readPieces(fib *docFib, table, word []byte) (*docText, error) {
 
 // fcOf returns the byte offset of the character at cp, or -1.
 func (t *docText) fcOf(cp int64) int64 {
-	i := sort.Search(len(t.pieces), func(i int) bool { return t.pieces[i].end > cp })
-	if i == len(t.pieces) || t.pieces[i].cp > cp {
-		return -1
+	i := t.last
+	if i >= len(t.pieces) || t.pieces[i].cp > cp || t.pieces[i].end <= cp {
+		i = sort.Search(len(t.pieces), func(i int) bool { return t.pieces[i].end > cp })
+		if i == len(t.pieces) || t.pieces[i].cp > cp {
+			return -1
+		}
+		t.last = i
 	}
 	p := t.pieces[i]
 	if p.compressed {

@@ -31,6 +31,7 @@ import (
 type docReader struct {
 	text     *docText
 	papx     *docPapx
+	chpx     *docChpx
 	sections map[int64]bool // CP after a section mark → the break counts
 
 	// Page state of the main document.
@@ -116,7 +117,7 @@ func (r *docReader) lines(from, to int64, pages bool) []docLine {
 			}
 			r.marks = append(r.marks, docMark{cp: from + int64(start), page: r.page})
 		}
-		buf = docParaText(buf[:0], units[start:i], &fields)
+		buf = r.paraText(buf[:0], from+int64(start), cp, &fields)
 		text := strings.TrimSpace(string(utf16.Decode(buf)))
 		if text != "" && pages {
 			r.sawText = true
@@ -154,7 +155,7 @@ func (r *docReader) lines(from, to int64, pages bool) []docLine {
 		}
 	}
 	if start < len(units) {
-		buf = docParaText(buf[:0], units[start:], &fields)
+		buf = r.paraText(buf[:0], from+int64(start), from+int64(len(units)), &fields)
 		if text := strings.TrimSpace(string(utf16.Decode(buf))); text != "" {
 			flushRow()
 			if pages {
@@ -171,43 +172,71 @@ func (r *docReader) lines(from, to int64, pages bool) []docLine {
 // docMaxFieldDepth bounds the field stack; deeper nesting is read as text.
 const docMaxFieldDepth = 256
 
-// docFields is the stack of open fields, which may span paragraphs: true
-// once a field is in its result; code counts the fields still in their code.
+// docMaxFieldCode bounds the code kept of a field (for EQ ruby).
+const docMaxFieldCode = 4096
+
+// docField is one open field.
+type docField struct {
+	result bool     // the separator 0x14 was seen
+	code   []uint16 // its code, while it is the innermost code
+}
+
+// docFields is the stack of open fields, which may span paragraphs; code
+// counts the fields still in their code part.
 type docFields struct {
-	stack []bool
+	stack []docField
 	code  int
 }
 
-// docParaText appends the visible characters of one paragraph to buf:
-// field codes dropped, controls mapped (see the top of this file).
-func docParaText(buf []uint16, units []uint16, f *docFields) []uint16 {
-	for _, u := range units {
+// paraText appends the visible characters of [from, to) to buf: field
+// codes and deleted tracked text dropped, controls mapped (see the top of
+// this file), special symbol characters replaced by their character.
+func (r *docReader) paraText(buf []uint16, from, to int64, f *docFields) []uint16 {
+	for cp := from; cp < to; cp++ {
+		u := r.text.units[cp]
+		var ch docChar
+		if r.chpx != nil {
+			ch = r.chpx.at(r.text.fcOf(cp))
+		}
 		switch u {
 		case 0x13:
 			if len(f.stack) < docMaxFieldDepth {
-				f.stack = append(f.stack, false)
+				f.stack = append(f.stack, docField{})
 				f.code++
 			}
 			continue
 		case 0x14:
-			if n := len(f.stack); n > 0 && !f.stack[n-1] {
-				f.stack[n-1] = true
+			if n := len(f.stack); n > 0 && !f.stack[n-1].result {
+				f.stack[n-1].result = true
+				f.stack[n-1].code = nil
 				f.code--
 			}
 			continue
 		case 0x15:
 			if n := len(f.stack); n > 0 {
-				if !f.stack[n-1] {
-					f.code--
-				}
+				top := f.stack[n-1]
 				f.stack = f.stack[:n-1]
+				if !top.result {
+					f.code--
+					if f.code == 0 {
+						buf = append(buf, docEQRuby(top.code)...)
+					}
+				}
 			}
 			continue
 		}
+		if ch.deleted {
+			continue
+		}
 		if f.code > 0 {
+			if top := &f.stack[len(f.stack)-1]; !top.result && len(top.code) < docMaxFieldCode {
+				top.code = append(top.code, u)
+			}
 			continue
 		}
 		switch {
+		case ch.special && u == 0x28 && ch.symbol != 0:
+			buf = append(buf, ch.symbol)
 		case u == 0x09 || u == 0x0B:
 			buf = append(buf, ' ')
 		case u == 0x1E:
@@ -218,6 +247,46 @@ func docParaText(buf []uint16, units []uint16, f *docFields) []uint16 {
 		}
 	}
 	return buf
+}
+
+// docEQRuby returns the text of an EQ field that sets phonetic guides
+// (ルビ), such as `EQ \* jc2 \* hps10 \o\ad(\s\up 9(とうきょう),東京)`: the
+// guide, then the base text, as LibreOffice turns it into w:ruby and the
+// package reader reads w:rt before w:rubyBase. Any other field code gives
+// nothing.
+func docEQRuby(code []uint16) []uint16 {
+	s := string(utf16.Decode(code))
+	t := strings.TrimSpace(s)
+	if len(t) < 2 || !strings.EqualFold(t[:2], "EQ") || !strings.Contains(strings.ToLower(t), `\o`) {
+		return nil
+	}
+	i := strings.Index(t, "(")
+	if i < 0 {
+		return nil
+	}
+	var out []rune
+	rs := []rune(t[i:])
+	for k := 0; k < len(rs); k++ {
+		switch c := rs[k]; {
+		case c == '\\':
+			// A switch: letters, then an optional number.
+			k++
+			for k < len(rs) && (rs[k] >= 'a' && rs[k] <= 'z' || rs[k] >= 'A' && rs[k] <= 'Z') {
+				k++
+			}
+			for k < len(rs) && rs[k] == ' ' {
+				k++
+			}
+			for k < len(rs) && (rs[k] >= '0' && rs[k] <= '9' || rs[k] == '-') {
+				k++
+			}
+			k--
+		case c == '(' || c == ')' || c == ',':
+		default:
+			out = append(out, c)
+		}
+	}
+	return utf16.Encode([]rune(strings.TrimSpace(string(out))))
 }
 
 // joinDocLines joins the texts of lines with spaces (a text box or comment

@@ -65,6 +65,7 @@ func readDocCompound(ctx context.Context, c *compound) (*Result, error) {
 	r := &docReader{
 		text:     text,
 		papx:     newDocPapx(fib, table, word),
+		chpx:     newDocChpx(fib, table, word),
 		sections: docSections(fib, table, word),
 		page:     1,
 	}

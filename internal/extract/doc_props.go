@@ -237,3 +237,90 @@ func docSections(fib *docFib, table, word []byte) map[int64]bool {
 	}
 	return out
 }
+
+// Character sprms (2.6.1).
+const (
+	sprmCFRMarkDel = 0x0800
+	sprmCFSpec     = 0x0855
+	sprmCSymbol    = 0x6A09
+)
+
+// docChar is the character properties the reader uses.
+type docChar struct {
+	deleted bool   // sprmCFRMarkDel: deleted tracked text
+	special bool   // sprmCFSpec: a special character
+	symbol  uint16 // sprmCSymbol: the character a special 0x28 stands for
+}
+
+// docChpx finds character properties through the PlcBteChpx (2.8.5) and
+// the 512-byte ChpxFkp pages (2.9.33); the run found last is kept, as text
+// is read in order.
+type docChpx struct {
+	word     []byte
+	fcs      []int64
+	pns      []uint32
+	from, to int64 // the cached run [from, to)
+	cur      docChar
+}
+
+func newDocChpx(fib *docFib, table, word []byte) *docChpx {
+	cps, data := plc(fib.blob(table, fcPlcfBteChpx), 4)
+	c := &docChpx{word: word, from: 1, to: 0}
+	if len(data) == 0 {
+		return c
+	}
+	c.fcs = make([]int64, len(cps))
+	for i, v := range cps {
+		c.fcs[i] = int64(uint32(v))
+	}
+	for _, d := range data {
+		c.pns = append(c.pns, binary.LittleEndian.Uint32(d)&0x3FFFFF)
+	}
+	return c
+}
+
+// at returns the properties of the character at byte offset fc.
+func (c *docChpx) at(fc int64) docChar {
+	if fc >= c.from && fc < c.to {
+		return c.cur
+	}
+	c.cur, c.from, c.to = docChar{}, fc, fc+1
+	if fc < 0 || len(c.pns) == 0 {
+		return c.cur
+	}
+	i := sort.Search(len(c.pns), func(i int) bool { return c.fcs[i+1] > fc })
+	if i == len(c.pns) || c.fcs[i] > fc {
+		return c.cur
+	}
+	off := int64(c.pns[i]) * 512
+	if off+512 > int64(len(c.word)) {
+		return c.cur
+	}
+	page := c.word[off : off+512]
+	crun := int(page[511])
+	if crun == 0 || 4*(crun+1)+crun > 511 {
+		return c.cur
+	}
+	le := binary.LittleEndian
+	j := sort.Search(crun, func(j int) bool { return int64(le.Uint32(page[4*(j+1):])) > fc })
+	if j == crun || int64(le.Uint32(page[4*j:])) > fc {
+		return c.cur
+	}
+	c.from, c.to = int64(le.Uint32(page[4*j:])), int64(le.Uint32(page[4*(j+1):]))
+	if bo := 2 * int(page[4*(crun+1)+j]); bo != 0 && bo < 511 {
+		cb := int(page[bo])
+		if bo+1+cb <= 511 {
+			walkSprms(page[bo+1:bo+1+cb], func(op uint16, arg []byte) {
+				switch op {
+				case sprmCFRMarkDel:
+					c.cur.deleted = arg[0]&1 != 0
+				case sprmCFSpec:
+					c.cur.special = arg[0]&1 != 0
+				case sprmCSymbol:
+					c.cur.symbol = le.Uint16(arg[2:])
+				}
+			})
+		}
+	}
+	return c.cur
+}

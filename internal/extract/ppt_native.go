@@ -56,6 +56,9 @@ type pptDoc struct {
 	// Texts of the SlideListWithText entries, by persist id of the slide
 	// or notes page.
 	texts map[uint32][]string
+	// notes maps a notes id (SlideAtom.notesIdRef) to the persist id of
+	// the notes page.
+	notes map[uint32]uint32
 	// footer is the document's slide footer text ("" when none or not
 	// shown).
 	footer string
@@ -105,8 +108,9 @@ func readPptCompound(ctx context.Context, c *compound) (*Result, error) {
 		}
 		base := pptxSlideName(n, s.hidden)
 		ooxmlAddPlace(res, base, s.lines)
-		if notes, ok := d.container(s.notesID, rtNotes); ok && s.notesID != 0 {
-			ns := d.readSlide(notes, s.notesID)
+		if nid, ok := d.notes[s.notesID]; ok && s.notesID != 0 {
+			notes, _ := d.container(nid, rtNotes)
+			ns := d.readSlide(notes, nid)
 			ooxmlAddPlace(res, fmt.Sprintf("スライド%03d_ノート", n), ns.lines)
 		}
 		ooxmlAddPlace(res, base+ooxmlComment, s.comments)
@@ -118,7 +122,7 @@ func readPptCompound(ctx context.Context, c *compound) (*Result, error) {
 // openPptDoc finds the newest UserEditAtom, merges the persist directories
 // of its edit chain and opens the DocumentContainer.
 func openPptDoc(stream, current []byte) (*pptDoc, error) {
-	d := &pptDoc{stream: stream, persist: map[uint32]int64{}, texts: map[uint32][]string{}}
+	d := &pptDoc{stream: stream, persist: map[uint32]int64{}, texts: map[uint32][]string{}, notes: map[uint32]uint32{}}
 	edit := int64(-1)
 	if len(current) >= 20 {
 		if r, err := pptRecordAt(current, 0); err == nil && len(r.data) >= 12 {
@@ -241,32 +245,40 @@ func (d *pptDoc) slideList(inst uint16) []uint32 {
 
 // readSlideTexts collects, for every slide and notes page of the slide
 // lists, its texts in order (one per TextHeaderAtom), the targets of
-// OutlineTextRefAtom indexes.
+// OutlineTextRefAtom indexes; and the notes pages by notes id.
 func (d *pptDoc) readSlideTexts() {
 	for _, c := range d.doc.children() {
 		if c.typ != rtSlideListWithText {
 			continue
 		}
 		var id uint32
-		var cur []string
+		var cur []*pptTextBuilder
 		open := false
 		flush := func() {
-			if open {
-				d.texts[id] = cur
+			if !open {
+				return
 			}
+			texts := make([]string, len(cur))
+			for i, b := range cur {
+				texts[i] = b.String()
+			}
+			d.texts[id] = texts
 		}
 		for _, a := range c.children() {
 			switch a.typ {
 			case rtSlidePersistAtom:
 				flush()
 				id, cur, open = a.u32(0), nil, true
-			case rtTextHeaderAtom:
-				cur = append(cur, "")
-			case rtTextCharsAtom, rtTextBytesAtom:
-				if len(cur) == 0 {
-					cur = append(cur, "")
+				if c.inst == 2 {
+					d.notes[a.u32(12)] = id
 				}
-				cur[len(cur)-1] += pptString(a)
+			case rtTextHeaderAtom:
+				cur = append(cur, &pptTextBuilder{})
+			default:
+				if len(cur) == 0 {
+					cur = append(cur, &pptTextBuilder{})
+				}
+				cur[len(cur)-1].add(a)
 			}
 		}
 		flush()

@@ -3,6 +3,7 @@ package extract
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"unicode/utf16"
 )
 
@@ -39,6 +40,12 @@ const (
 	rtUserEditAtom         = 0x0FF5
 	rtPersistDirectoryAtom = 0x1772
 	rtComment10            = 0x2EE0
+	rtSlideNumberMCAtom    = 0x0FD8
+	rtDateTimeMCAtom       = 0x0FF7
+	rtGenericDateMCAtom    = 0x0FF8
+	rtHeaderMCAtom         = 0x0FF9
+	rtFooterMCAtom         = 0x0FFA
+	rtRTFDateTimeMCAtom    = 0x1015
 
 	rtOfficeArtDg       = 0xF002
 	rtOfficeArtSpgr     = 0xF003
@@ -139,6 +146,50 @@ func (r pptRec) u16(off int) uint16 {
 		return 0
 	}
 	return binary.LittleEndian.Uint16(r.data[off:])
+}
+
+// isMetaChar reports whether a record marks a field in the text
+// (slide number, date, header, footer): its first 32 bits are the position
+// of the placeholder character "*" in the text.
+func isMetaChar(typ uint16) bool {
+	switch typ {
+	case rtSlideNumberMCAtom, rtDateTimeMCAtom, rtGenericDateMCAtom, rtHeaderMCAtom, rtFooterMCAtom, rtRTFDateTimeMCAtom:
+		return true
+	}
+	return false
+}
+
+// pptTextBuilder gathers one text of a text box or of the slide list: the
+// text atoms' characters and the positions of field characters, which
+// are removed (PowerPoint computes the field's value when it shows it).
+type pptTextBuilder struct {
+	units []rune
+	meta  []int
+	any   bool
+}
+
+func (b *pptTextBuilder) add(r pptRec) {
+	switch {
+	case r.typ == rtTextCharsAtom || r.typ == rtTextBytesAtom:
+		b.units = append(b.units, []rune(pptString(r))...)
+		b.any = true
+	case isMetaChar(r.typ):
+		b.meta = append(b.meta, int(int32(r.u32(0))))
+	}
+}
+
+func (b *pptTextBuilder) String() string {
+	for _, m := range b.meta {
+		if m >= 0 && m < len(b.units) && b.units[m] == '*' {
+			b.units[m] = 0
+		}
+	}
+	return strings.Map(func(r rune) rune {
+		if r == 0 {
+			return -1
+		}
+		return r
+	}, string(b.units))
 }
 
 // pptString decodes a TextCharsAtom or CString (UTF-16LE) or a

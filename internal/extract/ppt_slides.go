@@ -190,18 +190,21 @@ func (sr *slideReader) shape(sp pptRec) pptShape {
 				}
 			}
 		case rtOfficeArtTextbox:
+			var b pptTextBuilder
 			for _, a := range c.children() {
-				switch a.typ {
-				case rtTextCharsAtom, rtTextBytesAtom:
-					sh.text += pptString(a)
-					sh.hasText = true
-				case rtOutlineTextRefAtom:
+				if a.typ == rtOutlineTextRefAtom {
 					if i := int(int32(a.u32(0))); i >= 0 && i < len(sr.texts) {
 						sh.text += sr.texts[i]
 						sr.used[i] = true
 						sh.hasText = true
 					}
+					continue
 				}
+				b.add(a)
+			}
+			if b.any {
+				sh.text += b.String()
+				sh.hasText = true
 			}
 		}
 	}
