@@ -88,12 +88,17 @@
 //	4 line  L+1 × uint32: byte offset of each line in the fold section
 //	        (the last entry is the section's length)
 //	5 blck  count B (1..64), then B × 20 bytes, one per block of whole lines:
-//	          0 first line  4 offset in the orig section  8 compressed size
-//	          12 uncompressed size  16 flags (bit 0: the original text is
-//	          the folded text; offset and size are then 0)
+//	          0 first line  4 offset of the block's patches in the orig
+//	          section  8 their size  12 size of the block's original text
+//	          16 reserved, 0
 //	6 fold  the folded lines (see Fold), each followed by LF
-//	7 orig  per block, the original lines (each followed by LF), raw DEFLATE
-//	        (compress/flate, BestSpeed)
+//	7 orig  per block, the patches that turn its folded text back into the
+//	        original: for each run of runes whose folded bytes differ from
+//	        the original ones, uvarint(gap since the end of the previous
+//	        patch, in folded bytes from the block start), uvarint(folded
+//	        length), uvarint(original length), the original bytes. A block
+//	        of pure Japanese text has none; `Apple ＡＢＣ` has two
+//	        (`A` for `a`, `ＡＢＣ` for `abc`).
 //	8 gram  count K, then K × uint32 keys (ascending), then K × uint64 masks:
 //	        bit b of a key's mask is set when block b holds that key
 //
@@ -104,11 +109,12 @@
 // after the binary searches. Blocks hold about 64 KiB of folded text; a part
 // holds at most 64 blocks (about 4 MiB).
 //
-// Why a folded copy and compressed originals: matching runs on the folded
-// text, which must be plain bytes to be fast; the original text is needed
-// only for the lines that match (display, --case, export) and for Rebuild,
-// so it is compressed. The body index stays under twice the UTF-8 text
-// (DESIGN.md "Performance targets").
+// Why a folded copy and patches: matching runs on the folded text, which
+// must be plain bytes to be fast; the original text is needed only for the
+// lines that match (display, --case, export) and for Rebuild. Most runes
+// fold to themselves, so the original is stored as the few differences;
+// rebuilding a block is a copy at memory speed, and the body index stays
+// under twice the UTF-8 text (DESIGN.md "Performance targets").
 //
 // # Malformed input
 //

@@ -13,7 +13,7 @@ import (
 // History:
 //
 //	1  first fumibako body index: manifest + content-addressed parts with
-//	   folded text, DEFLATE originals and per-block n-gram masks.
+//	   folded text, originals as patches over it, per-block n-gram masks.
 const FormatVersion = 1
 
 // File names inside a folder.
@@ -33,7 +33,7 @@ const (
 	partHeaderSize     = 16 // magic 8, version 4, sections 4
 	sectionEntrySize   = 12 // tag 4, offset 4, size 4
 	segSize            = 24 // file 4, name off 4, name len 4, line no 4, first line 4, lines 4
-	blockSize          = 20 // first line 4, orig off 4, orig len 4, raw len 4, flags 4
+	blockSize          = 20 // first line 4, patch off 4, patch len 4, raw len 4, flags 4
 	maxSections        = 32
 	idSize             = 16 // bytes of SHA-256 that name a part
 )
@@ -49,9 +49,6 @@ const (
 	tagOrig  = 7
 	tagGrams = 8
 )
-
-// Block flags.
-const flagSameAsFolded = 1
 
 // Sizes that shape parts. Variables so that tests can make small parts.
 var (

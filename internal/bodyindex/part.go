@@ -2,10 +2,8 @@ package bodyindex
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"sort"
 	"unicode/utf8"
 )
@@ -149,15 +147,15 @@ func ParsePart(path string, data []byte) (*Part, error) {
 	}
 	for i := 0; i < nb; i++ {
 		r := bs[4+blockSize*i:]
-		b := blockRec{firstLine: le.Uint32(r), origOff: le.Uint32(r[4:]), origLen: le.Uint32(r[8:]), rawLen: le.Uint32(r[12:]), flags: le.Uint32(r[16:])}
+		b := blockRec{firstLine: le.Uint32(r), patchOff: le.Uint32(r[4:]), patchLen: le.Uint32(r[8:]), rawLen: le.Uint32(r[12:]), flags: le.Uint32(r[16:])}
 		at := secOff(tagBlock) + 4 + blockSize*i
 		if (i == 0 && b.firstLine != 0) || (i > 0 && b.firstLine <= p.blocks[i-1].firstLine) || int64(b.firstLine) >= int64(p.nLines) {
 			return nil, bad(at, "block lines out of order")
 		}
-		if b.flags&flagSameAsFolded == 0 && int64(b.origOff)+int64(b.origLen) > int64(len(p.orig)) {
-			return nil, bad(at, "block text outside the orig section")
+		if int64(b.patchOff)+int64(b.patchLen) > int64(len(p.orig)) {
+			return nil, bad(at, "block patches outside the orig section")
 		}
-		if b.flags&flagSameAsFolded == 0 && int64(b.rawLen) > 1100*int64(b.origLen)+1024 {
+		if int64(b.rawLen) > int64(len(p.fold))+int64(b.patchLen) {
 			return nil, bad(at, "block size %d", b.rawLen)
 		}
 		p.blocks = append(p.blocks, b)
@@ -255,24 +253,29 @@ func (p *Part) LineStart(i int) int {
 }
 
 // Original returns the original text of block b (lines each followed by
-// LF), decompressing it unless it equals the folded text.
+// LF): the folded text with the block's patches applied.
 func (p *Part) Original(b int) ([]byte, error) {
-	r := p.blocks[b]
-	if r.flags&flagSameAsFolded != 0 {
-		text, _, err := p.Folded(b)
-		if err == nil && len(text) != int(r.rawLen) {
-			err = &FormatError{Path: p.path, What: fmt.Sprintf("block %d size mismatch", b)}
-		}
-		return text, err
+	return p.AppendOriginal(nil, b)
+}
+
+// AppendOriginal appends the original text of block b to dst.
+func (p *Part) AppendOriginal(dst []byte, b int) ([]byte, error) {
+	folded, _, err := p.Folded(b)
+	if err != nil {
+		return nil, err
 	}
-	zr := flate.NewReader(bytes.NewReader(p.orig[r.origOff : r.origOff+r.origLen]))
-	out := make([]byte, r.rawLen)
-	if _, err := io.ReadFull(zr, out); err != nil {
-		return nil, &FormatError{Path: p.path, What: fmt.Sprintf("block %d text: %v", b, err)}
+	r := p.blocks[b]
+	start := len(dst)
+	if cap(dst)-start < int(r.rawLen) {
+		dst = append(make([]byte, 0, start+int(r.rawLen)), dst...)
+	}
+	out, ok := applyPatches(dst, folded, p.orig[r.patchOff:r.patchOff+r.patchLen])
+	if !ok || len(out)-start != int(r.rawLen) {
+		return nil, &FormatError{Path: p.path, What: fmt.Sprintf("block %d: patches do not fit", b)}
 	}
 	first, end := p.BlockLines(b)
-	if bytes.Count(out, []byte{'\n'}) != end-first || (len(out) > 0 && out[len(out)-1] != '\n') {
-		return nil, &FormatError{Path: p.path, What: fmt.Sprintf("block %d text has the wrong number of lines", b)}
+	if bytes.Count(out[start:], []byte{'\n'}) != end-first {
+		return nil, &FormatError{Path: p.path, What: fmt.Sprintf("block %d: original text has the wrong number of lines", b)}
 	}
 	return out, nil
 }

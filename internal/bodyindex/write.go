@@ -1,8 +1,6 @@
 package bodyindex
 
 import (
-	"bytes"
-	"compress/flate"
 	"crypto/sha256"
 	"encoding/binary"
 	"hash/crc32"
@@ -43,17 +41,15 @@ type segRec struct {
 // blockRec documents one record of the blck section.
 type blockRec struct {
 	firstLine uint32
-	origOff   uint32
-	origLen   uint32
-	rawLen    uint32
-	flags     uint32
+	patchOff  uint32 // the block's patches in the orig section
+	patchLen  uint32
+	rawLen    uint32 // bytes of the original text of the block
+	flags     uint32 // reserved, 0
 }
 
 // encoder turns a run of files into parts.
 type encoder struct {
 	out []builtPart
-	fw  *flate.Writer
-	buf bytes.Buffer
 	cur *partBuilder
 }
 
@@ -66,9 +62,11 @@ type partBuilder struct {
 	lines      []uint32
 	fold       []byte
 	blocks     []blockRec
-	orig       []byte
-	blockOrig  []byte
-	blockStart int // fold offset where the open block starts
+	orig       []byte // patches of all blocks
+	patchStart int    // orig offset where the open block's patches start
+	patchEnd   int    // block offset where the last patch of the open block ends
+	rawLen     int    // original bytes of the open block
+	blockStart int    // fold offset where the open block starts
 	blockLine  int // first line of the open block
 	grams      *gramSet
 	lastFile   int // manifest index of the open segment's file
@@ -79,10 +77,7 @@ type partBuilder struct {
 	endLine    int
 }
 
-func newEncoder() *encoder {
-	fw, _ := flate.NewWriter(nil, flate.BestSpeed)
-	return &encoder{fw: fw}
-}
+func newEncoder() *encoder { return &encoder{} }
 
 // encode appends the parts of one chunk of files. A chunk starts a new
 // part; a part closes when it has maxBlocks blocks and more lines follow.
@@ -139,9 +134,11 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 	b.fold = AppendFold(b.fold, []byte(line))
 	bit := uint64(1) << uint(len(b.blocks))
 	forKeys(b.fold[start:], func(k uint32) { b.grams.add(k, bit) })
+	if string(b.fold[start:]) != line {
+		b.orig = appendPatches(b.orig, []byte(line), start-b.blockStart, &b.patchEnd)
+	}
 	b.fold = append(b.fold, '\n')
-	b.blockOrig = append(b.blockOrig, line...)
-	b.blockOrig = append(b.blockOrig, '\n')
+	b.rawLen += len(line) + 1
 	b.endFile, b.endLine = f.index, fileLine+1
 	if len(b.fold)-b.blockStart >= blockTarget {
 		e.closeBlock()
@@ -163,20 +160,9 @@ func (e *encoder) closeBlock() {
 	if b == nil || len(b.lines) == b.blockLine {
 		return
 	}
-	rec := blockRec{firstLine: uint32(b.blockLine), rawLen: uint32(len(b.blockOrig))}
-	if bytes.Equal(b.blockOrig, b.fold[b.blockStart:]) {
-		rec.flags = flagSameAsFolded
-	} else {
-		e.buf.Reset()
-		e.fw.Reset(&e.buf)
-		e.fw.Write(b.blockOrig)
-		e.fw.Close()
-		rec.origOff = uint32(len(b.orig))
-		rec.origLen = uint32(e.buf.Len())
-		b.orig = append(b.orig, e.buf.Bytes()...)
-	}
+	rec := blockRec{firstLine: uint32(b.blockLine), patchOff: uint32(b.patchStart), patchLen: uint32(len(b.orig) - b.patchStart), rawLen: uint32(b.rawLen)}
 	b.blocks = append(b.blocks, rec)
-	b.blockOrig = b.blockOrig[:0]
+	b.patchStart, b.patchEnd, b.rawLen = len(b.orig), 0, 0
 	b.blockStart = len(b.fold)
 	b.blockLine = len(b.lines)
 }
@@ -209,7 +195,7 @@ func (e *encoder) finishPart() {
 	}
 	blockSec := u32s(uint32(len(b.blocks)))
 	for _, r := range b.blocks {
-		blockSec = append(blockSec, u32s(r.firstLine, r.origOff, r.origLen, r.rawLen, r.flags)...)
+		blockSec = append(blockSec, u32s(r.firstLine, r.patchOff, r.patchLen, r.rawLen, r.flags)...)
 	}
 	gramSec := make([]byte, 4+12*len(keys))
 	le.PutUint32(gramSec, uint32(len(keys)))
