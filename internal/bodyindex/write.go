@@ -67,7 +67,7 @@ type partBuilder struct {
 	patchEnd   int    // block offset where the last patch of the open block ends
 	rawLen     int    // original bytes of the open block
 	blockStart int    // fold offset where the open block starts
-	blockLine  int // first line of the open block
+	blockLine  int    // first line of the open block
 	grams      *gramSet
 	lastFile   int // manifest index of the open segment's file
 	lastPlace  string
