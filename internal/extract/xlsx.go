@@ -321,10 +321,14 @@ func (b *xlBook) chartSheetHeaderFooter(part string) []string {
 		return nil
 	}
 	defer rc.Close()
-	d := newXMLDecoder(rc, b.p.lim.XMLDepth)
+	d, err := newXlScanner(rc, b.p.lim.XMLDepth)
+	if err != nil {
+		b.log = append(b.log, ooxmlPartLog(part))
+		return nil
+	}
 	var hf xlHeaderFooter
 	for {
-		tok, err := d.Token()
+		err := d.next()
 		if err == io.EOF {
 			return hf.lines()
 		}
@@ -332,8 +336,8 @@ func (b *xlBook) chartSheetHeaderFooter(part string) []string {
 			b.log = append(b.log, ooxmlPartLog(part))
 			return nil
 		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "headerFooter" {
-			if err := hf.read(d, se); err != nil {
+		if d.kind == xlScanStart && string(d.name) == "headerFooter" {
+			if err := hf.read(d); err != nil {
 				b.log = append(b.log, ooxmlPartLog(part))
 				return nil
 			}

@@ -37,33 +37,30 @@ type xlSheetReader struct {
 // read streams the worksheet XML: sheetData row by row into lines, and the
 // headerFooter element; everything else is skipped.
 func (r *xlSheetReader) read(rc io.Reader, depth int) (*xlSheetData, error) {
-	d := newXlRawDecoder(rc, depth)
+	d, err := newXlScanner(rc, depth)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", r.part, err)
+	}
 	out := &xlSheetData{}
 	row := 0
 	var cells []xlCell
 	var line strings.Builder
 	for {
-		tok, err := d.Token()
+		err := d.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("parse %s: %w", r.part, err)
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+		if d.kind != xlScanStart {
 			continue
 		}
-		switch se.Name.Local {
-		case "row":
-			if d.Depth() != 3 {
-				continue
-			}
+		switch {
+		case string(d.name) == "row" && d.Depth() == 3:
 			n := row + 1
-			if v := attr(se, "r"); v != "" {
-				if k, err := strconv.Atoi(v); err == nil && k >= 1 && k <= 1048576 {
-					n = k
-				}
+			if k, ok := xlAtoi(d.attr("r")); ok && k >= 1 && k <= 1048576 {
+				n = k
 			}
 			row = n
 			if row%1024 == 0 {
@@ -80,21 +77,45 @@ func (r *xlSheetReader) read(rc io.Reader, depth int) (*xlSheetData, error) {
 			}
 			xlJoinRow(&line, cells)
 			out.setLine(row, line.String())
-		case "headerFooter":
-			if err := out.hf.read(d, se); err != nil {
+		case string(d.name) == "headerFooter":
+			if err := out.hf.read(d); err != nil {
 				return nil, fmt.Errorf("parse %s: %w", r.part, err)
 			}
-		default:
-			if d.Depth() == 2 && se.Name.Local != "sheetData" {
-				// sheetPr, cols, mergeCells, conditionalFormatting …
-				if err := d.Skip(); err != nil {
-					return nil, fmt.Errorf("parse %s: %w", r.part, err)
-				}
+		case d.Depth() == 2 && string(d.name) != "sheetData":
+			// sheetPr, cols, mergeCells, conditionalFormatting …
+			if err := d.skip(); err != nil {
+				return nil, fmt.Errorf("parse %s: %w", r.part, err)
 			}
 		}
 	}
 	out.lines = xlTrimLines(out.lines)
 	return out, nil
+}
+
+// xlAtoi parses a non-negative decimal number of at most 9 digits.
+func xlAtoi(b []byte) (int, bool) {
+	b = xlTrimSpace(b)
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func xlTrimSpace(b []byte) []byte {
+	for len(b) > 0 && xlIsSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && xlIsSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // setLine stores row n's line. Rows come in ascending order in files Excel
@@ -149,40 +170,38 @@ func xlTrimLines(lines []string) []string {
 
 // readRow reads the cells of the row element just started and returns the
 // non-empty ones in field form.
-func (r *xlSheetReader) readRow(d xlTokens, cells []xlCell) ([]xlCell, error) {
+func (r *xlSheetReader) readRow(d *xlScanner, cells []xlCell) ([]xlCell, error) {
 	stop := d.Depth() - 1
 	col := 0
 	for d.Depth() > stop {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return nil, io.ErrUnexpectedEOF
-		}
-		if err != nil {
+		if err := d.next(); err != nil {
+			if err == io.EOF {
+				return nil, io.ErrUnexpectedEOF
+			}
 			return nil, err
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+		if d.kind != xlScanStart {
 			continue
 		}
-		if se.Name.Local != "c" {
-			if err := d.Skip(); err != nil {
+		if string(d.name) != "c" {
+			if err := d.skip(); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		col++
-		if ref := attr(se, "r"); ref != "" {
-			if c, _, ok := xlParseRef(ref); ok {
+		if ref := d.attr("r"); len(ref) > 0 {
+			if c, ok := xlParseRefCol(ref); ok {
 				col = c
 			}
 		}
 		if col > 16384 {
-			if err := d.Skip(); err != nil {
+			if err := d.skip(); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		text, err := r.readCell(d, se)
+		text, err := r.readCell(d)
 		if err != nil {
 			return nil, err
 		}
@@ -193,48 +212,91 @@ func (r *xlSheetReader) readRow(d xlTokens, cells []xlCell) ([]xlCell, error) {
 	return cells, nil
 }
 
-// readCell reads one c element and returns its display value.
-func (r *xlSheetReader) readCell(d xlTokens, se xml.StartElement) (string, error) {
-	typ := attr(se, "t")
-	style := 0
-	if s := attr(se, "s"); s != "" {
-		if n, err := strconv.Atoi(s); err == nil {
-			style = n
+// xlParseRefCol returns the column of an A1 reference.
+func xlParseRefCol(ref []byte) (int, bool) {
+	col := 0
+	i := 0
+	if i < len(ref) && ref[i] == '$' {
+		i++
+	}
+	for ; i < len(ref); i++ {
+		c := ref[i] | 0x20
+		if c < 'a' || c > 'z' {
+			break
+		}
+		col = col*26 + int(c-'a'+1)
+		if col > 16384 {
+			return 0, false
 		}
 	}
-	var v string
-	var inline string
+	if col == 0 || i == len(ref) {
+		return 0, false
+	}
+	return col, true
+}
+
+// readCell reads the c element just started and returns its display value.
+func (r *xlSheetReader) readCell(d *xlScanner) (string, error) {
+	typ := xlCellType(d.attr("t"))
+	style := 0
+	if n, ok := xlAtoi(d.attr("s")); ok {
+		style = n
+	}
+	if d.pendingEnd {
+		return "", d.skip()
+	}
+	var v, inline string
 	hasInline := false
 	stop := d.Depth() - 1
 	for d.Depth() > stop {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return "", io.ErrUnexpectedEOF
+		if err := d.next(); err != nil {
+			if err == io.EOF {
+				return "", io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+		if d.kind != xlScanStart {
+			continue
+		}
+		var err error
+		switch string(d.name) {
+		case "v":
+			v, err = d.elementText()
+		case "is":
+			inline, err = d.richText()
+			hasInline = true
+		default:
+			err = d.skip()
 		}
 		if err != nil {
 			return "", err
 		}
-		t, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		switch t.Name.Local {
-		case "v":
-			if v, err = xlElementText(d); err != nil {
-				return "", err
-			}
-		case "is":
-			if inline, err = xlRichText(d); err != nil {
-				return "", err
-			}
-			hasInline = true
-		default:
-			if err := d.Skip(); err != nil {
-				return "", err
-			}
-		}
 	}
 	return r.display(typ, style, v, inline, hasInline)
+}
+
+// xlCellType returns the c@t value as one of the known constant strings
+// (no allocation per cell).
+func xlCellType(t []byte) string {
+	switch string(t) {
+	case "":
+		return ""
+	case "s":
+		return "s"
+	case "n":
+		return "n"
+	case "str":
+		return "str"
+	case "b":
+		return "b"
+	case "e":
+		return "e"
+	case "inlineStr":
+		return "inlineStr"
+	case "d":
+		return "d"
+	}
+	return string(t)
 }
 
 // display returns what Excel shows for a cell of type typ and style with
@@ -291,8 +353,9 @@ func (r *xlSheetReader) display(typ string, style int, v, inline string, hasInli
 	return xlUnescape(v), nil
 }
 
-// xlElementText reads the character data of the element just started.
-func xlElementText(d xlTokens) (string, error) {
+// xlElementText reads the character data of the element just started on
+// the shared decoder (drawings).
+func xlElementText(d *xmlDecoder) (string, error) {
 	var b strings.Builder
 	stop := d.Depth() - 1
 	for d.Depth() > stop {

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"encoding/xml"
 	"io"
 	"strings"
 	"unicode"
@@ -16,28 +15,30 @@ type xlHeaderFooter struct {
 }
 
 // read reads the headerFooter element just started.
-func (h *xlHeaderFooter) read(d xlTokens, se xml.StartElement) error {
-	h.differentFirst = xlOn(attr(se, "differentFirst"))
-	h.differentOddEven = xlOn(attr(se, "differentOddEven"))
+func (h *xlHeaderFooter) read(d *xlScanner) error {
+	h.differentFirst = xlOn(string(d.attr("differentFirst")))
+	h.differentOddEven = xlOn(string(d.attr("differentOddEven")))
 	h.parts = map[string]string{}
+	if d.pendingEnd {
+		return d.skip()
+	}
 	stop := d.Depth() - 1
 	for d.Depth() > stop {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return io.ErrUnexpectedEOF
-		}
-		if err != nil {
+		if err := d.next(); err != nil {
+			if err == io.EOF {
+				return io.ErrUnexpectedEOF
+			}
 			return err
 		}
-		t, ok := tok.(xml.StartElement)
-		if !ok {
+		if d.kind != xlScanStart {
 			continue
 		}
-		text, err := xlElementText(d)
+		name := string(d.name)
+		text, err := d.elementText()
 		if err != nil {
 			return err
 		}
-		h.parts[t.Name.Local] += text
+		h.parts[name] += text
 	}
 	return nil
 }

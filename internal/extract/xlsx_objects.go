@@ -260,108 +260,90 @@ func xlAnchorFrom(d *xmlDecoder) (col, row int, err error) {
 // readComments reads a legacy comments part (xl/commentsN.xml): each
 // comment's text is every t outside rPh; the author list is not read.
 func (b *xlBook) readComments(part string, out map[xlRef]string, order *[]xlRef) error {
-	rc, err := b.p.open(part)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, b.p.lim.XMLDepth)
-	var cur *xlRef
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("parse %s: %w", part, err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "authors":
-				if err := d.Skip(); err != nil {
-					return fmt.Errorf("parse %s: %w", part, err)
-				}
-			case "comment":
-				cur = nil
-				if col, row, ok := xlParseRef(strings.TrimSpace(attr(t, "ref"))); ok {
-					cur = &xlRef{col: col, row: row}
-				} else if col, row, ok := xlRangeStart(attr(t, "ref")); ok {
-					cur = &xlRef{col: col, row: row}
-				}
-			case "text":
-				text, err := xlRichText(d)
-				if err != nil {
-					return fmt.Errorf("parse %s: %w", part, err)
-				}
-				if cur != nil {
-					if _, dup := out[*cur]; !dup {
-						*order = append(*order, *cur)
-						out[*cur] = text
-					}
-				}
+	return b.scanPart(part, func(d *xlScanner, cur *xlRef) (*xlRef, error) {
+		switch string(d.name) {
+		case "authors":
+			return cur, d.skip()
+		case "comment":
+			return xlCommentRef(d), nil
+		case "text":
+			text, err := d.richText()
+			if err != nil || cur == nil {
+				return cur, err
 			}
-		case xml.EndElement:
-			if t.Name.Local == "comment" {
-				cur = nil
+			if _, dup := out[*cur]; !dup {
+				*order = append(*order, *cur)
+				out[*cur] = text
 			}
 		}
-	}
+		return cur, nil
+	})
 }
 
 // readThreadedComments reads xl/threadedComments/*.xml: the comments and
 // replies of one cell (threadedComment@ref), in file order, joined by LF.
 func (b *xlBook) readThreadedComments(part string, out map[xlRef]string, order *[]xlRef) error {
+	return b.scanPart(part, func(d *xlScanner, cur *xlRef) (*xlRef, error) {
+		switch string(d.name) {
+		case "threadedComment":
+			return xlCommentRef(d), nil
+		case "mentions", "extLst":
+			return cur, d.skip()
+		case "text":
+			text, err := d.elementText()
+			if err != nil || cur == nil {
+				return cur, err
+			}
+			if prev, ok := out[*cur]; ok {
+				out[*cur] = prev + "\n" + text
+			} else {
+				*order = append(*order, *cur)
+				out[*cur] = text
+			}
+		}
+		return cur, nil
+	})
+}
+
+// scanPart streams a comments part, calling start for every start element
+// with the current comment's cell (nil outside a comment or for a bad
+// reference); start returns the new current cell.
+func (b *xlBook) scanPart(part string, start func(d *xlScanner, cur *xlRef) (*xlRef, error)) error {
 	rc, err := b.p.open(part)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	d := newXMLDecoder(rc, b.p.lim.XMLDepth)
+	d, err := newXlScanner(rc, b.p.lim.XMLDepth)
+	if err != nil {
+		return fmt.Errorf("parse %s: %w", part, err)
+	}
 	var cur *xlRef
 	for {
-		tok, err := d.Token()
+		err := d.next()
 		if err == io.EOF {
 			return nil
+		}
+		if err == nil && d.kind == xlScanStart {
+			cur, err = start(d, cur)
 		}
 		if err != nil {
 			return fmt.Errorf("parse %s: %w", part, err)
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "threadedComment":
-				cur = nil
-				if col, row, ok := xlParseRef(strings.TrimSpace(attr(t, "ref"))); ok {
-					cur = &xlRef{col: col, row: row}
-				} else if col, row, ok := xlRangeStart(attr(t, "ref")); ok {
-					cur = &xlRef{col: col, row: row}
-				}
-			case "text":
-				text, err := xlElementText(d)
-				if err != nil {
-					return fmt.Errorf("parse %s: %w", part, err)
-				}
-				if cur == nil {
-					continue
-				}
-				if prev, ok := out[*cur]; ok {
-					out[*cur] = prev + "\n" + text
-				} else {
-					*order = append(*order, *cur)
-					out[*cur] = text
-				}
-			case "mentions", "extLst":
-				if err := d.Skip(); err != nil {
-					return fmt.Errorf("parse %s: %w", part, err)
-				}
-			}
-		case xml.EndElement:
-			if t.Name.Local == "threadedComment" {
-				cur = nil
-			}
-		}
 	}
+}
+
+// xlCommentRef returns the cell of a comment element's ref attribute (the
+// first cell of a range); nil when it is not a cell reference.
+func xlCommentRef(d *xlScanner) *xlRef {
+	ref := string(d.attr("ref"))
+	if col, row, ok := xlParseRef(strings.TrimSpace(ref)); ok {
+		return &xlRef{col: col, row: row}
+	}
+	if col, row, ok := xlRangeStart(ref); ok {
+		return &xlRef{col: col, row: row}
+	}
+	return nil
 }
 
 // xlRangeStart parses the first cell of a range reference "B3:C4".

@@ -1,11 +1,9 @@
 package extract
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // Cell data of a workbook (worksheet XML and the shared string table) is
@@ -157,9 +155,12 @@ func xlReadStrings(p *pkg, st *xlStreams, part, scratch string) (*xlStrings, err
 		return nil, err
 	}
 	defer rc.Close()
-	d := newXlRawDecoder(rc, p.lim.XMLDepth)
+	d, err := newXlScanner(rc, p.lim.XMLDepth)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", part, err)
+	}
 	for {
-		tok, err := d.Token()
+		err := d.next()
 		if err == io.EOF {
 			break
 		}
@@ -167,11 +168,10 @@ func xlReadStrings(p *pkg, st *xlStreams, part, scratch string) (*xlStrings, err
 			s.close()
 			return nil, fmt.Errorf("parse %s: %w", part, err)
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok || se.Name.Local != "si" {
+		if d.kind != xlScanStart || string(d.name) != "si" {
 			continue
 		}
-		v, err := xlRichText(d)
+		v, err := d.richText()
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("parse %s: %w", part, err)
@@ -186,47 +186,4 @@ func xlReadStrings(p *pkg, st *xlStreams, part, scratch string) (*xlStrings, err
 		return nil, err
 	}
 	return s, nil
-}
-
-// xlRichText reads the rest of a string item (si, is, or a comment's
-// text) whose start element was just returned: the t elements outside rPh,
-// concatenated and unescaped.
-func xlRichText(d xlTokens) (string, error) {
-	var b strings.Builder
-	stop := d.Depth() - 1
-	inT, rph := 0, 0
-	for d.Depth() > stop {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return "", io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			return "", err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "rPh":
-				rph++
-			case "t":
-				if rph == 0 {
-					inT++
-				}
-			}
-		case xml.EndElement:
-			switch t.Name.Local {
-			case "rPh":
-				rph--
-			case "t":
-				if inT > 0 {
-					inT--
-				}
-			}
-		case xml.CharData:
-			if inT > 0 {
-				b.Write(t)
-			}
-		}
-	}
-	return xlUnescape(b.String()), nil
 }
