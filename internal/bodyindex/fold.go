@@ -40,8 +40,8 @@ func foldRune(r rune) rune {
 		return r
 	case r == 0x3000:
 		return ' '
-	case r >= 0x3000 && r < 0xFF00:
-		// CJK, kana, Hangul syllables: no case, no width variant.
+	case r > 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD800:
+		// CJK, kana, Yi, Hangul syllables: no case, no width variant.
 		return r
 	case r >= 0xFF00 && r <= 0xFFEF:
 		if f := width.LookupRune(r).Folded(); f != 0 {
@@ -348,4 +348,46 @@ func applyPatches(dst, folded, patches []byte) ([]byte, bool) {
 		pos = start + int(flen)
 	}
 	return append(dst, folded[pos:]...), true
+}
+
+// MapFolded turns byte offsets into the folded form of s into offsets
+// into s, in place. offs must be ascending and fall on rune boundaries of
+// the folded text (as matches of valid UTF-8 do); an offset inside a
+// folded rune maps to where that rune's source starts. It is FoldMap
+// without the allocations, for the few offsets of a hit.
+func MapFolded(s []byte, offs []int) {
+	k := 0
+	fpos := 0
+	var fb [utf8.UTFMax]byte
+	for i := 0; i < len(s) && k < len(offs); {
+		var fl, consumed int
+		if c := s[i]; c < utf8.RuneSelf {
+			fl, consumed = 1, 1
+		} else {
+			r, n := utf8.DecodeRune(s[i:])
+			f := foldRune(r)
+			consumed = n
+			if i+n < len(s) && s[i+n] >= utf8.RuneSelf {
+				if m, mn := utf8.DecodeRune(s[i+n:]); isMark(m) {
+					if c := compose(f, markOf(m)); c != 0 {
+						f, consumed = c, n+mn
+					}
+				}
+			}
+			if r == utf8.RuneError && n == 1 {
+				fl = 1
+			} else {
+				fl = utf8.EncodeRune(fb[:], f)
+			}
+		}
+		for k < len(offs) && offs[k] < fpos+fl {
+			offs[k] = i
+			k++
+		}
+		fpos += fl
+		i += consumed
+	}
+	for ; k < len(offs); k++ {
+		offs[k] = len(s)
+	}
 }

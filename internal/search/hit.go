@@ -52,6 +52,9 @@ const (
 	hitLineBeforeMatchChars = 200
 )
 
+// sheetSpaces turns TABs and newlines in sheet names into spaces.
+var sheetSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "\u2028", " ")
+
 var (
 	rePageBase   = regexp.MustCompile(`^ページ0*([0-9]+)$`)
 	reSlideBase  = regexp.MustCompile(`^スライド0*([0-9]+)(（非表示）)?$`)
@@ -92,7 +95,7 @@ func PlaceLabel(fk extract.Kind, place string) string {
 	base, _ := content.SplitKind(place)
 	switch fk {
 	case extract.KindExcel:
-		return "[シート]" + strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "\u2028", " ").Replace(base)
+		return "[シート]" + sheetSpaces.Replace(base)
 	case extract.KindText:
 		return ""
 	}

@@ -20,7 +20,7 @@ type searcher struct {
 	ctx     context.Context
 	q       *Query
 	kanaBuf []byte
-	starts  []int
+	offs    []int
 }
 
 // full reports whether a task has all the hits it may need: the cap plus
@@ -351,17 +351,21 @@ func (s *searcher) hit(pc *partCtx, seg, gl int, line string, foldedLine, region
 		ms[i][0] += off
 		ms[i][1] += off
 	}
-	if !s.q.opts.Case {
-		folded, starts := bodyindex.FoldMap(line)
-		if folded != string(foldedLine) {
-			ms = nil
-		} else {
-			for i := range ms {
-				ms[i] = [2]int{starts[ms[i][0]], starts[ms[i][1]]}
-			}
+	ms = mergeRanges(ms)
+	if !s.q.opts.Case && line != string(foldedLine) {
+		// Map folded offsets back to the original line (one pass).
+		offs := s.offs[:0]
+		for _, m := range ms {
+			offs = append(offs, m[0], m[1])
 		}
+		bodyindex.MapFolded([]byte(line), offs)
+		for i := range ms {
+			ms[i] = [2]int{offs[2*i], offs[2*i+1]}
+		}
+		s.offs = offs
+		ms = mergeRanges(ms)
 	}
-	h.Matches = mergeRanges(ms)
+	h.Matches = ms
 	h.setCells()
 	h.Label = h.label()
 	h.shorten()

@@ -1,0 +1,99 @@
+package bodyindex_test
+
+import (
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
+
+	"github.com/fumibako/fumibako/internal/bodyindex"
+)
+
+func TestFold(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"ABC abc", "abc abc"},
+		{"ＡＢＣ１２３＄", "abc123$"},
+		{"ｶﾀｶﾅ｡｢ｰ｣", "カタカナ。「ー」"},
+		{"ｶﾞｷﾞﾊﾟｳﾞ", "ガギパヴ"},
+		{"か\u3099は\u309A", "がぱ"}, // NFD kana
+		{"ﾞ", "\u3099"},            // a lone mark stays a (combining) mark
+		{"株式会社\u3000山田", "株式会社 山田"},
+		{"Σς K ſ", "σσ k s"},
+		{"\xff\xfeA", "\xff\xfea"}, // invalid bytes kept
+		{"1行目\u20282行目\t", "1行目\u20282行目\t"},
+	}
+	for _, tt := range tests {
+		if got := bodyindex.Fold(tt.in); got != tt.want {
+			t.Errorf("Fold(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestFoldRuneAll checks every rune against width.Fold followed by simple
+// case folding, the definition in fold.go.
+func TestFoldRuneAll(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		want := r
+		if f := width.LookupRune(r).Folded(); f != 0 {
+			want = f
+		}
+		want = unicode.ToLower(unicode.ToUpper(want))
+		if got := bodyindex.FoldRune(r); got != want {
+			t.Fatalf("FoldRune(%U) = %U, want %U", r, got, want)
+		}
+		if got := bodyindex.FoldRune(r); got == '\n' && r != '\n' {
+			t.Fatalf("FoldRune(%U) is LF", r)
+		}
+	}
+}
+
+func TestFoldMapAndMapFolded(t *testing.T) {
+	for _, s := range []string{"ＡＢＣｶﾞｽ abc", "Apple ＡＰＰＬＥ", "か\u3099x", "\xffA\xfeＢ", "", "日本語だけ"} {
+		folded, starts := bodyindex.FoldMap(s)
+		if folded != bodyindex.Fold(s) || len(starts) != len(folded)+1 {
+			t.Fatalf("FoldMap(%q) = %q, %d starts", s, folded, len(starts))
+		}
+		var offs []int
+		for i := 0; i <= len(folded); i++ {
+			if i == len(folded) || utf8.RuneStart(folded[i]) {
+				offs = append(offs, i)
+			}
+		}
+		want := make([]int, len(offs))
+		for i, o := range offs {
+			want[i] = starts[o]
+		}
+		bodyindex.MapFolded([]byte(s), offs)
+		for i := range offs {
+			if offs[i] != want[i] {
+				t.Fatalf("MapFolded(%q)[%d] = %d, want %d", s, i, offs[i], want[i])
+			}
+		}
+	}
+}
+
+func TestKana(t *testing.T) {
+	if got := bodyindex.KanaString("カタカナ・ヴ ヽ ひらがな ｶ"); got != "かたかな・ゔ ゝ ひらがな ｶ" {
+		t.Fatalf("KanaString = %q", got)
+	}
+}
+
+func TestCaseNeedle(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"ｶ", ""},
+		{"xｶ", "x"},
+		{"ﾞx", "x"},
+		{"ｶﾞｽ", "ガ"}, // ｽ may be followed by ﾞ in the line (ｽﾞ → ズ)
+		{"ｶﾞｽ料金", "ガス料金"},
+		{"Apple", "apple"},
+	}
+	for _, tt := range tests {
+		if got := bodyindex.CaseNeedle(tt.in); got != tt.want {
+			t.Errorf("CaseNeedle(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
