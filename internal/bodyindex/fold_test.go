@@ -17,7 +17,7 @@ func TestFold(t *testing.T) {
 		{"ｶﾀｶﾅ｡｢ｰ｣", "カタカナ。「ー」"},
 		{"ｶﾞｷﾞﾊﾟｳﾞ", "ガギパヴ"},
 		{"か\u3099は\u309A", "がぱ"}, // NFD kana
-		{"ﾞ", "\u3099"},            // a lone mark stays a (combining) mark
+		{"ﾞ", "\u3099"},          // a lone mark stays a (combining) mark
 		{"株式会社\u3000山田", "株式会社 山田"},
 		{"Σς K ſ", "σσ k s"},
 		{"\xff\xfeA", "\xff\xfea"}, // invalid bytes kept
