@@ -2,6 +2,8 @@ package extract
 
 import (
 	"context"
+	"crypto/md5"
+	"crypto/rc4"
 	"errors"
 	"os"
 	"path/filepath"
@@ -344,4 +346,88 @@ func (m *runtimeMem) read() {
 	var s runtime.MemStats
 	runtime.ReadMemStats(&s)
 	m.total = s.TotalAlloc
+}
+
+// rc4FilePass is a FILEPASS record body for RC4 encryption with password.
+func rc4FilePass(password string) []byte {
+	salt := []byte("0123456789abcdef")
+	verifier := []byte("fedcba9876543210")
+	sum := md5.Sum(verifier)
+	c, _ := rc4.NewCipher(xlsRC4Keys(salt, xlsUTF16LE(password))(0))
+	enc := make([]byte, 32)
+	c.XORKeyStream(enc[:16], verifier)
+	c.XORKeyStream(enc[16:], sum[:])
+	return biffData(uint16(1), uint16(1), uint16(1), salt, enc)
+}
+
+// encryptAfterFilePass encrypts, in place, every record after the
+// FILEPASS record of a BIFF8 stream (the cipher is symmetric).
+func encryptAfterFilePass(t *testing.T, stream []byte) []byte {
+	var d *xlsDecrypter
+	for off := 0; off+4 <= len(stream); {
+		typ := uint16(le16(stream, off))
+		n := le16(stream, off+2)
+		data := stream[off+4 : off+4+n]
+		if d != nil {
+			d.record(typ, int64(off+4), data)
+		}
+		if typ == xlsRFilePass {
+			var err error
+			if d, err = newXlsDecrypter(data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		off += 4 + n
+	}
+	return stream
+}
+
+func TestXlsDefaultPassword(t *testing.T) {
+	plain := cfbFile(t, map[string][]byte{"Workbook": basicBIFF8(t)})
+	want, err := readXlsNative(context.Background(), writeTemp(t, "plain.xls", plain), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(password string) []byte {
+		inner := basicBIFF8(t)
+		// Rebuild with a FILEPASS right after the BOF.
+		bof := 4 + le16(inner, 2)
+		var b biff
+		b.rec(xlsRFilePass, rc4FilePass(password))
+		stream := append(append(append([]byte(nil), inner[:bof]...), b.buf.Bytes()...), inner[bof:]...)
+		// BoundSheet offsets move by the inserted record.
+		shift := uint32(b.buf.Len())
+		for off := 0; off+4 <= len(stream); {
+			typ := uint16(le16(stream, off))
+			n := le16(stream, off+2)
+			if typ == xlsRBoundSheet {
+				putLE32(stream[off+4:], le32(stream, off+4)+shift)
+			}
+			if typ == xlsREOF {
+				break
+			}
+			off += 4 + n
+		}
+		return stream
+	}
+	t.Run("VelvetSweatshop", func(t *testing.T) {
+		stream := encryptAfterFilePass(t, build(xlsDefaultPassword))
+		p := writeTemp(t, "enc.xls", cfbFile(t, map[string][]byte{"Workbook": stream}))
+		got, err := readXlsNative(context.Background(), p, Options{})
+		if err != nil {
+			t.Fatalf("readXlsNative(default password) error %v", err)
+		}
+		if !reflect.DeepEqual(got.Places, want.Places) {
+			t.Errorf("decrypted places:\n%s\nwant:\n%s", nativeRender(got, nil), nativeRender(want, nil))
+		}
+	})
+	t.Run("other password", func(t *testing.T) {
+		stream := build("secret")
+		p := writeTemp(t, "enc.xls", cfbFile(t, map[string][]byte{"Workbook": stream}))
+		_, err := readXlsNative(context.Background(), p, Options{})
+		var e *Error
+		if !errors.As(err, &e) || e.Msg != MsgPassword {
+			t.Fatalf("readXlsNative(password) error %v, want %q", err, MsgPassword)
+		}
+	})
 }

@@ -31,18 +31,22 @@ import (
 // formatter as the .xlsx reader. BIFF5 strings are decoded from the
 // CODEPAGE record's code page (932 is Shift_JIS).
 //
+// Workbooks encrypted with Excel's default password (RC4 or RC4 CryptoAPI)
+// are decrypted on the fly (xls_decrypt.go).
+//
 // Failures: a read password or IRM → MsgPassword or MsgRights before any
-// parsing; a FILEPASS record (a workbook encrypted with Excel's default
-// password), BIFF2–BIFF4, a missing workbook stream or broken records →
-// Corrupt, so the caller can fall back to LibreOffice; more text than
-// xlsTextCap → MsgOutOfMemory. A panic while parsing is Corrupt.
+// parsing (and MsgPassword for a FILEPASS whose verifier rejects the
+// default password); XOR-obfuscated workbooks, BIFF2–BIFF4, a missing
+// workbook stream or broken records → Corrupt, so the caller can fall back
+// to LibreOffice; more text than xlsTextCap → MsgOutOfMemory. A panic
+// while parsing is Corrupt.
 
 func init() { nativeReaders[".xls"] = readXlsNative }
 
 var (
-	// errXlsEncrypted: the workbook carries a FILEPASS record the
-	// protection check accepted (Excel's default password).
-	errXlsEncrypted = errors.New("extract: xls workbook is encrypted (default password); not decrypted natively")
+	// errXlsEncrypted: the workbook is encrypted in a way the reader does
+	// not decrypt (XOR obfuscation; xls_decrypt.go).
+	errXlsEncrypted = errors.New("extract: xls workbook encryption not decrypted natively")
 	// errXlsNoWorkbook: no Workbook or Book stream at the root.
 	errXlsNoWorkbook = errors.New("extract: xls compound file has no Workbook or Book stream")
 	// errXlsVersion: a BIFF version other than 5 or 8.
@@ -360,7 +364,17 @@ func (b *xlsBook) readGlobals(biff5Name bool) error {
 func (b *xlsBook) globalRecord(typ uint16, data []byte) error {
 	switch typ {
 	case xlsRFilePass:
-		return errXlsEncrypted
+		if b.biff5 {
+			return errXlsEncrypted // XOR obfuscation
+		}
+		d, err := newXlsDecrypter(data)
+		if errors.Is(err, errXlsPassword) {
+			return Fail(MsgPassword, err)
+		}
+		if err != nil {
+			return err
+		}
+		b.rr.dec = d
 	case xlsRCodePage:
 		if len(data) >= 2 {
 			b.cp = xlsCodePage{enc: xlsEncoding(le16(data, 0))}

@@ -64,6 +64,7 @@ type xlsRecordReader struct {
 	r   *bufio.Reader
 	pos int64 // stream offset of the next record
 	buf []byte
+	dec *xlsDecrypter // set after a FILEPASS with the default password
 }
 
 func newXlsRecordReader(r io.Reader) *xlsRecordReader {
@@ -91,6 +92,9 @@ func (rr *xlsRecordReader) next() (typ uint16, data []byte, off int64, err error
 		return 0, nil, off, io.EOF
 	}
 	rr.pos += 4 + int64(size)
+	if rr.dec != nil {
+		rr.dec.record(typ, off+4, data)
+	}
 	return typ, data, off, nil
 }
 
