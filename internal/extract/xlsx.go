@@ -191,7 +191,7 @@ func xlReadBook(ctx context.Context, p *pkg, scratch string) (*Result, error) {
 		}
 	}
 	if sstPart != "" && p.has(sstPart) {
-		if b.sst, err = xlReadStrings(p, b.streams, sstPart, scratch); err != nil {
+		if b.sst, err = xlReadStrings(ctx, p, b.streams, sstPart, scratch); err != nil {
 			return nil, err
 		}
 	}

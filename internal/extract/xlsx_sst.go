@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -93,7 +94,8 @@ func (s *xlStrings) add(v string) error {
 	if s.file == nil {
 		f, err := os.CreateTemp(s.scratch, "xlsx-sst-*.bin")
 		if err != nil {
-			return fmt.Errorf("shared strings spill file: %w", err)
+			s.scratch = "" // no usable scratch folder: stay in memory
+			return nil
 		}
 		s.file = f
 	}
@@ -148,7 +150,7 @@ func (s *xlStrings) close() {
 // xlReadStrings streams the shared string table (xl/sharedStrings.xml):
 // each si is the concatenation of its t elements outside rPh (phonetic
 // guides), with _xHHHH_ escapes decoded.
-func xlReadStrings(p *pkg, st *xlStreams, part, scratch string) (*xlStrings, error) {
+func xlReadStrings(ctx context.Context, p *pkg, st *xlStreams, part, scratch string) (*xlStrings, error) {
 	s := &xlStrings{scratch: scratch}
 	rc, err := xlOpenStream(p, st, part)
 	if err != nil {
@@ -171,6 +173,12 @@ func xlReadStrings(p *pkg, st *xlStreams, part, scratch string) (*xlStrings, err
 		if d.kind != xlScanStart || string(d.name) != "si" {
 			continue
 		}
+		if len(s.ends)%4096 == 4095 {
+			if err := ctx.Err(); err != nil {
+				s.close()
+				return nil, err
+			}
+		}
 		v, err := d.richText()
 		if err != nil {
 			s.close()
@@ -186,4 +194,75 @@ func xlReadStrings(p *pkg, st *xlStreams, part, scratch string) (*xlStrings, err
 		return nil, err
 	}
 	return s, nil
+}
+
+// elementText returns the character data of the current start element up
+// to its end (nested elements' text included).
+func (s *xlScanner) elementText() (string, error) {
+	if s.pendingEnd {
+		s.pendingEnd = false
+		s.kind = xlScanEnd
+		return "", s.pop(s.name)
+	}
+	target := len(s.ends) - 1
+	s.acc = s.acc[:0]
+	for len(s.ends) > target {
+		if err := s.next(); err != nil {
+			if err == io.EOF {
+				return "", io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+		if s.kind == xlScanText {
+			s.acc = append(s.acc, s.text...)
+		}
+	}
+	return string(s.acc), nil
+}
+
+// richText reads the rest of a string item (si, is, or a comment's text)
+// whose start element is current: the t elements outside rPh (phonetic
+// guides), concatenated, with _xHHHH_ escapes decoded.
+func (s *xlScanner) richText() (string, error) {
+	if s.pendingEnd {
+		s.pendingEnd = false
+		s.kind = xlScanEnd
+		return "", s.pop(s.name)
+	}
+	target := len(s.ends) - 1
+	s.acc = s.acc[:0]
+	inT, rph := 0, 0
+	for len(s.ends) > target {
+		if err := s.next(); err != nil {
+			if err == io.EOF {
+				return "", io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+		switch s.kind {
+		case xlScanStart:
+			switch string(s.name) {
+			case "rPh":
+				rph++
+			case "t":
+				if rph == 0 {
+					inT++
+				}
+			}
+		case xlScanEnd:
+			switch string(s.name) {
+			case "rPh":
+				rph--
+			case "t":
+				if inT > 0 {
+					inT--
+				}
+			}
+		case xlScanText:
+			if inT > 0 {
+				s.acc = append(s.acc, s.text...)
+			}
+		}
+	}
+	return xlUnescape(string(s.acc)), nil
 }
