@@ -292,7 +292,11 @@ func (b *xlBook) readWorkbook() error {
 		case "workbookPr":
 			b.date1904 = xlOn(attr(se, "date1904"))
 		case "sheet":
-			b.sheets = append(b.sheets, xlSheet{name: attr(se, "name"), state: attr(se, "state"), rid: relAttr(se, "id")})
+			rid := relAttr(se, "id")
+			if rid == "" {
+				rid = attr(se, "id") // a writer that forgot the r: prefix
+			}
+			b.sheets = append(b.sheets, xlSheet{name: attr(se, "name"), state: attr(se, "state"), rid: rid})
 		case "bookViews", "definedNames", "calcPr", "extLst", "fileRecoveryPr", "customWorkbookViews", "pivotCaches", "externalReferences":
 			if err := d.Skip(); err != nil {
 				return fmt.Errorf("parse %s: %w", b.wb, err)

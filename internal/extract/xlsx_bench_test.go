@@ -62,3 +62,18 @@ func BenchmarkXlsxRows(b *testing.B) {
 	}
 	b.ReportMetric(float64(xlsxBenchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkXlsxSmall extracts the small "objects" fixture (cells, shapes,
+// a chart, SmartArt, comments, header/footer) and reports files/s.
+func BenchmarkXlsxSmall(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "small.xlsx")
+	xlsxNoErr(b, os.WriteFile(path, xlsxObjectsFixture(b), 0o644))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := extract.Extract(context.Background(), path, "small.xlsx", extract.Options{Scratch: dir}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "files/s")
+}
