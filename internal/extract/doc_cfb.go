@@ -22,18 +22,22 @@ import (
 // converter.
 var errNotCompound = errors.New("extract: not a compound file")
 
-// compound is an open MS-CFB file.
+// compound is an open MS-CFB file, or a compound file embedded in one.
 type compound struct {
-	f       *os.File
+	closer  io.Closer
 	size    int64
-	streams map[string]*mscfb.File // root-level streams by lower-case name
+	streams map[string]*mscfb.File // streams by lower-case path ("objectpool/_12/workbook")
 	limit   int64                  // bytes one stream may hold
-	read    int64                  // bytes of streams read so far
+	read    *int64                 // bytes of streams read so far, shared with embedded files
 }
 
+// cfbMemoryFile is the largest file read into memory before the compound
+// file is parsed (sector walks then cost no system calls).
+const cfbMemoryFile = 64 << 20
+
 // openCompound opens path, classifies its protection and lists its
-// root-level streams. Password and Rights fail with their fixed messages;
-// a file that is not a compound file fails with errNotCompound in the chain.
+// streams. Password and Rights fail with their fixed messages; a file that
+// is not a compound file fails with errNotCompound in the chain.
 func openCompound(path string, lim Limits) (*compound, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -44,16 +48,37 @@ func openCompound(path string, lim Limits) (*compound, error) {
 		f.Close()
 		return nil, Corrupt(err)
 	}
-	c := &compound{f: f, size: st.Size(), limit: lim.ZipPartBytes}
-	if err := c.open(); err != nil {
+	size := st.Size()
+	if err := checkProtection(f, size); err != nil {
 		f.Close()
 		return nil, err
 	}
+	var ra io.ReaderAt = f
+	var closer io.Closer = f
+	if size <= cfbMemoryFile {
+		b := make([]byte, size)
+		_, err := io.ReadFull(io.NewSectionReader(f, 0, size), b)
+		f.Close()
+		if err != nil {
+			return nil, Corrupt(err)
+		}
+		ra, closer = cfbMem(b), nil
+	}
+	var read int64
+	c, err := newCompound(ra, size, lim, &read)
+	if err != nil {
+		if closer != nil {
+			closer.Close()
+		}
+		return nil, Corrupt(err)
+	}
+	c.closer = closer
 	return c, nil
 }
 
-func (c *compound) open() error {
-	d, err := officefile.Detect(c.f, c.size)
+// checkProtection refuses encrypted files and anything but a compound file.
+func checkProtection(r io.ReaderAt, size int64) error {
+	d, err := officefile.Detect(r, size)
 	if err != nil {
 		return Corrupt(err)
 	}
@@ -68,57 +93,103 @@ func (c *compound) open() error {
 	if d.Format != officefile.FormatCFB {
 		return Corrupt(fmt.Errorf("%w (%s)", errNotCompound, d.Format))
 	}
-	r, err := mscfb.New(c.f)
+	return nil
+}
+
+// newCompound parses the compound file in ra and lists its streams; read
+// counts the stream bytes read, across a file and its embedded files.
+func newCompound(ra io.ReaderAt, size int64, lim Limits, read *int64) (*compound, error) {
+	r, err := mscfb.New(ra)
 	if err != nil {
-		return Corrupt(err)
+		return nil, err
 	}
-	c.streams = map[string]*mscfb.File{}
+	c := &compound{size: size, limit: lim.ZipPartBytes, read: read, streams: map[string]*mscfb.File{}}
 	for _, e := range r.File {
-		if len(e.Path) != 0 || e.FileInfo().IsDir() {
+		if e.FileInfo().IsDir() {
 			continue
 		}
-		k := strings.ToLower(e.Name)
+		k := strings.ToLower(strings.Join(append(append([]string{}, e.Path...), e.Name), "/"))
 		if _, dup := c.streams[k]; !dup {
 			c.streams[k] = e
 		}
 	}
+	return c, nil
+}
+
+// Close closes the file when it was not read into memory.
+func (c *compound) Close() error {
+	if c.closer != nil {
+		return c.closer.Close()
+	}
 	return nil
 }
 
-func (c *compound) Close() error { return c.f.Close() }
-
-// has reports whether a root-level stream is called name (ignoring case).
-func (c *compound) has(name string) bool {
-	_, ok := c.streams[strings.ToLower(name)]
+// has reports whether a stream is at path (names separated by "/",
+// ignoring case).
+func (c *compound) has(path string) bool {
+	_, ok := c.streams[strings.ToLower(path)]
 	return ok
 }
 
-// stream reads a whole root-level stream. Its declared size must fit in
-// the file and in the per-stream limit, and all streams read from one file
-// together stay under three times the limit.
-func (c *compound) stream(name string) ([]byte, error) {
-	e, ok := c.streams[strings.ToLower(name)]
+// hasStorage reports whether any stream lies under prefix (a lower-case
+// path ending in "/").
+func (c *compound) hasStorage(prefix string) bool {
+	for k := range c.streams {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// stream reads a whole stream. Its declared size must fit in the file and
+// in the per-stream limit, and all streams read from one file together
+// stay under three times the limit.
+func (c *compound) stream(path string) ([]byte, error) {
+	e, ok := c.streams[strings.ToLower(path)]
 	if !ok {
-		return nil, fmt.Errorf("stream %q missing", name)
+		return nil, fmt.Errorf("stream %q missing", path)
 	}
 	n := e.Size
 	switch {
 	case n < 0 || n > c.size:
-		return nil, fmt.Errorf("stream %q declares %d bytes in a file of %d", name, n, c.size)
-	case n > c.limit || c.read+n > 3*c.limit:
+		return nil, fmt.Errorf("stream %q declares %d bytes in a file of %d", path, n, c.size)
+	case n > c.limit || *c.read+n > 3*c.limit:
 		return nil, &Error{
 			Msg:   MsgTooLarge,
-			Cause: fmt.Errorf("stream %q has %d bytes, limit %d", name, n, c.limit),
-			Log:   []string{fmt.Sprintf("    ストリームが大きすぎます: %s（%d バイト、上限 %d バイト）", name, n, c.limit)},
+			Cause: fmt.Errorf("stream %q has %d bytes, limit %d", path, n, c.limit),
+			Log:   []string{fmt.Sprintf("    ストリームが大きすぎます: %s（%d バイト、上限 %d バイト）", path, n, c.limit)},
 		}
 	}
-	c.read += n
+	*c.read += n
 	buf := make([]byte, n)
 	got, err := io.ReadFull(e, buf)
 	if err != nil {
-		return nil, fmt.Errorf("read stream %q at byte %d: %w", name, got, err)
+		return nil, fmt.Errorf("read stream %q at byte %d: %w", path, got, err)
 	}
 	return buf, nil
+}
+
+// cfbMem is a file held in memory; Slice lets mscfb read sectors without
+// copying them.
+type cfbMem []byte
+
+func (m cfbMem) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (m cfbMem) Slice(off int64, l int) ([]byte, error) {
+	if off < 0 || l < 0 || off+int64(l) > int64(len(m)) {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return m[off : off+int64(l)], nil
 }
 
 // nativeRecover turns a panic of a native reader into a corrupt-file

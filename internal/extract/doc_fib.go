@@ -53,6 +53,7 @@ const (
 	fcClx           = 33
 	fcPlcSpaMom     = 40
 	fcPlcSpaHdr     = 41
+	fcDggInfo       = 50
 	fcPlcftxbxTxt   = 56
 	fcPlcfHdrtxbxTx = 58
 )

@@ -34,6 +34,10 @@ type docReader struct {
 	chpx     *docChpx
 	sections map[int64]bool // CP after a section mark → the break counts
 
+	// Embedded objects referenced from the main document (collected while
+	// pages are counted).
+	embeds []docEmbedRef
+
 	// Page state of the main document.
 	page    int
 	sawText bool
@@ -44,6 +48,15 @@ type docReader struct {
 type docMark struct {
 	cp   int64
 	page int
+}
+
+// docEmbedRef is a reference to an embedded object: the CP of its
+// character and its ObjectPool storage number (an inline object, 0x01), or
+// a floating shape (0x08) that may be one.
+type docEmbedRef struct {
+	cp    int64
+	id    uint32
+	shape bool
 }
 
 // docLine is one paragraph or table row.
@@ -117,7 +130,7 @@ func (r *docReader) lines(from, to int64, pages bool) []docLine {
 			}
 			r.marks = append(r.marks, docMark{cp: from + int64(start), page: r.page})
 		}
-		buf = r.paraText(buf[:0], from+int64(start), cp, &fields)
+		buf = r.paraText(buf[:0], from+int64(start), cp, &fields, pages)
 		text := strings.TrimSpace(string(utf16.Decode(buf)))
 		if text != "" && pages {
 			r.sawText = true
@@ -155,7 +168,7 @@ func (r *docReader) lines(from, to int64, pages bool) []docLine {
 		}
 	}
 	if start < len(units) {
-		buf = r.paraText(buf[:0], from+int64(start), from+int64(len(units)), &fields)
+		buf = r.paraText(buf[:0], from+int64(start), from+int64(len(units)), &fields, pages)
 		if text := strings.TrimSpace(string(utf16.Decode(buf))); text != "" {
 			flushRow()
 			if pages {
@@ -171,6 +184,9 @@ func (r *docReader) lines(from, to int64, pages bool) []docLine {
 
 // docMaxFieldDepth bounds the field stack; deeper nesting is read as text.
 const docMaxFieldDepth = 256
+
+// docMaxEmbeds bounds the embedded objects read from one document.
+const docMaxEmbeds = 4096
 
 // docMaxFieldCode bounds the code kept of a field (for EQ ruby).
 const docMaxFieldCode = 4096
@@ -190,8 +206,9 @@ type docFields struct {
 
 // paraText appends the visible characters of [from, to) to buf: field
 // codes and deleted tracked text dropped, controls mapped (see the top of
-// this file), special symbol characters replaced by their character.
-func (r *docReader) paraText(buf []uint16, from, to int64, f *docFields) []uint16 {
+// this file), special symbol characters replaced by their character. With
+// collect it records references to embedded objects.
+func (r *docReader) paraText(buf []uint16, from, to int64, f *docFields, collect bool) []uint16 {
 	for cp := from; cp < to; cp++ {
 		u := r.text.units[cp]
 		var ch docChar
@@ -206,6 +223,10 @@ func (r *docReader) paraText(buf []uint16, from, to int64, f *docFields) []uint1
 			}
 			continue
 		case 0x14:
+			// The separator of an EMBED field carries the object.
+			if collect && ch.ole && !ch.deleted && len(r.embeds) < docMaxEmbeds {
+				r.embeds = append(r.embeds, docEmbedRef{cp: cp, id: ch.picLoc})
+			}
 			if n := len(f.stack); n > 0 && !f.stack[n-1].result {
 				f.stack[n-1].result = true
 				f.stack[n-1].code = nil
@@ -228,6 +249,14 @@ func (r *docReader) paraText(buf []uint16, from, to int64, f *docFields) []uint1
 		if ch.deleted {
 			continue
 		}
+		if collect && len(r.embeds) < docMaxEmbeds {
+			switch {
+			case u == 0x01 && ch.ole && ch.picLoc != 0:
+				r.embeds = append(r.embeds, docEmbedRef{cp: cp, id: ch.picLoc})
+			case u == 0x08:
+				r.embeds = append(r.embeds, docEmbedRef{cp: cp, shape: true})
+			}
+		}
 		if f.code > 0 {
 			if top := &f.stack[len(f.stack)-1]; !top.result && len(top.code) < docMaxFieldCode {
 				top.code = append(top.code, u)
@@ -235,7 +264,7 @@ func (r *docReader) paraText(buf []uint16, from, to int64, f *docFields) []uint1
 			continue
 		}
 		switch {
-		case ch.special && u == 0x28 && ch.symbol != 0:
+		case u == 0x28 && ch.symbol != 0:
 			buf = append(buf, ch.symbol)
 		case u == 0x09 || u == 0x0B:
 			buf = append(buf, ' ')

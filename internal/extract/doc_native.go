@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"sort"
+	"strconv"
 )
 
 // Native reader of Word 97–2003 documents (.doc, [MS-DOC]), the fast path
@@ -38,29 +39,28 @@ func readDocNative(ctx context.Context, path string, opt Options) (res *Result, 
 		return nil, err
 	}
 	defer c.Close()
-	res, err = readDocCompound(ctx, c)
+	res, err = readDocCompound(ctx, c, opt.limits())
 	return res, nativeFailure(err)
 }
 
-func readDocCompound(ctx context.Context, c *compound) (*Result, error) {
-	word, err := c.stream("WordDocument")
+// openDocReader reads the FIB, table stream and piece table of the Word
+// document whose streams are under prefix of c ("" for the file itself).
+func openDocReader(c *compound, prefix string) (*docReader, *docFib, []byte, error) {
+	word, err := c.stream(prefix + "WordDocument")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	fib, err := parseFib(word)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	table, err := c.stream(fib.tableName())
+	table, err := c.stream(prefix + fib.tableName())
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	text, err := readPieces(fib, table, word)
 	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	r := &docReader{
 		text:     text,
@@ -68,6 +68,17 @@ func readDocCompound(ctx context.Context, c *compound) (*Result, error) {
 		chpx:     newDocChpx(fib, table, word),
 		sections: docSections(fib, table, word),
 		page:     1,
+	}
+	return r, fib, table, nil
+}
+
+func readDocCompound(ctx context.Context, c *compound, lim Limits) (*Result, error) {
+	r, fib, table, err := openDocReader(c, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	pages := map[int]*docxPage{}
 	page := func(n int) *docxPage {
@@ -95,7 +106,38 @@ func readDocCompound(ctx context.Context, c *compound) (*Result, error) {
 		}
 	}
 
-	res := &Result{}
+	er := nativeEmbeds{ctx: ctx, lim: lim, read: c.read}
+	var shapeObjects, spids map[uint32]uint32
+	for _, e := range r.embeds {
+		if e.shape {
+			if shapeObjects == nil {
+				shapeObjects = docShapeObjects(fib, table)
+				spids = docAnchorShapes(fib, table)
+			}
+			spid, ok := spids[uint32(e.cp)]
+			if !ok {
+				continue
+			}
+			if e.id, ok = shapeObjects[spid]; !ok {
+				continue
+			}
+		}
+		name := "_" + strconv.FormatUint(uint64(e.id), 10)
+		prefix := storageKey(name)
+		if !c.hasStorage(prefix) {
+			continue
+		}
+		pg := r.pageAt(e.cp)
+		pl, err := er.place(c, prefix, nil, prefix, "ObjectPool/"+name, docxPageName(pg))
+		if err != nil {
+			return nil, err
+		}
+		if pl != nil {
+			page(pg).embeds = append(page(pg).embeds, *pl)
+		}
+	}
+
+	res := &Result{Log: er.log}
 	nums := make([]int, 0, len(pages))
 	for n := range pages {
 		nums = append(nums, n)
@@ -107,6 +149,7 @@ func readDocCompound(ctx context.Context, c *compound) (*Result, error) {
 		ooxmlAddPlace(res, name, pg.body)
 		ooxmlAddPlace(res, name+ooxmlShape, pg.shapes)
 		ooxmlAddPlace(res, name+ooxmlComment, pg.comments)
+		res.Places = append(res.Places, pg.embeds...)
 	}
 	ooxmlAddPlace(res, docxDocComments, loose)
 	if err := ctx.Err(); err != nil {
@@ -168,6 +211,17 @@ func docHeaderFooter(r *docReader, fib *docFib, table []byte) []string {
 type docObject struct {
 	text string
 	page int
+}
+
+// docAnchorShapes maps the CP of each shape anchor of the main document
+// (PlcSpaMom) to the shape's id (FSPA.spid).
+func docAnchorShapes(fib *docFib, table []byte) map[uint32]uint32 {
+	cps, spas := plc(fib.blob(table, fcPlcSpaMom), 26)
+	out := make(map[uint32]uint32, len(spas))
+	for i, d := range spas {
+		out[uint32(cps[i])] = binary.LittleEndian.Uint32(d)
+	}
+	return out
 }
 
 // docTextBoxes reads the text-box stories of PlcftxbxTxt, one object per

@@ -241,15 +241,17 @@ func docSections(fib *docFib, table, word []byte) map[int64]bool {
 // Character sprms (2.6.1).
 const (
 	sprmCFRMarkDel = 0x0800
-	sprmCFSpec     = 0x0855
 	sprmCSymbol    = 0x6A09
+	sprmCFOle2     = 0x080A
+	sprmCPicLoc    = 0x6A03
 )
 
 // docChar is the character properties the reader uses.
 type docChar struct {
 	deleted bool   // sprmCFRMarkDel: deleted tracked text
-	special bool   // sprmCFSpec: a special character
-	symbol  uint16 // sprmCSymbol: the character a special 0x28 stands for
+	symbol  uint16 // sprmCSymbol: the character a 0x28 stands for
+	ole     bool   // sprmCFOle2: a 0x01 is an embedded OLE object
+	picLoc  uint32 // sprmCPicLocation: with ole, the ObjectPool storage number
 }
 
 // docChpx finds character properties through the PlcBteChpx (2.8.5) and
@@ -314,10 +316,12 @@ func (c *docChpx) at(fc int64) docChar {
 				switch op {
 				case sprmCFRMarkDel:
 					c.cur.deleted = arg[0]&1 != 0
-				case sprmCFSpec:
-					c.cur.special = arg[0]&1 != 0
 				case sprmCSymbol:
 					c.cur.symbol = le.Uint16(arg[2:])
+				case sprmCFOle2:
+					c.cur.ole = arg[0]&1 != 0
+				case sprmCPicLoc:
+					c.cur.picLoc = le.Uint32(arg)
 				}
 			})
 		}

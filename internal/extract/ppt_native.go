@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
@@ -44,7 +46,7 @@ func readPptNative(ctx context.Context, path string, opt Options) (res *Result, 
 		return nil, err
 	}
 	defer c.Close()
-	res, err = readPptCompound(ctx, c)
+	res, err = readPptCompound(ctx, c, opt.limits())
 	return res, nativeFailure(err)
 }
 
@@ -59,31 +61,45 @@ type pptDoc struct {
 	// notes maps a notes id (SlideAtom.notesIdRef) to the persist id of
 	// the notes page.
 	notes map[uint32]uint32
+	// objects maps an embedded object id (ExObjRefAtom) to the persist id
+	// of its ExOleObjStg.
+	objects map[uint32]uint32
 	// footer is the document's slide footer text ("" when none or not
 	// shown).
 	footer string
 }
 
-func readPptCompound(ctx context.Context, c *compound) (*Result, error) {
-	if !c.has("PowerPoint Document") {
+// openPptCompound opens the presentation whose streams are under prefix
+// of c ("" for the file itself).
+func openPptCompound(c *compound, prefix string) (*pptDoc, error) {
+	if !c.has(prefix + "PowerPoint Document") {
 		return nil, Fail(MsgNotPowerPoint, errors.New("no PowerPoint Document stream"))
 	}
-	stream, err := c.stream("PowerPoint Document")
+	stream, err := c.stream(prefix + "PowerPoint Document")
 	if err != nil {
 		return nil, err
 	}
 	var current []byte
-	if c.has("Current User") {
-		current, _ = c.stream("Current User")
+	if c.has(prefix + "Current User") {
+		current, _ = c.stream(prefix + "Current User")
 	}
 	d, err := openPptDoc(stream, current)
 	if err != nil {
 		return nil, err
 	}
-	slides := d.slideList(0)
-	if slides == nil {
+	if d.slideList(0) == nil {
 		return nil, errors.New("no slide list in the document container")
 	}
+	return d, nil
+}
+
+func readPptCompound(ctx context.Context, c *compound, lim Limits) (*Result, error) {
+	d, err := openPptCompound(c, "")
+	if err != nil {
+		return nil, err
+	}
+	slides := d.slideList(0)
+	er := nativeEmbeds{ctx: ctx, lim: lim, read: c.read}
 	res := &Result{}
 	var footers []string
 	seen := map[string]bool{}
@@ -114,7 +130,17 @@ func readPptCompound(ctx context.Context, c *compound) (*Result, error) {
 			ooxmlAddPlace(res, fmt.Sprintf("スライド%03d_ノート", n), ns.lines)
 		}
 		ooxmlAddPlace(res, base+ooxmlComment, s.comments)
+		for _, obj := range s.objects {
+			pl, err := d.embed(&er, obj, base)
+			if err != nil {
+				return nil, err
+			}
+			if pl != nil {
+				res.Places = append(res.Places, *pl)
+			}
+		}
 	}
+	res.Log = append(res.Log, er.log...)
 	ooxmlAddPlace(res, ooxmlHeaderFooter, footers)
 	return res, nil
 }
@@ -122,7 +148,7 @@ func readPptCompound(ctx context.Context, c *compound) (*Result, error) {
 // openPptDoc finds the newest UserEditAtom, merges the persist directories
 // of its edit chain and opens the DocumentContainer.
 func openPptDoc(stream, current []byte) (*pptDoc, error) {
-	d := &pptDoc{stream: stream, persist: map[uint32]int64{}, texts: map[uint32][]string{}, notes: map[uint32]uint32{}}
+	d := &pptDoc{stream: stream, persist: map[uint32]int64{}, texts: map[uint32][]string{}, notes: map[uint32]uint32{}, objects: map[uint32]uint32{}}
 	edit := int64(-1)
 	if len(current) >= 20 {
 		if r, err := pptRecordAt(current, 0); err == nil && len(r.data) >= 12 {
@@ -174,6 +200,7 @@ func openPptDoc(stream, current []byte) (*pptDoc, error) {
 	}
 	d.doc = doc
 	d.readSlideTexts()
+	d.readObjects()
 	d.footer = d.slideFooter(doc)
 	return d, nil
 }
@@ -283,6 +310,61 @@ func (d *pptDoc) readSlideTexts() {
 		}
 		flush()
 	}
+}
+
+// readObjects maps the embedded objects of the ExObjList: each
+// ExEmbedContainer's ExOleObjAtom holds the object id (offset 8) and the
+// persist id of its storage (offset 16).
+func (d *pptDoc) readObjects() {
+	for _, l := range d.doc.children() {
+		if l.typ != rtExObjList {
+			continue
+		}
+		for _, e := range l.children() {
+			if e.typ != rtExEmbed {
+				continue
+			}
+			if a, ok := e.child(rtExOleObjAtom); ok && len(a.data) >= 20 {
+				d.objects[a.u32(8)] = a.u32(16)
+			}
+		}
+	}
+}
+
+// embed reads the embedded object with id obj: its ExOleObjStg, zlib
+// compressed when recInstance is 1 (a 32-bit decompressed size first).
+func (d *pptDoc) embed(er *nativeEmbeds, obj uint32, base string) (*Place, error) {
+	pid, ok := d.objects[obj]
+	if !ok {
+		return nil, nil
+	}
+	key := fmt.Sprintf("ExOleObjStg %d", pid)
+	rec, ok := d.container(pid, rtExOleObjStg)
+	if !ok {
+		return nil, nil
+	}
+	data := rec.data
+	if rec.inst == 1 {
+		if len(data) < 4 {
+			return nil, nil
+		}
+		zr, err := zlib.NewReader(bytes.NewReader(data[4:]))
+		if err == nil {
+			data, err = readAllLimited(zr, er.lim.ZipPartBytes)
+		}
+		if err != nil {
+			if er.seen == nil {
+				er.seen = map[string]bool{}
+			}
+			if !er.seen[key] {
+				er.seen[key] = true
+				er.n++
+				er.log = append(er.log, "    埋め込みを読み取れませんでした: "+key)
+			}
+			return nil, nil
+		}
+	}
+	return er.place(nil, "", data, key, key, base)
 }
 
 // slideFooter returns the slide footer of the document's HeadersFooters

@@ -40,6 +40,11 @@ const (
 	rtUserEditAtom         = 0x0FF5
 	rtPersistDirectoryAtom = 0x1772
 	rtComment10            = 0x2EE0
+	rtExObjList            = 0x0409
+	rtExEmbed              = 0x0FCC
+	rtExOleObjAtom         = 0x0FC3
+	rtExOleObjStg          = 0x1011
+	rtExObjRefAtom         = 0x0BC1
 	rtSlideNumberMCAtom    = 0x0FD8
 	rtDateTimeMCAtom       = 0x0FF7
 	rtGenericDateMCAtom    = 0x0FF8
@@ -47,6 +52,7 @@ const (
 	rtFooterMCAtom         = 0x0FFA
 	rtRTFDateTimeMCAtom    = 0x1015
 
+	rtOfficeArtDgg      = 0xF000
 	rtOfficeArtDg       = 0xF002
 	rtOfficeArtSpgr     = 0xF003
 	rtOfficeArtSp       = 0xF004

@@ -26,11 +26,13 @@ const (
 const (
 	msosptLine         = 20     // shape type of a straight line (a table border)
 	propTableProps     = 0x039F // tableProperties of a group that is a table
+	propPictureID      = 0x010B // pictureId: a Word shape's OLE storage number
 	fspGroup           = 0x0001
 	fspDeleted         = 0x0008
 	pptNoPlaceholder   = -1
 	pptMaxTableCells   = 1 << 16
 	pptMaxShapesPerDoc = 1 << 20
+	pptMaxObjects      = 4096
 )
 
 // pptSlide is what one slide or notes page gives.
@@ -40,6 +42,7 @@ type pptSlide struct {
 	notesID  uint32
 	comments []string
 	footers  []string
+	objects  []uint32 // embedded object ids (ExObjRefAtom), in drawing order
 }
 
 // pptShape is one shape of a drawing.
@@ -52,6 +55,8 @@ type pptShape struct {
 	left    int32
 	top     int32
 	table   bool
+	object  uint32 // ExObjRefAtom's object id
+	hasObj  bool
 }
 
 // slideReader reads one slide or notes container.
@@ -142,6 +147,9 @@ func (sr *slideReader) add(sh pptShape) {
 	if sh.flags&fspDeleted != 0 {
 		return
 	}
+	if sh.hasObj && len(sr.out.objects) < pptMaxObjects {
+		sr.out.objects = append(sr.out.objects, sh.object)
+	}
 	switch sh.ph {
 	case phMasterFooter:
 		if t := strings.Join(pptParagraphs(sh.text), " "); t != "" {
@@ -186,6 +194,10 @@ func (sr *slideReader) shape(sp pptRec) pptShape {
 				case rtRoundTripHFPh12:
 					if len(a.data) >= 1 {
 						sh.ph = int(a.data[0])
+					}
+				case rtExObjRefAtom:
+					if len(a.data) >= 4 {
+						sh.object, sh.hasObj = a.u32(0), true
 					}
 				}
 			}
