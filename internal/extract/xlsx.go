@@ -28,10 +28,9 @@ import (
 //
 // Display values are what a Japanese Excel shows (xlsx_numfmt*.go),
 // computed from the cached values of the package: a formula without a
-// cached value is empty, since nothing is recalculated. Header and footer
-// lines keep their reference order; the reference loses them together
-// with shapes and comments when a drawing or comments part is broken,
-// fumibako keeps them. Differences from Excel's own text export: no
+// cached value is empty, since nothing is recalculated. When a drawing or
+// comments part is broken the reference also loses the header/footer;
+// fumibako keeps it. Differences from Excel's own text export: no
 // column-width effects (fill characters *x add nothing, _x adds one
 // space), fractions are not space-padded, [DBNum] kanji numerals are
 // approximate, mmm/ddd are English unless the format carries locale 411,
