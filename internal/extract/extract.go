@@ -2,6 +2,8 @@ package extract
 
 import (
 	"context"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -68,12 +70,41 @@ func register(r Reader, exts ...string) {
 	}
 }
 
+// ooxmlExtensions are the package formats whose content is sniffed first:
+// a file under such a name that is no ZIP (an encrypted package, which is
+// a compound file, or a legacy document renamed) goes to the legacy path,
+// which classifies it before anything is parsed (reference/extraction.md
+// §10): password → MsgPassword, IRM → MsgRights, a legacy document →
+// converted or read natively, anything else → a clear failure.
+var ooxmlExtensions = map[string]bool{".xlsx": true, ".xlsm": true, ".docx": true, ".docm": true, ".pptx": true, ".pptm": true}
+
 // Extract reads the file at path, choosing the reader by the extension of
-// name (the source's file name; path may be a scratch copy).
+// name (the source's file name; path may be a scratch copy) and, for the
+// OOXML names, by what the file really holds.
 func Extract(ctx context.Context, path, name string, opt Options) (*Result, error) {
-	r, ok := readers[strings.ToLower(filepath.Ext(name))]
+	ext := strings.ToLower(filepath.Ext(name))
+	r, ok := readers[ext]
 	if !ok {
 		return nil, ErrUnsupported
 	}
+	if ooxmlExtensions[ext] && !isZip(path) {
+		return readLegacy(ctx, path, opt)
+	}
 	return r(ctx, path, opt)
+}
+
+// isZip reports whether the file starts like a ZIP archive (a local file
+// header, or the end record of an empty archive). Unreadable files count
+// as ZIP so that the reader reports the error.
+func isZip(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	head := make([]byte, 4)
+	if n, _ := io.ReadFull(f, head); n < 4 {
+		return n == 0 // an empty file is the reader's to judge
+	}
+	return string(head) == "PK\x03\x04" || string(head) == "PK\x05\x06"
 }
