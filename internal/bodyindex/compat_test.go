@@ -107,6 +107,8 @@ func FuzzOpen(f *testing.F) {
 		}
 		p.Candidates(bodyindex.QueryKeys("りんご"))
 		p.Candidates(nil)
+		p.Segments()
+		p.Files()
 		for b := 0; b < p.Blocks(); b++ {
 			if _, _, err := p.Folded(b); err != nil {
 				continue

@@ -16,12 +16,12 @@ import (
 // be read is kept as an error (PartErr) so that the rest stays searchable.
 // Close unmaps the parts; nothing read from them may be used after.
 type Folder struct {
-	Dir     string
-	files   []fileEntry
-	refs    []partRef
-	parts   []*Part
-	errs    []error
-	closers []func() error
+	Dir   string
+	files []fileEntry
+	refs  []partRef
+	parts []*Part
+	errs  []error
+	maps  []*mapping
 }
 
 // openRetries bounds how often OpenFolder reads the manifest again when a
@@ -36,54 +36,38 @@ func OpenFolder(dir string) (*Folder, error) {
 		if err != nil || m == nil {
 			return nil, err
 		}
-		f := &Folder{Dir: dir, files: m.files, refs: m.parts}
-		vanished := false
-		for _, r := range m.parts {
-			path := filepath.Join(dir, partName(r.id))
-			data, closer, err := mapFile(path)
-			if errors.Is(err, os.ErrNotExist) && try < openRetries {
-				vanished = true
-				break
+		maps, vanished := acquire(dir, m.parts)
+		if vanished {
+			if try >= openRetries {
+				return nil, &RebuildError{Dir: dir, Cause: fmt.Errorf("parts keep vanishing: %w", os.ErrNotExist)}
 			}
-			var p *Part
-			if err == nil {
-				f.closers = append(f.closers, closer)
-				if int64(len(data)) != r.size {
-					err = &FormatError{Path: path, What: fmt.Sprintf("size %d, manifest says %d", len(data), r.size)}
-				} else {
-					p, err = ParsePart(path, data)
-				}
+			if try > 2 {
+				time.Sleep(time.Millisecond * time.Duration(try))
 			}
-			if err != nil {
-				var rb *RebuildError
-				if errors.As(err, &rb) {
-					rb.Dir = dir
-				}
-				p = nil
+			continue
+		}
+		f := &Folder{Dir: dir, files: m.files, refs: m.parts, maps: maps}
+		for i, mp := range maps {
+			p, err := mp.part, mp.err
+			if err == nil && int64(len(mp.data)) != m.parts[i].size {
+				p, err = nil, &FormatError{Path: mp.path, What: fmt.Sprintf("size %d, manifest says %d", len(mp.data), m.parts[i].size)}
+			}
+			var rb *RebuildError
+			if errors.As(err, &rb) {
+				rb.Dir = dir
 			}
 			f.parts = append(f.parts, p)
 			f.errs = append(f.errs, err)
 		}
-		if !vanished {
-			return f, nil
-		}
-		f.Close()
-		if try > 2 {
-			time.Sleep(time.Millisecond * time.Duration(try))
-		}
+		return f, nil
 	}
 }
 
-// Close unmaps every part.
+// Close releases the parts (they may stay mapped for later searches).
 func (f *Folder) Close() error {
-	var first error
-	for _, c := range f.closers {
-		if err := c(); err != nil && first == nil {
-			first = err
-		}
-	}
-	f.closers = nil
-	return first
+	release(f.maps)
+	f.maps = nil
+	return nil
 }
 
 // NumFiles returns the number of files in the manifest.
@@ -124,6 +108,9 @@ func (f *Folder) Places(i int) ([]extract.Place, error) {
 		p := f.parts[pi]
 		if p == nil {
 			return nil, f.errs[pi]
+		}
+		if err := p.parseTables(); err != nil {
+			return nil, err
 		}
 		local := -1
 		for k, n := range p.files {

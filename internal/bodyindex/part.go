@@ -5,25 +5,30 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"sync"
 	"unicode/utf8"
 )
 
 // Part is one opened part: the sections of its bytes, checked enough that
 // every accessor stays in bounds.
 type Part struct {
-	path   string
-	data   []byte
-	strs   []byte
-	files  []string
-	segs   []Segment
-	lines  []byte // (nLines+1) × uint32
-	nLines int
-	blocks []blockRec
-	fold   []byte
-	orig   []byte
-	keys   []byte // nKeys × uint32
-	masks  []byte // nKeys × uint64
-	nKeys  int
+	path            string
+	data            []byte
+	strs            []byte
+	fileSec, segSec []byte
+	fileOff, segOff int // section offsets, for errors
+	tables          sync.Once
+	tablesErr       error
+	files           []string
+	segs            []Segment
+	lines           []byte // (nLines+1) × uint32
+	nLines          int
+	blocks          []blockRec
+	fold            []byte
+	orig            []byte
+	keys            []byte // nKeys × uint32
+	masks           []byte // nKeys × uint64
+	nKeys           int
 }
 
 // Segment is a run of lines of one place in a part.
@@ -56,50 +61,32 @@ func ParsePart(path string, data []byte) (*Part, error) {
 		return nil, bad(12, "bad section count %d", nSec)
 	}
 	p := &Part{path: path, data: data}
-	sec := map[uint32][]byte{}
+	var sec [tagGrams + 1][]byte // known sections; unknown tags are skipped
+	var offs [tagGrams + 1]int
 	for i := 0; i < nSec; i++ {
 		e := data[partHeaderSize+i*sectionEntrySize:]
 		tag, off, n := le.Uint32(e), int64(le.Uint32(e[4:])), int64(le.Uint32(e[8:]))
 		if off+n > int64(len(data)) {
 			return nil, bad(partHeaderSize+i*sectionEntrySize, "section %d outside the file", tag)
 		}
-		if _, dup := sec[tag]; dup {
+		if tag == 0 || tag > tagGrams {
+			continue
+		}
+		if sec[tag] != nil {
 			return nil, bad(partHeaderSize+i*sectionEntrySize, "section %d twice", tag)
 		}
-		sec[tag] = data[off : off+n]
+		sec[tag] = data[off : off+n : off+n]
+		offs[tag] = int(off)
 	}
-	for _, t := range []uint32{tagStrs, tagFiles, tagSegs, tagLines, tagBlock, tagFold, tagOrig, tagGrams} {
-		if _, ok := sec[t]; !ok {
+	for t := uint32(tagStrs); t <= tagGrams; t++ {
+		if sec[t] == nil {
 			return nil, bad(12, "section %d missing", t)
 		}
 	}
-	secOff := func(t uint32) int { return int(int64(len(data)) - int64(cap(sec[t]))) }
+	secOff := func(t uint32) int { return offs[t] }
 	p.strs, p.fold, p.orig = sec[tagStrs], sec[tagFold], sec[tagOrig]
-	str := func(off, n uint32, at int) (string, error) {
-		if int64(off)+int64(n) > int64(len(p.strs)) {
-			return "", bad(at, "string outside the pool")
-		}
-		s := string(p.strs[off : off+n])
-		if !utf8.ValidString(s) {
-			return "", bad(at, "string not UTF-8")
-		}
-		return s, nil
-	}
-	// files
-	fs := sec[tagFiles]
-	if len(fs) < 4 || int64(len(fs)) != 4+8*int64(le.Uint32(fs)) {
-		return nil, bad(secOff(tagFiles), "bad file table")
-	}
-	for i := 0; i < int(le.Uint32(fs)); i++ {
-		name, err := str(le.Uint32(fs[4+8*i:]), le.Uint32(fs[8+8*i:]), secOff(tagFiles)+4+8*i)
-		if err != nil {
-			return nil, err
-		}
-		if name == "" {
-			return nil, bad(secOff(tagFiles)+4+8*i, "empty file name")
-		}
-		p.files = append(p.files, name)
-	}
+	p.fileSec, p.fileOff = sec[tagFiles], secOff(tagFiles)
+	p.segSec, p.segOff = sec[tagSegs], secOff(tagSegs)
 	// lines
 	ls := sec[tagLines]
 	if len(ls) < 8 || len(ls)%4 != 0 {
@@ -108,33 +95,6 @@ func ParsePart(path string, data []byte) (*Part, error) {
 	p.lines, p.nLines = ls, len(ls)/4-1
 	if le.Uint32(ls) != 0 || int64(le.Uint32(ls[len(ls)-4:])) != int64(len(p.fold)) {
 		return nil, bad(secOff(tagLines), "line table does not span the folded text")
-	}
-	// segments: consecutive, covering every line
-	ss := sec[tagSegs]
-	if len(ss) < 4 || int64(len(ss)) != 4+segSize*int64(le.Uint32(ss)) || le.Uint32(ss) == 0 {
-		return nil, bad(secOff(tagSegs), "bad segment table")
-	}
-	next := 0
-	for i := 0; i < int(le.Uint32(ss)); i++ {
-		at := secOff(tagSegs) + 4 + segSize*i
-		r := ss[4+segSize*i:]
-		file := le.Uint32(r)
-		if int64(file) >= int64(len(p.files)) {
-			return nil, bad(at, "segment file %d out of range", file)
-		}
-		name, err := str(le.Uint32(r[4:]), le.Uint32(r[8:]), at)
-		if err != nil {
-			return nil, err
-		}
-		s := Segment{File: int(file), Place: name, LineNo: int(le.Uint32(r[12:])), FirstLine: int(le.Uint32(r[16:])), Lines: int(le.Uint32(r[20:]))}
-		if s.FirstLine != next || s.Lines <= 0 || s.Lines > p.nLines-next || s.LineNo <= 0 || s.LineNo > 1<<30 {
-			return nil, bad(at, "segment lines out of order")
-		}
-		next += s.Lines
-		p.segs = append(p.segs, s)
-	}
-	if next != p.nLines {
-		return nil, bad(secOff(tagSegs), "segments cover %d of %d lines", next, p.nLines)
 	}
 	// blocks: consecutive line ranges from line 0
 	bs := sec[tagBlock]
@@ -171,14 +131,91 @@ func ParsePart(path string, data []byte) (*Part, error) {
 	return p, nil
 }
 
+// parseTables decodes the file and segment tables on first use: a part
+// that the n-gram filter skips never pays for them.
+func (p *Part) parseTables() error {
+	p.tables.Do(func() { p.tablesErr = p.decodeTables() })
+	return p.tablesErr
+}
+
+func (p *Part) decodeTables() error {
+	le := binary.LittleEndian
+	bad := func(off int, format string, a ...any) error {
+		return &FormatError{Path: p.path, Offset: int64(off), What: fmt.Sprintf(format, a...)}
+	}
+	str := func(off, n uint32, at int) (string, error) {
+		if int64(off)+int64(n) > int64(len(p.strs)) {
+			return "", bad(at, "string outside the pool")
+		}
+		s := string(p.strs[off : off+n])
+		if !utf8.ValidString(s) {
+			return "", bad(at, "string not UTF-8")
+		}
+		return s, nil
+	}
+	// files
+	fs := p.fileSec
+	if len(fs) < 4 || int64(len(fs)) != 4+8*int64(le.Uint32(fs)) {
+		return bad(p.fileOff, "bad file table")
+	}
+	for i := 0; i < int(le.Uint32(fs)); i++ {
+		name, err := str(le.Uint32(fs[4+8*i:]), le.Uint32(fs[8+8*i:]), p.fileOff+4+8*i)
+		if err != nil {
+			return err
+		}
+		if name == "" {
+			return bad(p.fileOff+4+8*i, "empty file name")
+		}
+		p.files = append(p.files, name)
+	}
+	// segments: consecutive, covering every line
+	ss := p.segSec
+	if len(ss) < 4 || int64(len(ss)) != 4+segSize*int64(le.Uint32(ss)) || le.Uint32(ss) == 0 {
+		return bad(p.segOff, "bad segment table")
+	}
+	next := 0
+	for i := 0; i < int(le.Uint32(ss)); i++ {
+		at := p.segOff + 4 + segSize*i
+		r := ss[4+segSize*i:]
+		file := le.Uint32(r)
+		if int64(file) >= int64(len(p.files)) {
+			return bad(at, "segment file %d out of range", file)
+		}
+		name, err := str(le.Uint32(r[4:]), le.Uint32(r[8:]), at)
+		if err != nil {
+			return err
+		}
+		s := Segment{File: int(file), Place: name, LineNo: int(le.Uint32(r[12:])), FirstLine: int(le.Uint32(r[16:])), Lines: int(le.Uint32(r[20:]))}
+		if s.FirstLine != next || s.Lines <= 0 || s.Lines > p.nLines-next || s.LineNo <= 0 || s.LineNo > 1<<30 {
+			return bad(at, "segment lines out of order")
+		}
+		next += s.Lines
+		p.segs = append(p.segs, s)
+	}
+	if next != p.nLines {
+		return bad(p.segOff, "segments cover %d of %d lines", next, p.nLines)
+	}
+	return nil
+}
+
 // Path is the part's file path.
 func (p *Part) Path() string { return p.path }
 
 // Files returns the names of the part's files in order.
-func (p *Part) Files() []string { return p.files }
+func (p *Part) Files() ([]string, error) {
+	if err := p.parseTables(); err != nil {
+		return nil, err
+	}
+	return p.files, nil
+}
 
 // Segments returns the part's runs of lines, in order.
-func (p *Part) Segments() []Segment { return p.segs }
+func (p *Part) Segments() ([]Segment, error) {
+	if err := p.parseTables(); err != nil {
+		return nil, err
+	}
+	return p.segs, nil
+}
 
 // Lines returns the number of lines in the part.
 func (p *Part) Lines() int { return p.nLines }

@@ -198,6 +198,7 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 	for _, r := range refs {
 		keep[partName(r.id)] = true
 	}
+	forgetDir(dir, keep)
 	removeStale(dir, keep)
 	return nil
 }

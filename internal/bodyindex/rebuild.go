@@ -79,6 +79,7 @@ func removeIndex(dir string) error {
 	if err := removeRetry(filepath.Join(dir, ManifestName)); err != nil {
 		return err
 	}
+	forgetDir(dir, nil)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil

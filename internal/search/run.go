@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
@@ -66,16 +67,56 @@ func (p Problem) Message() string {
 	return fmt.Sprintf(MsgBrokenPart, p.Folder)
 }
 
-// task is one folder to search.
+// task is one folder to search. The worker that searches it adds hits as
+// it finds them; the emitter takes them in search order, so hits stream
+// out while later folders are still being searched.
 type task struct {
 	dir      string
 	index    string
 	rel      string   // rel dir under the index, `\` separated
 	relSegs  []string // FoldKey segments: index, dirs
-	hits     []Hit
+	prev     *task    // the task before this one in search order
 	problems []Problem
 	stats    Stats
+
+	mu       sync.Mutex
+	hits     []Hit // guarded by mu
+	finished bool  // guarded by mu: no more hits will come
+
+	found    atomic.Int64 // len(hits), for other workers' cap checks
+	consumed atomic.Bool  // the emitter is done with this task
+	wake     chan struct{}
 	done     chan struct{}
+}
+
+func newTask(dir, index, rel string, segs []string, prev *task) *task {
+	return &task{dir: dir, index: index, rel: rel, relSegs: segs, prev: prev, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// add appends a hit and wakes the emitter.
+func (t *task) add(h Hit) {
+	t.mu.Lock()
+	t.hits = append(t.hits, h)
+	t.found.Store(int64(len(t.hits)))
+	t.mu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// finish marks the task complete.
+func (t *task) finish() {
+	t.mu.Lock()
+	t.finished = true
+	t.mu.Unlock()
+	close(t.done)
+}
+
+// runState is shared by the workers of one search.
+type runState struct {
+	// emittedBefore counts the hits of the tasks the emitter is done with.
+	emittedBefore atomic.Int64
 }
 
 // Run searches the body indexes of the given indexes under contentRoot
@@ -104,6 +145,7 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 	ahead := 4 * workers
 	tasks := make(chan *task, ahead)
 	order := make(chan *task, ahead)
+	run := &runState{}
 	var all []*task
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -111,7 +153,10 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 		defer wg.Done()
 		defer close(tasks)
 		defer close(order)
-		w := walker{ctx: ctx, q: q, out: func(t *task) bool {
+		var prev *task
+		w := walker{ctx: ctx, q: q, out: func(dir, index, rel string, segs []string) bool {
+			t := newTask(dir, index, rel, segs, prev)
+			prev = t
 			all = append(all, t)
 			select {
 			case order <- t:
@@ -122,7 +167,7 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 			case tasks <- t:
 				return true
 			case <-ctx.Done():
-				close(t.done)
+				t.finish()
 				return false
 			}
 		}}
@@ -138,12 +183,12 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := searcher{ctx: ctx, q: q}
+			s := searcher{ctx: ctx, q: q, run: run}
 			for t := range tasks {
 				if ctx.Err() == nil {
 					s.folder(t)
 				}
-				close(t.done)
+				t.finish()
 			}
 		}()
 	}
@@ -152,29 +197,45 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 	stopped := false
 emitLoop:
 	for t := range order {
-		select {
-		case <-t.done:
-		case <-ctx.Done():
-			break emitLoop
+		next := 0
+		for {
+			t.mu.Lock()
+			batch := t.hits[next:]
+			fin := t.finished
+			t.mu.Unlock()
+			for _, h := range batch {
+				if q.max > 0 && st.Hits == q.max {
+					st.Truncated = true
+					break emitLoop
+				}
+				if p := h.Path(); p != lastFile {
+					st.Files++
+					lastFile = p
+				}
+				st.Hits++
+				st.CutAt, st.CutLabel = h.Path(), h.Label
+				next++
+				if !emit(h) {
+					stopped = true
+					break emitLoop
+				}
+			}
+			if fin {
+				break
+			}
+			select {
+			case <-t.wake:
+			case <-t.done:
+			case <-ctx.Done():
+				break emitLoop
+			}
 		}
 		st.Problems = append(st.Problems, t.problems...)
-		for _, h := range t.hits {
-			if q.max > 0 && st.Hits == q.max {
-				st.Truncated = true
-				break emitLoop
-			}
-			if p := h.Path(); p != lastFile {
-				st.Files++
-				lastFile = p
-			}
-			st.Hits++
-			st.CutAt, st.CutLabel = h.Path(), h.Label
-			if !emit(h) {
-				stopped = true
-				break emitLoop
-			}
-		}
+		t.consumed.Store(true)
+		run.emittedBefore.Add(int64(next))
+		t.mu.Lock()
 		t.hits = nil
+		t.mu.Unlock()
 	}
 	cancelled := ctx.Err() != nil && !stopped && !st.Truncated
 	cancel()
@@ -244,7 +305,7 @@ func compareNames(a, b string) int {
 type walker struct {
 	ctx context.Context
 	q   *Query
-	out func(*task) bool
+	out func(dir, index, rel string, segs []string) bool
 }
 
 // dir visits one folder; false stops the walk.
@@ -268,8 +329,7 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 		}
 	}
 	if hasIndex && w.q.folderMayHaveFiles(segs) {
-		t := &task{dir: path, index: index, rel: strings.Join(rel, `\`), relSegs: segs, done: make(chan struct{})}
-		if !w.out(t) {
+		if !w.out(path, index, strings.Join(rel, `\`), segs) {
 			return false
 		}
 	}

@@ -19,14 +19,28 @@ import (
 type searcher struct {
 	ctx     context.Context
 	q       *Query
+	run     *runState
 	kanaBuf []byte
 	offs    []int
 }
 
-// full reports whether a task has all the hits it may need: the cap plus
-// one, to know that the cap was exceeded.
+// full reports whether the hits found so far in this task and the tasks
+// before it reach the cap plus one (one more tells that the cap was
+// exceeded): then no later hit of this task will be emitted. It never
+// overcounts: emittedBefore is read before the walk, and the emitter marks
+// a task consumed before adding its hits to emittedBefore.
 func (s *searcher) full(t *task) bool {
-	return s.q.max > 0 && len(t.hits) > s.q.max
+	if s.q.max <= 0 {
+		return false
+	}
+	n := s.run.emittedBefore.Load() + t.found.Load()
+	for p, k := t.prev, 0; p != nil && k < 256; p, k = p.prev, k+1 {
+		if p.consumed.Load() {
+			break
+		}
+		n += p.found.Load()
+	}
+	return n > int64(s.q.max)
 }
 
 // folder searches one folder's body index.
@@ -128,8 +142,13 @@ func (s *searcher) part(t *task, p *bodyindex.Part) error {
 		t.stats.Filter += time.Since(t0)
 		return nil
 	}
-	pc := &partCtx{index: t.index, p: p, segs: p.Segments()}
-	files := p.Files()
+	segs, err := p.Segments()
+	if err != nil {
+		t.stats.Filter += time.Since(t0)
+		return err
+	}
+	files, _ := p.Files()
+	pc := &partCtx{index: t.index, p: p, segs: segs}
 	fileOK := make([]bool, len(files))
 	pc.kinds = make([]extract.Kind, len(files))
 	pc.relPath = make([]string, len(files))
@@ -304,7 +323,7 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 			return err
 		}
 		tb := time.Now()
-		t.hits = append(t.hits, s.hit(pc, seg, gl, string(o.line(li)), fv.line(li), region, off))
+		t.add(s.hit(pc, seg, gl, string(o.line(li)), fv.line(li), region, off))
 		t.stats.Build += time.Since(tb)
 		if s.full(t) {
 			return nil

@@ -1,0 +1,188 @@
+package bodyindex
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Parts stay mapped between searches of one process (the web server runs
+// many; the CLI exits without paying for munmap). This is safe because a
+// part's name is the hash of its bytes: the same path, size and
+// modification time mean the same content, so a mapping found in the
+// cache is the part the manifest names. Mappings of parts that their
+// folder's manifest no longer lists are dropped when no search uses them,
+// as soon as the folder is opened or published again; beyond cacheLimit
+// mapped bytes the least recently used unused mappings go.
+
+// mapping is one mapped part file.
+type mapping struct {
+	path  string
+	size  int64
+	mtime time.Time
+	data  []byte
+	unmap func() error
+	part  *Part
+	err   error
+	refs  int
+	stale bool
+	used  uint64
+}
+
+var cache = struct {
+	sync.Mutex
+	m     map[string]*mapping
+	byDir map[string][]string
+	bytes int64
+	clock uint64
+}{m: map[string]*mapping{}, byDir: map[string][]string{}}
+
+// cacheLimit bounds the mapped bytes kept for later searches.
+var cacheLimit = func() int64 {
+	if strconv.IntSize == 32 {
+		return 256 << 20
+	}
+	return 32 << 30
+}()
+
+// acquire maps (or finds mapped) the parts refs of dir and takes a
+// reference on each. vanished reports a part that does not exist: the
+// manifest was replaced meanwhile and the caller reads it again.
+func acquire(dir string, refs []partRef) (ms []*mapping, vanished bool) {
+	cache.Lock()
+	defer cache.Unlock()
+	cache.clock++
+	paths := make([]string, len(refs))
+	for i, r := range refs {
+		path := filepath.Join(dir, partName(r.id))
+		paths[i] = path
+		st, err := os.Stat(path)
+		if errors.Is(err, os.ErrNotExist) {
+			for _, m := range ms {
+				releaseLocked(m)
+			}
+			return nil, true
+		}
+		m := cache.m[path]
+		if m != nil && err == nil && m.size == st.Size() && m.mtime.Equal(st.ModTime()) && !m.stale {
+			m.refs++
+			m.used = cache.clock
+			ms = append(ms, m)
+			continue
+		}
+		if m != nil {
+			// Changed under the same name (not by fumibako): forget it.
+			m.stale = true
+			delete(cache.m, path)
+			if m.refs == 0 {
+				dropLocked(m)
+			}
+		}
+		m = &mapping{path: path, refs: 1, used: cache.clock}
+		if err == nil {
+			m.size, m.mtime = st.Size(), st.ModTime()
+			m.data, m.unmap, m.err = mapFile(path)
+		} else {
+			m.err = err
+		}
+		if errors.Is(m.err, os.ErrNotExist) {
+			for _, x := range ms {
+				releaseLocked(x)
+			}
+			return nil, true
+		}
+		if m.err == nil {
+			cache.bytes += int64(len(m.data))
+			m.part, m.err = ParsePart(path, m.data)
+		}
+		cache.m[path] = m
+		ms = append(ms, m)
+	}
+	forgetLocked(dir, paths)
+	for cache.bytes > cacheLimit && evictOneLocked() {
+	}
+	return ms, false
+}
+
+// release drops the references taken by acquire.
+func release(ms []*mapping) {
+	cache.Lock()
+	defer cache.Unlock()
+	for _, m := range ms {
+		releaseLocked(m)
+	}
+}
+
+func releaseLocked(m *mapping) {
+	m.refs--
+	if m.refs == 0 && m.stale {
+		dropLocked(m)
+	}
+}
+
+// forgetLocked records the parts dir's manifest lists now and marks the
+// ones it listed before and no longer does as stale.
+func forgetLocked(dir string, keep []string) {
+	kept := map[string]bool{}
+	for _, p := range keep {
+		kept[p] = true
+	}
+	for _, p := range cache.byDir[dir] {
+		if kept[p] {
+			continue
+		}
+		if m := cache.m[p]; m != nil {
+			m.stale = true
+			delete(cache.m, p)
+			if m.refs == 0 {
+				dropLocked(m)
+			}
+		}
+	}
+	if len(keep) == 0 {
+		delete(cache.byDir, dir)
+	} else {
+		cache.byDir[dir] = keep
+	}
+}
+
+// forgetDir drops the cached parts of dir that are not in keep (names of
+// part files), after a publish or a removal.
+func forgetDir(dir string, keep map[string]bool) {
+	cache.Lock()
+	defer cache.Unlock()
+	var paths []string
+	for name := range keep {
+		paths = append(paths, filepath.Join(dir, name))
+	}
+	forgetLocked(dir, paths)
+}
+
+func dropLocked(m *mapping) {
+	if m.unmap != nil {
+		m.unmap()
+		m.unmap = nil
+		cache.bytes -= int64(len(m.data))
+	}
+	if cache.m[m.path] == m {
+		delete(cache.m, m.path)
+	}
+}
+
+// evictOneLocked unmaps the least recently used mapping nobody uses.
+func evictOneLocked() bool {
+	var victim *mapping
+	for _, m := range cache.m {
+		if m.refs == 0 && (victim == nil || m.used < victim.used) {
+			victim = m
+		}
+	}
+	if victim == nil {
+		return false
+	}
+	dropLocked(victim)
+	return true
+}
