@@ -1,7 +1,10 @@
 package extract
 
 import (
+	"context"
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,5 +43,28 @@ func TestXlStringsSpill(t *testing.T) {
 	s.close()
 	if _, err := os.Stat(name); !os.IsNotExist(err) {
 		t.Errorf("spill file %s not removed: %v", name, err)
+	}
+}
+
+// TestReadXlsxNotZip calls the reader directly: Extract sends non-ZIP
+// files under OOXML names to the legacy path before any reader runs.
+func TestReadXlsxNotZip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "text.xlsx")
+	if err := os.WriteFile(path, []byte("not a workbook at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := readXlsx(context.Background(), path, Options{Scratch: dir})
+	var fe *Error
+	if !errors.As(err, &fe) || !strings.HasPrefix(fe.Msg, MsgCorrupt) || !errors.Is(err, ErrNotZip) {
+		t.Errorf("readXlsx(text) = %v; want a corrupt *Error wrapping ErrNotZip", err)
+	}
+	enc := filepath.Join("..", "..", "..", "shared", "corpus", "calamine", "pass_protected.xlsx")
+	if _, err := os.Stat(enc); err != nil {
+		t.Skipf("corpus file %s absent", enc)
+	}
+	_, err = readXlsx(context.Background(), enc, Options{Scratch: dir})
+	if !errors.As(err, &fe) || fe.Msg != MsgPassword {
+		t.Errorf("readXlsx(encrypted) = %v; want %q", err, MsgPassword)
 	}
 }

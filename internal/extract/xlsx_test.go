@@ -173,7 +173,6 @@ func TestXlsxFailures(t *testing.T) {
 		notZip  bool
 		wantLog string
 	}{
-		{name: "text", data: []byte("not a workbook at all"), msg: extract.MsgCorrupt, notZip: true},
 		{name: "empty", data: nil, msg: extract.MsgCorrupt, notZip: true},
 		{name: "truncated", data: cells[:len(cells)/2], msg: extract.MsgCorrupt},
 		{name: "broken sheet", data: xlsxMinimal(t, map[string]string{"S": `<worksheet><sheetData><row><c r="A1"><v>1</v></row>`}), msg: extract.MsgCorrupt},
