@@ -99,9 +99,12 @@ func readXlsx(ctx context.Context, path string, opt Options) (res *Result, err e
 // cfbSignature starts every compound file (MS-CFB).
 var xlCFBSignature = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
 
-// xlNotZip classifies a workbook that is not a ZIP: an encrypted OOXML
-// package (a compound file with EncryptionInfo / EncryptedPackage) is a
-// password failure, anything else corrupt with ErrNotZip in the chain.
+// xlNotZip classifies a workbook that is not a ZIP by its compound-file
+// entries (reference/extraction.md §10): IRM (DRM entries, or
+// \x06DataSpaces without a known password entry) is MsgRights, an
+// encrypted package (EncryptionInfo, StrongEncryptionDataSpace) is
+// MsgPassword, anything else corrupt with ErrNotZip in the chain. Extract
+// normally sends such files to the legacy path before this reader runs.
 func xlNotZip(path string) error {
 	notZip := Corrupt(fmt.Errorf("%s: %w", path, ErrNotZip))
 	f, err := os.Open(path)
@@ -117,15 +120,26 @@ func xlNotZip(path string) error {
 	if err != nil {
 		return notZip
 	}
+	var drm, password, dataSpaces bool
 	for i := 0; i < 10000; i++ {
 		e, err := r.Next()
 		if err != nil {
 			break
 		}
 		switch e.Name {
-		case "EncryptionInfo", "EncryptedPackage", "StrongEncryptionDataSpace":
-			return &Error{Msg: MsgPassword, Cause: fmt.Errorf("%s: encrypted OOXML package", path)}
+		case "DRMEncryptedDataSpace", "DRMEncryptedTransform", "\tDRMContent":
+			drm = true
+		case "EncryptionInfo", "StrongEncryptionDataSpace":
+			password = true
+		case "\x06DataSpaces":
+			dataSpaces = true
 		}
+	}
+	switch {
+	case drm, dataSpaces && !password:
+		return &Error{Msg: MsgRights, Cause: fmt.Errorf("%s: rights-managed (IRM) package", path)}
+	case password:
+		return &Error{Msg: MsgPassword, Cause: fmt.Errorf("%s: encrypted OOXML package", path)}
 	}
 	return notZip
 }
