@@ -111,9 +111,9 @@ func PlaceLabel(fk extract.Kind, place string) string {
 	return base
 }
 
-// label returns the per-hit label (reference/search.md §6.1).
-func (h *Hit) label() string {
-	pl := PlaceLabel(h.FileKind, h.Place)
+// label returns the per-hit label (reference/search.md §6.1); pl is
+// PlaceLabel(h.FileKind, h.Place).
+func (h *Hit) label(pl string) string {
 	switch {
 	case h.FileKind == extract.KindText:
 		return strconv.Itoa(h.Row) + " 行目"
@@ -144,31 +144,11 @@ func ColumnName(i int) string {
 // cell counts.
 func Fields(line string) [][2]int {
 	var out [][2]int
-	i := 0
-	for {
-		start := i
-		if i < len(line) && line[i] == '"' {
-			i++
-			for i < len(line) {
-				if line[i] == '"' {
-					if i+1 < len(line) && line[i+1] == '"' {
-						i += 2
-						continue
-					}
-					i++
-					break
-				}
-				i++
-			}
-		}
-		j := strings.IndexByte(line[i:], '\t')
-		if j < 0 {
-			out = append(out, [2]int{start, len(line)})
-			return out
-		}
-		out = append(out, [2]int{start, i + j})
-		i += j + 1
-	}
+	forFields(line, func(_, start, end int, _ bool) bool {
+		out = append(out, [2]int{start, end})
+		return true
+	})
+	return out
 }
 
 // setCells fills Cell and MoreCells of an Excel hit from its matches.
@@ -188,35 +168,67 @@ func (h *Hit) setCells() {
 	default:
 		return
 	}
-	fields := Fields(h.Text)
-	cells := map[int]bool{}
-	first := -1
-	for k, m := range h.Matches {
-		f := fieldOf(fields, m[0])
-		if k == 0 {
-			if f < 0 || m[1] > fields[f][1] {
-				return // the first match spans cells: column unknown
+	// Walk the cells once; matches are ascending.
+	first, cells, lastCell := -1, 0, -1
+	k := 0
+	forFields(h.Text, func(i, start, end int, final bool) bool {
+		for k < len(h.Matches) && (h.Matches[k][0] < end || final) {
+			m := h.Matches[k]
+			if m[0] < start {
+				k++
+				continue
 			}
-			first = f
+			if k == 0 {
+				if m[1] > end {
+					return false // the first match spans cells: column unknown
+				}
+				first = i
+			}
+			if i != lastCell {
+				cells++
+				lastCell = i
+			}
+			k++
 		}
-		if f >= 0 {
-			cells[f] = true
-		}
+		return k < len(h.Matches)
+	})
+	if first < 0 {
+		return
 	}
 	h.Cell = ColumnName(first) + strconv.Itoa(h.Row)
-	h.MoreCells = len(cells) - 1
+	h.MoreCells = cells - 1
 }
 
-func fieldOf(fields [][2]int, off int) int {
-	for i, f := range fields {
-		if off >= f[0] && off < f[1] {
-			return i
+// forFields calls fn for each cell of an Excel line (see Fields) with its
+// index and byte range, until fn returns false.
+func forFields(line string, fn func(i, start, end int, final bool) bool) {
+	i := 0
+	for n := 0; ; n++ {
+		start := i
+		if i < len(line) && line[i] == '"' {
+			i++
+			for i < len(line) {
+				if line[i] == '"' {
+					if i+1 < len(line) && line[i+1] == '"' {
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				i++
+			}
 		}
-		if off == f[1] && i == len(fields)-1 {
-			return i
+		j := strings.IndexByte(line[i:], '\t')
+		if j < 0 {
+			fn(n, start, len(line), true)
+			return
 		}
+		if !fn(n, start, i+j, false) {
+			return
+		}
+		i += j + 1
 	}
-	return -1
 }
 
 // shorten cuts a long text-file line around its first match.

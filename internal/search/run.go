@@ -80,8 +80,8 @@ type task struct {
 	stats    Stats
 
 	mu       sync.Mutex
-	hits     []Hit // guarded by mu
-	finished bool  // guarded by mu: no more hits will come
+	chunks   [][]Hit // guarded by mu: the hits, in chunks that never move
+	finished bool    // guarded by mu: no more hits will come
 
 	found    atomic.Int64 // len(hits), for other workers' cap checks
 	consumed atomic.Bool  // the emitter is done with this task
@@ -96,14 +96,22 @@ func newTask(dir, index, rel string, segs []string, prev *task) *task {
 // add appends a hit and wakes the emitter.
 func (t *task) add(h Hit) {
 	t.mu.Lock()
-	t.hits = append(t.hits, h)
-	t.found.Store(int64(len(t.hits)))
+	n := len(t.chunks)
+	if n == 0 || len(t.chunks[n-1]) == cap(t.chunks[n-1]) {
+		t.chunks = append(t.chunks, make([]Hit, 0, hitChunk))
+		n++
+	}
+	t.chunks[n-1] = append(t.chunks[n-1], h)
+	t.found.Add(1)
 	t.mu.Unlock()
 	select {
 	case t.wake <- struct{}{}:
 	default:
 	}
 }
+
+// hitChunk is how many hits a task keeps in one slice.
+const hitChunk = 256
 
 // finish marks the task complete.
 func (t *task) finish() {
@@ -193,29 +201,33 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 		}()
 	}
 
-	lastFile := ""
+	var last *Hit
 	stopped := false
 emitLoop:
 	for t := range order {
-		next := 0
+		next := 0 // hits of t emitted
 		for {
 			t.mu.Lock()
-			batch := t.hits[next:]
+			chunks := t.chunks
 			fin := t.finished
 			t.mu.Unlock()
-			for _, h := range batch {
+			for {
+				ci, off := next/hitChunk, next%hitChunk
+				if ci >= len(chunks) || off >= len(chunks[ci]) {
+					break
+				}
+				h := &chunks[ci][off]
 				if q.max > 0 && st.Hits == q.max {
 					st.Truncated = true
 					break emitLoop
 				}
-				if p := h.Path(); p != lastFile {
+				if last == nil || h.Index != last.Index || h.RelPath != last.RelPath {
 					st.Files++
-					lastFile = p
 				}
 				st.Hits++
-				st.CutAt, st.CutLabel = h.Path(), h.Label
+				last = h
 				next++
-				if !emit(h) {
+				if !emit(*h) {
 					stopped = true
 					break emitLoop
 				}
@@ -234,8 +246,11 @@ emitLoop:
 		t.consumed.Store(true)
 		run.emittedBefore.Add(int64(next))
 		t.mu.Lock()
-		t.hits = nil
+		t.chunks = nil
 		t.mu.Unlock()
+	}
+	if st.Truncated && last != nil {
+		st.CutAt, st.CutLabel = last.Path(), last.Label
 	}
 	cancelled := ctx.Err() != nil && !stopped && !st.Truncated
 	cancel()
@@ -244,9 +259,6 @@ emitLoop:
 	wg.Wait()
 	for _, t := range all {
 		st.add(&t.stats)
-	}
-	if !st.Truncated {
-		st.CutAt, st.CutLabel = "", ""
 	}
 	st.Total = time.Since(start)
 	if cancelled && parent.Err() != nil {

@@ -127,7 +127,9 @@ type partCtx struct {
 	segs    []bodyindex.Segment
 	segOK   []bool
 	kinds   []extract.Kind
-	prefix  []bool // per segment: cell-prefixed lines
+	prefix  []bool   // per segment: cell-prefixed lines
+	labels  []string // per segment: PlaceLabel, once labeled
+	labeled []bool
 	relPath []string
 }
 
@@ -163,6 +165,8 @@ func (s *searcher) part(t *task, p *bodyindex.Part) error {
 	}
 	pc.segOK = make([]bool, len(pc.segs))
 	pc.prefix = make([]bool, len(pc.segs))
+	pc.labels = make([]string, len(pc.segs))
+	pc.labeled = make([]bool, len(pc.segs))
 	allowed := uint64(0)
 	for i, sg := range pc.segs {
 		pc.segOK[i] = fileOK[sg.File] && s.placeOK(sg.Place)
@@ -247,10 +251,13 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 		t.stats.BytesRead += int64(len(text))
 		st := make([]int, 0, end-first+1)
 		st = append(st, 0)
-		for i, c := range text {
-			if c == '\n' {
-				st = append(st, i+1)
+		for i := 0; ; {
+			j := bytes.IndexByte(text[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			st = append(st, i)
 		}
 		ov = &view{text: text, starts: st}
 		okv = ov
@@ -386,7 +393,10 @@ func (s *searcher) hit(pc *partCtx, seg, gl int, line string, foldedLine, region
 	}
 	h.Matches = ms
 	h.setCells()
-	h.Label = h.label()
+	if !pc.labeled[seg] {
+		pc.labels[seg], pc.labeled[seg] = PlaceLabel(fk, sg.Place), true
+	}
+	h.Label = h.label(pc.labels[seg])
 	h.shorten()
 	return h
 }
