@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/content"
@@ -25,7 +26,7 @@ type job struct {
 }
 
 type result struct {
-	job *job
+	id  int64
 	res worker.Result
 }
 
@@ -56,32 +57,32 @@ func (r *run) ingest() {
 	if cfg.MemLimit < 0 {
 		cfg.MemLimit = 0
 	}
-	slots := make([]*worker.Slot, workers)
-	jobs := make([]chan *job, workers)
-	results := make(chan result)
+	// Each slot keeps up to worker.Depth files in its worker's pipe, so a
+	// worker never idles while this goroutine records a result.
+	jobs := make([]chan worker.Request, workers)
+	results := make(chan result, workers*worker.Depth)
 	abandon := make(chan struct{}) // closed when files in flight must be killed
-	for i := range slots {
-		slots[i] = worker.NewSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))
-		jobs[i] = make(chan *job)
-		go func(s *worker.Slot, in <-chan *job) {
-			for j := range in {
-				req := worker.Request{ID: int64(j.pos), Path: j.target.File.Path,
-					Name: filepath.Base(j.target.File.Path), Stage: j.stage}
-				results <- result{job: j, res: s.Run(req, abandon)}
-			}
-			s.Close()
-		}(slots[i], jobs[i])
+	byID := map[int64]*job{}
+	var slotsDone sync.WaitGroup
+	for i := range jobs {
+		jobs[i] = make(chan worker.Request)
+		slot := worker.NewSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))
+		slotsDone.Add(1)
+		go func(in <-chan worker.Request) {
+			defer slotsDone.Done()
+			slot.Pipeline(in, func(req worker.Request, res worker.Result) {
+				results <- result{id: req.ID, res: res}
+			}, abandon)
+		}(jobs[i])
 	}
 	defer func() {
 		for _, c := range jobs {
 			close(c)
 		}
+		slotsDone.Wait()
 	}()
 
-	free := make([]int, 0, workers)
-	for i := workers - 1; i >= 0; i-- {
-		free = append(free, i)
-	}
+	load := make([]int, workers)
 	next, inFlight := 0, 0
 	stopping := false
 	var grace <-chan time.Time
@@ -94,18 +95,24 @@ func (r *run) ingest() {
 		}
 	}
 	for {
-		// Dispatch while a worker is free.
-		for !stopping && r.lostRoot == "" && len(free) > 0 && next < total {
+		// Dispatch while a slot has room, idle slots first.
+		for !stopping && r.lostRoot == "" && next < total {
+			slot := -1
+			for i, l := range load {
+				if l < worker.Depth && (slot < 0 || l < load[slot]) {
+					slot = i
+				}
+			}
+			if slot < 0 {
+				break
+			}
 			t := r.targets[next]
 			next++
 			if !r.sourceReady(t, next) {
 				continue
 			}
-			slot := free[len(free)-1]
-			free = free[:len(free)-1]
 			j := &job{pos: next, target: t, slot: slot,
-				stage: filepath.Join(r.scratch, fmt.Sprintf("w%d", slot+1), "stage", filepath.Base(t.File.Path))}
-			os.RemoveAll(filepath.Dir(j.stage))
+				stage: filepath.Join(r.scratch, fmt.Sprintf("w%d", slot+1), "stage", fmt.Sprint(next), filepath.Base(t.File.Path))}
 			// Rule 2: 始 before the hand-off.
 			if err := r.journal.Start(t.File.RelPath, t.Count+1); err != nil && r.journalErr == nil {
 				r.journalErr = err
@@ -114,7 +121,9 @@ func (r *run) ingest() {
 			crashPoint("after-start-record")
 			r.progress.Current = t.File.RelPath
 			r.update()
-			jobs[slot] <- j
+			byID[int64(j.pos)] = j
+			jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage}
+			load[slot]++
 			inFlight++
 		}
 		if inFlight == 0 && (stopping || r.lostRoot != "" || next >= total) {
@@ -122,9 +131,11 @@ func (r *run) ingest() {
 		}
 		select {
 		case res := <-results:
+			j := byID[res.id]
+			delete(byID, res.id)
 			inFlight--
-			free = append(free, res.job.slot)
-			r.record(res.job, res.res)
+			load[j.slot]--
+			r.record(j, res.res)
 		case <-stopCh:
 			stopCh = nil
 			if !stopping {

@@ -91,7 +91,7 @@ func (s *Slot) start() error {
 		return fmt.Errorf("worker: start %s: %w", s.cfg.Exe, err)
 	}
 	s.cmd, s.stdin = cmd, stdin
-	s.lines = make(chan []byte, 1)
+	s.lines = make(chan []byte, Depth+1)
 	s.exited = make(chan struct{})
 	go func(lines chan<- []byte, exited chan<- struct{}) {
 		sc := bufio.NewScanner(stdout)
