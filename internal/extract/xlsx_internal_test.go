@@ -68,3 +68,18 @@ func TestReadXlsxNotZip(t *testing.T) {
 		t.Errorf("readXlsx(encrypted) = %v; want %q", err, MsgPassword)
 	}
 }
+
+func TestXlHeaderFooterLines(t *testing.T) {
+	h := xlHeaderFooter{differentOddEven: true, parts: map[string]string{
+		"firstHeader": "&C表紙（無効）",
+		"oddHeader":   "&L社外秘&R&P",
+		"evenHeader":  "&L社外秘&C偶数\t頁",
+		"oddFooter":   "&C\"引用\"_x000D_",
+		"evenFooter":  "&C&&",
+	}}
+	got := strings.Join(h.lines(), "|")
+	want := "社外秘|偶数 頁|\"\"\"引用\"\"\"|&"
+	if got != want {
+		t.Errorf("lines = %q, want %q", got, want)
+	}
+}
