@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
@@ -56,6 +58,13 @@ func (o *openRecorder) got() []string {
 // exe is the worker executable ("" when the test runs no indexing).
 func newEnv(t testing.TB, exe string) *env {
 	t.Helper()
+	return newEnvWith(t, exe, true, 1)
+}
+
+// newEnvWith is newEnv with a choice: register the root or not, and the
+// number of worker processes (0 = number of CPUs).
+func newEnvWith(t testing.TB, exe string, register bool, workers int) *env {
+	t.Helper()
 	base := t.TempDir()
 	e := &env{t: t, root: filepath.Join(base, "共有", "営業"), opened: &openRecorder{}}
 	if err := os.MkdirAll(e.root, 0o755); err != nil {
@@ -66,19 +75,21 @@ func newEnv(t testing.TB, exe string) *env {
 		t.Fatal(err)
 	}
 	e.ws = ws
-	s := &workspace.Settings{}
-	if _, err := s.AddRoot(e.root, "営業", ws.Root, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := ws.SaveSettings(s); err != nil {
-		t.Fatal(err)
+	if register {
+		s := &workspace.Settings{}
+		if _, err := s.AddRoot(e.root, "営業", ws.Root, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := ws.SaveSettings(s); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.srv, err = web.New(web.Options{Workspace: ws, Addr: ln.Addr().String(), Open: e.opened.open,
-		WorkerExe: exe, Workers: 1})
+		WorkerExe: exe, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +98,13 @@ func newEnv(t testing.TB, exe string) *env {
 	e.ts.Listener = ln
 	e.ts.Start()
 	t.Cleanup(func() {
+		// Shutdown stops a run and ends the event streams a browser may
+		// still hold, so that Close does not wait for them.
 		e.srv.StopRun(true)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		e.srv.Shutdown(ctx)
+		e.ts.CloseClientConnections()
 		e.ts.Close()
 	})
 	return e
