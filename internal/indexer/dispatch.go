@@ -83,6 +83,7 @@ func (r *run) ingest() {
 	}()
 
 	load := make([]int, workers)
+	alone := make([]bool, workers)
 	next, inFlight := 0, 0
 	stopping := false
 	var grace <-chan time.Time
@@ -97,16 +98,23 @@ func (r *run) ingest() {
 	for {
 		// Dispatch while a slot has room, idle slots first.
 		for !stopping && r.lostRoot == "" && next < total {
+			t := r.targets[next]
+			// A file interrupted before runs alone on an idle worker with
+			// nothing queued behind it, so that a file which takes the
+			// whole run down again does not drag an innocent neighbour to
+			// the interrupt limit with it.
 			slot := -1
 			for i, l := range load {
-				if l < worker.Depth && (slot < 0 || l < load[slot]) {
+				if alone[i] || l >= worker.Depth || t.Count > 0 && l > 0 {
+					continue
+				}
+				if slot < 0 || l < load[slot] {
 					slot = i
 				}
 			}
 			if slot < 0 {
 				break
 			}
-			t := r.targets[next]
 			next++
 			if !r.sourceReady(t, next) {
 				continue
@@ -124,6 +132,7 @@ func (r *run) ingest() {
 			byID[int64(j.pos)] = j
 			jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage}
 			load[slot]++
+			alone[slot] = t.Count > 0
 			inFlight++
 		}
 		if inFlight == 0 && (stopping || r.lostRoot != "" || next >= total) {
@@ -135,6 +144,9 @@ func (r *run) ingest() {
 			delete(byID, res.id)
 			inFlight--
 			load[j.slot]--
+			if load[j.slot] == 0 {
+				alone[j.slot] = false
+			}
 			r.record(j, res.res)
 		case <-stopCh:
 			stopCh = nil
