@@ -3,6 +3,8 @@ module github.com/fumibako/fumibako
 go 1.26.8
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/richardlehane/mscfb v1.0.9
 	github.com/xuri/excelize/v2 v2.11.1
 	golang.org/x/sys v0.50.0
@@ -11,6 +13,7 @@ require (
 )
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/richardlehane/msoleps v1.0.6 // indirect
 	github.com/tiendc/go-deepcopy v1.7.2 // indirect
 	github.com/xuri/efp v0.0.3-0.20260924042702-217b81952dec // indirect
