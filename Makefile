@@ -38,7 +38,7 @@ setup:
 	sudo=$$(command -v sudo || true); \
 	$$sudo apt-get update && $$sudo apt-get install -y --no-install-recommends \
 		libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui \
-		ripgrep chromium fonts-noto-cjk
+		ripgrep chromium fonts-noto-cjk fonts-ipafont-gothic
 
 bench:
 	$(GO) run ./bench/cmd/bench
