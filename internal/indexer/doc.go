@@ -25,6 +25,12 @@
 //  6. 書 MUST precede the final rewrite of the ingest list and 終 follow it;
 //     a rewrite cut in the middle makes the next start redo every 始.
 //
+// Dispatch keeps up to worker.Depth files in each worker's pipe (each with
+// its 始), so workers do not idle while results are recorded. A file that
+// the journal says was interrupted before runs alone on an idle worker:
+// were it to take the run down again, no queued neighbour is counted as
+// interrupted with it.
+//
 // Stop (Ctrl-C, SIGTERM, the web UI's stop button): dispatch stops at once;
 // files in flight get Options.Grace to finish, then their workers are
 // killed and their current row is appended, so the journal reads them as
