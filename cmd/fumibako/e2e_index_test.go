@@ -255,3 +255,19 @@ func TestCloudOnlyFiles(t *testing.T) {
 		t.Errorf("status:\n%s", out)
 	}
 }
+
+// TestFolderWithOnlyFailures: a folder whose only file fails has nothing
+// to publish; it must not be carried as unpublished run after run.
+func TestFolderWithOnlyFailures(t *testing.T) {
+	f := newFixture(t)
+	f.write("sub/bin.txt", "\x00\x01bin")
+	f.mustRun("folder", "add", f.root)
+	f.mustRun("index")
+	out := f.mustRun("index")
+	if strings.Contains(out, "まとめられませんでした") || strings.Contains(out, "集約ファイルに入れていない") {
+		t.Errorf("second run:\n%s", out)
+	}
+	if journalHas(f, "未") {
+		t.Errorf("journal carries an unpublished folder")
+	}
+}

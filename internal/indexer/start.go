@@ -153,7 +153,14 @@ func (r *run) rebuild(folder string) {
 func (r *run) publish(folder string) bool {
 	k := workspace.FoldKey(folder)
 	dir := content.Dir(r.ws.ContentRoot(), folder)
-	err := r.opt.Body.Publish(dir, r.removals[k])
+	var err error
+	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
+		// Nothing was ever stored for this folder (every file in it failed,
+		// or its index was deleted by hand): nothing to publish or remove.
+		err = nil
+	} else {
+		err = r.opt.Body.Publish(dir, r.removals[k])
+	}
 	var rebuild *bodyindex.RebuildError
 	if errors.As(err, &rebuild) {
 		r.rebuild(folder)
