@@ -116,8 +116,11 @@ func TestNativeAgreement(t *testing.T) {
 			excluded = append(excluded, in.label+": no native reader")
 			continue
 		}
+		formulas := map[string]bool{}
+		xlsFormulaTrace = func(sheet string, row int) { formulas[sheet+"\x00"+strconv.Itoa(row)] = true }
 		got, nerr := nr(ctx, in.path, Options{Scratch: t.TempDir()})
-		r := agreeCompare(want, got)
+		xlsFormulaTrace = nil
+		r := agreeCompare(want, got, formulas)
 		r.label, r.kind, r.err = in.label, in.kind, nerr
 		if r.total == 0 && r.extra == 0 && nerr == nil {
 			r.empty = true
@@ -132,11 +135,15 @@ func TestNativeAgreement(t *testing.T) {
 		k.total += r.total
 		k.match += r.match
 		k.extra += r.extra
+		k.formula += r.formula
+		k.formulaMatch += r.formulaMatch
 		if nerr == nil {
 			accepted.files++
 			accepted.total += r.total
 			accepted.match += r.match
 			accepted.extra += r.extra
+			accepted.formula += r.formula
+			accepted.formulaMatch += r.formulaMatch
 		}
 	}
 	var all agreeRow
@@ -151,6 +158,9 @@ func TestNativeAgreement(t *testing.T) {
 		all.match, all.total, agreePct(all.match, all.total), all.files, all.extra, len(excluded))
 	fmt.Fprintf(&b, "  over the %d files the native reader accepts (the rest fall back to LibreOffice): %d of %d lines identical (%s)\n",
 		accepted.files, accepted.match, accepted.total, agreePct(accepted.match, accepted.total))
+	plainMatch, plainTotal := accepted.match-accepted.formulaMatch, accepted.total-accepted.formula
+	fmt.Fprintf(&b, "    lines without formula results: %d of %d identical (%s); lines with formula results (LibreOffice recalculates, the native readers show Excel's cached value): %d of %d (%s)\n",
+		plainMatch, plainTotal, agreePct(plainMatch, plainTotal), accepted.formulaMatch, accepted.formula, agreePct(accepted.formulaMatch, accepted.formula))
 	var kn []string
 	for k := range kinds {
 		kn = append(kn, k)
@@ -164,7 +174,7 @@ func TestNativeAgreement(t *testing.T) {
 	fmt.Fprintf(&b, "worst files:\n")
 	ndiff, _ := strconv.Atoi(os.Getenv("FUMIBAKO_AGREEMENT_DIFF"))
 	for i, r := range rows {
-		if i >= 20 || r.share() >= 1 && r.extra == 0 {
+		if i >= 40 || r.share() >= 1 && r.extra == 0 {
 			break
 		}
 		fmt.Fprintf(&b, "  %7s  %4d/%-4d lines  native-only %-3d %s", agreePct(r.match, r.total), r.match, r.total, r.extra, r.label)
@@ -204,12 +214,13 @@ func agreementCorpus(tb testing.TB) string {
 
 // agreeRow is the comparison of one file (or a kind of files).
 type agreeRow struct {
-	label, kind         string
-	files               int
-	total, match, extra int
-	empty               bool
-	err                 error
-	diffs               []string
+	label, kind           string
+	files                 int
+	total, match, extra   int
+	formula, formulaMatch int // LibreOffice lines in rows with formula results
+	empty                 bool
+	err                   error
+	diffs                 []string
 }
 
 func (r agreeRow) share() float64 {
@@ -230,7 +241,7 @@ func agreePct(m, n int) string {
 }
 
 // agreeCompare compares the native result got with LibreOffice's want.
-func agreeCompare(want, got *Result) agreeRow {
+func agreeCompare(want, got *Result, formulas map[string]bool) agreeRow {
 	var r agreeRow
 	gp := map[string][]string{}
 	if got != nil {
@@ -247,12 +258,19 @@ func agreeCompare(want, got *Result) agreeRow {
 				continue
 			}
 			r.total++
+			f := formulas[p.Name+"\x00"+strconv.Itoa(i+1)]
+			if f {
+				r.formula++
+			}
 			var gl string
 			if i < len(g) {
 				gl = g[i]
 			}
 			if gl == l {
 				r.match++
+				if f {
+					r.formulaMatch++
+				}
 				continue
 			}
 			r.diffs = append(r.diffs, fmt.Sprintf("%s:%d  lo=%q  native=%q", p.Name, i+1, agreeShort(l), agreeShort(gl)))

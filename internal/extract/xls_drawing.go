@@ -23,7 +23,8 @@ const xlsObjNote = 0x19
 // xlsObjRef is one OBJ record.
 type xlsObjRef struct {
 	id, ot   int
-	row, col int // anchor, 1-based
+	row, col int  // anchor, 1-based
+	empty    bool // zero width or height: nothing shows (LibreOffice drops it)
 }
 
 // xlsNoteRef is one NOTE record.
@@ -35,7 +36,8 @@ type xlsNoteRef struct {
 
 // xlsDrawing collects a sheet's objects while its records stream by.
 type xlsDrawing struct {
-	row, col int // last anchor seen in MSODRAWING, 1-based
+	row, col int  // last anchor seen in MSODRAWING, 1-based
+	empty    bool // that anchor has no width or no height
 	objs     []xlsObjRef
 	lastID   int
 	hasObj   bool
@@ -61,8 +63,12 @@ func (d *xlsDrawing) drawing(data []byte) {
 			return
 		}
 		if typ == 0xF010 && n >= 18 {
-			d.col = le16(data, i+8+2) + 1
-			d.row = le16(data, i+8+6) + 1
+			// flags, colL, dxL, rwT, dyT, colR, dxR, rwB, dyB
+			a := data[i+8:]
+			d.col = le16(a, 2) + 1
+			d.row = le16(a, 6) + 1
+			d.empty = le16(a, 2) == le16(a, 10) && le16(a, 4) == le16(a, 12) ||
+				le16(a, 6) == le16(a, 14) && le16(a, 8) == le16(a, 16)
 		}
 		i += 8 + n
 	}
@@ -83,7 +89,7 @@ func (d *xlsDrawing) obj(b *xlsBook, data []byte) {
 	if len(data) < 8 || le16(data, 0) != 0x15 {
 		return
 	}
-	o := xlsObjRef{ot: le16(data, 4), id: le16(data, 6), row: d.row, col: d.col}
+	o := xlsObjRef{ot: le16(data, 4), id: le16(data, 6), row: d.row, col: d.col, empty: d.empty}
 	d.objs = append(d.objs, o)
 	d.lastID, d.hasObj = o.id, true
 }
@@ -148,6 +154,19 @@ func (d *xlsDrawing) note(b *xlsBook, data []byte) error {
 	return nil
 }
 
+// lastChart reports whether the last OBJ record is an embedded chart.
+func (d *xlsDrawing) lastChart() bool {
+	return len(d.objs) > 0 && d.objs[len(d.objs)-1].ot == xlsObjChart
+}
+
+// chartText files the text of the last OBJ's chart.
+func (d *xlsDrawing) chartText(text string) {
+	if d.texts == nil {
+		d.texts = map[int]string{}
+	}
+	d.texts[d.objs[len(d.objs)-1].id] = text
+}
+
 // finish files the sheet's comments and shapes.
 func (d *xlsDrawing) finish(b *xlsBook, s *xlsSheet) error {
 	for _, n := range d.notes {
@@ -160,7 +179,7 @@ func (d *xlsDrawing) finish(b *xlsBook, s *xlsSheet) error {
 		}
 	}
 	for _, o := range d.objs {
-		if !xlsShapeTypes[o.ot] {
+		if !xlsShapeTypes[o.ot] && o.ot != xlsObjChart || o.empty {
 			continue
 		}
 		if t, ok := d.texts[o.id]; ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -52,4 +53,50 @@ func errorsCause(err error) error {
 		return e.Cause
 	}
 	return nil
+}
+
+// TestXlsRecordDump prints the BIFF records of the workbook stream of the
+// .xls file $FUMIBAKO_XLS_RECORDS (types in $FUMIBAKO_XLS_TYPES, hex,
+// comma-separated; all when empty), decrypted when the file uses Excel's
+// default password: go test -run TestXlsRecordDump -v ./internal/extract/
+func TestXlsRecordDump(t *testing.T) {
+	p := os.Getenv("FUMIBAKO_XLS_RECORDS")
+	if p == "" {
+		t.Skip("set FUMIBAKO_XLS_RECORDS to an .xls file to print its records")
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := xlsWorkbookStream(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint16]bool{}
+	for _, s := range strings.Split(os.Getenv("FUMIBAKO_XLS_TYPES"), ",") {
+		if v, err := strconv.ParseUint(strings.TrimSpace(s), 16, 16); err == nil {
+			want[uint16(v)] = true
+		}
+	}
+	rr := newXlsRecordReader(r)
+	for {
+		typ, data, off, err := rr.next()
+		if err != nil {
+			break
+		}
+		if typ == xlsRFilePass {
+			rr.dec, _ = newXlsDecrypter(data)
+		}
+		if len(want) == 0 || want[typ] {
+			if len(data) > 64 && os.Getenv("FUMIBAKO_XLS_FULL") == "" {
+				data = data[:64]
+			}
+			t.Logf("%8d %04X %x", off, typ, data)
+		}
+	}
 }

@@ -58,6 +58,9 @@ type xlsSheet struct {
 	comments []xlsObject
 	hf       xlHeaderFooter
 	budget   *xlsBudget
+	// formulaRows are the rows with formula results (only while
+	// xlsFormulaTrace is set).
+	formulaRows map[int]bool
 }
 
 func newXlsSheet(name string, b *xlsBudget) *xlsSheet {
@@ -134,6 +137,22 @@ func (s *xlsSheet) lines() ([]string, error) {
 	return xlTrimLines(out), nil
 }
 
+// xlsFormulaTrace, when set (by the agreement report), learns the rows of
+// each sheet that hold a cached formula result: LibreOffice recalculates
+// those, the native readers show the cached value as Excel does.
+var xlsFormulaTrace func(sheet string, row int)
+
+// formulaCell records a cell whose value is a cached formula result.
+func (s *xlsSheet) formulaCell(row, col int, text string) error {
+	if xlsFormulaTrace != nil && row >= 1 {
+		if s.formulaRows == nil {
+			s.formulaRows = map[int]bool{}
+		}
+		s.formulaRows[row] = true
+	}
+	return s.cell(row, col, text)
+}
+
 // objectLines renders comments or shapes as "<A1><TAB><cell form>" lines
 // sorted by row, column and file order.
 func xlsObjectLines(objs []xlsObject) []string {
@@ -166,6 +185,11 @@ func (s *xlsSheet) places(res *Result) error {
 	}
 	if len(lines) > 0 {
 		res.Places = append(res.Places, Place{Name: s.name, Lines: lines})
+	}
+	if xlsFormulaTrace != nil {
+		for r := range s.formulaRows {
+			xlsFormulaTrace(s.name, r)
+		}
 	}
 	if l := xlsObjectLines(s.shapes); len(l) > 0 {
 		res.Places = append(res.Places, Place{Name: s.name + ooxmlShape, Lines: l})

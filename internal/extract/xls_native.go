@@ -17,10 +17,12 @@ import (
 // later) or Book stream (BIFF5/BIFF7, Excel 5 and 95) of the compound file,
 // read record by record without LibreOffice. Places are those of the
 // .xlsx reader for the same workbook (xls_grid.go): every visible
-// worksheet in BoundSheet order (hsState hidden and very hidden skipped,
-// chart, macro and module sheets have no cells), its cell notes as
-// <sheet>[コメント], text boxes and shapes with text as <sheet>[図形], and
-// its print header and footer as <sheet>[ヘッダー・フッター].
+// worksheet in BoundSheet order (hsState hidden and very hidden skipped;
+// macro and module sheets have no cells), its cell notes as
+// <sheet>[コメント], text boxes, shapes with text and charts (xls_chart.go)
+// as <sheet>[図形], and its print header and footer as
+// <sheet>[ヘッダー・フッター]; a visible chart sheet gives its chart text
+// at A1 as <sheet>[図形] and its header/footer.
 //
 // Cells: LABELSST (shared strings with CONTINUE), LABEL and RSTRING,
 // NUMBER, RK, MULRK, BOOLERR, and the cached result of FORMULA (a string
@@ -243,17 +245,30 @@ func readXlsStream(ctx context.Context, r io.Reader, biff5Name bool) (*Result, e
 			dt = le16(data, 2)
 		}
 		i := b.sheetAt(uint32(off))
-		if i < 0 || dt != xlsDtWorksheet || !b.sheets[i].visible || b.sheets[i].dt != 0 {
+		switch {
+		case i >= 0 && b.sheets[i].visible && b.sheets[i].dt == 0 && dt == xlsDtWorksheet:
+			s := newXlsSheet(b.sheets[i].name, b.budget)
+			if err := b.readSheet(s); err != nil {
+				return nil, fmt.Errorf("sheet %q: %w", s.name, err)
+			}
+			sheets[i] = s
+		case i >= 0 && b.sheets[i].visible && b.sheets[i].dt == 2 && dt == xlsDtChart:
+			// A chart sheet: its chart text at A1 and its header/footer,
+			// as the .xlsx reader gives chart sheets.
+			s := newXlsSheet(b.sheets[i].name, b.budget)
+			text, err := b.readChart(s)
+			if err != nil {
+				return nil, fmt.Errorf("chart sheet %q: %w", s.name, err)
+			}
+			if err := s.object(&s.shapes, 1, 1, text); err != nil {
+				return nil, err
+			}
+			sheets[i] = s
+		default:
 			if err := b.skipSubstream(); err != nil {
 				return nil, err
 			}
-			continue
 		}
-		s := newXlsSheet(b.sheets[i].name, b.budget)
-		if err := b.readSheet(s); err != nil {
-			return nil, fmt.Errorf("sheet %q: %w", s.name, err)
-		}
-		sheets[i] = s
 	}
 	res := &Result{}
 	for _, s := range sheets {

@@ -36,7 +36,15 @@ func (b *xlsBook) readSheet(s *xlsSheet) error {
 			break
 		}
 		if typ == xlsRBOF {
-			// An embedded chart's substream.
+			// An embedded chart's substream, after its OBJ record.
+			if len(data) >= 4 && le16(data, 2) == xlsDtChart && st.draw.lastChart() {
+				text, err := b.readChart(nil)
+				if err != nil {
+					return err
+				}
+				st.draw.chartText(text)
+				continue
+			}
 			if err := b.skipSubstream(); err != nil {
 				return err
 			}
@@ -140,15 +148,17 @@ func (b *xlsBook) sheetRecord(st *xlsSheetState, typ uint16, data []byte) error 
 		}
 		if le16(data, 12) != 0xFFFF {
 			v := math.Float64frombits(binary.LittleEndian.Uint64(data[6:]))
-			return s.cell(row, col, b.number(xf, v))
+			return s.formulaCell(row, col, b.number(xf, v))
 		}
 		switch data[6] {
 		case 0: // string: the STRING record follows
 			st.pendRow, st.pendCol, st.pendXF, st.pending = row, col, xf, true
 		case 1:
-			return s.cell(row, col, xlsBool(data[8] != 0))
+			return s.formulaCell(row, col, xlsBool(data[8] != 0))
 		case 2:
-			return s.cell(row, col, xlsErrorText(data[8]))
+			return s.formulaCell(row, col, xlsErrorText(data[8]))
+		case 3: // empty string
+			return s.formulaCell(row, col, "")
 		}
 	case xlsRStr:
 		v, err := b.stringRecord(data)
@@ -157,7 +167,7 @@ func (b *xlsBook) sheetRecord(st *xlsSheetState, typ uint16, data []byte) error 
 		}
 		if st.pending {
 			st.pending = false
-			return s.cell(st.pendRow, st.pendCol, b.text(st.pendXF, v))
+			return s.formulaCell(st.pendRow, st.pendCol, b.text(st.pendXF, v))
 		}
 	case xlsRHeader, xlsRFooter:
 		v := b.headerText(data)

@@ -30,7 +30,9 @@ import (
 //     empty; BrtBeginHeaderFooter gives <sheet>[ヘッダー・フッター];
 //   - the sheet's comments part (binary, BrtBeginComment + BrtCommentText)
 //     gives <sheet>[コメント]; its drawing part is XML and is read by the
-//     .xlsx reader's drawing code for <sheet>[図形].
+//     .xlsx reader's drawing code for <sheet>[図形];
+//   - a visible chart sheet gives its chart text at A1 as <sheet>[図形]
+//     and its header/footer, as in the .xlsx reader.
 //
 // Failures: an encrypted package (a compound file) → MsgPassword or
 // MsgRights before anything is parsed; not a ZIP, no workbook.bin, or
@@ -163,15 +165,21 @@ func readXlsbPackage(ctx context.Context, p *pkg, scratch string) (*Result, erro
 			continue
 		}
 		r, ok := rels[sh.rid]
-		if !ok || r.Target == "" || !p.has(r.Target) || !relTypeIs(r.Type, "worksheet") {
+		if !ok || r.Target == "" || !p.has(r.Target) {
+			continue
+		}
+		chart := relTypeIs(r.Type, "chartsheet")
+		if !chart && !relTypeIs(r.Type, "worksheet") {
 			continue
 		}
 		used[k] = true
 		s := newXlsSheet(sh.name, b.budget)
+		// A chart sheet has no cells; its part still holds the header and
+		// footer, and its drawing the chart (at A1).
 		if err := b.readSheet(s, r.Target); err != nil {
 			return nil, err
 		}
-		if err := b.sheetObjects(s, r.Target); err != nil {
+		if err := b.sheetObjects(s, r.Target, chart); err != nil {
 			return nil, err
 		}
 		if err := s.places(res); err != nil {

@@ -54,7 +54,11 @@ func (b *xlsbBook) readSheet(s *xlsSheet, part string) error {
 		if err != nil {
 			return fmt.Errorf("read %s: cell record %d: %w", part, typ, err)
 		}
-		if err := s.cell(row+1, col+1, text); err != nil {
+		add := s.cell
+		if typ >= xlsbFmlaString && typ <= xlsbFmlaError {
+			add = s.formulaCell
+		}
+		if err := add(row+1, col+1, text); err != nil {
 			return err
 		}
 	}
@@ -143,8 +147,8 @@ func (b *xlsbBook) headerFooter(s *xlsSheet, data []byte) {
 // read by the .xlsx reader's code) of a worksheet. As in the .xlsx
 // reader, a broken part drops the sheet's shapes and comments with a log
 // line; a size limit fails the file.
-func (b *xlsbBook) sheetObjects(s *xlsSheet, part string) error {
-	err := b.readObjects(s, part)
+func (b *xlsbBook) sheetObjects(s *xlsSheet, part string, chart bool) error {
+	err := b.readObjects(s, part, chart)
 	switch {
 	case err == nil:
 		return nil
@@ -159,7 +163,7 @@ func (b *xlsbBook) sheetObjects(s *xlsSheet, part string) error {
 	return nil
 }
 
-func (b *xlsbBook) readObjects(s *xlsSheet, part string) error {
+func (b *xlsbBook) readObjects(s *xlsSheet, part string, chart bool) error {
 	rels, err := b.p.relsOf(part)
 	if err != nil {
 		return err
@@ -175,7 +179,7 @@ func (b *xlsbBook) readObjects(s *xlsSheet, part string) error {
 		}
 		switch {
 		case relTypeIs(r.Type, "drawing"):
-			anchors, err := xb.readDrawing(r.Target, false)
+			anchors, err := xb.readDrawing(r.Target, chart)
 			if err != nil {
 				return err
 			}
