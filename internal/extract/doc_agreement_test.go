@@ -328,5 +328,8 @@ func docCorpusDir(tb testing.TB) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real // WalkDir does not follow a linked root
+	}
 	return dir
 }

@@ -53,8 +53,6 @@ func openCompound(path string, lim Limits) (*compound, error) {
 		f.Close()
 		return nil, err
 	}
-	var ra io.ReaderAt = f
-	var closer io.Closer = f
 	if size <= cfbMemoryFile {
 		b := make([]byte, size)
 		_, err := io.ReadFull(io.NewSectionReader(f, 0, size), b)
@@ -62,17 +60,33 @@ func openCompound(path string, lim Limits) (*compound, error) {
 		if err != nil {
 			return nil, Corrupt(err)
 		}
-		ra, closer = cfbMem(b), nil
+		var read int64
+		c, err := newCompound(cfbMem(b), size, lim, &read)
+		if err != nil {
+			return nil, Corrupt(err)
+		}
+		return c, nil
 	}
 	var read int64
-	c, err := newCompound(ra, size, lim, &read)
+	c, err := newCompound(f, size, lim, &read)
 	if err != nil {
-		if closer != nil {
-			closer.Close()
-		}
+		f.Close()
 		return nil, Corrupt(err)
 	}
-	c.closer = closer
+	c.closer = f
+	return c, nil
+}
+
+// openCompoundBytes is openCompound for a file held in memory.
+func openCompoundBytes(data []byte, lim Limits) (*compound, error) {
+	if err := checkProtection(cfbMem(data), int64(len(data))); err != nil {
+		return nil, err
+	}
+	var read int64
+	c, err := newCompound(cfbMem(data), int64(len(data)), lim, &read)
+	if err != nil {
+		return nil, Corrupt(err)
+	}
 	return c, nil
 }
 

@@ -1,0 +1,354 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// Tests of the native Word and PowerPoint readers. The fixtures in
+// testdata/legacy are made by LibreOffice from the flat ODF sources beside
+// them (gen.sh); the expected places are golden files under
+// testdata/TestDocPptNative, rewritten with -update. Small files built
+// here cover the piece table and the failures.
+
+// legacyRender prints a result like the package's golden files:
+//
+//	== <place>
+//	<line>
+//	-- log
+//	<log line>
+//
+// or "!! <message>" for a failure.
+func legacyRender(res *Result, err error) string {
+	var b strings.Builder
+	if err != nil {
+		var fe *Error
+		if errors.As(err, &fe) {
+			b.WriteString("!! " + fe.Msg + "\n")
+		} else {
+			b.WriteString("!! (not *Error) " + err.Error() + "\n")
+		}
+		return b.String()
+	}
+	for _, p := range res.Places {
+		b.WriteString("== " + p.Name + "\n")
+		for _, l := range p.Lines {
+			b.WriteString(l + "\n")
+		}
+	}
+	if len(res.Log) > 0 {
+		b.WriteString("-- log\n")
+		for _, l := range res.Log {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// legacyGolden compares got with testdata/TestDocPptNative/<name>.golden,
+// rewriting it under -update (the flag is defined by the package's
+// external tests).
+func legacyGolden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", "TestDocPptNative", name+".golden")
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s: got\n%s\nwant\n%s", file, got, want)
+	}
+}
+
+// docFib97 builds a WordDocument stream: a Word 97 FIB with ccpText and
+// the CLX at offset 0 of the table stream, followed by text at offset 1024.
+func docFib97(flags uint16, ccpText int, lcbClx int, text []byte) []byte {
+	b := make([]byte, 1024)
+	le := binary.LittleEndian
+	le.PutUint16(b[0:], docIdent)
+	le.PutUint16(b[2:], docMinNFib)
+	le.PutUint16(b[10:], flags|0x0200) // the table is 1Table
+	le.PutUint16(b[32:], 14)           // csw
+	le.PutUint16(b[62:], 22)           // cslw
+	le.PutUint32(b[64+4*3:], uint32(ccpText))
+	le.PutUint16(b[152:], 0x5D) // cbRgFcLcb
+	le.PutUint32(b[154+8*fcClx+4:], uint32(lcbClx))
+	return append(b, text...)
+}
+
+// docPieces builds a table stream holding only a CLX with the given pieces
+// (each its character count, file offset and compression).
+func docPieces(pieces ...[3]int) []byte {
+	le := binary.LittleEndian
+	var plc []byte
+	cp := 0
+	plc = le.AppendUint32(plc, 0)
+	for _, p := range pieces {
+		cp += p[0]
+		plc = le.AppendUint32(plc, uint32(cp))
+	}
+	for _, p := range pieces {
+		fc := uint32(p[1])
+		if p[2] == 1 {
+			fc = uint32(p[1])*2 | 0x40000000
+		}
+		plc = append(plc, 0, 0)
+		plc = le.AppendUint32(plc, fc)
+		plc = append(plc, 0, 0)
+	}
+	clx := []byte{0x02}
+	clx = le.AppendUint32(clx, uint32(len(plc)))
+	return append(clx, plc...)
+}
+
+func utf16le(s string) []byte {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = binary.LittleEndian.AppendUint16(b, u)
+	}
+	return b
+}
+
+// docBuilt is a small Word document: a compressed piece (Windows-1252)
+// and a Unicode piece with a TAB, a HYPERLINK field, a page break and a
+// line break.
+func docBuilt(tb testing.TB, flags uint16) []byte {
+	tb.Helper()
+	ansi := []byte("Hello \x93caf\xe9\x94\r")
+	uni := "日本語\t表\r\x13 HYPERLINK \"https://example.com\" \x14リンク\x15です\r\x0c次の\x0bページ\r"
+	n2 := len(utf16.Encode([]rune(uni)))
+	text := append(append([]byte{}, ansi...), utf16le(uni)...)
+	table := docPieces([3]int{len(ansi), 1024, 1}, [3]int{n2, 1024 + len(ansi), 0})
+	word := docFib97(flags, len(ansi)+n2, len(table), text)
+	return cfbFile(tb, map[string][]byte{"WordDocument": word, "1Table": table})
+}
+
+func TestDocPptNative(t *testing.T) {
+	fixture := func(name string) func(tb testing.TB) []byte {
+		return func(tb testing.TB) []byte {
+			b, err := os.ReadFile(filepath.Join("testdata", "legacy", name))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return b
+		}
+	}
+	cut := func(name string, n int) func(tb testing.TB) []byte {
+		return func(tb testing.TB) []byte { return fixture(name)(tb)[:n] }
+	}
+	cases := []struct {
+		name string
+		ext  string
+		data func(tb testing.TB) []byte
+	}{
+		{"word", ".doc", fixture("word.doc")},
+		{"slides", ".ppt", fixture("slides.ppt")},
+		{"pieces", ".doc", func(tb testing.TB) []byte { return docBuilt(tb, 0) }},
+		{"doc_encrypted", ".doc", func(tb testing.TB) []byte { return docBuilt(tb, 0x0100) }},
+		{"doc_rights", ".doc", func(tb testing.TB) []byte {
+			return cfbFile(tb, map[string][]byte{"\x06DataSpaces": {1}, "WordDocument": {1}})
+		}},
+		{"doc_word6", ".doc", func(tb testing.TB) []byte {
+			w := docFib97(0, 0, 0, nil)
+			binary.LittleEndian.PutUint16(w[2:], 0x0065)
+			return cfbFile(tb, map[string][]byte{"WordDocument": w})
+		}},
+		{"doc_rtf", ".doc", func(tb testing.TB) []byte { return []byte(`{\rtf1\ansi Hello}`) }},
+		{"doc_truncated", ".doc", cut("word.doc", 6000)},
+		{"ppt_encrypted", ".ppt", func(tb testing.TB) []byte {
+			return cfbFile(tb, map[string][]byte{"EncryptedSummary": {1}, "PowerPoint Document": {1}})
+		}},
+		{"ppt_no_stream", ".ppt", func(tb testing.TB) []byte {
+			return cfbFile(tb, map[string][]byte{"Other": {1}})
+		}},
+		{"ppt_truncated", ".ppt", cut("slides.ppt", 9000)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f"+c.ext)
+			if err := os.WriteFile(path, c.data(t), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			read := readDocNative
+			if c.ext == ".ppt" {
+				read = readPptNative
+			}
+			res, err := read(context.Background(), path, Options{Scratch: t.TempDir()})
+			legacyGolden(t, c.name, legacyRender(res, err))
+		})
+	}
+}
+
+// TestDocPptNativeRegistered checks that both readers are offered to the
+// legacy path.
+func TestDocPptNativeRegistered(t *testing.T) {
+	for _, ext := range []string{".doc", ".ppt"} {
+		if nativeReaders[ext] == nil {
+			t.Errorf("nativeReaders[%q] is not set", ext)
+		}
+	}
+}
+
+// TestDocPptCancel: a cancelled context stops the readers with its error.
+func TestDocPptCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, f := range []string{"word.doc", "slides.ppt"} {
+		read := readDocNative
+		if strings.HasSuffix(f, ".ppt") {
+			read = readPptNative
+		}
+		_, err := read(ctx, filepath.Join("testdata", "legacy", f), Options{})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: err = %v, want context.Canceled", f, err)
+		}
+	}
+}
+
+// TestDocStreamLimit: a stream over the per-stream limit fails the file
+// with MsgTooLarge and names the stream in the log.
+func TestDocStreamLimit(t *testing.T) {
+	_, err := readDocNative(context.Background(), filepath.Join("testdata", "legacy", "word.doc"), Options{Limits: Limits{ZipPartBytes: 1000}})
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Msg != MsgTooLarge || len(fe.Log) != 1 || !strings.Contains(fe.Log[0], "WordDocument") {
+		t.Fatalf("err = %#v, want MsgTooLarge with a log line naming WordDocument", err)
+	}
+}
+
+// TestDocEQRuby covers the phonetic-guide fields that LibreOffice turns
+// into ruby text.
+func TestDocEQRuby(t *testing.T) {
+	cases := []struct{ code, want string }{
+		{` EQ \* jc2 \* "Font:ＭＳ 明朝" \* hps10 \o\ad(\s\up 9(とうきょう),東京)`, "とうきょう東京"},
+		{` eq \o\ac(○,秘)`, "○秘"},
+		{` EQ \f(1,2)`, ""},
+		{` PAGE `, ""},
+	}
+	for _, c := range cases {
+		got := string(utf16.Decode(docEQRuby(utf16.Encode([]rune(c.code)))))
+		if got != c.want {
+			t.Errorf("docEQRuby(%q) = %q, want %q", c.code, got, c.want)
+		}
+	}
+}
+
+// TestEmbedBiffText reads the text cells of a built BIFF8 workbook: a
+// shared string split by a CONTINUE record, LABEL, a formula's string
+// result, a hidden sheet left out.
+func TestEmbedBiffText(t *testing.T) {
+	le := binary.LittleEndian
+	rec := func(typ uint16, data []byte) []byte {
+		b := le.AppendUint16(nil, typ)
+		b = le.AppendUint16(b, uint16(len(data)))
+		return append(b, data...)
+	}
+	cell := func(row, col int, rest ...byte) []byte {
+		b := le.AppendUint16(nil, uint16(row))
+		b = le.AppendUint16(b, uint16(col))
+		b = le.AppendUint16(b, 0) // ixfe
+		return append(b, rest...)
+	}
+	bof := rec(embBiffBOF, []byte{0x00, 0x06, 0x10, 0x00})
+	// SST: "見積" (UTF-16) split after its first character, then "ab".
+	sst := le.AppendUint32(nil, 2)
+	sst = le.AppendUint32(sst, 2)
+	sst = append(sst, 2, 0, 1)
+	sst = append(sst, utf16le("見")...)
+	cont := append([]byte{1}, utf16le("積")...)
+	cont = append(cont, 2, 0, 0, 'a', 'b')
+	sheet := func(cells ...[]byte) []byte {
+		var b []byte
+		b = append(b, bof...)
+		for _, c := range cells {
+			b = append(b, c...)
+		}
+		return append(b, rec(embBiffEOF, nil)...)
+	}
+	sheet1 := sheet(
+		rec(embBiffLabelSST, cell(0, 1, le.AppendUint32(nil, 0)...)),
+		rec(embBiffLabelSST, cell(0, 0, le.AppendUint32(nil, 1)...)),
+		rec(embBiffLabel, cell(1, 0, append([]byte{3, 0, 0}, "x\ty"...)...)),
+		rec(embBiffFormula, cell(2, 3, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0)),
+		rec(embBiffString, append([]byte{2, 0, 0}, "ok"...)),
+	)
+	sheet2 := sheet(rec(embBiffLabel, cell(0, 0, append([]byte{6, 0, 0}, "hidden"...)...)))
+	bound := func(pos int, hidden byte) []byte {
+		b := le.AppendUint32(nil, uint32(pos))
+		return append(b, hidden, 0, 1, 0, 'S')
+	}
+	globals := func(p1, p2 int) []byte {
+		var b []byte
+		b = append(b, bof...)
+		b = append(b, rec(embBiffBoundSheet, bound(p1, 0))...)
+		b = append(b, rec(embBiffBoundSheet, bound(p2, 1))...)
+		b = append(b, rec(embBiffSST, sst)...)
+		b = append(b, rec(embBiffContinue, cont)...)
+		return append(b, rec(embBiffEOF, nil)...)
+	}
+	g := len(globals(0, 0))
+	wb := append(globals(g, g+len(sheet1)), sheet1...)
+	wb = append(wb, sheet2...)
+	got, err := embedBiffText(wb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"ab\t見積", "x y", "ok"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("embedBiffText = %q, want %q", got, want)
+	}
+	if _, err := embedBiffText([]byte("not biff")); err == nil {
+		t.Error("embedBiffText(garbage) did not fail")
+	}
+}
+
+// TestDocPptNoPanicOnEveryCut reads truncated and damaged copies of the
+// fixtures without the readers' panic recovery.
+func TestDocPptNoPanicOnEveryCut(t *testing.T) {
+	for _, f := range []string{"word.doc", "slides.ppt"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "legacy", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 512; n < len(data); n += len(data)/40 + 1 {
+			readLegacyBytes(t, f, data[:n])
+		}
+		// Flipped bytes through the whole file.
+		for i := 512; i < len(data); i += len(data)/200 + 1 {
+			b := bytes.Clone(data)
+			b[i] ^= 0xFF
+			readLegacyBytes(t, f, b)
+		}
+	}
+}
+
+// readLegacyBytes runs the reader of name's extension over data without
+// the reader's panic recovery, so a panic fails the test.
+func readLegacyBytes(tb testing.TB, name string, data []byte) {
+	tb.Helper()
+	c, err := openCompoundBytes(data, DefaultLimits)
+	if err != nil {
+		return
+	}
+	if strings.HasSuffix(name, ".ppt") {
+		readPptCompound(context.Background(), c, DefaultLimits)
+	} else {
+		readDocCompound(context.Background(), c, DefaultLimits)
+	}
+}
