@@ -384,3 +384,98 @@ func measureKeystrokes(t *testing.T, b *browserT, files []testcorpus.File) {
 	t.Logf("keystroke to first hit on screen: p50 %.1f ms, p90 %.1f ms, max %.1f ms (%d keystrokes with hits, %d queries; target p50 ≤ 100 ms)",
 		p50, p90, ms[len(ms)-1], len(ms), len(queries))
 }
+
+// TestBrowserIndexManagement: rename, stop a run and resume it, the lock
+// of another process, and delete with its confirmation.
+func TestBrowserIndexManagement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	b := newBrowser(t)
+	e := newEnvWith(t, fumibakoBinary(t), true, 1)
+	if _, err := testcorpus.Generate(e.root, 400, 2); err != nil {
+		t.Fatal(err)
+	}
+	b.step("open the page",
+		chromedp.Navigate(e.url("/")),
+		waitJS(`document.body.dataset.ready === '1'`),
+		chromedp.WaitVisible(css(`#folders tbody tr[data-name="営業"]`)))
+
+	// Rename (インデックスの編集).
+	b.step("rename",
+		click(`#folders tbody tr[data-name="営業"] td.ops button`),
+		chromedp.WaitVisible(css(`#rename-name`)),
+		chromedp.Evaluate[void](`document.getElementById('rename-name').value = ''`),
+		chromedp.SendKeys(css(`#rename-name`), "営業2"),
+		click(`#rename-ok`),
+		chromedp.WaitVisible(css(`#folders tbody tr[data-name="営業2"]`)))
+	if s := get(b, "status", textOf(`#statusbar`)); s != "インデックスを変更しました（名前 [営業] → [営業2]）" {
+		t.Errorf("status = %q", s)
+	}
+
+	// Start, then stop while files are being ingested.
+	b.step("start",
+		click(`#run-start`),
+		click(`#confirm-start`),
+		waitJS(`document.getElementById('run-text').textContent.startsWith('インデックスを更新しています（')`),
+		click(`#run-stop`),
+		chromedp.WaitVisible(css(`#dialog-ok`)))
+	if d := get(b, "stop dialog", textOf(`#dialog`)); !strings.Contains(d, "インデックスの更新を中止しますか？") ||
+		!strings.Contains(d, "更新したところまでは残ります。あとで続きから再開できます。") {
+		t.Errorf("stop dialog = %q", d)
+	}
+	if f := get(b, "default button", eval[string](`document.activeElement.textContent`)); f != "キャンセル" {
+		t.Errorf("focused button = %q, want キャンセル", f)
+	}
+	b.step("stop",
+		click(`#dialog-ok`),
+		waitJS(`document.getElementById('run-text').textContent.startsWith('更新を中止しました（')`),
+		chromedp.WaitVisible(css(`#run-resume`)))
+	if h := get(b, "hint", textOf(`#run-hint`)); h != "次回は続きから再開できます。" {
+		t.Errorf("hint = %q", h)
+	}
+	b.screenshot("stopped")
+
+	// Resume: the confirmation counts the files left (前回未完了).
+	b.step("resume", click(`#run-resume`), chromedp.WaitVisible(css(`#confirm-table`)))
+	pending := get(b, "pending", eval[int](`+document.querySelector('#confirm-table tbody td:nth-child(5)').textContent.replaceAll(',', '')`))
+	if pending == 0 {
+		t.Errorf("resume confirmation shows no 前回未完了 files: %q", get(b, "dialog", textOf(`#dialog`)))
+	}
+	b.step("finish",
+		click(`#confirm-start`),
+		waitJS(`document.getElementById('run-text').textContent.startsWith('更新が終わりました')`))
+
+	// Another process holds the lock: the page says so and refuses to start.
+	lock, err := e.ws.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.step("locked", chromedp.WaitVisible(css(`#lock-banner`)), waitJS(`document.getElementById('run-start').disabled`))
+	if l := get(b, "lock banner", textOf(`#lock-banner`)); l != "⚠ ほかのインデックス作成が実行中です。インデックス作成が終わってから実行してください。" {
+		t.Errorf("lock banner = %q", l)
+	}
+	b.screenshot("locked")
+	lock.Release()
+	b.step("unlocked", chromedp.WaitNotVisible(css(`#lock-banner`)), waitJS(`!document.getElementById('run-start').disabled`))
+
+	// Delete: the confirmation says what goes and what stays; cancel is
+	// the default.
+	del := `#folders tbody tr[data-name="営業2"] td.ops button:nth-child(2)`
+	b.step("delete dialog", waitJS(`!document.querySelector('`+del+`').disabled`), click(del), chromedp.WaitVisible(css(`#dialog-ok`)))
+	d := get(b, "delete dialog", textOf(`#dialog`))
+	for _, w := range []string{"「営業2」のインデックスを削除しますか？", "✗ インデックス [営業2]", "✓ 元のフォルダ（", "のファイルはそのまま残ります。", "削除する", "キャンセル"} {
+		if !strings.Contains(d, w) {
+			t.Errorf("delete dialog %q lacks %q", d, w)
+		}
+	}
+	b.screenshot("delete")
+	b.step("cancel", click(`#dialog-cancel`), chromedp.WaitVisible(css(`#folders tbody tr[data-name="営業2"]`)))
+	b.step("delete",
+		click(del), click(`#dialog-ok`),
+		chromedp.WaitVisible(css(`#folders-empty`)))
+	s, _ := e.ws.LoadSettings()
+	if len(s.Roots) != 0 {
+		t.Errorf("roots after delete = %+v", s.Roots)
+	}
+}

@@ -90,8 +90,8 @@ F.index = (() => {
       mini.firstChild.style.width = F.run.percent + '%';
       statusCell.append(mini, el('div', { class: 'muted', text: T.left(F.run.remaining) }));
     }
-    const edit = el('button', { type: 'button', text: '編集…', disabled: busy, title: busy ? T.busy('編集') : null, onclick: () => rename(f) });
-    const del = el('button', { type: 'button', text: '削除', disabled: busy, title: busy ? T.busy('削除') : null, onclick: () => remove(f) });
+    const edit = el('button', { type: 'button', text: '編集…', 'data-what': '編集', disabled: busy, title: busy ? T.busy('編集') : null, onclick: () => rename(f) });
+    const del = el('button', { type: 'button', text: '削除', 'data-what': '削除', disabled: busy, title: busy ? T.busy('削除') : null, onclick: () => remove(f) });
     const tr = el('tr', { tabindex: '0', 'data-name': f.name },
       el('td', { class: 'c-check' }, check),
       el('td', { text: f.name }),
@@ -159,6 +159,10 @@ F.index = (() => {
     $('run-resume').disabled = busy;
     $('folder-add-open').disabled = busy;
     $('folder-add-open').title = busy ? T.busy('追加') : '';
+    for (const btn of $('folders').querySelectorAll('td.ops button')) {
+      btn.disabled = busy;
+      btn.title = busy ? T.busy(btn.dataset.what) : '';
+    }
   }
 
   // onRun receives every RunView of the event stream.

@@ -8,7 +8,7 @@ F.search = (() => {
   const el = F.el;
   const enc = new TextEncoder();
   const dec = new TextDecoder();
-  const DEBOUNCE_MS = 40; // keystrokes closer than this make one search
+  const DEBOUNCE_MS = 30; // keystrokes closer than this make one search
   const MIN_CHARS = 2; // search as you type from 2 characters (Enter: any)
   const BATCH_MS = 100; // new hits move into the list every 0.1 s (gui.md §8)
   const PREVIEW_MS = 120; // preview reload debounce (gui.md §4.6)
