@@ -29,10 +29,11 @@ func mapFile(path string) ([]byte, func() error, error) {
 		return nil, nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer windows.CloseHandle(h)
-	var size int64
-	if err := windows.GetFileSizeEx(h, &size); err != nil {
+	var info windows.ByHandleFileInformation
+	if err := windows.GetFileInformationByHandle(h, &info); err != nil {
 		return nil, nil, fmt.Errorf("bodyindex: stat %s: %w", path, err)
 	}
+	size := int64(info.FileSizeHigh)<<32 | int64(info.FileSizeLow)
 	if size == 0 {
 		return []byte{}, func() error { return nil }, nil
 	}
