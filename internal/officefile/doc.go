@@ -40,7 +40,11 @@
 //	                    EncryptedSummary ([MS-PPT] 2.1.3) → Password
 //
 // Any other CFB is Legacy, and so is a CFB whose directory cannot be read at
-// all. The CFB walk is defensive and bounded: every sector number is checked
+// all. Detection.Program names the application of a CFB by the same root
+// streams (Excel, Word, PowerPoint), so a legacy file under the wrong
+// extension is still converted to the right format. IsBIFFStream recognises
+// the bare BIFF2–4 streams of Excel 2.x–4.x, which are no CFB and hold NULs
+// (Sniff: Unknown). The CFB walk is defensive and bounded: every sector number is checked
 // against the file size, chains are cut at the number of sectors the file can
 // hold, at most 65,536 directory entries are read, and stream reads stop at a
 // few KB, so a hostile file allocates memory in proportion to neither its
