@@ -22,6 +22,8 @@ import (
 //	WordDocument         Word 97–2003: body paragraphs and table rows
 //	PowerPoint Document  PowerPoint 97–2003: slide text
 //
+// A chart LibreOffice stored as an OpenDocument chart ("package_stream",
+// doc_chart.go) gives a [図形] line instead and takes no number.
 // Anything else (pictures, PDF, packager objects) is skipped and takes no
 // number. Numbering runs per file in reference order; an object referenced
 // twice is read once; one that cannot be read takes its number, leaves a
@@ -38,8 +40,12 @@ type nativeEmbeds struct {
 	log  []string
 }
 
+// embedChart is the format of an OpenDocument chart object.
+const embedChart embedFormat = 0x80
+
 // place reads one object — in storage prefix of c, or data when c is nil —
-// and returns its place "<base>[埋め込みN]", or nil when it yields nothing.
+// and returns its place "<base>[埋め込みN]", or "<base>[図形]" with one line
+// for a chart, or nil when it yields nothing.
 // key identifies the object for "read once"; label names it in the log.
 // The error is non-nil only when the whole file must stop (cancelled).
 func (e *nativeEmbeds) place(c *compound, prefix string, data []byte, key, label, base string) (*Place, error) {
@@ -71,8 +77,14 @@ func (e *nativeEmbeds) place(c *compound, prefix string, data []byte, key, label
 		e.log = append(e.log, "    埋め込みを読み取れませんでした: "+label)
 		return nil, nil
 	}
-	if format == embedNone {
+	switch format {
+	case embedNone:
 		return nil, nil
+	case embedChart:
+		if len(lines) == 0 {
+			return nil, nil
+		}
+		return &Place{Name: base + ooxmlShape, Lines: lines}, nil
 	}
 	e.n++
 	var res Result
@@ -107,6 +119,21 @@ var cfbMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
 // fromCompound reads the object whose streams are under prefix of c.
 func (e *nativeEmbeds) fromCompound(c *compound, prefix string) ([]string, embedFormat, error) {
 	switch {
+	case c.has(prefix + "package_stream"):
+		data, err := c.stream(prefix + "package_stream")
+		if err != nil {
+			return nil, embedNone, err
+		}
+		line, err := odfChartText(data, e.lim)
+		switch {
+		case errors.Is(err, errNotODFChart):
+			return nil, embedNone, nil
+		case err != nil:
+			return nil, embedChart, err
+		case line == "":
+			return nil, embedChart, nil
+		}
+		return []string{line}, embedChart, nil
 	case c.has(prefix + "Package"):
 		data, err := c.stream(prefix + "Package")
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Native reader of Word 97–2003 documents (.doc, [MS-DOC]), the fast path
@@ -15,9 +16,12 @@ import (
 //	ページNNN[図形]      text boxes (ccpTxbx stories, one line each, their
 //	                     paragraphs joined by spaces), on the page of the
 //	                     shape's anchor (PlcSpaMom, matched through the
-//	                     FTXBXS lid), else on page 1
+//	                     FTXBXS lid), else on page 1; and charts
+//	                     LibreOffice embedded (doc_chart.go)
 //	ページNNN[コメント]  comments (ccpAtn stories, one line each) on the page
 //	                     of their reference (PlcfandRef)
+//	ページNNN[埋め込みK] embedded Office objects referenced on page N
+//	                     (doc_embed.go)
 //	文書[コメント]       comments whose reference is outside the main text
 //	ヘッダー・フッター   header stories, then footer stories, section by
 //	                     section (PlcfHdd, separators skipped), then the
@@ -132,7 +136,11 @@ func readDocCompound(ctx context.Context, c *compound, lim Limits) (*Result, err
 		if err != nil {
 			return nil, err
 		}
-		if pl != nil {
+		switch {
+		case pl == nil:
+		case strings.HasSuffix(pl.Name, ooxmlShape):
+			page(pg).shapes = append(page(pg).shapes, pl.Lines...)
+		default:
 			page(pg).embeds = append(page(pg).embeds, *pl)
 		}
 	}

@@ -24,7 +24,9 @@ import (
 //	スライドNNN（非表示）  the same for a hidden slide (SlideShowSlideInfoAtom
 //	                       fHidden)
 //	スライドNNN_ノート     the notes page (SlideAtom.notesIdRef), same rules
+//	スライドNNN[図形]      charts LibreOffice embedded (doc_chart.go)
 //	スライドNNN[コメント]  comments (Comment10Container text), one line each
+//	スライドNNN[埋め込みK] embedded Office objects (doc_embed.go)
 //	ヘッダー・フッター     after all slides: footer placeholder text, else the
 //	                       slide footer of the HeadersFooters container for
 //	                       slides that show one; duplicates removed
@@ -123,22 +125,30 @@ func readPptCompound(ctx context.Context, c *compound, lim Limits) (*Result, err
 			addFooter(f)
 		}
 		base := pptxSlideName(n, s.hidden)
+		var shapes []string
+		var embeds []Place
+		for _, obj := range s.objects {
+			pl, err := d.embed(&er, obj, base)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case pl == nil:
+			case strings.HasSuffix(pl.Name, ooxmlShape):
+				shapes = append(shapes, pl.Lines...)
+			default:
+				embeds = append(embeds, *pl)
+			}
+		}
 		ooxmlAddPlace(res, base, s.lines)
 		if nid, ok := d.notes[s.notesID]; ok && s.notesID != 0 {
 			notes, _ := d.container(nid, rtNotes)
 			ns := d.readSlide(notes, nid)
 			ooxmlAddPlace(res, fmt.Sprintf("スライド%03d_ノート", n), ns.lines)
 		}
+		ooxmlAddPlace(res, base+ooxmlShape, shapes)
 		ooxmlAddPlace(res, base+ooxmlComment, s.comments)
-		for _, obj := range s.objects {
-			pl, err := d.embed(&er, obj, base)
-			if err != nil {
-				return nil, err
-			}
-			if pl != nil {
-				res.Places = append(res.Places, *pl)
-			}
-		}
+		res.Places = append(res.Places, embeds...)
 	}
 	res.Log = append(res.Log, er.log...)
 	ooxmlAddPlace(res, ooxmlHeaderFooter, footers)
