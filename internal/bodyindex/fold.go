@@ -122,6 +122,12 @@ func AppendFold(dst, s []byte) []byte {
 			i++
 			continue
 		}
+		if c >= 0xE4 && c <= 0xE9 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			// U+4000–U+9FFF (CJK ideographs): never folded nor composed.
+			dst = append(dst, c, s[i+1], s[i+2])
+			i += 3
+			continue
+		}
 		r, n := utf8.DecodeRune(s[i:])
 		f := foldRune(r)
 		if i+n < len(s) && s[i+n] >= utf8.RuneSelf {

@@ -56,7 +56,7 @@ var (
 	blockTarget = 64 << 10
 	// maxBlocks is the most blocks one part holds (one uint64 mask).
 	maxBlocks = 64
-	// chunkMax and chunkMin bound the folded bytes of whole files that the
+	// chunkMax and chunkMin bound the text bytes of whole files that the
 	// planner puts into one chunk of parts; chunkAnchor decides, from the
 	// file name alone, where a chunk may end once it holds chunkMin, so that
 	// a changed file moves only the boundaries near it.

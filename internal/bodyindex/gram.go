@@ -27,6 +27,10 @@ func forKeys(line []byte, fn func(uint32)) {
 		if c := line[i]; c < utf8.RuneSelf {
 			r = rune(c)
 			i++
+		} else if c >= 0xE4 && c <= 0xE9 && i+2 < len(line) && line[i+1]&0xC0 == 0x80 && line[i+2]&0xC0 == 0x80 {
+			// CJK ideographs: decode inline, no kana to fold.
+			r = rune(c&0x0F)<<12 | rune(line[i+1]&0x3F)<<6 | rune(line[i+2]&0x3F)
+			i += 3
 		} else {
 			var n int
 			r, n = utf8.DecodeRune(line[i:])
@@ -91,6 +95,12 @@ func (g *gramSet) reset(size int) {
 	g.keys = make([]uint32, size)
 	g.masks = make([]uint64, size)
 	g.used = make([]bool, size)
+	g.n = 0
+}
+
+// clear empties the set and keeps its size.
+func (g *gramSet) clear() {
+	clear(g.used)
 	g.n = 0
 }
 

@@ -162,6 +162,9 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 		}
 		enc.out = enc.out[:0]
 		enc.encode(texts)
+		for _, ft := range texts {
+			entries[ft.index].foldedBytes = enc.folded[ft.index]
+		}
 		for _, p := range enc.out {
 			if err := writePart(dir, p); err != nil {
 				return err
@@ -265,15 +268,13 @@ func nonEmpty(places []extract.Place) []extract.Place {
 // entryOf computes the file-table row of a fresh file.
 func entryOf(name string, places []extract.Place) fileEntry {
 	e := fileEntry{name: name, places: len(places)}
-	var buf []byte
 	for _, p := range places {
 		e.lines += len(p.Lines)
 		for _, l := range p.Lines {
 			e.textBytes += int64(len(l)) + 1
-			buf = AppendFold(buf[:0], []byte(l))
-			e.foldedBytes += int64(len(buf)) + 1
 		}
 	}
+	// foldedBytes is filled in by the encoder.
 	return e
 }
 
@@ -295,12 +296,12 @@ func planChunks(entries []fileEntry) [][]int {
 		if e.lines == 0 {
 			continue
 		}
-		if len(chunk) > 0 && (size+e.foldedBytes > int64(chunkMax) || (size >= int64(chunkMin) && anchor(e.name))) {
+		if len(chunk) > 0 && (size+e.textBytes > int64(chunkMax) || (size >= int64(chunkMin) && anchor(e.name))) {
 			chunks = append(chunks, chunk)
 			chunk, size = nil, 0
 		}
 		chunk = append(chunk, i)
-		size += e.foldedBytes
+		size += e.textBytes
 	}
 	if len(chunk) > 0 {
 		chunks = append(chunks, chunk)

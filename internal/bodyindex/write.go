@@ -49,8 +49,12 @@ type blockRec struct {
 
 // encoder turns a run of files into parts.
 type encoder struct {
-	out []builtPart
-	cur *partBuilder
+	out     []builtPart
+	cur     *partBuilder
+	folded  map[int]int64 // folded bytes per manifest index
+	grams   *gramSet      // reused from part to part
+	spare   *partBuilder  // buffers of the last part, reused
+	lineBuf []byte
 }
 
 type partBuilder struct {
@@ -77,7 +81,7 @@ type partBuilder struct {
 	endLine    int
 }
 
-func newEncoder() *encoder { return &encoder{} }
+func newEncoder() *encoder { return &encoder{folded: map[int]int64{}, grams: newGramSet()} }
 
 // encode appends the parts of one chunk of files. A chunk starts a new
 // part; a part closes when it has maxBlocks blocks and more lines follow.
@@ -104,11 +108,16 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 		b = &partBuilder{
 			strIndex:  map[string]uint32{},
 			fileIndex: map[int]uint32{},
-			grams:     newGramSet(),
+			grams:     e.grams,
 			lastFile:  -1,
 			firstFile: f.index,
 			firstLine: fileLine,
 		}
+		if sp := e.spare; sp != nil {
+			b.fold, b.lines, b.orig = sp.fold[:0], sp.lines[:0], sp.orig[:0]
+			e.spare = nil
+		}
+		e.grams.clear()
 		e.cur = b
 	}
 	if strings.IndexByte(line, '\n') >= 0 {
@@ -131,14 +140,16 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 	b.segs[len(b.segs)-1].lines++
 	start := len(b.fold)
 	b.lines = append(b.lines, uint32(start))
-	b.fold = AppendFold(b.fold, []byte(line))
+	e.lineBuf = append(e.lineBuf[:0], line...)
+	b.fold = AppendFold(b.fold, e.lineBuf)
 	bit := uint64(1) << uint(len(b.blocks))
 	forKeys(b.fold[start:], func(k uint32) { b.grams.add(k, bit) })
 	if string(b.fold[start:]) != line {
-		b.orig = appendPatches(b.orig, []byte(line), start-b.blockStart, &b.patchEnd)
+		b.orig = appendPatches(b.orig, e.lineBuf, start-b.blockStart, &b.patchEnd)
 	}
 	b.fold = append(b.fold, '\n')
 	b.rawLen += len(line) + 1
+	e.folded[f.index] += int64(len(b.fold) - start)
 	b.endFile, b.endLine = f.index, fileLine+1
 	if len(b.fold)-b.blockStart >= blockTarget {
 		e.closeBlock()
@@ -233,6 +244,7 @@ func (e *encoder) finishPart() {
 	for _, s := range secs {
 		data = append(data, s.data...)
 	}
+	e.spare = b
 	sum := sha256.Sum256(data)
 	p := builtPart{data: data, firstFile: b.firstFile, firstLine: b.firstLine, lastFile: b.endFile, endLine: b.endLine}
 	copy(p.id[:], sum[:idSize])
