@@ -113,7 +113,6 @@ func openCFB(r io.ReaderAt, size int64) (*cfbFile, error) {
 	c.nsec = uint32(n)
 	c.dirStart = le.Uint32(h[48:])
 	c.miniCutoff = int64(le.Uint32(h[56:]))
-	c.miniFAT.secs = nil
 	if s := le.Uint32(h[60:]); s < c.nsec && le.Uint32(h[64:]) > 0 {
 		c.miniFAT.secs = []uint32{s}
 	} else {
@@ -125,10 +124,13 @@ func openCFB(r io.ReaderAt, size int64) (*cfbFile, error) {
 	// Further DIFAT sectors: each holds ss/4-1 FAT sector numbers and the
 	// next DIFAT sector. The walk is cut at the number of sectors in the
 	// file, which also ends loops.
+	// No more FAT sectors are useful than it takes to map every sector of
+	// the file, which bounds the DIFAT by the file size over 128 (or 1,024).
 	next, count := le.Uint32(h[68:]), le.Uint32(h[72:])
 	per := int(c.ss/4) - 1
+	useful := int(c.nsec)/int(c.ss/4) + 1
 	buf := make([]byte, c.ss)
-	for i := uint32(0); i < count && next < c.nsec && i < c.nsec; i++ {
+	for i := uint32(0); i < count && next < c.nsec && len(c.difat) < useful; i++ {
 		if err := c.readSector(next, buf); err != nil {
 			break
 		}
