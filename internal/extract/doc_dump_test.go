@@ -3,10 +3,6 @@ package extract
 import (
 	"bytes"
 	"compress/zlib"
-	"io"
-
-	"github.com/richardlehane/mscfb"
-
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -14,11 +10,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/richardlehane/mscfb"
 )
 
-// TestDocPptDump prints what the native readers and LibreOffice's
-// conversion give for the files named in FUMIBAKO_DUMP (a path list), for
-// looking at differences by hand:
+// Tools for looking at differences by hand; they run only when their
+// environment variable names files.
+
+// TestDocPptDump prints the places the native readers give for the .doc
+// and .ppt files named in FUMIBAKO_DUMP (a path list), and what the
+// package readers give for .docx and .pptx (LibreOffice's conversions):
 //
 //	FUMIBAKO_DUMP=a.doc:b.ppt go test ./internal/extract -run TestDocPptDump -v
 func TestDocPptDump(t *testing.T) {
@@ -36,8 +37,12 @@ func TestDocPptDump(t *testing.T) {
 		default:
 			read = readers[strings.ToLower(filepath.Ext(p))]
 		}
+		if read == nil {
+			t.Errorf("%s: no reader for this extension", p)
+			continue
+		}
 		res, err := read(context.Background(), p, Options{Scratch: t.TempDir()})
-		t.Logf("== native %s: err=%v", p, err)
+		t.Logf("== %s: err=%v", p, err)
 		if res != nil {
 			for _, pl := range res.Places {
 				t.Logf("  [%s]", pl.Name)
@@ -50,7 +55,10 @@ func TestDocPptDump(t *testing.T) {
 }
 
 // TestPptRecordDump prints the record tree of the PowerPoint Document
-// stream of the file in FUMIBAKO_DUMP_PPT, to FUMIBAKO_DUMP_DEPTH levels.
+// stream of the .ppt in FUMIBAKO_DUMP_PPT, with the texts, the persist and
+// placeholder atoms, and the streams of embedded objects:
+//
+//	FUMIBAKO_DUMP_PPT=a.ppt go test ./internal/extract -run TestPptRecordDump -v
 func TestPptRecordDump(t *testing.T) {
 	p := os.Getenv("FUMIBAKO_DUMP_PPT")
 	if p == "" {
@@ -77,16 +85,15 @@ func TestPptRecordDump(t *testing.T) {
 			switch r.typ {
 			case rtTextCharsAtom, rtTextBytesAtom, rtCString:
 				extra = fmt.Sprintf("%q", pptString(r))
-			case 0x1011:
+			case rtExOleObjStg:
 				extra = dumpOLE(r)
 			case rtSlidePersistAtom, rtOutlineTextRefAtom, rtTextHeaderAtom, rtPlaceholderAtom:
 				extra = fmt.Sprintf("% x", r.data)
 			}
 			t.Logf("%s%#04x inst=%d len=%d @%d %s", strings.Repeat("  ", depth), r.typ, r.inst, len(r.data), base+off, extra)
-			if len(r.data) >= 8 && (r.typ < 0x0F00 || r.typ >= 0xF000 || r.typ == rtSlideListWithText || r.typ == rtHeadersFooters || r.typ == rtComment10 || r.typ == 0x1388 || r.typ == 0x138A || r.typ == 0x2EE0) && !(r.typ >= 0x0F9E && r.typ <= 0x0FA8) {
-				if b := binary.LittleEndian.Uint16(data[off:]); b&0xF == 0xF {
-					dump(r.data, base+off+8, depth+1)
-				}
+			// recVer 0xF marks a container.
+			if len(r.data) >= 8 && binary.LittleEndian.Uint16(data[off:])&0xF == 0xF {
+				dump(r.data, base+off+8, depth+1)
 			}
 			off += 8 + int64(len(r.data))
 		}
@@ -102,7 +109,7 @@ func dumpOLE(r pptRec) string {
 		if err != nil {
 			return err.Error()
 		}
-		data, err = io.ReadAll(zr)
+		data, err = readAllLimited(zr, DefaultLimits.ZipPartBytes)
 		if err != nil {
 			return err.Error()
 		}
