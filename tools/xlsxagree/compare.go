@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// fileResult is the comparison of one workbook.
+type fileResult struct {
+	in           input
+	sheets       int // visible sheets compared
+	hidden       int // hidden sheets excluded
+	cells, equal int
+	failed       string // why the file was not compared; "" when it was
+	note         string
+	diffs        []sheetDiff
+}
+
+// sheetDiff is one differing cell with its sheet and, when the cause is
+// known without looking at the texts, its kind.
+type sheetDiff struct {
+	sheet string
+	cellDiff
+	kind string
+}
+
+// Kinds given by the comparison itself rather than by the texts.
+const (
+	kindNoPlace = "sheet exported by LibreOffice has no place in fumibako"
+	kindNoLO    = "sheet place of fumibako not exported by LibreOffice"
+)
+
+// compareFile runs fumibako on one workbook and compares its sheets
+// with LibreOffice's export.
+func compareFile(ctx context.Context, cfg config, exp exportResult, work string, f input) (r fileResult) {
+	r.in = f
+	res, ferr := fumibako(ctx, cfg, work, f.path)
+	sheets, lerr := exp.sheets, exp.err
+	switch {
+	case ferr != nil && lerr != nil:
+		r.failed = "both failed: fumibako: " + oneLine(ferr.Error()) + "; LibreOffice: " + oneLine(lerr.Error())
+		return r
+	case ferr != nil:
+		r.failed = "fumibako failed: " + oneLine(ferr.Error())
+		if n := loCells(sheets); n > 0 {
+			r.note = fmt.Sprintf("LibreOffice read %d cells", n)
+		}
+		return r
+	case lerr != nil:
+		r.failed = "LibreOffice failed: " + oneLine(lerr.Error())
+		return r
+	}
+
+	places := map[string]extract.Place{}
+	var order []string
+	for _, p := range res.Places {
+		if isSheetPlace(p.Name) {
+			places[p.Name] = p
+			order = append(order, p.Name)
+		}
+	}
+	states, serr := sheetStates(f.path)
+	hidden := map[string]bool{}
+	for _, s := range states {
+		hidden[s.name] = s.hidden
+	}
+	for i, s := range sheets {
+		h, known := hidden[s.name]
+		if !known && serr == nil && len(states) == len(sheets) {
+			h = states[i].hidden // LibreOffice renamed the sheet
+		}
+		if h {
+			r.hidden++
+			continue
+		}
+		b, err := os.ReadFile(s.csv)
+		if err != nil {
+			r.failed = "reading LibreOffice's CSV: " + err.Error()
+			return r
+		}
+		loGrid := csvGrid(b)
+		p, ok := places[s.name]
+		delete(places, s.name)
+		r.sheets++
+		cells, equal, diffs := compareGrids(placeGrid(p.Lines), loGrid)
+		r.cells += cells
+		r.equal += equal
+		for _, d := range diffs {
+			sd := sheetDiff{sheet: s.name, cellDiff: d}
+			if !ok {
+				sd.kind = kindNoPlace
+			}
+			r.diffs = append(r.diffs, sd)
+		}
+	}
+	for _, name := range order {
+		p, ok := places[name]
+		if !ok {
+			continue
+		}
+		r.sheets++
+		cells, _, diffs := compareGrids(placeGrid(p.Lines), nil)
+		r.cells += cells
+		for _, d := range diffs {
+			r.diffs = append(r.diffs, sheetDiff{sheet: name, cellDiff: d, kind: kindNoLO})
+		}
+	}
+	if serr != nil && f.group == groupOOXML {
+		r.note = "sheet visibility unknown: " + serr.Error()
+	}
+	return r
+}
+
+// fumibako extracts the workbook through the public API, with a scratch
+// folder of its own and the per-file limit.
+func fumibako(ctx context.Context, cfg config, work, path string) (res *extract.Result, err error) {
+	scratch, err := os.MkdirTemp(work, "scratch-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(scratch)
+	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return extract.Extract(ctx, path, filepath.Base(path), extract.Options{Scratch: scratch})
+}
+
+// isSheetPlace reports whether a place holds cells: sheet names cannot
+// hold brackets, so any "[…]" suffix marks shapes, comments or
+// header/footer.
+func isSheetPlace(name string) bool {
+	return !(strings.HasSuffix(name, "]") && strings.Contains(name, "["))
+}
+
+// loCells counts the non-empty cells of an export (0 when unreadable).
+func loCells(sheets []loSheet) int {
+	n := 0
+	for _, s := range sheets {
+		b, err := os.ReadFile(s.csv)
+		if err != nil {
+			continue
+		}
+		c, _, _ := compareGrids(nil, csvGrid(b))
+		n += c
+	}
+	return n
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:160]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// report gathers the file results and the kinds of difference.
+type report struct {
+	version, corpus string
+	files           []fileResult
+	kinds           map[string]*kindStat
+}
+
+// kindStat counts one kind of difference.
+type kindStat struct {
+	kind    string
+	cells   int
+	files   map[string]bool
+	example string
+}
+
+func newReport(version, corpus string) *report {
+	return &report{version: version, corpus: corpus, kinds: map[string]*kindStat{}}
+}
+
+func (r *report) add(f fileResult) {
+	for _, d := range f.diffs {
+		k := d.kind
+		if k == "" {
+			k = classify(d.ours, d.lo)
+		}
+		s := r.kinds[k]
+		if s == nil {
+			s = &kindStat{kind: k, files: map[string]bool{},
+				example: fmt.Sprintf("%s!%s!%s: fumibako %s, LibreOffice %s", f.in.rel, d.sheet, cellName(d.row, d.col), quote(d.ours), quote(d.lo))}
+			r.kinds[k] = s
+		}
+		s.cells++
+		s.files[f.in.rel] = true
+	}
+	f.diffs = nil // the kinds keep what the report needs
+	r.files = append(r.files, f)
+}
+
+// quote shows a cell's text on one line, cut when long.
+func quote(s string) string {
+	if s == "" {
+		return "(empty)"
+	}
+	r := []rune(strings.ReplaceAll(s, "\n", "⏎"))
+	if len(r) > 40 {
+		r = append(r[:40], '…')
+	}
+	return "«" + string(r) + "»"
+}
+
+// totals sums the compared files of a group (-1: all groups).
+type totals struct {
+	files, compared, failed, sheets, hidden, cells, equal int
+}
+
+func (r *report) totals(group int) totals {
+	var t totals
+	for _, f := range r.files {
+		if group >= 0 && f.in.group != group {
+			continue
+		}
+		t.files++
+		if f.failed != "" {
+			t.failed++
+			continue
+		}
+		t.compared++
+		t.sheets += f.sheets
+		t.hidden += f.hidden
+		t.cells += f.cells
+		t.equal += f.equal
+	}
+	return t
+}
+
+func pct(equal, cells int) string {
+	if cells == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", 100*float64(equal)/float64(cells))
+}
+
+// worst lists the n compared files with the lowest agreement (ties: more
+// differing cells first).
+func (r *report) worst(n int) []fileResult {
+	var w []fileResult
+	for _, f := range r.files {
+		if f.failed == "" && f.cells > f.equal {
+			w = append(w, f)
+		}
+	}
+	sort.SliceStable(w, func(i, j int) bool {
+		a := float64(w[i].equal) / float64(w[i].cells)
+		b := float64(w[j].equal) / float64(w[j].cells)
+		if a != b {
+			return a < b
+		}
+		return w[i].cells-w[i].equal > w[j].cells-w[j].equal
+	})
+	if len(w) > n {
+		w = w[:n]
+	}
+	return w
+}
+
+// topKinds lists the n most frequent kinds (ties: by name).
+func (r *report) topKinds(n int) []*kindStat {
+	var k []*kindStat
+	for _, s := range r.kinds {
+		k = append(k, s)
+	}
+	sort.Slice(k, func(i, j int) bool {
+		if k[i].cells != k[j].cells {
+			return k[i].cells > k[j].cells
+		}
+		return k[i].kind < k[j].kind
+	})
+	if len(k) > n {
+		k = k[:n]
+	}
+	return k
+}
+
+func (t totals) summary() string {
+	return fmt.Sprintf("%d of %d cells equal (%s) in %d sheets of %d files; %d hidden sheets excluded; %d files not compared",
+		t.equal, t.cells, pct(t.equal, t.cells), t.sheets, t.compared, t.hidden, t.failed)
+}
+
+// fileRow is the table row of one file.
+func fileRow(f fileResult) []string {
+	if f.failed != "" {
+		note := f.failed
+		if f.note != "" {
+			note += " (" + f.note + ")"
+		}
+		return []string{f.in.rel, "", "", "", "", "", "-", note}
+	}
+	return []string{f.in.rel, fmt.Sprint(f.sheets), fmt.Sprint(f.hidden), fmt.Sprint(f.cells),
+		fmt.Sprint(f.equal), fmt.Sprint(f.cells - f.equal), pct(f.equal, f.cells), f.note}
+}
+
+var fileHeader = []string{"file", "sheets", "hidden", "cells", "equal", "differ", "agreement", "note"}
+
+func (r *report) writeText(w io.Writer, nkinds int) error {
+	fmt.Fprintf(w, "xlsxagree: fumibako's cell display values vs %s CSV export (as shown, %s)\n", r.version, loLocale)
+	fmt.Fprintf(w, "corpus: %s\n", r.corpus)
+	for g := range groupTitle {
+		t := r.totals(g)
+		fmt.Fprintf(w, "\n%s (%d files)\n", groupTitle[g], t.files)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(fileHeader, "\t")+"\t")
+		for _, f := range r.files {
+			if f.in.group == g {
+				fmt.Fprintln(tw, strings.Join(fileRow(f), "\t")+"\t")
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s: %s\n", groupTitle[g], t.summary())
+	}
+	fmt.Fprintf(w, "\noverall: %s\n", r.totals(-1).summary())
+	fmt.Fprintf(w, "\nworst files\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, f := range r.worst(10) {
+		fmt.Fprintf(tw, "  %s\t%s\t%d of %d cells differ\n", f.in.rel, pct(f.equal, f.cells), f.cells-f.equal, f.cells)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nmost frequent kinds of difference\n")
+	for i, k := range r.topKinds(nkinds) {
+		fmt.Fprintf(w, "%2d. %s: %d cells in %d files\n    e.g. %s\n", i+1, k.kind, k.cells, len(k.files), k.example)
+	}
+	return nil
+}
+
+func (r *report) writeMarkdown(w io.Writer, nkinds int) error {
+	fmt.Fprintf(w, "# xlsxagree: fumibako vs %s\n\n", mdEscape(r.version))
+	fmt.Fprintf(w, "Cell display values against LibreOffice's CSV export (as shown, %s) of `%s`.\n", loLocale, r.corpus)
+	for g := range groupTitle {
+		t := r.totals(g)
+		fmt.Fprintf(w, "\n## %s (%d files)\n\n", groupTitle[g], t.files)
+		mdRow(w, fileHeader)
+		mdRow(w, []string{"---", "--:", "--:", "--:", "--:", "--:", "--:", "---"})
+		for _, f := range r.files {
+			if f.in.group == g {
+				row := fileRow(f)
+				row[0] = "`" + row[0] + "`"
+				mdRow(w, row)
+			}
+		}
+		fmt.Fprintf(w, "\n%s: %s.\n", groupTitle[g], t.summary())
+	}
+	fmt.Fprintf(w, "\n**Overall:** %s.\n", r.totals(-1).summary())
+	fmt.Fprintf(w, "\n## Worst files\n\n")
+	mdRow(w, []string{"file", "agreement", "differ", "cells"})
+	mdRow(w, []string{"---", "--:", "--:", "--:"})
+	for _, f := range r.worst(10) {
+		mdRow(w, []string{"`" + f.in.rel + "`", pct(f.equal, f.cells), fmt.Sprint(f.cells - f.equal), fmt.Sprint(f.cells)})
+	}
+	fmt.Fprintf(w, "\n## Most frequent kinds of difference\n\n")
+	mdRow(w, []string{"#", "kind", "cells", "files", "example"})
+	mdRow(w, []string{"--:", "---", "--:", "--:", "---"})
+	for i, k := range r.topKinds(nkinds) {
+		mdRow(w, []string{fmt.Sprint(i + 1), k.kind, fmt.Sprint(k.cells), fmt.Sprint(len(k.files)), k.example})
+	}
+	return nil
+}
+
+func mdRow(w io.Writer, cells []string) {
+	for i, c := range cells {
+		cells[i] = mdEscape(c)
+	}
+	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
