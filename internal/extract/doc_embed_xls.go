@@ -32,6 +32,9 @@ const (
 	embBiffRString    = 0x00D6
 	embBiffFormula    = 0x0006
 	embBiffString     = 0x0207
+	embBiffShrFmla    = 0x04BC
+	embBiffArray      = 0x0221
+	embBiffTable      = 0x0236
 )
 
 var errEmbBiff = errors.New("extract: malformed embedded workbook")
@@ -141,7 +144,10 @@ func embBiffSheetText(b []byte, pos int, sst []string) []string {
 				add(formula, s)
 			}
 		}
-		if r.typ != embBiffContinue {
+		switch r.typ {
+		case embBiffContinue, embBiffShrFmla, embBiffArray, embBiffTable:
+			// may stand between a FORMULA and its STRING
+		default:
 			formula = nil
 		}
 	}
