@@ -273,7 +273,11 @@ func agreeCompare(want, got *Result, formulas map[string]bool) agreeRow {
 				}
 				continue
 			}
-			r.diffs = append(r.diffs, fmt.Sprintf("%s:%d  lo=%q  native=%q", p.Name, i+1, agreeShort(l), agreeShort(gl)))
+			mark := ""
+			if f {
+				mark = " (formula row)"
+			}
+			r.diffs = append(r.diffs, fmt.Sprintf("%s:%d%s  lo=%q  native=%q", p.Name, i+1, mark, agreeShort(l), agreeShort(gl)))
 		}
 	}
 	if got != nil {

@@ -14,8 +14,10 @@ import (
 // TEXT block holds a literal text in SERIESTEXT and says what it labels in
 // OBJECTLINK (1 chart title, 2 value axis, 3 category axis, 7 series axis,
 // 4 data label); a SERIESTEXT directly in a SERIES block is the series
-// name. Texts that reference cells carry no cached text in BIFF and are
-// not read.
+// name. A text or series name that references a cell (BRAI with a
+// ptgRef3d formula) is resolved, once every sheet is read, to the display
+// value of that cell when it sits on a visible worksheet, as LibreOffice
+// and Excel show it.
 
 // Chart record types.
 const (
@@ -25,7 +27,18 @@ const (
 	xlsRChartObjectLink = 0x1027
 	xlsRChartBegin      = 0x1033
 	xlsRChartEnd        = 0x1034
+	xlsRChartBRAI       = 0x1051
 )
+
+// xlsCellRef is a cell referenced by a chart formula: an EXTERNSHEET
+// index and a 0-based row and column.
+type xlsCellRef struct{ ixti, row, col int }
+
+// xlsChartText is a literal text or a cell reference.
+type xlsChartText struct {
+	lit string
+	ref *xlsCellRef
+}
 
 const xlsDtChart = 0x0020
 
@@ -34,14 +47,14 @@ const xlsObjChart = 0x05
 
 // xlsChart collects the texts of one chart substream.
 type xlsChart struct {
-	stack  []uint16 // kinds of the open BEGIN blocks
-	last   uint16   // type of the record before the next BEGIN
-	text   string   // SERIESTEXT of the open TEXT block
-	link   int      // OBJECTLINK of the open TEXT block
-	title  []string
-	series []string
-	labels []string
-	axes   [8][]string // by OBJECTLINK.wLinkObj
+	stack  []uint16     // kinds of the open BEGIN blocks
+	last   uint16       // type of the record before the next BEGIN
+	text   xlsChartText // SERIESTEXT or BRAI reference of the open TEXT block
+	link   int          // OBJECTLINK of the open TEXT block
+	title  []xlsChartText
+	series []xlsChartText
+	labels []xlsChartText
+	axes   [8][]xlsChartText // by OBJECTLINK.wLinkObj
 }
 
 // record handles one record of a chart substream.
@@ -52,7 +65,7 @@ func (c *xlsChart) record(b *xlsBook, typ uint16, data []byte) {
 			c.stack = append(c.stack, c.last)
 		}
 		if c.last == xlsRChartText {
-			c.text, c.link = "", 0
+			c.text, c.link = xlsChartText{}, 0
 		}
 		return
 	case xlsRChartEnd:
@@ -66,11 +79,22 @@ func (c *xlsChart) record(b *xlsBook, typ uint16, data []byte) {
 		s := c.seriesText(b, data)
 		switch c.inside() {
 		case xlsRChartText:
-			c.text = s
+			c.text.lit = s
 		case xlsRChartSeries:
 			if s != "" {
-				c.series = append(c.series, s)
+				c.series = append(c.series, xlsChartText{lit: s})
 			}
+		}
+	case xlsRChartBRAI:
+		ref := xlsBRAIRef(b, data)
+		if ref == nil {
+			break
+		}
+		switch c.inside() {
+		case xlsRChartText:
+			c.text.ref = ref
+		case xlsRChartSeries:
+			c.series = append(c.series, xlsChartText{ref: ref})
 		}
 	case xlsRChartObjectLink:
 		if len(data) >= 2 && c.inside() == xlsRChartText {
@@ -91,7 +115,7 @@ func (c *xlsChart) inside() uint16 {
 }
 
 func (c *xlsChart) endText() {
-	if c.text == "" {
+	if c.text.lit == "" && c.text.ref == nil {
 		return
 	}
 	switch {
@@ -102,7 +126,25 @@ func (c *xlsChart) endText() {
 	case c.link > 0 && c.link < len(c.axes):
 		c.axes[c.link] = append(c.axes[c.link], c.text)
 	}
-	c.text = ""
+	c.text = xlsChartText{}
+}
+
+// xlsBRAIRef reads the cell a BRAI record's formula names ([MS-XLS]
+// 2.4.29: id, rt, flags, ifmt, then cce and the tokens): only the series
+// or title name (id 0) given by reference (rt 2) to one cell (ptgRef3d).
+func xlsBRAIRef(b *xlsBook, data []byte) *xlsCellRef {
+	if b.biff5 || len(data) < 8+7 || data[0] != 0 || data[1] != 2 {
+		return nil
+	}
+	cce := le16(data, 6)
+	if cce < 7 || len(data) < 8+cce {
+		return nil
+	}
+	switch data[8] {
+	case 0x3A, 0x5A, 0x7A: // ptgRef3d
+		return &xlsCellRef{ixti: le16(data, 9), row: le16(data, 11), col: le16(data, 13) & 0x3FFF}
+	}
+	return nil
 }
 
 // seriesText reads a SERIESTEXT record: id (2), then a
@@ -120,12 +162,17 @@ func (c *xlsChart) seriesText(b *xlsBook, data []byte) string {
 }
 
 // line is the chart's text as one line: title, series names, data labels,
-// then the category, value and series axis titles, each text once.
-func (c *xlsChart) line() string {
+// then the category, value and series axis titles, each text once; resolve
+// gives the display value of a referenced cell.
+func (c *xlsChart) line(resolve func(xlsCellRef) string) string {
 	var out []string
 	seen := map[string]bool{}
-	add := func(list []string) {
-		for _, s := range list {
+	add := func(list []xlsChartText) {
+		for _, t := range list {
+			s := t.lit
+			if s == "" && t.ref != nil {
+				s = resolve(*t.ref)
+			}
 			s = strings.Join(strings.Fields(s), " ")
 			if s != "" && !seen[s] {
 				seen[s] = true
@@ -142,16 +189,15 @@ func (c *xlsChart) line() string {
 	return strings.Join(out, " ")
 }
 
-// readChart reads a chart substream (its BOF just read) up to its EOF and
-// returns its text line; hf, when not nil, receives the chart sheet's
-// header and footer.
-func (b *xlsBook) readChart(hf *xlsSheet) (string, error) {
+// readChart reads a chart substream (its BOF just read) up to its EOF;
+// hf, when not nil, receives the chart sheet's header and footer.
+func (b *xlsBook) readChart(hf *xlsSheet) (*xlsChart, error) {
 	var c xlsChart
 	depth := 1
 	for n := 0; depth > 0; n++ {
 		if n%4096 == 0 {
 			if err := b.ctx.Err(); err != nil {
-				return "", err
+				return nil, err
 			}
 		}
 		typ, data, _, err := b.rr.next()
@@ -159,7 +205,7 @@ func (b *xlsBook) readChart(hf *xlsSheet) (string, error) {
 			break
 		}
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		switch typ {
 		case xlsRBOF:
@@ -171,7 +217,7 @@ func (b *xlsBook) readChart(hf *xlsSheet) (string, error) {
 		case xlsRHeader, xlsRFooter:
 			if hf != nil && depth == 1 {
 				if err := b.sheetRecord(&xlsSheetState{s: hf}, typ, data); err != nil {
-					return "", err
+					return nil, err
 				}
 			}
 			continue
@@ -180,5 +226,55 @@ func (b *xlsBook) readChart(hf *xlsSheet) (string, error) {
 			c.record(b, typ, data)
 		}
 	}
-	return c.line(), nil
+	return &c, nil
+}
+
+// resolveRef is the display value of a cell a chart references, from the
+// worksheets read (EXTERNSHEET → a SUPBOOK of this workbook → a sheet);
+// "" when it is elsewhere.
+func (b *xlsBook) resolveRef(sheets []*xlsSheet, r xlsCellRef) string {
+	if r.ixti >= len(b.xti) {
+		return ""
+	}
+	x := b.xti[r.ixti]
+	if x[0] < 0 || x[0] >= len(b.supSelf) || !b.supSelf[x[0]] || x[1] < 0 || x[1] >= len(sheets) || sheets[x[1]] == nil {
+		return ""
+	}
+	for _, c := range sheets[x[1]].rows[r.row+1] {
+		if c.col == r.col+1 {
+			return xlsUnfield(c.text)
+		}
+	}
+	return ""
+}
+
+// xlsUnfield undoes xlCellField.
+func xlsUnfield(f string) string {
+	if len(f) < 2 || f[0] != '"' || f[len(f)-1] != '"' {
+		return f
+	}
+	f = strings.ReplaceAll(f[1:len(f)-1], `""`, `"`)
+	return strings.ReplaceAll(f, xlLS, "\n")
+}
+
+// resolveCharts turns the charts of every sheet into their text lines.
+func (b *xlsBook) resolveCharts(sheets []*xlsSheet) error {
+	resolve := func(r xlsCellRef) string { return b.resolveRef(sheets, r) }
+	for _, s := range sheets {
+		if s == nil {
+			continue
+		}
+		for i := range s.shapes {
+			o := &s.shapes[i]
+			if o.chart == nil {
+				continue
+			}
+			o.text = o.chart.line(resolve)
+			o.chart = nil
+			if err := b.budget.add(len(o.text)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

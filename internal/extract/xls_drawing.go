@@ -42,6 +42,7 @@ type xlsDrawing struct {
 	lastID   int
 	hasObj   bool
 	texts    map[int]string
+	charts   map[int]*xlsChart
 	notes    []xlsNoteRef
 }
 
@@ -159,12 +160,12 @@ func (d *xlsDrawing) lastChart() bool {
 	return len(d.objs) > 0 && d.objs[len(d.objs)-1].ot == xlsObjChart
 }
 
-// chartText files the text of the last OBJ's chart.
-func (d *xlsDrawing) chartText(text string) {
-	if d.texts == nil {
-		d.texts = map[int]string{}
+// chart files the chart of the last OBJ.
+func (d *xlsDrawing) chart(c *xlsChart) {
+	if d.charts == nil {
+		d.charts = map[int]*xlsChart{}
 	}
-	d.texts[d.objs[len(d.objs)-1].id] = text
+	d.charts[d.objs[len(d.objs)-1].id] = c
 }
 
 // finish files the sheet's comments and shapes.
@@ -179,7 +180,13 @@ func (d *xlsDrawing) finish(b *xlsBook, s *xlsSheet) error {
 		}
 	}
 	for _, o := range d.objs {
-		if !xlsShapeTypes[o.ot] && o.ot != xlsObjChart || o.empty {
+		if o.ot == xlsObjChart && !o.empty {
+			if c, ok := d.charts[o.id]; ok {
+				s.chartObject(o.row, o.col, c)
+			}
+			continue
+		}
+		if !xlsShapeTypes[o.ot] || o.empty {
 			continue
 		}
 		if t, ok := d.texts[o.id]; ok {

@@ -203,6 +203,10 @@ type xlsBook struct {
 	budget   *xlsBudget
 	// globalsEnd is the stream offset after the globals' EOF.
 	globalsEnd int64
+	// supSelf says which SUPBOOK records are this workbook; xti are the
+	// EXTERNSHEET entries (SUPBOOK index, first sheet index).
+	supSelf []bool
+	xti     [][2]int
 }
 
 // readXlsStream reads a workbook stream; biff5Name says the stream was
@@ -256,19 +260,20 @@ func readXlsStream(ctx context.Context, r io.Reader, biff5Name bool) (*Result, e
 			// A chart sheet: its chart text at A1 and its header/footer,
 			// as the .xlsx reader gives chart sheets.
 			s := newXlsSheet(b.sheets[i].name, b.budget)
-			text, err := b.readChart(s)
+			c, err := b.readChart(s)
 			if err != nil {
 				return nil, fmt.Errorf("chart sheet %q: %w", s.name, err)
 			}
-			if err := s.object(&s.shapes, 1, 1, text); err != nil {
-				return nil, err
-			}
+			s.chartObject(1, 1, c)
 			sheets[i] = s
 		default:
 			if err := b.skipSubstream(); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if err := b.resolveCharts(sheets); err != nil {
+		return nil, err
 	}
 	res := &Result{}
 	for _, s := range sheets {
@@ -409,6 +414,18 @@ func (b *xlsBook) globalRecord(typ uint16, data []byte) error {
 		return b.boundSheet(data)
 	case xlsRSST:
 		return b.readSST(data)
+	case xlsRSupBook:
+		// cTab (2), then 0x0401 for the workbook itself.
+		if len(b.supSelf) < 65536 {
+			b.supSelf = append(b.supSelf, len(data) >= 4 && le16(data, 2) == 0x0401)
+		}
+	case xlsRExternSheet:
+		if b.biff5 || len(data) < 2 {
+			break
+		}
+		for i := 2; i+6 <= len(data) && len(b.xti) < le16(data, 0); i += 6 {
+			b.xti = append(b.xti, [2]int{le16(data, i), int(int16(le16(data, i+2)))})
+		}
 	}
 	return nil
 }

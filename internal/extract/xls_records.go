@@ -15,33 +15,34 @@ import (
 
 // Record types read by the .xls reader ([MS-XLS] 2.3).
 const (
-	xlsRFormula    = 0x0006
-	xlsREOF        = 0x000A
-	xlsRHeader     = 0x0014
-	xlsRFooter     = 0x0015
-	xlsRNote       = 0x001C
-	xlsRDateMode   = 0x0022
-	xlsRFilePass   = 0x002F
-	xlsRContinue   = 0x003C
-	xlsRCodePage   = 0x0042
-	xlsRObj        = 0x005D
-	xlsRBoundSheet = 0x0085
-	xlsRMulRK      = 0x00BD
-	xlsRRString    = 0x00D6
-	xlsRXF         = 0x00E0
-	xlsRMsoDrawing = 0x00EC
-	xlsRSST        = 0x00FC
-	xlsRLabelSST   = 0x00FD
-	xlsRTxO        = 0x01B6
-	xlsRNumber     = 0x0203
-	xlsRLabel      = 0x0204
-	xlsRBoolErr    = 0x0205
-	xlsRStr        = 0x0207
-	xlsRRK         = 0x027E
-	xlsRFormat     = 0x041E
-	xlsRBOF        = 0x0809
-	xlsRHeaderFtr  = 0x089C
-	xlsRXF4        = 0x0443 // BIFF4 XF, never read: only marks an older file
+	xlsRFormula     = 0x0006
+	xlsREOF         = 0x000A
+	xlsRHeader      = 0x0014
+	xlsRFooter      = 0x0015
+	xlsRNote        = 0x001C
+	xlsRDateMode    = 0x0022
+	xlsRFilePass    = 0x002F
+	xlsRContinue    = 0x003C
+	xlsRCodePage    = 0x0042
+	xlsRObj         = 0x005D
+	xlsRBoundSheet  = 0x0085
+	xlsRMulRK       = 0x00BD
+	xlsRRString     = 0x00D6
+	xlsRXF          = 0x00E0
+	xlsRMsoDrawing  = 0x00EC
+	xlsRSST         = 0x00FC
+	xlsRLabelSST    = 0x00FD
+	xlsRTxO         = 0x01B6
+	xlsRNumber      = 0x0203
+	xlsRLabel       = 0x0204
+	xlsRBoolErr     = 0x0205
+	xlsRStr         = 0x0207
+	xlsRRK          = 0x027E
+	xlsRFormat      = 0x041E
+	xlsRBOF         = 0x0809
+	xlsRHeaderFtr   = 0x089C
+	xlsRSupBook     = 0x01AE
+	xlsRExternSheet = 0x0017
 )
 
 // BIFF versions (BOF.vers).

@@ -38,11 +38,11 @@ func (b *xlsBook) readSheet(s *xlsSheet) error {
 		if typ == xlsRBOF {
 			// An embedded chart's substream, after its OBJ record.
 			if len(data) >= 4 && le16(data, 2) == xlsDtChart && st.draw.lastChart() {
-				text, err := b.readChart(nil)
+				c, err := b.readChart(nil)
 				if err != nil {
 					return err
 				}
-				st.draw.chartText(text)
+				st.draw.chart(c)
 				continue
 			}
 			if err := b.skipSubstream(); err != nil {
