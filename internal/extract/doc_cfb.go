@@ -27,6 +27,7 @@ type compound struct {
 	closer  io.Closer
 	size    int64
 	streams map[string]*mscfb.File // streams by lower-case path ("objectpool/_12/workbook")
+	folders map[string]bool        // lower-case paths of storages holding streams, "/"-terminated
 	limit   int64                  // bytes one stream may hold
 	read    *int64                 // bytes of streams read so far, shared with embedded files
 }
@@ -117,7 +118,7 @@ func newCompound(ra io.ReaderAt, size int64, lim Limits, read *int64) (*compound
 	if err != nil {
 		return nil, err
 	}
-	c := &compound{size: size, limit: lim.ZipPartBytes, read: read, streams: map[string]*mscfb.File{}}
+	c := &compound{size: size, limit: lim.ZipPartBytes, read: read, streams: map[string]*mscfb.File{}, folders: map[string]bool{}}
 	for _, e := range r.File {
 		if e.FileInfo().IsDir() {
 			continue
@@ -125,6 +126,9 @@ func newCompound(ra io.ReaderAt, size int64, lim Limits, read *int64) (*compound
 		k := strings.ToLower(strings.Join(append(append([]string{}, e.Path...), e.Name), "/"))
 		if _, dup := c.streams[k]; !dup {
 			c.streams[k] = e
+		}
+		if len(e.Path) > 0 {
+			c.folders[strings.ToLower(strings.Join(e.Path, "/"))+"/"] = true
 		}
 	}
 	return c, nil
@@ -145,16 +149,9 @@ func (c *compound) has(path string) bool {
 	return ok
 }
 
-// hasStorage reports whether any stream lies under prefix (a lower-case
-// path ending in "/").
-func (c *compound) hasStorage(prefix string) bool {
-	for k := range c.streams {
-		if strings.HasPrefix(k, prefix) {
-			return true
-		}
-	}
-	return false
-}
+// hasStorage reports whether a storage directly holds streams; prefix is
+// its lower-case path ending in "/".
+func (c *compound) hasStorage(prefix string) bool { return c.folders[prefix] }
 
 // stream reads a whole stream. Its declared size must fit in the file and
 // in the per-stream limit, and all streams read from one file together
