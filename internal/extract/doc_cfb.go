@@ -181,6 +181,26 @@ func (c *compound) stream(path string) ([]byte, error) {
 	return buf, nil
 }
 
+// readAt reads n bytes at off of a stream without reading the rest; n is
+// at most 64 KiB.
+func (c *compound) readAt(path string, off int64, n int) ([]byte, error) {
+	e, ok := c.streams[strings.ToLower(path)]
+	if !ok {
+		return nil, fmt.Errorf("stream %q missing", path)
+	}
+	if off < 0 || n < 0 || n > 1<<16 || off+int64(n) > e.Size || e.Size > c.size {
+		return nil, fmt.Errorf("stream %q: %d bytes at %d out of range", path, n, off)
+	}
+	buf := make([]byte, n)
+	if n == 0 {
+		return buf, nil
+	}
+	if _, err := e.ReadAt(buf, off); err != nil {
+		return nil, fmt.Errorf("read stream %q at %d: %w", path, off, err)
+	}
+	return buf, nil
+}
+
 // cfbMem is a file held in memory; Slice lets mscfb read sectors without
 // copying them.
 type cfbMem []byte

@@ -66,9 +66,22 @@ func openDocReader(c *compound, prefix string) (*docReader, *docFib, []byte, err
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// Huge paragraph properties are read from the Data stream one at a
+	// time: the stream mostly holds pictures.
+	huge := func(off int64) []byte {
+		b, err := c.readAt(prefix+"Data", off, 2)
+		if err != nil {
+			return nil
+		}
+		g, err := c.readAt(prefix+"Data", off+2, int(binary.LittleEndian.Uint16(b)))
+		if err != nil {
+			return nil
+		}
+		return g
+	}
 	r := &docReader{
 		text:     text,
-		papx:     newDocPapx(fib, table, word),
+		papx:     newDocPapx(fib, table, word, huge),
 		chpx:     newDocChpx(fib, table, word),
 		sections: docSections(fib, table, word),
 		page:     1,

@@ -352,3 +352,33 @@ func readLegacyBytes(tb testing.TB, name string, data []byte) {
 		readDocCompound(context.Background(), c, DefaultLimits)
 	}
 }
+
+// TestDocParaProps covers the paragraph sprms, sprmPHugePapx included: a
+// table row's flags that live in the Data stream.
+func TestDocParaProps(t *testing.T) {
+	le := binary.LittleEndian
+	sprm := func(op uint16, arg ...byte) []byte { return append(le.AppendUint16(nil, op), arg...) }
+	huge := append(sprm(sprmPFInTable, 1), sprm(sprmPFTtp, 1)...)
+	data := map[int64][]byte{0x1234: huge}
+	cases := []struct {
+		name string
+		g    []byte
+		want docPara
+	}{
+		{"plain", nil, docPara{}},
+		{"cell", sprm(sprmPFInTable, 1), docPara{inTable: true, itap: 1}},
+		{"nested", append(sprm(sprmPFInTable, 1), sprm(sprmPItap, 2, 0, 0, 0)...), docPara{inTable: true, itap: 2}},
+		{"not in table", sprm(sprmPItap, 2, 0, 0, 0), docPara{}},
+		{"page break before", sprm(sprmPFPageBreakBefore, 1), docPara{pageBreakBefore: true}},
+		{"huge", sprm(sprmPHugePapx, 0x34, 0x12, 0, 0), docPara{inTable: true, ttp: true, itap: 1}},
+		{"huge missing", sprm(sprmPHugePapx, 0, 0, 0, 1), docPara{}},
+		{"after a variable sprm", append(sprm(0xC60D, 2, 9, 9), sprm(sprmPFInTable, 1)...), docPara{inTable: true, itap: 1}},
+		{"truncated", sprm(sprmPItap, 2), docPara{}},
+	}
+	for _, c := range cases {
+		got := parsePapx(c.g, func(off int64) []byte { return data[off] })
+		if got != c.want {
+			t.Errorf("%s: parsePapx = %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

@@ -48,6 +48,7 @@ const (
 	sprmPFInnerTtp        = 0x244C
 	sprmPItap             = 0x6649
 	sprmPDtap             = 0x664A
+	sprmPHugePapx         = 0x6646
 	sprmSBkc              = 0x3009
 	sprmTDefTable         = 0xD608
 	sprmPChgTabs          = 0xC615
@@ -118,14 +119,15 @@ func chgTabsLen(b []byte) int {
 // the 512-byte PapxFkp pages of the WordDocument stream (2.9.175).
 type docPapx struct {
 	word  []byte
+	huge  func(off int64) []byte // the grpprl of sprmPHugePapx at off of the Data stream
 	fcs   []int64 // first FC of each FKP, then the end
 	pns   []uint32
 	cache map[int64]docPara // by FKP page offset × 256 + entry
 }
 
-func newDocPapx(fib *docFib, table, word []byte) *docPapx {
+func newDocPapx(fib *docFib, table, word []byte, huge func(off int64) []byte) *docPapx {
 	cps, data := plc(fib.blob(table, fcPlcfBtePapx), 4)
-	p := &docPapx{word: word, cache: map[int64]docPara{}}
+	p := &docPapx{word: word, huge: huge, cache: map[int64]docPara{}}
 	if len(data) == 0 {
 		return p
 	}
@@ -174,17 +176,30 @@ func (p *docPapx) at(fc int64) docPara {
 			start, n = bo+2, 2*int(page[bo+1])
 		}
 		if n >= 2 && start+n <= 511 {
-			v = parsePapx(page[start+2 : start+n]) // after the istd
+			v = parsePapx(page[start+2:start+n], p.huge) // after the istd
 		}
 	}
 	p.cache[key] = v
 	return v
 }
 
-func parsePapx(g []byte) docPara {
+// parsePapx reads the paragraph sprms of a grpprl. sprmPHugePapx points
+// into the Data stream at a 16-bit size and a grpprl too long for an FKP,
+// typically a table row's definitions with its flags; huge reads it (nil
+// when there is none).
+func parsePapx(g []byte, huge func(off int64) []byte) docPara {
 	var v docPara
-	walkSprms(g, func(op uint16, arg []byte) {
+	var apply func(op uint16, arg []byte)
+	apply = func(op uint16, arg []byte) {
 		switch op {
+		case sprmPHugePapx:
+			if huge != nil {
+				walkSprms(huge(int64(binary.LittleEndian.Uint32(arg))), func(op uint16, arg []byte) {
+					if op != sprmPHugePapx {
+						apply(op, arg)
+					}
+				})
+			}
 		case sprmPFInTable:
 			v.inTable = arg[0] != 0
 		case sprmPFTtp:
@@ -200,7 +215,8 @@ func parsePapx(g []byte) docPara {
 		case sprmPDtap:
 			v.itap += int(int32(binary.LittleEndian.Uint32(arg)))
 		}
-	})
+	}
+	walkSprms(g, apply)
 	if v.itap < 0 || v.itap > 64 {
 		v.itap = 1
 	}
