@@ -120,7 +120,7 @@ func chgTabsLen(b []byte) int {
 type docPapx struct {
 	word  []byte
 	huge  func(off int64) []byte // the grpprl of sprmPHugePapx at off of the Data stream
-	fcs   []int64 // first FC of each FKP, then the end
+	fcs   []int64                // first FC of each FKP, then the end
 	pns   []uint32
 	cache map[int64]docPara // by FKP page offset × 256 + entry
 }
