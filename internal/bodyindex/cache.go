@@ -59,21 +59,21 @@ func acquire(dir string, refs []partRef) (ms []*mapping, vanished bool) {
 	for i, r := range refs {
 		path := filepath.Join(dir, partName(r.id))
 		paths[i] = path
-		st, err := os.Stat(path)
-		if errors.Is(err, os.ErrNotExist) {
-			for _, m := range ms {
-				releaseLocked(m)
-			}
-			return nil, true
-		}
 		m := cache.m[path]
-		if m != nil && err == nil && m.size == st.Size() && m.mtime.Equal(st.ModTime()) && !m.stale {
-			m.refs++
-			m.used = cache.clock
-			ms = append(ms, m)
-			continue
-		}
 		if m != nil {
+			st, err := os.Stat(path)
+			if errors.Is(err, os.ErrNotExist) {
+				for _, x := range ms {
+					releaseLocked(x)
+				}
+				return nil, true
+			}
+			if err == nil && m.size == st.Size() && m.mtime.Equal(st.ModTime()) && !m.stale {
+				m.refs++
+				m.used = cache.clock
+				ms = append(ms, m)
+				continue
+			}
 			// Changed under the same name (not by fumibako): forget it.
 			m.stale = true
 			delete(cache.m, path)
@@ -82,12 +82,8 @@ func acquire(dir string, refs []partRef) (ms []*mapping, vanished bool) {
 			}
 		}
 		m = &mapping{path: path, refs: 1, used: cache.clock}
-		if err == nil {
-			m.size, m.mtime = st.Size(), st.ModTime()
-			m.data, m.unmap, m.err = mapFile(path)
-		} else {
-			m.err = err
-		}
+		var st os.FileInfo
+		m.data, m.unmap, st, m.err = mapFile(path)
 		if errors.Is(m.err, os.ErrNotExist) {
 			for _, x := range ms {
 				releaseLocked(x)
@@ -95,6 +91,7 @@ func acquire(dir string, refs []partRef) (ms []*mapping, vanished bool) {
 			return nil, true
 		}
 		if m.err == nil {
+			m.size, m.mtime = st.Size(), st.ModTime()
 			cache.bytes += int64(len(m.data))
 			m.part, m.err = ParsePart(path, m.data)
 		}

@@ -102,6 +102,12 @@
 //	8 gram  count K, then K × uint32 keys (ascending), then K × uint64 masks:
 //	        bit b of a key's mask is set when block b holds that key
 //
+//	9 gidx  every 128th key of the gram section (optional): a lookup
+//	        binary-searches this small index, then one run of 128 keys
+//
+// The writer puts blck, gidx and gram first, so that deciding to skip a
+// part touches a few pages at its start.
+//
 // Keys are 32-bit hashes of the unigrams, bigrams and ASCII trigrams of each
 // folded line after hiragana = katakana folding (gramKey). A query needs
 // every key of each of its words in one block; a block without them cannot

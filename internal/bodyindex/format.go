@@ -40,15 +40,21 @@ const (
 
 // Section tags of a part.
 const (
-	tagStrs  = 1
-	tagFiles = 2
-	tagSegs  = 3
-	tagLines = 4
-	tagBlock = 5
-	tagFold  = 6
-	tagOrig  = 7
-	tagGrams = 8
+	tagStrs      = 1
+	tagFiles     = 2
+	tagSegs      = 3
+	tagLines     = 4
+	tagBlock     = 5
+	tagFold      = 6
+	tagOrig      = 7
+	tagGrams     = 8
+	tagGramIndex = 9 // optional
+	lastTag      = tagGramIndex
 )
+
+// gramIndexStep is the stride of the gram index: every gramIndexStep-th
+// key of the gram section, so that a lookup touches one small run of keys.
+const gramIndexStep = 128
 
 // Sizes that shape parts. Variables so that tests can make small parts.
 var (
@@ -61,7 +67,7 @@ var (
 	// file name alone, where a chunk may end once it holds chunkMin, so that
 	// a changed file moves only the boundaries near it.
 	chunkMax    = 4 << 20
-	chunkMin    = 1 << 20
+	chunkMin    = 3 << 20
 	chunkAnchor = uint32(3) // end before a file whose name hash has these low bits 0
 )
 

@@ -28,6 +28,7 @@ type Part struct {
 	orig            []byte
 	keys            []byte // nKeys × uint32
 	masks           []byte // nKeys × uint64
+	gidx            []byte // every gramIndexStep-th key, or nil
 	nKeys           int
 }
 
@@ -61,15 +62,15 @@ func ParsePart(path string, data []byte) (*Part, error) {
 		return nil, bad(12, "bad section count %d", nSec)
 	}
 	p := &Part{path: path, data: data}
-	var sec [tagGrams + 1][]byte // known sections; unknown tags are skipped
-	var offs [tagGrams + 1]int
+	var sec [lastTag + 1][]byte // known sections; unknown tags are skipped
+	var offs [lastTag + 1]int
 	for i := 0; i < nSec; i++ {
 		e := data[partHeaderSize+i*sectionEntrySize:]
 		tag, off, n := le.Uint32(e), int64(le.Uint32(e[4:])), int64(le.Uint32(e[8:]))
 		if off+n > int64(len(data)) {
 			return nil, bad(partHeaderSize+i*sectionEntrySize, "section %d outside the file", tag)
 		}
-		if tag == 0 || tag > tagGrams {
+		if tag == 0 || tag > lastTag {
 			continue
 		}
 		if sec[tag] != nil {
@@ -128,6 +129,12 @@ func ParsePart(path string, data []byte) (*Part, error) {
 	p.nKeys = int(le.Uint32(gs))
 	p.keys = gs[4 : 4+4*p.nKeys]
 	p.masks = gs[4+4*p.nKeys:]
+	if gi := sec[tagGramIndex]; gi != nil {
+		if len(gi) != 4*((p.nKeys+gramIndexStep-1)/gramIndexStep) {
+			return nil, bad(secOff(tagGramIndex), "bad gram index")
+		}
+		p.gidx = gi
+	}
 	return p, nil
 }
 
@@ -247,8 +254,18 @@ func (p *Part) Candidates(keys []uint32) uint64 {
 	mask := p.AllBlocks()
 	le := binary.LittleEndian
 	for _, k := range keys {
-		i := sort.Search(p.nKeys, func(i int) bool { return le.Uint32(p.keys[4*i:]) >= k })
-		if i == p.nKeys || le.Uint32(p.keys[4*i:]) != k {
+		lo, hi := 0, p.nKeys
+		if p.gidx != nil {
+			// The run of keys that can hold k, from the small index.
+			n := len(p.gidx) / 4
+			j := sort.Search(n, func(j int) bool { return le.Uint32(p.gidx[4*j:]) > k })
+			if j == 0 {
+				return 0
+			}
+			lo, hi = (j-1)*gramIndexStep, min(j*gramIndexStep, p.nKeys)
+		}
+		i := lo + sort.Search(hi-lo, func(i int) bool { return le.Uint32(p.keys[4*(lo+i):]) >= k })
+		if i == hi || le.Uint32(p.keys[4*i:]) != k {
 			return 0
 		}
 		mask &= le.Uint64(p.masks[8*i:])
@@ -319,3 +336,110 @@ func (p *Part) AppendOriginal(dst []byte, b int) ([]byte, error) {
 
 // Size returns the part's size in bytes.
 func (p *Part) Size() int { return len(p.data) }
+
+// LineReader returns the original text of single lines of one block,
+// applying only the patches of those lines: cheaper than Original when a
+// few lines of a block match. Lines are best asked for in increasing
+// order (an earlier line restarts from the block's first patch).
+type LineReader struct {
+	p       *Part
+	b       int
+	base    int    // fold offset of the block
+	fold    []byte // the block's folded text
+	patches []byte // the block's patch stream
+	rest    []byte // patches not decoded yet
+	prevEnd int    // block offset where the last decoded patch ends
+	served  int    // block offset where the last line asked for ends
+	have    bool   // cur holds a decoded patch not yet passed
+	start   int    // cur: block offset, folded length, original bytes
+	flen    int
+	orig    []byte
+	err     error
+}
+
+// LineReader returns a reader for block b.
+func (p *Part) LineReader(b int) (*LineReader, error) {
+	fold, base, err := p.Folded(b)
+	if err != nil {
+		return nil, err
+	}
+	r := p.blocks[b]
+	pt := p.orig[r.patchOff : r.patchOff+r.patchLen]
+	return &LineReader{p: p, b: b, base: base, fold: fold, patches: pt, rest: pt}, nil
+}
+
+// next decodes the next patch into cur; false at the end.
+func (r *LineReader) next() bool {
+	r.have = false
+	if len(r.rest) == 0 {
+		return false
+	}
+	gap, n1 := binary.Uvarint(r.rest)
+	if n1 <= 0 {
+		r.err = r.bad("bad patch")
+		return false
+	}
+	flen, n2 := binary.Uvarint(r.rest[n1:])
+	if n2 <= 0 {
+		r.err = r.bad("bad patch")
+		return false
+	}
+	olen, n3 := binary.Uvarint(r.rest[n1+n2:])
+	if n3 <= 0 {
+		r.err = r.bad("bad patch")
+		return false
+	}
+	r.rest = r.rest[n1+n2+n3:]
+	if gap > uint64(len(r.fold)-r.prevEnd) || flen > uint64(len(r.fold)-r.prevEnd)-gap || olen > uint64(len(r.rest)) {
+		r.err = r.bad("patch outside the block")
+		return false
+	}
+	r.start = r.prevEnd + int(gap)
+	r.flen = int(flen)
+	r.orig = r.rest[:olen]
+	r.rest = r.rest[olen:]
+	r.prevEnd = r.start + r.flen
+	r.have = true
+	return true
+}
+
+func (r *LineReader) bad(what string) error {
+	return &FormatError{Path: r.p.path, What: fmt.Sprintf("block %d: %s", r.b, what)}
+}
+
+// Line appends the original text of line li (an index into the part's
+// lines, within the block; without its LF) to dst.
+func (r *LineReader) Line(dst []byte, li int) ([]byte, error) {
+	ls, le := r.p.LineStart(li)-r.base, r.p.LineStart(li+1)-r.base-1
+	if ls < 0 || le < ls || le >= len(r.fold) {
+		return nil, r.bad("line outside the block")
+	}
+	if ls < r.served {
+		// Asked for an earlier line: start over.
+		r.rest, r.prevEnd, r.have = r.patches, 0, false
+	}
+	r.served = le
+	if !r.have && r.err == nil {
+		r.next()
+	}
+	for r.have && r.start+r.flen <= ls && r.start < ls {
+		r.next()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	pos := ls
+	for r.have && r.start < le {
+		if r.start < pos || r.start+r.flen > le {
+			return nil, r.bad("patch crosses a line end")
+		}
+		dst = append(dst, r.fold[pos:r.start]...)
+		dst = append(dst, r.orig...)
+		pos = r.start + r.flen
+		r.next()
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	return append(dst, r.fold[pos:le]...), nil
+}

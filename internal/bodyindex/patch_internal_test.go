@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract"
 )
 
 func TestPatchesRoundTrip(t *testing.T) {
@@ -32,6 +34,34 @@ func TestPatchesRoundTrip(t *testing.T) {
 		got, ok := applyPatches(nil, folded, patches)
 		if !ok || string(got) != string(orig) {
 			t.Fatalf("lines %q: patches give %q, %v", lines, got, ok)
+		}
+	}
+}
+
+func TestLineReader(t *testing.T) {
+	dir := t.TempDir()
+	lines := []string{"Apple ＡＢＣ", "", "日本語", "ｶﾞｽ代 X", "x", "ＡＡ\tＢＢ", "last Line"}
+	items := []item{{name: "a.txt", old: -1, places: []extract.Place{{Name: "本文", Lines: lines}}}}
+	items[0].entry = entryOf("a.txt", items[0].places)
+	if err := writeItems(dir, nil, items, &LostError{}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := f.Part(0)
+	r, err := p.LineReader(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6}, {6, 3, 0}, {1, 5, 5, 2}} {
+		for _, li := range order {
+			got, err := r.Line(nil, li)
+			if err != nil || string(got) != lines[li] {
+				t.Fatalf("Line(%d) = %q, %v, want %q", li, got, err, lines[li])
+			}
 		}
 	}
 }

@@ -215,12 +215,19 @@ func (e *encoder) finishPart() {
 		le.PutUint64(gramSec[4+4*len(keys)+8*i:], masks[i])
 	}
 	linesSec := u32s(b.lines...)
+	var gidx []uint32
+	for i := 0; i < len(keys); i += gramIndexStep {
+		gidx = append(gidx, keys[i])
+	}
+	// What a search reads first (blocks, gram index, grams) comes first,
+	// so that skipping a part touches the fewest pages.
 	secs := []section{
+		{tagBlock, blockSec},
+		{tagGramIndex, u32s(gidx...)},
+		{tagGrams, gramSec},
 		{tagStrs, b.strs},
 		{tagFiles, filesSec},
 		{tagSegs, segsSec},
-		{tagBlock, blockSec},
-		{tagGrams, gramSec},
 		{tagLines, linesSec},
 		{tagFold, b.fold},
 		{tagOrig, b.orig},

@@ -55,16 +55,41 @@ const (
 // sheetSpaces turns TABs and newlines in sheet names into spaces.
 var sheetSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "\u2028", " ")
 
-var (
-	rePageBase   = regexp.MustCompile(`^ページ0*([0-9]+)$`)
-	reSlideBase  = regexp.MustCompile(`^スライド0*([0-9]+)(（非表示）)?$`)
-	reNotesBase  = regexp.MustCompile(`^スライド0*([0-9]+)_ノート$`)
-	reCellPrefix = regexp.MustCompile(`^\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$`)
-)
+// splitKind is content.SplitKind with a fast path for names without a
+// bracketed kind.
+func splitKind(place string) (base, kind string) {
+	if !strings.HasSuffix(place, "]") {
+		return place, ""
+	}
+	return content.SplitKind(place)
+}
+
+// numbered parses `<prefix>NNN<suffix>` (NNN digits) and returns the
+// number without leading zeros.
+func numbered(s, prefix, suffix string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, prefix)
+	if !ok {
+		return "", false
+	}
+	if rest, ok = strings.CutSuffix(rest, suffix); !ok || rest == "" {
+		return "", false
+	}
+	for _, c := range []byte(rest) {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	if n := strings.TrimLeft(rest, "0"); n != "" {
+		return n, true
+	}
+	return "0", true
+}
+
+var reCellPrefix = regexp.MustCompile(`^\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$`)
 
 // placeKind returns the 種別 of a place of a file of kind fk.
 func placeKind(fk extract.Kind, place string) string {
-	base, obj := content.SplitKind(place)
+	base, obj := splitKind(place)
 	switch {
 	case obj == "図形", obj == "コメント", obj == "ヘッダー・フッター":
 		return obj
@@ -72,7 +97,8 @@ func placeKind(fk extract.Kind, place string) string {
 		return "埋め込み"
 	case fk == extract.KindExcel:
 		return "セル"
-	case reNotesBase.MatchString(base):
+	}
+	if _, ok := numbered(base, "スライド", "_ノート"); ok {
 		return "ノート"
 	}
 	return "本文"
@@ -84,7 +110,7 @@ func cellPrefixed(fk extract.Kind, place string) bool {
 	if fk != extract.KindExcel {
 		return false
 	}
-	_, obj := content.SplitKind(place)
+	_, obj := splitKind(place)
 	return obj == "図形" || obj == "コメント"
 }
 
@@ -92,21 +118,24 @@ func cellPrefixed(fk extract.Kind, place string) bool {
 // export; reference/search.md §6.2): `[シート]売上`, `[ページ]3`,
 // `[スライド]2（非表示）`, `ヘッダー・フッター`, and "" for a text file.
 func PlaceLabel(fk extract.Kind, place string) string {
-	base, _ := content.SplitKind(place)
+	base, _ := splitKind(place)
 	switch fk {
 	case extract.KindExcel:
 		return "[シート]" + sheetSpaces.Replace(base)
 	case extract.KindText:
 		return ""
 	}
-	if m := rePageBase.FindStringSubmatch(base); m != nil {
-		return "[ページ]" + m[1]
+	if n, ok := numbered(base, "ページ", ""); ok {
+		return "[ページ]" + n
 	}
-	if m := reSlideBase.FindStringSubmatch(base); m != nil {
-		return "[スライド]" + m[1] + m[2]
+	if n, ok := numbered(base, "スライド", ""); ok {
+		return "[スライド]" + n
 	}
-	if m := reNotesBase.FindStringSubmatch(base); m != nil {
-		return "[スライド]" + m[1]
+	if n, ok := numbered(base, "スライド", "（非表示）"); ok {
+		return "[スライド]" + n + "（非表示）"
+	}
+	if n, ok := numbered(base, "スライド", "_ノート"); ok {
+		return "[スライド]" + n
 	}
 	return base
 }

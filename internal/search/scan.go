@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
-	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
 
@@ -19,9 +18,11 @@ import (
 type searcher struct {
 	ctx     context.Context
 	q       *Query
-	run     *runState
-	kanaBuf []byte
-	offs    []int
+	run      *runState
+	kanaBuf  []byte
+	kanaLine []byte
+	lineBuf  []byte
+	offs     []int
 }
 
 // full reports whether the hits found so far in this task and the tasks
@@ -113,7 +114,7 @@ func (s *searcher) placeOK(place string) bool {
 	if !s.q.opts.NoShapes && !s.q.opts.NoComments {
 		return true
 	}
-	_, obj := content.SplitKind(place)
+	_, obj := splitKind(place)
 	if s.q.opts.NoShapes && (obj == "図形" || strings.HasPrefix(obj, "埋め込み")) {
 		return false
 	}
@@ -266,6 +267,36 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 		}
 		return ov, okv, nil
 	}
+	// origLine returns the original text of line li of the block: from
+	// the whole block when it was decoded, else through a LineReader
+	// (only the patches of that line). The result is valid until the
+	// next call with another line.
+	var lr *bodyindex.LineReader
+	lastLi := -1
+	var lastLine []byte
+	origLine := func(li int) ([]byte, error) {
+		if li == lastLi {
+			return lastLine, nil
+		}
+		if ov != nil {
+			lastLi, lastLine = li, ov.line(li)
+			return lastLine, nil
+		}
+		if lr == nil {
+			var err error
+			if lr, err = p.LineReader(b); err != nil {
+				return nil, err
+			}
+		}
+		line, err := lr.Line(s.lineBuf[:0], first+li)
+		if err != nil {
+			return nil, err
+		}
+		s.lineBuf = line
+		t.stats.BytesRead += int64(len(line))
+		lastLi, lastLine = li, line
+		return line, nil
+	}
 	caseMode := s.q.opts.Case
 	prim := s.q.primary
 	scan := mv
@@ -304,15 +335,20 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 		if !pc.segOK[seg] {
 			continue
 		}
-		ev := mv
+		var text []byte
 		if caseMode {
-			_, k, err := orig()
+			o, err := origLine(li)
 			if err != nil {
 				return err
 			}
-			ev = k
+			text = o
+			if s.q.opts.Kana {
+				s.kanaLine = bodyindex.AppendKana(s.kanaLine[:0], o)
+				text = s.kanaLine
+			}
+		} else {
+			text = mv.line(li)
 		}
-		text := ev.line(li)
 		off := 0
 		if pc.prefix[seg] {
 			tab := bytes.IndexByte(text, '\t')
@@ -325,12 +361,12 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 		if !s.matches(region) {
 			continue
 		}
-		o, _, err := orig()
+		o, err := origLine(li)
 		if err != nil {
 			return err
 		}
 		tb := time.Now()
-		t.add(s.hit(pc, seg, gl, string(o.line(li)), fv.line(li), region, off))
+		t.add(s.hit(pc, seg, gl, string(o), fv.line(li), region, off))
 		t.stats.Build += time.Since(tb)
 		if s.full(t) {
 			return nil
