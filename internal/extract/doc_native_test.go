@@ -382,3 +382,41 @@ func TestDocParaProps(t *testing.T) {
 		}
 	}
 }
+
+// TestODFChartContent reads the text of a LibreOffice chart object: the
+// title, the series names through their label cells, the axis titles.
+func TestODFChartContent(t *testing.T) {
+	const content = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0">
+<office:body><office:chart><chart:chart>
+<chart:title><text:p>月別売上</text:p></chart:title>
+<chart:plot-area>
+<chart:axis chart:dimension="x"><chart:title><text:p>月</text:p></chart:title></chart:axis>
+<chart:axis chart:dimension="y"><chart:title><text:p>金額</text:p></chart:title></chart:axis>
+<chart:series chart:label-cell-address="local-table.$B$1"/>
+<chart:series chart:label-cell-address="local-table.$C$1"/>
+<chart:series chart:label-cell-address="local-table.$Z$9"/>
+</chart:plot-area>
+<table:table table:name="local-table">
+<table:table-header-rows><table:table-row><table:table-cell/><table:table-cell><text:p>東京</text:p></table:table-cell><table:table-cell><text:p>月別売上</text:p></table:table-cell></table:table-row></table:table-header-rows>
+<table:table-rows><table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="3"><text:p>1</text:p></table:table-cell></table:table-row></table:table-rows>
+</table:table>
+</chart:chart></office:chart></office:body></office:document-content>`
+	got, err := odfChartContent(strings.NewReader(content), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "月別売上 東京 月 金額"; got != want {
+		t.Errorf("odfChartContent = %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		in       string
+		row, col int
+		ok       bool
+	}{{"local-table.$B$1", 0, 1, true}, {"$AA$10", 9, 26, true}, {"local-table.B", 0, 0, false}, {"x.$1", 0, 0, false}} {
+		row, col, ok := odfCellAddress(c.in)
+		if row != c.row || col != c.col || ok != c.ok {
+			t.Errorf("odfCellAddress(%q) = %d, %d, %v, want %d, %d, %v", c.in, row, col, ok, c.row, c.col, c.ok)
+		}
+	}
+}
