@@ -27,7 +27,7 @@ var errXlsTooMuchText = errors.New("extract: workbook text exceeds the in-memory
 
 // xlsTextCap is the most bytes of cell, string-table and object text one
 // workbook may hold in memory; a variable so tests can lower it.
-var xlsTextCap int64 = 512 << 20
+var xlsTextCap int64 = 256 << 20
 
 // xlsBudget counts the text bytes a workbook holds.
 type xlsBudget struct{ used, max int64 }

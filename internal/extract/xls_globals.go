@@ -1,0 +1,193 @@
+package extract
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// The workbook globals substream ([MS-XLS] 2.1.7.20.1): BOF (BIFF version),
+// FILEPASS, CODEPAGE, DATEMODE, FORMAT, XF, BOUNDSHEET, SST with its
+// CONTINUE records, SUPBOOK and EXTERNSHEET (for chart references), up to
+// its EOF.
+
+// readGlobals reads the workbook globals substream up to its EOF.
+func (b *xlsBook) readGlobals(biff5Name bool) error {
+	typ, data, off, err := b.rr.next()
+	if err == io.EOF {
+		return fmt.Errorf("xls: empty workbook stream")
+	}
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case xlsRBOF:
+	case 0x0009, 0x0209, 0x0409:
+		return fmt.Errorf("%w (BOF record 0x%04X)", errXlsVersion, typ)
+	default:
+		return fmt.Errorf("xls: workbook stream starts with record 0x%04X, not BOF", typ)
+	}
+	if len(data) < 4 {
+		return xlsRecordError(typ, off, errXlsTruncated)
+	}
+	switch vers, dt := le16(data, 0), le16(data, 2); {
+	case dt != xlsDtGlobals:
+		return fmt.Errorf("%w (first substream type 0x%04X, not workbook globals)", errXlsVersion, dt)
+	case vers == xlsBIFF8:
+	case vers == xlsBIFF5:
+		b.biff5 = true
+	default:
+		b.biff5 = biff5Name
+	}
+	for {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
+		typ, data, off, err := b.rr.next()
+		if err == io.EOF {
+			return fmt.Errorf("xls: workbook globals without EOF")
+		}
+		if err != nil {
+			return err
+		}
+		if err := b.globalRecord(typ, data); err != nil {
+			return xlsRecordError(typ, off, err)
+		}
+		if typ == xlsREOF {
+			b.globalsEnd = b.rr.pos
+			return nil
+		}
+	}
+}
+
+// globalRecord handles one record of the globals substream.
+func (b *xlsBook) globalRecord(typ uint16, data []byte) error {
+	switch typ {
+	case xlsRFilePass:
+		if b.biff5 {
+			return errXlsEncrypted // XOR obfuscation
+		}
+		d, err := newXlsDecrypter(data)
+		if errors.Is(err, errXlsPassword) {
+			return Fail(MsgPassword, err)
+		}
+		if err != nil {
+			return err
+		}
+		b.rr.dec = d
+	case xlsRCodePage:
+		if len(data) >= 2 {
+			b.cp = xlsCodePage{enc: xlsEncoding(le16(data, 0))}
+		}
+	case xlsRDateMode:
+		if len(data) >= 2 {
+			b.date1904 = le16(data, 0) == 1
+		}
+	case xlsRFormat:
+		return b.format(data)
+	case xlsRXF:
+		if len(data) < 4 {
+			return errXlsTruncated
+		}
+		b.styles.xfFmt = append(b.styles.xfFmt, le16(data, 2))
+	case xlsRBoundSheet:
+		return b.boundSheet(data)
+	case xlsRSST:
+		return b.readSST(data)
+	case xlsRSupBook:
+		// cTab (2), then 0x0401 for the workbook itself.
+		if len(b.supSelf) < 65536 {
+			b.supSelf = append(b.supSelf, len(data) >= 4 && le16(data, 2) == 0x0401)
+		}
+	case xlsRExternSheet:
+		if b.biff5 || len(data) < 2 {
+			break
+		}
+		for i := 2; i+6 <= len(data) && len(b.xti) < le16(data, 0); i += 6 {
+			b.xti = append(b.xti, [2]int{le16(data, i), int(int16(le16(data, i+2)))})
+		}
+	}
+	return nil
+}
+
+// format reads a FORMAT record ([MS-XLS] 2.4.126): ifmt and the format
+// code (BIFF5: a byte count and code-page bytes).
+func (b *xlsBook) format(data []byte) error {
+	if len(data) < 3 {
+		return errXlsTruncated
+	}
+	id := le16(data, 0)
+	var code string
+	if b.biff5 {
+		n := min(int(data[2]), len(data)-3)
+		code = b.cp.decode(data[3 : 3+n])
+	} else {
+		code, _, _ = xlsUnicodeString(data, 2)
+	}
+	b.styles.codes[id] = code
+	delete(b.styles.byID, id)
+	return nil
+}
+
+// boundSheet reads a BoundSheet8 record.
+func (b *xlsBook) boundSheet(data []byte) error {
+	if len(data) < 7 {
+		return errXlsTruncated
+	}
+	s := xlsBoundSheet{pos: le32(data, 0), visible: data[4]&3 == 0, dt: data[5]}
+	if b.biff5 {
+		n := min(int(data[6]), len(data)-7)
+		s.name = b.cp.decode(data[7 : 7+n])
+	} else {
+		s.name, _, _ = xlsShortUnicodeString(data, 6)
+	}
+	if len(b.sheets) >= 65536 {
+		return fmt.Errorf("xls: more than 65536 sheets")
+	}
+	b.sheets = append(b.sheets, s)
+	return nil
+}
+
+// readSST reads the shared string table ([MS-XLS] 2.4.265) and its
+// CONTINUE records. The declared counts only bound the preallocation by
+// what the records can hold (3 bytes per string at least), so a lying
+// count allocates nothing.
+func (b *xlsBook) readSST(data []byte) error {
+	if len(data) < 8 {
+		return errXlsTruncated
+	}
+	unique := int(le32(data, 4))
+	segs, err := b.rr.withContinues(data, b.budget)
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, s := range segs {
+		total += len(s)
+	}
+	if unique < 0 || unique > total/3 {
+		unique = total / 3
+	}
+	b.sst = make([]string, 0, unique)
+	c := &xlsCursor{segs: segs, p: 8}
+	for {
+		if !c.advance() {
+			// Fewer strings than declared is common (calamine gh548): keep
+			// what the table holds.
+			return nil
+		}
+		s, ok := c.richString()
+		if !ok {
+			return nil
+		}
+		if err := b.budget.add(len(s) + 16); err != nil {
+			return err
+		}
+		b.sst = append(b.sst, s)
+		if len(b.sst)%4096 == 0 {
+			if err := b.ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+}
