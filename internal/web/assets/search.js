@@ -8,10 +8,12 @@ F.search = (() => {
   const el = F.el;
   const enc = new TextEncoder();
   const dec = new TextDecoder();
-  const DEBOUNCE_MS = 30; // keystrokes closer than this make one search
+  const DEBOUNCE_MS = 50; // keystrokes closer than this make one search
   const MIN_CHARS = 2; // search as you type from 2 characters (Enter: any)
   const BATCH_MS = 100; // new hits move into the list every 0.1 s (gui.md §8)
   const PREVIEW_MS = 120; // preview reload debounce (gui.md §4.6)
+  const GROUP_PAGE = 100; // file groups added to the list at a time
+  const SLICE_MS = 8; // stream parsing yields to input and paint this often
   const STORE = 'fumibako.search';
 
   let seq = 0; // the newest search; answers of older ones are dropped
@@ -166,11 +168,19 @@ F.search = (() => {
     }
   }
 
+  // typed starts the search for a keystroke: at once after a pause in
+  // typing, or DEBOUNCE_MS after the last of a burst (key repeat, paste),
+  // so a burst makes one search. A newer search aborts the older one.
+  let lastKey = -Infinity;
   function typed() {
-    inputAt = performance.now();
+    const now = performance.now();
+    const burst = now - lastKey < DEBOUNCE_MS;
+    lastKey = now;
+    inputAt = now;
     updateButton();
     clearTimeout(timer);
-    timer = setTimeout(() => run(false), DEBOUNCE_MS);
+    if (burst) timer = setTimeout(() => run(false), DEBOUNCE_MS);
+    else run(false);
   }
 
   // params is the search's URL query (also sent back for the export).
@@ -227,6 +237,7 @@ F.search = (() => {
       const reader = resp.body.getReader();
       const td = new TextDecoder();
       let buf = '';
+      let slice = performance.now();
       for (;;) {
         const { value, done } = await reader.read();
         if (my !== seq) {
@@ -240,6 +251,18 @@ F.search = (() => {
           const line = buf.slice(0, i);
           buf = buf.slice(i + 1);
           if (line) onLine(r, JSON.parse(line));
+          // A big answer is parsed in slices: the first hit is painted
+          // at once, and keystrokes are never kept waiting.
+          if (r.paintNow || performance.now() - slice > SLICE_MS) {
+            const first = r.paintNow;
+            r.paintNow = false;
+            await (first ? nextPaint() : nextTask());
+            if (my !== seq) {
+              reader.cancel().catch(() => {});
+              return;
+            }
+            slice = performance.now();
+          }
         }
       }
     } catch (e) {
@@ -249,6 +272,9 @@ F.search = (() => {
       if (ctrl === c) ctrl = null;
     }
   }
+
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
   function clearResults() {
     res = null;
@@ -263,7 +289,7 @@ F.search = (() => {
 
   function newResult(qs, query, typedAt) {
     clearResults();
-    res = { qs, query, typedAt, hits: [], groups: [], byFile: new Map(), pending: [], flushTimer: 0, done: false, shownFirst: false };
+    res = { qs, query, typedAt, hits: [], groups: [], byFile: new Map(), shown: 0, limit: GROUP_PAGE, flushTimer: 0, done: false, shownFirst: false };
     $('counts').textContent = '検索中…';
     return res;
   }
@@ -326,7 +352,6 @@ F.search = (() => {
       g = { file: h.file, hit0: h, hits: [], places: [], placeSet: new Set(), open: false, el: null, head: null, body: null, rendered: 0 };
       r.byFile.set(h.file, g);
       r.groups.push(g);
-      r.pending.push(g);
     }
     g.hits.push(h);
     h.group = g;
@@ -349,9 +374,11 @@ F.search = (() => {
     if (r !== res) return;
     const list = $('results');
     const frag = document.createDocumentFragment();
-    for (const g of r.pending) frag.append(groupEl(g));
-    r.pending = [];
+    // Only the first groups are in the page; scrolling to the end adds
+    // more (a search can find 10,000 files).
+    while (r.shown < r.groups.length && r.shown < r.limit) frag.append(groupEl(r.groups[r.shown++]));
     list.append(frag);
+    more(r);
     for (const g of r.groups) {
       if (!g.dirty || !g.el) continue;
       g.dirty = false;
@@ -360,6 +387,7 @@ F.search = (() => {
     }
     if (!r.shownFirst && r.groups.length) {
       r.shownFirst = true;
+      r.paintNow = true;
       if (r.typedAt != null) {
         const t0 = r.typedAt;
         requestAnimationFrame(() => window.__fumibako.timings.push(performance.now() - t0));
@@ -367,6 +395,27 @@ F.search = (() => {
       if (!cursor) setCursor({ g: r.groups[0], h: null }, false);
     }
     if (!r.done) showCounts();
+  }
+
+  // more keeps a line at the end of the list while groups are left out;
+  // when it scrolls into view the next page of groups is added.
+  let moreEl = null;
+  function more(r) {
+    if (!moreEl) {
+      moreEl = el('div', { id: 'results-more', class: 'more' });
+      new IntersectionObserver((entries) => {
+        if (res && entries.some((x) => x.isIntersecting)) showMore(res);
+      }, { root: $('results') }).observe(moreEl);
+    }
+    const left = r.groups.length - r.shown;
+    moreEl.textContent = left > 0 ? `ほか ${left.toLocaleString()} ファイル（スクロールすると表示します）` : '';
+    moreEl.hidden = left <= 0;
+    $('results').append(moreEl);
+  }
+  function showMore(r) {
+    if (r.shown >= r.groups.length) return;
+    r.limit = r.shown + GROUP_PAGE;
+    flush(r);
   }
 
   const appLetter = { excel: 'X', word: 'W', powerpoint: 'P', text: 'T' };
@@ -408,7 +457,7 @@ F.search = (() => {
 
   function toggleAll(open) {
     if (!res) return;
-    for (const g of res.groups) toggle(g, open);
+    for (const g of res.groups) if (g.el) toggle(g, open);
   }
 
   // renderRows builds the rows of an open group (only then: gui.md §4.5).
@@ -586,6 +635,10 @@ F.search = (() => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       if (!list.length) return;
+      if (e.key === 'ArrowDown' && i === list.length - 1 && res && res.shown < res.groups.length) {
+        showMore(res);
+        list.splice(0, list.length, ...items());
+      }
       i = e.key === 'ArrowDown' ? Math.min(list.length - 1, i + 1) : Math.max(0, i - 1);
       setCursor(list[i]);
       if (list[i].h) selectOnly(list[i].h);
