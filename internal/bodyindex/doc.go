@@ -30,6 +30,18 @@
 // Windows the delete fails while a search holds the part, and the next
 // publish of that folder deletes the leftover.
 //
+// # For the indexer
+//
+//   - Publish(dir, removed) after the per-file folders of dir are in place
+//     (journal 出 once it returns nil or a *LostError; a *LostError names
+//     files whose text was unreadable: ingest them again).
+//   - Files(dir) for the completeness check (manifest only, cheap).
+//   - A *RebuildError from Files or Publish (another format version, or a
+//     damaged index): call Rebuild(dir) and log MsgRebuilt, or, when it
+//     returns a *LostError, MsgRebuildDropped (those files are missing
+//     from Files now, so the ingest-list check ingests them again); then
+//     Publish as usual. NeedsRebuild(dir) tells in advance.
+//
 // # Manifest (.fumibako-index)
 //
 // All integers are little-endian. The manifest is small (40 bytes per file

@@ -163,9 +163,22 @@ func FolderHasIndex(dir string) bool {
 }
 
 // NeedsRebuild reports whether dir holds a body index that this build
-// cannot read (another version, or a damaged manifest).
+// cannot read completely: another version, a damaged manifest, or a part
+// that does not parse (it maps every part: cheap, but not free).
 func NeedsRebuild(dir string) bool {
-	_, err := readManifest(dir)
+	f, err := OpenFolder(dir)
 	var rb *RebuildError
-	return errors.As(err, &rb)
+	if errors.As(err, &rb) {
+		return true
+	}
+	if err != nil || f == nil {
+		return false
+	}
+	defer f.Close()
+	for i := 0; i < f.NumParts(); i++ {
+		if f.PartErr(i) != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -236,3 +236,31 @@ func TestDamagedManifest(t *testing.T) {
 		t.Fatalf("Files = %v, want RebuildError with a format cause", err)
 	}
 }
+
+func TestRebuildDamagedPart(t *testing.T) {
+	dir := t.TempDir()
+	stage(t, dir, "a.txt", place("本文", "text a"))
+	if err := bodyindex.Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	for n := range snapshot(t, dir) {
+		if n != bodyindex.ManifestName {
+			path := filepath.Join(dir, n)
+			data, _ := os.ReadFile(path)
+			os.Remove(path) // a new inode, as a restore from a backup would make
+			copy(data, "XXXXXXXX")
+			os.WriteFile(path, data, 0o644)
+		}
+	}
+	if !bodyindex.NeedsRebuild(dir) {
+		t.Fatal("NeedsRebuild = false with a damaged part")
+	}
+	err := bodyindex.Rebuild(dir)
+	var lost *bodyindex.LostError
+	if !errors.As(err, &lost) || !reflect.DeepEqual(lost.Files, []string{"a.txt"}) {
+		t.Fatalf("Rebuild = %v, want LostError for a.txt", err)
+	}
+	if bodyindex.NeedsRebuild(dir) || bodyindex.FolderHasIndex(dir) {
+		t.Fatal("the damaged index is still there")
+	}
+}

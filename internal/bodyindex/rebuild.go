@@ -38,6 +38,9 @@ var legacyReaders = map[int]func(dir string) ([]LegacyFile, error){}
 func Rebuild(dir string) error {
 	_, err := readManifest(dir)
 	var rb *RebuildError
+	if err == nil {
+		return rewriteDamaged(dir)
+	}
 	if !errors.As(err, &rb) {
 		return err
 	}
@@ -54,6 +57,36 @@ func Rebuild(dir string) error {
 	names := slices.Clone(rb.Files)
 	slices.SortFunc(names, compareFiles)
 	return &LostError{Dir: dir, Files: names, Cause: rb}
+}
+
+// rewriteDamaged rewrites a current-version index of which some parts
+// cannot be read: the files in those parts are left out (*LostError).
+func rewriteDamaged(dir string) error {
+	f, err := OpenFolder(dir)
+	if err != nil || f == nil {
+		return err
+	}
+	defer f.Close()
+	damaged := false
+	for i := 0; i < f.NumParts(); i++ {
+		damaged = damaged || f.PartErr(i) != nil
+	}
+	if !damaged {
+		return nil
+	}
+	items := make([]item, len(f.files))
+	for i, fe := range f.files {
+		items[i] = item{name: fe.name, old: i, entry: fe}
+	}
+	lost := &LostError{Dir: dir}
+	if err := writeItems(dir, f, items, lost); err != nil {
+		return err
+	}
+	if len(lost.Files) > 0 {
+		slices.SortFunc(lost.Files, compareFiles)
+		return lost
+	}
+	return nil
 }
 
 // convert writes files as dir's body index in the current format.
