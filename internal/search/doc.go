@@ -24,10 +24,12 @@
 // Hits come in one deterministic order: indexes by name, then folders depth
 // first (a folder before its sub-folders, sub-folders by name, ignoring
 // case), then files by name, places in document order, lines in order
-// (reference/search.md §5). Workers search folders in parallel and hits
-// are emitted in that order as soon as the folders before them are done,
-// so the first hits show before the search ends and the cut at the cap
+// (reference/search.md §5). Workers search folders in parallel; a hit is
+// emitted as soon as it is found and every folder before its own is done,
+// so the first hits show before the search ends, and the cut at the cap
 // (DefaultMax, 10,000) falls at the same place whatever the worker count.
+// A worker stops a folder once the hits found in it and in the folders
+// before it exceed the cap.
 //
 // # Speed
 //
