@@ -63,12 +63,12 @@ func readXlsNative(ctx context.Context, path string, opt Options) (res *Result, 
 	defer xlsRecover(&res, &err)
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("extract: open %s: %w", path, err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("extract: stat %s: %w", path, err)
 	}
 	if err := xlsProtection(f, st.Size(), officefile.FormatCFB); err != nil {
 		return nil, err

@@ -49,12 +49,12 @@ func readXlsbNative(ctx context.Context, path string, opt Options) (res *Result,
 	defer xlsRecover(&res, &err)
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("extract: open %s: %w", path, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, fmt.Errorf("extract: stat %s: %w", path, err)
 	}
 	err = xlsProtection(f, st.Size(), officefile.FormatZIP)
 	f.Close()
@@ -235,7 +235,7 @@ func (b *xlsbBook) readWorkbook() error {
 			if len(b.sheets) >= 65536 {
 				return fmt.Errorf("read %s: more than 65536 sheets", b.wb)
 			}
-			b.sheets = append(b.sheets, xlsbSheetRef{hidden: le32(data, 0) != 0, rid: rid, name: name})
+			b.sheets = append(b.sheets, xlsbSheetRef{hidden: le32(data, 0)&3 != 0, rid: rid, name: name})
 		}
 	}
 }
