@@ -16,8 +16,8 @@ import (
 
 // searcher searches folders for one worker.
 type searcher struct {
-	ctx     context.Context
-	q       *Query
+	ctx      context.Context
+	q        *Query
 	run      *runState
 	kanaBuf  []byte
 	kanaLine []byte
