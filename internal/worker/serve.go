@@ -42,8 +42,8 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, scratch string, memLim
 func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
-	os.RemoveAll(dir)
-	defer os.RemoveAll(dir)
+	clearScratch(dir)
+	defer clearScratch(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return failed(resp, err)
 	}
@@ -92,4 +92,16 @@ func failed(resp Response, err error) Response {
 		resp.Msg = Describe(err)
 	}
 	return resp
+}
+
+// clearScratch empties the per-file scratch folder but keeps LibreOffice's
+// private profile: building it costs seconds, and it is only ever used by
+// this worker.
+func clearScratch(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != extract.LibreOfficeProfile {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
 }
