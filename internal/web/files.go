@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -29,7 +30,8 @@ func (e *sourceError) Error() string { return e.Err }
 // index must be registered; every segment must be a plain name (no `..`,
 // no separator); the path is resolved with its symbolic links and must
 // still lie under the root, itself resolved; and it must be a regular
-// file. Nothing else on the machine can be reached this way.
+// file. It must also be in the ingest list. Nothing else on the machine
+// can be reached this way.
 func (s *Server) resolveSource(rel string) (string, error) {
 	if !ingestlist.ValidRelPath(rel) {
 		return "", &sourceError{Code: http.StatusBadRequest, Err: "web: not an index path: " + rel}
@@ -42,6 +44,15 @@ func (s *Server) resolveSource(rel string) (string, error) {
 	root, _, ok := st.Root(index)
 	if !ok {
 		return "", &sourceError{Code: http.StatusNotFound, Msg: fmt.Sprintf(msgNoIndexRoot, index), Err: "web: no root for index " + index}
+	}
+	// Only files the index holds: a path that the ingest list does not
+	// name (never crawled, or a dot file the crawl skips) is not served.
+	l, err := ingestlist.ReadFile(s.ws.IngestList())
+	if err != nil {
+		return "", err
+	}
+	if _, ok := l.Lookup(rel); !ok {
+		return "", &sourceError{Code: http.StatusNotFound, Msg: fmt.Sprintf(msgFileMissing, content.BaseOf(rel)), Err: "web: not in the ingest list: " + rel}
 	}
 	rootReal, err := filepath.EvalSymlinks(root.Path)
 	if err != nil {

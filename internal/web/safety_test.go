@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/ingestlist"
 )
 
 // stateChanging lists every POST endpoint.
@@ -162,11 +164,21 @@ func TestPathTraversalRefused(t *testing.T) {
 	os.Symlink(filepath.Join(filepath.Dir(e.root), "外"), filepath.Join(e.root, "dirlink"))
 	os.Symlink(filepath.Join(e.root, "見積.xlsx"), filepath.Join(e.root, "inside-link.xlsx"))
 
+	e.write("未登録.xlsx", []byte("not in the ingest list"))
+	var rows []ingestlist.Row
+	for _, rel := range []string{`営業\見積.xlsx`, `営業\sub\メモ.txt`, `営業\inside-link.xlsx`, `営業\ない.xlsx`, `営業\sub`,
+		`営業\link.txt`, `営業\dirlink\y.txt`} {
+		rows = append(rows, ingestlist.Row{RelPath: rel, Updated: "2024/01/01 00:00:00", State: ingestlist.Done, IngestedAt: "2024/01/01 00:00:00"})
+	}
+	if err := ingestlist.WriteFile(e.ws.IngestList(), []ingestlist.Folder{{Path: e.root, Name: "営業"}}, rows); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, path string
 		want       int
 	}{
 		{"file", `営業\見積.xlsx`, http.StatusOK},
+		{"file not in the ingest list", `営業\未登録.xlsx`, http.StatusNotFound},
 		{"file in a folder", `営業\sub\メモ.txt`, http.StatusOK},
 		{"link inside the root", `営業\inside-link.xlsx`, http.StatusOK},
 		{"dot dot", `営業\..\secret.txt`, http.StatusBadRequest},
@@ -226,6 +238,10 @@ func TestPathTraversalRefused(t *testing.T) {
 func TestOpenOnlyFromThisMachine(t *testing.T) {
 	e := newEnv(t, "")
 	e.write("見積.xlsx", []byte("ok"))
+	row := ingestlist.Row{RelPath: `営業\見積.xlsx`, Updated: "2024/01/01 00:00:00", State: ingestlist.Done}
+	if err := ingestlist.WriteFile(e.ws.IngestList(), nil, []ingestlist.Row{row}); err != nil {
+		t.Fatal(err)
+	}
 	h := e.srv.Handler()
 	for _, remote := range []string{"192.168.1.5:50000", "[fe80::1]:50000"} {
 		req := httptest.NewRequest(http.MethodPost, "/api/open", strings.NewReader(`{"path":"営業\\見積.xlsx"}`))

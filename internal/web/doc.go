@@ -1,0 +1,71 @@
+// Package web is fumibako's browser UI (`fumibako serve`): an HTTP server
+// on 127.0.0.1 with the embedded page, a JSON API for search and index
+// management, and the one indexing run it may drive at a time. It owns no
+// file format: it reads settings.json (through workspace), the ingest list
+// (ingestlist) for the index list and the failure list, the body indexes
+// (search, bodyindex) for results and previews, indexing_log.txt for the
+// log link, and the source files under the registered roots for downloads;
+// it writes settings.json (folder edits) and, through indexer.Run and
+// indexer.RenameIndex, everything an indexing run writes. The screens and
+// their texts follow reference/gui.md and reference/search.md §6–§9.
+//
+// # Safety
+//
+// A web page in the same browser, or a DNS-rebinding page, must not be
+// able to read results or change anything:
+//
+//   - the server listens on 127.0.0.1 by default (--addr to change);
+//   - every request's Host must name the server (its port, and localhost
+//     or an IP literal; only loopback ones on a loopback listener), and an
+//     Origin header, when sent, must be the server's own origin; API
+//     requests marked cross-site or same-site by Sec-Fetch-Site are
+//     refused;
+//   - every state-changing request is a POST with a JSON body and the
+//     session token in the X-Fumibako-Token header; the token is random per
+//     server start and reaches only the page served from the server itself
+//     (a meta tag); other methods on those endpoints get 405;
+//   - files are reached only by index path (`<index>\<path>`, the ingest
+//     list's relative path): the index must be registered, the path must be
+//     in the ingest list, every segment must be a plain name, and the path,
+//     resolved with its symbolic links, must lie under the resolved root;
+//   - the server starts a program (xdg-open, open, url.dll's
+//     FileProtocolHandler; Notepad or a text editor for scripts) only for a
+//     request from this machine, and only on such a checked path or its
+//     folder;
+//   - the page loads nothing from elsewhere (Content-Security-Policy
+//     default-src 'none', script-src 'self'); assets are embedded.
+//
+// # API
+//
+//	GET  /                    the page, with the session token
+//	GET  /assets/<file>       scripts and styles (plain JavaScript, no build step)
+//	GET  /api/state           StateView: folders, counts, the run (RunView)
+//	GET  /api/events          server-sent events: state (RunView), log ([]LogLine)
+//	GET  /api/failures        the failure list, newest first
+//	GET  /api/log             indexing_log.txt
+//	GET  /api/indexes         index names for the search filter
+//	GET  /api/search?q=…      NDJSON stream of hits, then a done line (search.go)
+//	GET  /api/preview?path=…  the place around a hit (PreviewView)
+//	GET  /api/file?path=…     the source file as a download
+//	POST /api/folders/add     {path, name}
+//	POST /api/folders/rename  {name, newName}
+//	POST /api/folders/enable  {name, enabled}
+//	POST /api/folders/remove  {name}
+//	POST /api/run/start       {}: crawl, then wait for the confirmation
+//	POST /api/run/confirm     {proceed, retryFailed}: the answer (indexer.Answer)
+//	POST /api/run/stop        {kill}: the stop button (kill skips the grace)
+//	POST /api/open            {path, folder}: open the original (this machine only)
+//	POST /api/export          {query, filter, format}: search_results.txt or .csv
+//
+// Refusals answer {"error": English, "message": Japanese}; the page shows
+// the message under the field or in the status bar (gui.md §9).
+//
+// # Indexing run
+//
+// One run at a time: the server's own (Server runs indexer.Run in a
+// goroutine, with worker processes started from Options.WorkerExe) or
+// another process's (the workspace lock, shown as such). The run's
+// confirmation (indexer.Options.Confirm) waits for the page's answer for
+// up to 60 minutes, then declines; a stop while it waits declines too.
+// Progress reaches the page as RunView snapshots about ten times a second.
+package web
