@@ -16,7 +16,8 @@ import (
 // declines on its own (reference/gui.md §8: 60 min).
 const confirmWait = 60 * time.Minute
 
-// maxLogLines bounds the log lines the server keeps for late subscribers.
+// maxLogLines is how many log lines the server keeps at least for late
+// subscribers (at most twice as many).
 const maxLogLines = 2000
 
 // runner drives at most one indexing run at a time and keeps what the
@@ -197,7 +198,7 @@ func (rn *runner) observe(cur *runState, ev indexer.Event) {
 	if ev.Line != "" {
 		rn.logs = append(rn.logs, LogLine{Seq: rn.logNext, Text: ev.Line, Level: levelNames[ev.Level]})
 		rn.logNext++
-		if len(rn.logs) > maxLogLines {
+		if len(rn.logs) >= 2*maxLogLines { // trim in batches: a long run logs 100,000 lines
 			rn.logs = append(rn.logs[:0:0], rn.logs[len(rn.logs)-maxLogLines:]...)
 		}
 	}
