@@ -73,7 +73,20 @@ func TestNativeAgreement(t *testing.T) {
 	if len(legacy) == 0 {
 		t.Skipf("no .xls or .xlsb under %s (corpus absent)", corpus)
 	}
-	// Fixtures: the corpus's .xlsx files saved as .xls by LibreOffice.
+	// Fixtures: the corpus's .xlsx files and the .xlsx reader's generated
+	// fixtures, saved as .xls by LibreOffice.
+	gen := map[string]string{}
+	if AgreementXlsxFixtures != nil {
+		dir := t.TempDir()
+		for name, data := range AgreementXlsxFixtures(t) {
+			p := filepath.Join(dir, name+".xlsx")
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			gen[p] = "generated/" + name + ".xlsx"
+			sources = append(sources, p)
+		}
+	}
 	fixtures := lo.convert(sources, "xls")
 	type input struct{ path, label, kind string }
 	var inputs []input
@@ -84,6 +97,9 @@ func TestNativeAgreement(t *testing.T) {
 	for _, src := range sources {
 		if x, ok := fixtures[src]; ok {
 			rel, _ := filepath.Rel(corpus, src)
+			if g, ok := gen[src]; ok {
+				rel = g
+			}
 			inputs = append(inputs, input{x, rel + " → .xls", "fixture .xls"})
 		}
 	}
@@ -199,6 +215,11 @@ func TestNativeAgreement(t *testing.T) {
 		}
 	}
 }
+
+// AgreementXlsxFixtures, set by the package's external tests (which hold
+// the .xlsx reader's fixture builders), returns more .xlsx workbooks to
+// save as .xls with LibreOffice and compare, by name.
+var AgreementXlsxFixtures func(tb testing.TB) map[string][]byte
 
 // agreeLocale is the locale LibreOffice converts in.
 const agreeLocale = "ja_JP.UTF-8"
