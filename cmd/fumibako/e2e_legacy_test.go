@@ -24,7 +24,7 @@ func TestHangingConverterKilledAtDeadline(t *testing.T) {
 	bin := filepath.Join(filepath.Dir(f.ws), "fakebin")
 	os.MkdirAll(bin, 0o755)
 	marker := "fumibako-hang-" + filepath.Base(filepath.Dir(f.ws))
-	script := "#!/bin/sh\n(exec -a " + marker + " sleep 1000) &\nexec -a " + marker + " sleep 1000\n"
+	script := "#!/bin/sh\nsh -c 'sleep 1000; : " + marker + "' &\nsh -c 'sleep 1000; : " + marker + "'\n"
 	if err := os.WriteFile(filepath.Join(bin, "soffice"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
