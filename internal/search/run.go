@@ -206,9 +206,11 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 emitLoop:
 	for t := range order {
 		next := 0 // hits of t emitted
+		var chunks [][]Hit
 		for {
+			// Copy the chunk headers: the worker updates them in place.
 			t.mu.Lock()
-			chunks := t.chunks
+			chunks = append(chunks[:0], t.chunks...)
 			fin := t.finished
 			t.mu.Unlock()
 			for {
