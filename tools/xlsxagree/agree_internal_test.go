@@ -17,8 +17,9 @@ import (
 
 // TestRun runs the command on one generated workbook: a visible sheet
 // whose cells both sides show alike, one cell under General that only
-// fumibako turns into exponent form, and a hidden sheet, which must be
-// excluded though LibreOffice exports it.
+// fumibako turns into exponent form, a formula without a cached value,
+// and a hidden sheet, which must be excluded though LibreOffice exports
+// it.
 func TestRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts LibreOffice")
@@ -38,11 +39,11 @@ func TestRun(t *testing.T) {
 	got := out.String()
 	t.Log("\n" + got)
 	for _, want := range []*regexp.Regexp{
-		// 8 cells, 7 equal; 1 sheet compared, 1 hidden excluded.
-		regexp.MustCompile(`(?m)^book\.xlsx +1 +1 +8 +7 +1 +87\.50% `),
-		regexp.MustCompile(`(?m)^\.xlsx / \.xlsm: 7 of 8 cells equal \(87\.50%\) in 1 sheets of 1 files; 1 hidden sheets excluded; 0 files not compared$`),
-		regexp.MustCompile(`(?m)^ 1\. General: exponent form in fumibako \(«0\.0E\+0»\), all digits in LibreOffice \(«0»\): 1 cells in 1 files$`),
-		regexp.MustCompile(`(?m)^    e\.g\. book\.xlsx!売上!B4: fumibako «4\.90123E\+12», LibreOffice «4901234567894»$`),
+		// 9 cells, 7 equal; 1 sheet compared, 1 hidden excluded.
+		regexp.MustCompile(`(?m)^book\.xlsx +1 +1 +9 +7 +2 +77\.78%$`),
+		regexp.MustCompile(`(?m)^\.xlsx / \.xlsm: 7 of 9 cells equal \(77\.78%\) in 1 sheets of 1 files; 1 hidden sheets excluded; 0 files not compared$`),
+		regexp.MustCompile(`(?m)^ \d\. General: exponent form in fumibako \(«0\.0E\+0»\), all digits in LibreOffice \(«0»\): 1 cells in 1 files\n    e\.g\. book\.xlsx!売上!B4: fumibako «4\.90123E\+12», LibreOffice «4901234567894»$`),
+		regexp.MustCompile(`(?m)^ \d\. ` + regexp.QuoteMeta(kindFormula) + `: 1 cells in 1 files\n    e\.g\. book\.xlsx!売上!E1: fumibako \(empty\), LibreOffice «2469134»$`),
 	} {
 		if !want.MatchString(got) {
 			t.Errorf("report lacks %s", want)
@@ -54,7 +55,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), cfg, &out); err != nil {
 		t.Fatal(err)
 	}
-	if want := "| `book.xlsx` | 1 | 1 | 8 | 7 | 1 | 87.50% |  |\n"; !strings.Contains(out.String(), want) {
+	if want := "| `book.xlsx` | 1 | 1 | 9 | 7 | 2 | 77.78% |  |\n"; !strings.Contains(out.String(), want) {
 		t.Errorf("markdown report lacks %q:\n%s", want, out.String())
 	}
 }
@@ -88,6 +89,11 @@ func writeBook(t *testing.T, path string) {
 	set("売上", "A4", "JAN")
 	set("売上", "B4", 4901234567894) // General: 4.90123E+12 in Excel
 	set("売上", "D5", 12.5)
+	// A formula without a cached value: fumibako shows nothing (nothing
+	// is recalculated), LibreOffice computes 2469134.
+	if err := f.SetCellFormula("売上", "E1", "B2*2"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := f.NewSheet("隠し"); err != nil {
 		t.Fatal(err)
 	}
@@ -148,30 +154,47 @@ func TestCompareGrids(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	tests := []struct{ ours, lo, want string }{
-		{"", "12", "empty in fumibako, LibreOffice shows a number"},
-		{"4.90123E+12", "4901234567894", "General: exponent form in fumibako («0.0E+0»), all digits in LibreOffice («0»)"},
-		{"2009/10/3", "2009/10/03", "zero padding: fumibako unpadded, LibreOffice «0000/00/00»"},
-		{"6:15 AM", "6:15 午前", "AM/PM: fumibako AM/PM, LibreOffice 午前/午後"},
-		{"1,600", "1,599.99", "rounding: fumibako fewer decimals («0,0» vs «0,0.0»)"},
-		{"#DIV/0!", "Err:502", "error value: fumibako «#DIV/0!», LibreOffice «Err:502»"},
+	tests := []struct {
+		ours, lo       string
+		formula, pivot bool
+		want           string
+	}{
+		{ours: "", lo: "12", want: "empty in fumibako, LibreOffice shows a number"},
+		{ours: "", lo: "12", formula: true, want: kindFormula},
+		{ours: "5.0731", lo: "11.067", pivot: true, want: kindPivot},
+		{ours: "4.90123E+12", lo: "4901234567894", want: "General: exponent form in fumibako («0.0E+0»), all digits in LibreOffice («0»)"},
+		{ours: "1.041392685", lo: "1.04139268515823", formula: true, want: "General: fumibako rounds to 11 characters, LibreOffice shows more digits"},
+		{ours: "2009/10/3", lo: "2009/10/03", want: "zero padding: fumibako unpadded, LibreOffice «0000/00/00»"},
+		{ours: "6:15 AM", lo: "6:15 午前", want: "AM/PM: fumibako AM/PM, LibreOffice 午前/午後"},
+		{ours: "01Jan60 00:00:01", lo: "011月60 00:00:01", want: "month names: fumibako English, LibreOffice Japanese"},
+		{ours: "TRUE", lo: "1", formula: true, want: "boolean: fumibako TRUE/FALSE, LibreOffice 1/0"},
+		{ours: "FALSE", lo: "1", formula: true, want: kindFormula},
+		{ours: "1,600", lo: "1,599.99", want: "rounding: fumibako fewer decimals («0,0» vs «0,0.0»)"},
+		{ours: "$102.31 ", lo: "$102.30 ", want: "rounding of the last digit («$0.0 »)"},
+		{ours: "$102.31 ", lo: "$102.30 ", formula: true, want: kindFormula},
+		{ours: "0", lo: "1", want: "different numbers: fumibako «0», LibreOffice «0»"},
+		{ours: "62.20387202", lo: "61.1752800549887", want: "different numbers: fumibako «0.0», LibreOffice «0.0»"},
+		{ours: "#DIV/0!", lo: "Err:502", want: "error value: fumibako «#DIV/0!», LibreOffice «Err:502»"},
 	}
 	for _, tt := range tests {
-		if got := classify(tt.ours, tt.lo); got != tt.want {
-			t.Errorf("classify(%q, %q) = %q, want %q", tt.ours, tt.lo, got, tt.want)
+		if got := classify(tt.ours, tt.lo, tt.formula, tt.pivot); got != tt.want {
+			t.Errorf("classify(%q, %q, %v, %v) = %q, want %q", tt.ours, tt.lo, tt.formula, tt.pivot, got, tt.want)
 		}
 	}
 }
 
-func TestSheetStatesXLSX(t *testing.T) {
+func TestReadSheetsXLSX(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "book.xlsx")
 	writeBook(t, p)
-	got, err := sheetStates(p)
+	got, err := readSheets(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []sheetState{{name: "売上"}, {name: "隠し", hidden: true}}
+	want := []sheetInfo{
+		{name: "売上", formulas: map[cellPos]bool{{1, 5}: true}},
+		{name: "隠し", hidden: true},
+	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("sheetStates = %v, want %v", got, want)
+		t.Errorf("readSheets = %+v, want %+v", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -26,7 +27,8 @@ type fileResult struct {
 type sheetDiff struct {
 	sheet string
 	cellDiff
-	kind string
+	kind           string
+	formula, pivot bool // the cell holds a formula, lies in a pivot table
 }
 
 // Kinds given by the comparison itself rather than by the texts.
@@ -64,34 +66,63 @@ func compareFile(ctx context.Context, cfg config, exp exportResult, work string,
 			order = append(order, p.Name)
 		}
 	}
-	states, serr := sheetStates(f.path)
+	states, serr := readSheets(f.path)
 	hidden := map[string]bool{}
-	for _, s := range states {
+	info := map[string]*sheetInfo{}
+	for i, s := range states {
 		hidden[s.name] = s.hidden
+		info[s.name] = &states[i]
 	}
+	var visible []loSheet
 	for i, s := range sheets {
 		h, known := hidden[s.name]
 		if !known && serr == nil && len(states) == len(sheets) {
 			h = states[i].hidden // LibreOffice renamed the sheet
+			info[s.name] = &states[i]
 		}
 		if h {
 			r.hidden++
 			continue
 		}
+		visible = append(visible, s)
+	}
+	// A workbook read as text has one sheet named after the file, and
+	// both sides read copies under other names: a lone unmatched sheet on
+	// each side is the same sheet.
+	var loOnly, ourOnly []string
+	for _, s := range visible {
+		if _, ok := places[s.name]; !ok {
+			loOnly = append(loOnly, s.name)
+		}
+	}
+	for _, name := range order {
+		if !slices.ContainsFunc(visible, func(s loSheet) bool { return s.name == name }) {
+			ourOnly = append(ourOnly, name)
+		}
+	}
+	if len(loOnly) == 1 && len(ourOnly) == 1 {
+		for i := range visible {
+			if visible[i].name == loOnly[0] {
+				visible[i].name = ourOnly[0]
+			}
+		}
+		r.note = fmt.Sprintf("LibreOffice's sheet %q compared with fumibako's %q", loOnly[0], ourOnly[0])
+	}
+	for _, s := range visible {
 		b, err := os.ReadFile(s.csv)
 		if err != nil {
 			r.failed = "reading LibreOffice's CSV: " + err.Error()
 			return r
 		}
-		loGrid := csvGrid(b)
 		p, ok := places[s.name]
 		delete(places, s.name)
 		r.sheets++
-		cells, equal, diffs := compareGrids(placeGrid(p.Lines), loGrid)
+		cells, equal, diffs := compareGrids(placeGrid(p.Lines), csvGrid(b))
 		r.cells += cells
 		r.equal += equal
 		for _, d := range diffs {
-			sd := sheetDiff{sheet: s.name, cellDiff: d}
+			at := cellPos{d.row, d.col}
+			sd := sheetDiff{sheet: s.name, cellDiff: d, formula: info[s.name].formula(at), pivot: info[s.name].pivot(at)}
 			if !ok {
 				sd.kind = kindNoPlace
 			}
@@ -110,8 +141,8 @@ func compareFile(ctx context.Context, cfg config, exp exportResult, work string,
 			r.diffs = append(r.diffs, sheetDiff{sheet: name, cellDiff: d, kind: kindNoLO})
 		}
 	}
-	if serr != nil && f.group == groupOOXML {
-		r.note = "sheet visibility unknown: " + serr.Error()
+	if serr != nil && f.group == groupOOXML && r.note == "" {
+		r.note = "sheets unknown: " + serr.Error()
 	}
 	return r
 }

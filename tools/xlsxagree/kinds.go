@@ -10,15 +10,39 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
+// Kinds named by what the cell is rather than by its texts.
+const (
+	kindPivot   = "pivot table: LibreOffice rebuilds it on load, fumibako shows the cells saved in the file"
+	kindFormula = "formula: LibreOffice recalculated a different result, fumibako shows the value cached in the file"
+)
+
 // classify names the kind of difference between fumibako's text and
-// LibreOffice's for one cell. The rules go from the most specific to a
-// coarse shape of both texts; a kind names which side shows what.
-func classify(ours, lo string) string {
+// LibreOffice's for one cell; formula and pivot say what the cell is.
+// Differences of display (number formats, locale words, spacing) are
+// named first, even for formula cells; a formula whose value differs is
+// named as such; the rest by the texts, down to a coarse shape of both.
+// A kind says which side shows what.
+func classify(ours, lo string, formula, pivot bool) string {
+	if pivot {
+		return kindPivot
+	}
+	if k := displayKind(ours, lo, formula); k != "" {
+		return k
+	}
+	if formula {
+		return kindFormula
+	}
+	return valueKind(ours, lo)
+}
+
+// displayKind names differences in how the same value is shown. A
+// formula's numbers that differ in the last shown digit are left to the
+// formula kind: LibreOffice's recalculated value may differ in the last
+// bits from the cached one.
+func displayKind(ours, lo string, formula bool) string {
 	switch {
-	case ours == "":
-		return "empty in fumibako, LibreOffice shows " + valueClass(lo)
-	case lo == "":
-		return "empty in LibreOffice, fumibako shows " + valueClass(ours)
+	case ours == "" || lo == "":
+		return ""
 	case strings.TrimSpace(ours) == strings.TrimSpace(lo):
 		return "leading/trailing spaces (" + spaceSide(ours, lo) + ")"
 	case strings.Join(strings.Fields(ours), " ") == strings.Join(strings.Fields(lo), " "):
@@ -28,7 +52,10 @@ func classify(ours, lo string) string {
 	case norm.NFKC.String(ours) == norm.NFKC.String(lo):
 		return "full-width vs half-width characters"
 	}
-	if k := numberKind(ours, lo); k != "" {
+	if k := booleanKind(ours, lo); k != "" {
+		return k
+	}
+	if k := numberKind(ours, lo, formula); k != "" {
 		return k
 	}
 	if stripZeros(ours) == stripZeros(lo) {
@@ -40,19 +67,50 @@ func classify(ours, lo string) string {
 	if k := wordsKind(ours, lo); k != "" {
 		return k
 	}
-	if isError(ours) || isError(lo) {
-		return "error value: fumibako " + clip(ours) + ", LibreOffice " + clip(lo)
-	}
 	if digitRuns(ours) != "" && digitRuns(ours) == digitRuns(lo) {
 		return "same numbers, other layout: fumibako " + shape(ours) + ", LibreOffice " + shape(lo)
 	}
-	if strings.Contains(lo, ours) {
-		return "fumibako shows part of LibreOffice's text"
+	return ""
+}
+
+// valueKind names differences in the values themselves.
+func valueKind(ours, lo string) string {
+	switch {
+	case ours == "":
+		return "empty in fumibako, LibreOffice shows " + valueClass(lo)
+	case lo == "":
+		return "empty in LibreOffice, fumibako shows " + valueClass(ours)
+	case isError(ours) || isError(lo):
+		return "error value: fumibako " + clip(ours) + ", LibreOffice " + clip(lo)
 	}
-	if strings.Contains(ours, lo) {
+	_, okA := numberValue(ours)
+	_, okB := numberValue(lo)
+	switch {
+	case okA && okB:
+		return "different numbers: fumibako " + shape(ours) + ", LibreOffice " + shape(lo)
+	case strings.Contains(lo, ours):
+		return "fumibako shows part of LibreOffice's text"
+	case strings.Contains(ours, lo):
 		return "LibreOffice shows part of fumibako's text"
 	}
 	return "other: fumibako " + shape(ours) + ", LibreOffice " + shape(lo)
+}
+
+// booleanKind: Excel shows a boolean cell as TRUE or FALSE whatever its
+// number format; LibreOffice keeps booleans as numbers and shows 1 or 0,
+// or the number under the cell's format.
+func booleanKind(ours, lo string) string {
+	b := map[string]string{"TRUE": "1", "FALSE": "0"}[ours]
+	if b == "" {
+		return ""
+	}
+	switch {
+	case lo == b:
+		return "boolean: fumibako TRUE/FALSE, LibreOffice 1/0"
+	case lo == "1899/12/31" && ours == "TRUE" || lo == "1899/12/30" && ours == "FALSE":
+		return "boolean: fumibako TRUE/FALSE, LibreOffice 1/0 under a date format"
+	}
+	return ""
 }
 
 // valueClass says what kind of text a lone non-empty cell holds.
@@ -86,6 +144,7 @@ var (
 	dateRE   = regexp.MustCompile(`^\d{1,4}[-/.年]\d{1,2}[-/.月]\d{1,4}日?|^\d{1,2}:\d{2}`)
 	errorRE  = regexp.MustCompile(`^#(NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|N/A|GETTING_DATA|SPILL!|CALC!|FIELD!|BLOCKED!|UNKNOWN!|BUSY!|CONNECT!)$|^Err:\d+$`)
 	digitsRE = regexp.MustCompile(`[0-9]+`)
+	plainRE  = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 )
 
 func isNumber(s string) bool { return numberRE.MatchString(s) }
@@ -119,8 +178,11 @@ func numberValue(s string) (float64, bool) {
 	return v, true
 }
 
-// numberKind names differences between two displayed numbers.
-func numberKind(ours, lo string) string {
+// numberKind names differences of display between two numbers: exponent
+// form, Excel's General limit of 11 characters, rounding, separators.
+// Numbers of different value give "", and so do rounding differences of
+// a formula.
+func numberKind(ours, lo string, formula bool) string {
 	a, okA := numberValue(ours)
 	b, okB := numberValue(lo)
 	if !okA || !okB {
@@ -128,25 +190,27 @@ func numberKind(ours, lo string) string {
 	}
 	expA, expB := expRE.MatchString(ours), expRE.MatchString(lo)
 	switch {
+	case !withinDisplay(a, b, ours, lo):
+		return ""
 	case expA && !expB:
 		return "General: exponent form in fumibako (" + shape(ours) + "), all digits in LibreOffice (" + shape(lo) + ")"
 	case expB && !expA:
 		return "General: exponent form in LibreOffice (" + shape(lo) + "), all digits in fumibako (" + shape(ours) + ")"
-	}
-	if a == b {
+	case a == b:
 		return "same number, other format: fumibako " + shape(ours) + ", LibreOffice " + shape(lo)
+	case plainRE.MatchString(ours) && plainRE.MatchString(lo) && len(ours) <= 11 && len(lo) > 11:
+		return "General: fumibako rounds to 11 characters, LibreOffice shows more digits"
 	}
-	if withinDisplay(a, b, ours, lo) {
-		da, db := decimals(ours), decimals(lo)
-		switch {
-		case da < db:
-			return "rounding: fumibako fewer decimals (" + shape(ours) + " vs " + shape(lo) + ")"
-		case da > db:
-			return "rounding: LibreOffice fewer decimals (" + shape(lo) + " vs " + shape(ours) + ")"
-		}
-		return "rounding of the last digit (" + shape(ours) + ")"
+	da, db := decimals(ours), decimals(lo)
+	switch {
+	case formula || da == 0 && db == 0:
+		return ""
+	case da < db:
+		return "rounding: fumibako fewer decimals (" + shape(ours) + " vs " + shape(lo) + ")"
+	case da > db:
+		return "rounding: LibreOffice fewer decimals (" + shape(lo) + " vs " + shape(ours) + ")"
 	}
-	return "different numbers: fumibako " + shape(ours) + ", LibreOffice " + shape(lo)
+	return "rounding of the last digit (" + shape(ours) + ")"
 }
 
 // withinDisplay reports whether a and b differ by no more than the display
@@ -262,9 +326,9 @@ var wordPairs = []struct{ ours, lo, kind string }{
 }
 
 var (
-	englishMonthRE   = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b`)
-	englishWeekdayRE = regexp.MustCompile(`(?i)\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b`)
-	kanjiMonthRE     = regexp.MustCompile(`[0-9一二三四五六七八九十]+月`)
+	englishMonthRE   = regexp.MustCompile(`(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)`)
+	englishWeekdayRE = regexp.MustCompile(`(Mon|Tue|Wed|Thu|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)`)
+	kanjiMonthRE     = regexp.MustCompile(`[0-9０-９一二三四五六七八九十]+月`)
 	kanjiWeekdayRE   = regexp.MustCompile(`[月火水木金土日]曜`)
 )
 

@@ -9,11 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -23,9 +25,21 @@ import (
 // comment for each token).
 const csvFilter = "csv:Text - txt - csv (StarCalc):44,34,76,1,,1041,true,true,true,false,false,-1"
 
-// loLocale is the locale LibreOffice runs in, so that locale-bound
-// built-in formats show as in a Japanese Excel.
-const loLocale = "ja_JP.UTF-8"
+// loLocale is LibreOffice's locale setting (Tools ▸ Options ▸ Language
+// Settings ▸ Languages ▸ Locale setting), written into the private
+// profile, so that the locale-bound built-in formats (dates among them)
+// show as in a Japanese Excel. The filter's language token only affects
+// import.
+const loLocale = "ja-JP"
+
+// loLocaleItem is the profile setting of loLocale.
+const loLocaleItem = `<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>` + loLocale + `</value></prop></item>`
+
+// loEmptyConfig is a profile's registrymodifications.xcu with no items.
+const loEmptyConfig = `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+</oor:items>
+`
 
 // profileTimeout bounds the creation of the private profile, which takes
 // far longer than one conversion.
@@ -80,7 +94,27 @@ func newExporter(ctx context.Context, soffice, work, cache string, timeout time.
 	if _, err := e.soffice1(pctx, "--terminate_after_init"); err != nil {
 		return nil, fmt.Errorf("creating the LibreOffice profile: %w", err)
 	}
+	if err := setLocale(filepath.Join(dir, "user", "registrymodifications.xcu")); err != nil {
+		return nil, fmt.Errorf("setting LibreOffice's locale: %w", err)
+	}
 	return e, nil
+}
+
+// setLocale adds loLocaleItem to a profile's settings.
+func setLocale(xcu string) error {
+	b, err := os.ReadFile(xcu)
+	if errors.Is(err, fs.ErrNotExist) {
+		b, err = []byte(loEmptyConfig), os.MkdirAll(filepath.Dir(xcu), 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	i := bytes.LastIndex(b, []byte("</oor:items>"))
+	if i < 0 {
+		return fmt.Errorf("%s: no </oor:items>", xcu)
+	}
+	out := append(append(append([]byte{}, b[:i]...), loLocaleItem+"\n"...), b[i:]...)
+	return os.WriteFile(xcu, out, 0o644)
 }
 
 var versionRE = regexp.MustCompile(`(\d+)\.(\d+)`)
@@ -105,7 +139,11 @@ func (e *exporter) soffice1(ctx context.Context, args ...string) (string, error)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	cmd.Env = append(os.Environ(), "LANG="+loLocale, "LC_ALL="+loLocale)
+	if runtime.GOOS == "linux" {
+		// UTF-8 sheet names in output file names and on the console, even
+		// where the system has no locale but C installed.
+		cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	}
 	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
@@ -222,10 +260,11 @@ func (e *exporter) convert(ctx context.Context, paths []string) (map[string][]lo
 	got := map[string][]loSheet{}
 	for _, p := range paths {
 		for _, s := range written {
-			if strings.HasPrefix(s.csv, prefix[p]) {
-				if _, err := os.Stat(s.csv); err == nil {
-					got[p] = append(got[p], s)
-				}
+			if !strings.HasPrefix(s.csv, prefix[p]) {
+				continue
+			}
+			if s, ok := resolveSheet(s, prefix[p]); ok {
+				got[p] = append(got[p], s)
 			}
 		}
 	}
@@ -253,6 +292,27 @@ func writtenSheets(printed string) []loSheet {
 		s = append(s, loSheet{name: line[:i], csv: line[i+len(" -> "):]})
 	}
 	return s
+}
+
+// resolveSheet finds the CSV of an announced sheet. Where soffice's
+// console is not UTF-8 it prints each other character as '?', so the
+// announced path is matched as a pattern, and the sheet's name is taken
+// from the file name, after the b<i>- prefix (a sheet name holds neither
+// '?' nor '/').
+func resolveSheet(s loSheet, prefix string) (loSheet, bool) {
+	if _, err := os.Stat(s.csv); err != nil {
+		if runtime.GOOS == "windows" || !strings.Contains(s.csv, "?") {
+			return s, false
+		}
+		pattern := strings.NewReplacer(`\`, `\\`, "*", `\*`, "[", `\[`).Replace(s.csv)
+		m, _ := filepath.Glob(pattern)
+		if len(m) == 0 {
+			return s, false
+		}
+		s.csv = m[0]
+	}
+	s.name = strings.TrimSuffix(strings.TrimPrefix(s.csv, prefix), ".csv")
+	return s, true
 }
 
 // fileKey names a file's cached export: its content hash and the filter.

@@ -4,7 +4,7 @@
 //
 // Usage (from the repository root):
 //
-//	go run ./tools/xlsxagree [-corpus DIR] [-md] [-cache DIR] [-timeout 60s] [-batch 10] [-kinds 20]
+//	go run ./tools/xlsxagree [-corpus DIR] [-md] [-cache DIR] [-timeout 60s] [-batch 10] [-kinds 20] [-diffs 0]
 //
 //	-corpus DIR    folder searched recursively (default ../shared/corpus
 //	               relative to the repository root)
@@ -14,6 +14,7 @@
 //	-timeout D     limit per file for LibreOffice and for fumibako (60s)
 //	-batch N       workbooks per LibreOffice run (10; 1 for one run per file)
 //	-kinds N       how many kinds of difference to list (20)
+//	-diffs N       list up to N differing cells of each file (0)
 //	-soffice PATH  LibreOffice's soffice (default: found like fumibako does)
 //
 // The report goes to stdout, progress to stderr. The first table covers
@@ -27,11 +28,13 @@
 // holding a newline, `"` or TAB is wrapped in `"…"` with `""` inside, and
 // in-cell newlines are U+2028 (reference/extraction.md §5.3).
 //
-// LibreOffice's side (7.2 or later) is its CSV export, run with LANG and
-// LC_ALL set to ja_JP.UTF-8 (LibreOffice formats the locale-bound built-in
-// formats, dates among them, in its UI locale; the filter's language
-// token only affects import) and a private profile created once, before
-// the first file:
+// LibreOffice's side (7.2 or later) is its CSV export, run with a private
+// profile created before the first file, whose locale setting is ja-JP
+// (LibreOffice formats the locale-bound built-in formats, dates among
+// them, in that locale; the filter's language token only affects
+// import), and on Linux with LC_ALL=C.UTF-8 so that sheet names reach
+// the output file names as UTF-8 even where no Japanese system locale is
+// installed:
 //
 //	soffice --headless --norestore -env:UserInstallation=file://<tmp>/profile
 //	  --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,1041,true,true,true,false,false,-1'
@@ -91,6 +94,7 @@ type config struct {
 	batch    int // files per soffice run
 	soffice  string
 	kinds    int
+	diffs    int       // differing cells listed per file
 	progress io.Writer // one line per file; nil for none
 }
 
@@ -103,9 +107,10 @@ func main() {
 	flag.IntVar(&cfg.batch, "batch", 10, "files per LibreOffice run (1: one run per file)")
 	flag.StringVar(&cfg.soffice, "soffice", "", "LibreOffice's soffice (default: searched)")
 	flag.IntVar(&cfg.kinds, "kinds", 20, "kinds of difference to list")
+	flag.IntVar(&cfg.diffs, "diffs", 0, "differing cells to list per file")
 	flag.Parse()
 	if flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: xlsxagree [-corpus DIR] [-md] [-cache DIR] [-timeout D] [-batch N] [-kinds N] [-soffice PATH]")
+		fmt.Fprintln(os.Stderr, "usage: xlsxagree [-corpus DIR] [-md] [-cache DIR] [-timeout D] [-batch N] [-kinds N] [-diffs N] [-soffice PATH]")
 		os.Exit(2)
 	}
 	if cfg.corpus == "" {
@@ -219,7 +224,7 @@ func run(ctx context.Context, cfg config, w io.Writer) error {
 		paths[i] = f.path
 	}
 	exports := lo.exportAll(ctx, paths, cfg.batch, cfg.progress)
-	rep := newReport(lo.version, cfg.corpus)
+	rep := newReport(lo.version, cfg.corpus, cfg.diffs)
 	for i, f := range files {
 		if cfg.progress != nil {
 			fmt.Fprintf(cfg.progress, "[%d/%d] %s\n", i+1, len(files), f.rel)

@@ -13,6 +13,7 @@ type report struct {
 	version, corpus string
 	files           []fileResult
 	kinds           map[string]*kindStat
+	keep            int // differing cells listed per file
 }
 
 // kindStat counts one kind of difference.
@@ -23,26 +24,28 @@ type kindStat struct {
 	example string
 }
 
-func newReport(version, corpus string) *report {
-	return &report{version: version, corpus: corpus, kinds: map[string]*kindStat{}}
+func newReport(version, corpus string, keep int) *report {
+	return &report{version: version, corpus: corpus, kinds: map[string]*kindStat{}, keep: keep}
 }
 
 func (r *report) add(f fileResult) {
-	for _, d := range f.diffs {
+	for i, d := range f.diffs {
 		k := d.kind
 		if k == "" {
-			k = classify(d.ours, d.lo)
+			k = classify(d.ours, d.lo, d.formula, d.pivot)
+			f.diffs[i].kind = k
 		}
 		s := r.kinds[k]
 		if s == nil {
-			s = &kindStat{kind: k, files: map[string]bool{},
-				example: fmt.Sprintf("%s!%s!%s: fumibako %s, LibreOffice %s", f.in.rel, d.sheet, cellName(d.row, d.col), quote(d.ours), quote(d.lo))}
+			s = &kindStat{kind: k, files: map[string]bool{}, example: diffLine(f, d)}
 			r.kinds[k] = s
 		}
 		s.cells++
 		s.files[f.in.rel] = true
 	}
-	f.diffs = nil // the kinds keep what the report needs
+	if len(f.diffs) > r.keep {
+		f.diffs = f.diffs[:r.keep:r.keep] // the kinds keep the rest
+	}
 	r.files = append(r.files, f)
 }
 
@@ -152,16 +155,16 @@ func fileRow(f fileResult) []string {
 var fileHeader = []string{"file", "sheets", "hidden", "cells", "equal", "differ", "agreement", "note"}
 
 func (r *report) writeText(w io.Writer, nkinds int) error {
-	fmt.Fprintf(w, "xlsxagree: fumibako's cell display values vs %s CSV export (as shown, %s)\n", r.version, loLocale)
+	fmt.Fprintf(w, "xlsxagree: fumibako's cell display values vs %s CSV export (as shown, locale %s)\n", r.version, loLocale)
 	fmt.Fprintf(w, "corpus: %s\n", r.corpus)
 	for g := range groupTitle {
 		t := r.totals(g)
 		fmt.Fprintf(w, "\n%s (%d files)\n", groupTitle[g], t.files)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(fileHeader, "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join(fileHeader, "\t"))
 		for _, f := range r.files {
 			if f.in.group == g {
-				fmt.Fprintln(tw, strings.Join(fileRow(f), "\t")+"\t")
+				fmt.Fprintln(tw, strings.Join(fileRow(f), "\t"))
 			}
 		}
 		if err := tw.Flush(); err != nil {
@@ -180,12 +183,25 @@ func (r *report) writeText(w io.Writer, nkinds int) error {
 	for i, k := range r.topKinds(nkinds) {
 		fmt.Fprintf(w, "%2d. %s: %d cells in %d files\n    e.g. %s\n", i+1, k.kind, k.cells, len(k.files), k.example)
 	}
+	if r.keep > 0 {
+		fmt.Fprintf(w, "\ndiffering cells (at most %d per file)\n", r.keep)
+		for _, f := range r.files {
+			for _, d := range f.diffs {
+				fmt.Fprintf(w, "  %s\n    %s\n", diffLine(f, d), d.kind)
+			}
+		}
+	}
 	return nil
+}
+
+// diffLine shows one differing cell.
+func diffLine(f fileResult, d sheetDiff) string {
+	return fmt.Sprintf("%s!%s!%s: fumibako %s, LibreOffice %s", f.in.rel, d.sheet, cellName(d.row, d.col), quote(d.ours), quote(d.lo))
 }
 
 func (r *report) writeMarkdown(w io.Writer, nkinds int) error {
 	fmt.Fprintf(w, "# xlsxagree: fumibako vs %s\n\n", mdEscape(r.version))
-	fmt.Fprintf(w, "Cell display values against LibreOffice's CSV export (as shown, %s) of `%s`.\n", loLocale, r.corpus)
+	fmt.Fprintf(w, "Cell display values against LibreOffice's CSV export (as shown, locale %s) of `%s`.\n", loLocale, r.corpus)
 	for g := range groupTitle {
 		t := r.totals(g)
 		fmt.Fprintf(w, "\n## %s (%d files)\n\n", groupTitle[g], t.files)
@@ -212,6 +228,16 @@ func (r *report) writeMarkdown(w io.Writer, nkinds int) error {
 	mdRow(w, []string{"--:", "---", "--:", "--:", "---"})
 	for i, k := range r.topKinds(nkinds) {
 		mdRow(w, []string{fmt.Sprint(i + 1), k.kind, fmt.Sprint(k.cells), fmt.Sprint(len(k.files)), k.example})
+	}
+	if r.keep > 0 {
+		fmt.Fprintf(w, "\n## Differing cells (at most %d per file)\n\n", r.keep)
+		mdRow(w, []string{"cell", "kind"})
+		mdRow(w, []string{"---", "---"})
+		for _, f := range r.files {
+			for _, d := range f.diffs {
+				mdRow(w, []string{diffLine(f, d), d.kind})
+			}
+		}
 	}
 	return nil
 }

@@ -3,39 +3,66 @@ package main
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path"
+	"strconv"
 	"strings"
-	"unicode/utf16"
-
-	"github.com/richardlehane/mscfb"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/japanese"
 )
 
-// sheetState is one sheet of a workbook and whether Excel hides it
-// (hidden or very hidden).
-type sheetState struct {
-	name   string
-	hidden bool
+// sheetInfo is what the report needs to know of one sheet beyond the
+// display values: whether Excel hides it (hidden or very hidden), which
+// cells hold formulas, and which ranges are pivot tables. The last two
+// name the cause of a difference: LibreOffice recalculates some formulas
+// on load and rebuilds pivot tables, while fumibako shows the values
+// saved in the file.
+type sheetInfo struct {
+	name     string
+	hidden   bool
+	formulas map[cellPos]bool
+	pivots   []cellRange
 }
 
-// errUnknownStates is returned when the visibility of the sheets cannot
-// be read (an encrypted or unrecognised file).
-var errUnknownStates = errors.New("xlsxagree: sheet visibility unknown")
+// cellPos is a 1-based row and column.
+type cellPos struct{ row, col int }
+
+// cellRange is an inclusive block of cells.
+type cellRange struct{ from, to cellPos }
+
+func (r cellRange) contains(p cellPos) bool {
+	return p.row >= r.from.row && p.row <= r.to.row && p.col >= r.from.col && p.col <= r.to.col
+}
+
+func (s *sheetInfo) formula(p cellPos) bool { return s != nil && s.formulas[p] }
+
+func (s *sheetInfo) pivot(p cellPos) bool {
+	if s == nil {
+		return false
+	}
+	for _, r := range s.pivots {
+		if r.contains(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// errUnknownSheets is returned when the sheets cannot be read (an
+// encrypted or unrecognised file).
+var errUnknownSheets = errors.New("xlsxagree: sheets unknown")
 
 // maxPart bounds what is read of one workbook part or stream.
-const maxPart = 64 << 20
+const maxPart = 256 << 20
 
-// sheetStates lists the sheets of the workbook at p in workbook order,
+// readSheets lists the sheets of the workbook at p in workbook order,
 // whatever its extension says: a ZIP is read as .xlsx (xl/workbook.xml)
-// or .xlsb (xl/workbook.bin), a compound file as BIFF5/8.
-func sheetStates(p string) ([]sheetState, error) {
+// or .xlsb (xl/workbook.bin), a compound file as BIFF5/8. Formulas and
+// pivot tables are best effort: a sheet part that cannot be read keeps
+// its name and state.
+func readSheets(p string) ([]sheetInfo, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -45,68 +72,23 @@ func sheetStates(p string) ([]sheetState, error) {
 	n, _ := io.ReadFull(f, head)
 	switch {
 	case n >= 4 && string(head[:4]) == "PK\x03\x04":
-		return zipSheetStates(p)
+		return zipSheets(p)
 	case n == 8 && bytes.Equal(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}):
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, err
-		}
-		return biffSheetStates(f)
+		return biffSheets(f)
 	}
-	return nil, errUnknownStates
+	return nil, errUnknownSheets
 }
 
-func zipSheetStates(p string) ([]sheetState, error) {
-	z, err := zip.OpenReader(p)
-	if err != nil {
-		return nil, err
-	}
-	defer z.Close()
-	parts := map[string]*zip.File{}
-	for _, f := range z.File {
-		parts[strings.ToLower(f.Name)] = f
-	}
-	book := officeDocument(parts)
-	f := parts[strings.ToLower(book)]
+// pkg is an open OOXML package with its parts by lower-case name.
+type pkg struct {
+	parts map[string]*zip.File
+}
+
+func (k pkg) read(name string) ([]byte, error) {
+	f := k.parts[strings.ToLower(name)]
 	if f == nil {
-		return nil, fmt.Errorf("%s: no workbook part", p)
+		return nil, fmt.Errorf("no part %s", name)
 	}
-	b, err := readPart(f)
-	if err != nil {
-		return nil, err
-	}
-	if strings.HasSuffix(strings.ToLower(book), ".bin") {
-		return xlsbSheetStates(b)
-	}
-	return xmlSheetStates(b)
-}
-
-// officeDocument is the workbook part named by _rels/.rels, or the usual
-// name.
-func officeDocument(parts map[string]*zip.File) string {
-	if f := parts["_rels/.rels"]; f != nil {
-		if b, err := readPart(f); err == nil {
-			var rels struct {
-				Rel []struct {
-					Type   string `xml:"Type,attr"`
-					Target string `xml:"Target,attr"`
-				} `xml:"Relationship"`
-			}
-			if xml.Unmarshal(b, &rels) == nil {
-				for _, r := range rels.Rel {
-					if strings.HasSuffix(r.Type, "/officeDocument") {
-						return strings.TrimPrefix(path.Clean("/"+r.Target), "/")
-					}
-				}
-			}
-		}
-	}
-	if parts["xl/workbook.bin"] != nil {
-		return "xl/workbook.bin"
-	}
-	return "xl/workbook.xml"
-}
-
-func readPart(f *zip.File) ([]byte, error) {
 	if f.UncompressedSize64 > maxPart {
 		return nil, fmt.Errorf("%s: part too large", f.Name)
 	}
@@ -118,11 +100,81 @@ func readPart(f *zip.File) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, maxPart))
 }
 
-// xmlSheetStates reads the <sheet name state> elements of workbook.xml
-// (transitional or strict; any prefix).
-func xmlSheetStates(b []byte) ([]sheetState, error) {
+// relationship is one entry of a .rels part, its target resolved to a
+// part name.
+type relationship struct{ id, typ, target string }
+
+// rels reads the relationships of part (none when it has no .rels).
+func (k pkg) rels(part string) []relationship {
+	dir, base := path.Split(part)
+	b, err := k.read(dir + "_rels/" + base + ".rels")
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		Rel []struct {
+			ID     string `xml:"Id,attr"`
+			Type   string `xml:"Type,attr"`
+			Target string `xml:"Target,attr"`
+			Mode   string `xml:"TargetMode,attr"`
+		} `xml:"Relationship"`
+	}
+	if xml.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	var out []relationship
+	for _, r := range doc.Rel {
+		if r.Mode == "External" {
+			continue
+		}
+		t := r.Target
+		if !strings.HasPrefix(t, "/") {
+			t = "/" + dir + t
+		}
+		out = append(out, relationship{id: r.ID, typ: r.Type, target: strings.TrimPrefix(path.Clean(t), "/")})
+	}
+	return out
+}
+
+func zipSheets(p string) ([]sheetInfo, error) {
+	z, err := zip.OpenReader(p)
+	if err != nil {
+		return nil, err
+	}
+	defer z.Close()
+	k := pkg{parts: map[string]*zip.File{}}
+	for _, f := range z.File {
+		k.parts[strings.ToLower(f.Name)] = f
+	}
+	book := "xl/workbook.xml"
+	if k.parts["xl/workbook.bin"] != nil {
+		book = "xl/workbook.bin"
+	}
+	for _, r := range k.rels("") {
+		if strings.HasSuffix(r.typ, "/officeDocument") {
+			book = r.target
+		}
+	}
+	b, err := k.read(book)
+	if err != nil {
+		return nil, err
+	}
+	targets := map[string]string{}
+	for _, r := range k.rels(book) {
+		targets[r.id] = r.target
+	}
+	if strings.HasSuffix(strings.ToLower(book), ".bin") {
+		return xlsbSheets(k, b, targets)
+	}
+	return xmlSheets(k, b, targets)
+}
+
+// xmlSheets reads the <sheet name state r:id> elements of workbook.xml
+// (transitional or strict; any prefix) and each worksheet's formulas and
+// pivot tables.
+func xmlSheets(k pkg, b []byte, targets map[string]string) ([]sheetInfo, error) {
 	d := xml.NewDecoder(bytes.NewReader(b))
-	var s []sheetState
+	var s []sheetInfo
 	for {
 		t, err := d.Token()
 		if err == io.EOF {
@@ -135,198 +187,128 @@ func xmlSheetStates(b []byte) ([]sheetState, error) {
 		if !ok || e.Name.Local != "sheet" {
 			continue
 		}
-		var st sheetState
+		var st sheetInfo
+		var rid string
 		for _, a := range e.Attr {
-			switch a.Name.Local {
-			case "name":
+			switch {
+			case a.Name.Local == "name":
 				st.name = a.Value
-			case "state":
+			case a.Name.Local == "state":
 				st.hidden = a.Value == "hidden" || a.Value == "veryHidden"
+			case a.Name.Local == "id" && a.Name.Space != "":
+				rid = a.Value
 			}
+		}
+		if part := targets[rid]; part != "" && !st.hidden {
+			st.formulas, _ = xmlFormulas(k, part)
+			st.pivots = xmlPivots(k, part)
 		}
 		s = append(s, st)
 	}
 }
 
-// xlsbSheetStates reads the BrtBundleSh records of workbook.bin
-// ([MS-XLSB] 2.4.153: hsState u32, iTabID u32, strRelID nullable wide
-// string, strName wide string).
-func xlsbSheetStates(b []byte) ([]sheetState, error) {
-	const brtBundleSh = 0x9C
-	var s []sheetState
-	for len(b) > 0 {
-		typ, n := varint(b, 2)
-		if n == 0 {
-			break
-		}
-		size, m := varint(b[n:], 4)
-		if m == 0 || n+m+size > len(b) {
-			break
-		}
-		data := b[n+m : n+m+size]
-		b = b[n+m+size:]
-		if typ != brtBundleSh || len(data) < 12 {
-			continue
-		}
-		state := binary.LittleEndian.Uint32(data)
-		rest := data[8:]
-		if _, rest = wideString(rest); rest == nil {
-			continue
-		}
-		name, rest := wideString(rest)
-		if rest == nil {
-			continue
-		}
-		s = append(s, sheetState{name: name, hidden: state == 1 || state == 2})
-	}
-	if s == nil {
-		return nil, errUnknownStates
-	}
-	return s, nil
-}
-
-// varint reads an XLSB record type or size: up to max bytes of 7 bits,
-// low first. n is 0 when b ends first.
-func varint(b []byte, max int) (v, n int) {
-	for n < max {
-		if n >= len(b) {
-			return 0, 0
-		}
-		v |= int(b[n]&0x7F) << (7 * n)
-		n++
-		if b[n-1]&0x80 == 0 {
-			return v, n
-		}
-	}
-	return v, n
-}
-
-// wideString reads a u32 count and that many UTF-16LE units (0xFFFFFFFF:
-// null). rest is nil when b is too short.
-func wideString(b []byte) (s string, rest []byte) {
-	if len(b) < 4 {
-		return "", nil
-	}
-	n := binary.LittleEndian.Uint32(b)
-	if n == 0xFFFFFFFF {
-		return "", b[4:]
-	}
-	if uint64(len(b)-4) < 2*uint64(n) {
-		return "", nil
-	}
-	u := make([]uint16, n)
-	for i := range u {
-		u[i] = binary.LittleEndian.Uint16(b[4+2*i:])
-	}
-	return string(utf16.Decode(u)), b[4+2*n:]
-}
-
-// BIFF records read here ([MS-XLS] 2.3).
-const (
-	biffBOF        = 0x0809
-	biffEOF        = 0x000A
-	biffBoundSheet = 0x0085
-	biffFilePass   = 0x002F
-	biffCodePage   = 0x0042
-)
-
-// biffSheetStates reads the BoundSheet records of the workbook globals
-// (BIFF8: Workbook stream, names as XLUnicodeString; BIFF5: Book stream,
-// names in the CodePage record's code page). An encrypted workbook
-// (FilePass) has its states encrypted: errUnknownStates.
-func biffSheetStates(r io.ReaderAt) ([]sheetState, error) {
-	doc, err := mscfb.New(r)
+// xmlFormulas lists the cells of a worksheet part that hold an <f>
+// element; cells and rows without an r attribute follow the previous
+// one.
+func xmlFormulas(k pkg, part string) (map[cellPos]bool, error) {
+	b, err := k.read(part)
 	if err != nil {
 		return nil, err
 	}
-	var stream []byte
-	for e, err := doc.Next(); err == nil; e, err = doc.Next() {
-		if len(e.Path) != 0 || !(strings.EqualFold(e.Name, "Workbook") || strings.EqualFold(e.Name, "Book")) {
-			continue
+	d := xml.NewDecoder(bytes.NewReader(b))
+	out := map[cellPos]bool{}
+	var at cellPos
+	inCell := false
+	for {
+		t, err := d.Token()
+		if err == io.EOF {
+			return out, nil
 		}
-		if e.Size > maxPart {
-			return nil, errors.New("workbook stream too large")
+		if err != nil {
+			return out, err
 		}
-		if stream, err = io.ReadAll(io.LimitReader(e, maxPart)); err != nil {
-			return nil, err
-		}
-		break
-	}
-	if stream == nil {
-		return nil, errUnknownStates
-	}
-	var s []sheetState
-	biff8 := true
-	codepage := 1252
-	for off := 0; off+4 <= len(stream); {
-		typ := binary.LittleEndian.Uint16(stream[off:])
-		size := int(binary.LittleEndian.Uint16(stream[off+2:]))
-		if off+4+size > len(stream) {
-			break
-		}
-		data := stream[off+4 : off+4+size]
-		off += 4 + size
-		switch typ {
-		case biffBOF:
-			if len(data) >= 2 {
-				biff8 = binary.LittleEndian.Uint16(data) >= 0x0600
+		switch e := t.(type) {
+		case xml.StartElement:
+			switch e.Name.Local {
+			case "row":
+				at.row++
+				at.col = 0
+				if r, err := strconv.Atoi(attr(e, "r")); err == nil {
+					at.row = r
+				}
+			case "c":
+				at.col++
+				if p, ok := parseRef(attr(e, "r")); ok {
+					at = p
+				}
+				inCell = true
+			case "f":
+				if inCell {
+					out[at] = true
+				}
 			}
-		case biffFilePass:
-			return nil, errUnknownStates
-		case biffCodePage:
-			if len(data) >= 2 {
-				codepage = int(binary.LittleEndian.Uint16(data))
+		case xml.EndElement:
+			if e.Name.Local == "c" {
+				inCell = false
 			}
-		case biffBoundSheet:
-			if len(data) < 7 {
-				continue
-			}
-			s = append(s, sheetState{name: biffName(data[6:], biff8, codepage), hidden: data[4]&3 != 0})
-		case biffEOF:
-			return s, nil
 		}
 	}
-	return s, nil
 }
 
-// biffName decodes a BoundSheet name: cch, then (BIFF8) a flags byte
-// whose bit 0 means UTF-16LE rather than Latin-1, or (BIFF5) bytes in the
-// workbook's code page.
-func biffName(b []byte, biff8 bool, codepage int) string {
-	n := int(b[0])
-	b = b[1:]
-	if !biff8 {
-		if n > len(b) {
-			n = len(b)
+// xmlPivots reads the location of each pivot table of a worksheet.
+func xmlPivots(k pkg, part string) []cellRange {
+	var out []cellRange
+	for _, r := range k.rels(part) {
+		if !strings.HasSuffix(r.typ, "/pivotTable") {
+			continue
 		}
-		raw := b[:n]
-		dec := charmap.Windows1252.NewDecoder()
-		if codepage == 932 {
-			dec = japanese.ShiftJIS.NewDecoder()
+		b, err := k.read(r.target)
+		if err != nil {
+			continue
 		}
-		if out, err := dec.Bytes(raw); err == nil {
-			return string(out)
+		var doc struct {
+			Location struct {
+				Ref string `xml:"ref,attr"`
+			} `xml:"location"`
 		}
-		return string(raw)
-	}
-	if len(b) == 0 {
-		return ""
-	}
-	wide := b[0]&1 != 0
-	b = b[1:]
-	if !wide {
-		if n > len(b) {
-			n = len(b)
+		if xml.Unmarshal(b, &doc) != nil {
+			continue
 		}
-		out, _ := charmap.ISO8859_1.NewDecoder().Bytes(b[:n])
-		return string(out)
+		from, to, _ := strings.Cut(doc.Location.Ref, ":")
+		if to == "" {
+			to = from
+		}
+		a, ok1 := parseRef(from)
+		z, ok2 := parseRef(to)
+		if ok1 && ok2 {
+			out = append(out, cellRange{a, z})
+		}
 	}
-	if 2*n > len(b) {
-		n = len(b) / 2
+	return out
+}
+
+func attr(e xml.StartElement, local string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == local {
+			return a.Value
+		}
 	}
-	u := make([]uint16, n)
-	for i := range u {
-		u[i] = binary.LittleEndian.Uint16(b[2*i:])
+	return ""
+}
+
+// parseRef reads an A1 reference ($ signs allowed).
+func parseRef(s string) (cellPos, bool) {
+	s = strings.ReplaceAll(s, "$", "")
+	var p cellPos
+	i := 0
+	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' {
+		p.col = p.col*26 + int(s[i]-'A'+1)
+		i++
 	}
-	return string(utf16.Decode(u))
+	r, err := strconv.Atoi(s[i:])
+	if i == 0 || err != nil || r < 1 {
+		return cellPos{}, false
+	}
+	p.row = r
+	return p, true
 }
