@@ -93,18 +93,17 @@ func Extract(ctx context.Context, path, name string, opt Options) (*Result, erro
 	return r(ctx, path, opt)
 }
 
-// isZip reports whether the file starts like a ZIP archive (a local file
-// header, or the end record of an empty archive). Unreadable files count
-// as ZIP so that the reader reports the error.
+// isZip reports whether the file starts like a ZIP archive. Unreadable
+// files count as ZIP so that the reader reports the error.
 func isZip(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return true
 	}
 	defer f.Close()
-	head := make([]byte, 4)
-	if n, _ := io.ReadFull(f, head); n < 4 {
-		return n == 0 // an empty file is the reader's to judge
-	}
-	return string(head) == "PK\x03\x04" || string(head) == "PK\x05\x06"
+	// "PK" alone (a cut or damaged archive) is still the package reader's
+	// to judge, as is an empty file.
+	head := make([]byte, 2)
+	n, _ := io.ReadFull(f, head)
+	return n == 0 || string(head[:n]) == "PK"
 }

@@ -81,15 +81,22 @@ func IsTarget(name string) bool {
 
 // extractVersions is the content version per extension (reference
 // extraction.md §11, seed 抽出版). Raising one re-ingests every file of that
-// extension once. History:
+// extension once (the plan counts such a 済 row as 更新あり). History:
 //
-//	1: first fumibako release (text, and every format at its reference version)
+//	.xlsx .xlsm 4, .docx .docm 4, .pptx .pptm 4, text 1: the reference's
+//	    versions (cells, shapes, comments, charts, SmartArt, header/footer;
+//	    embedded Office files), kept so that an ingest list of tebunko's
+//	    era is not re-ingested for nothing
+//	.xls .xlsb 2 (reference 1, cells only): native readers with shapes,
+//	    comments, charts and header/footer
+//	.doc 5 (reference 4): native reader (pieces, stories, pages)
+//	.ppt 3 (reference 2): native reader (slides, notes, embeds)
 var extractVersions = map[string]int{
 	".xlsx": 4, ".xlsm": 4,
-	".docx": 4, ".docm": 4, ".doc": 4,
+	".docx": 4, ".docm": 4, ".doc": 5,
 	".pptx": 4, ".pptm": 4,
-	".ppt": 2,
-	".xls": 1, ".xlsb": 1,
+	".ppt": 3,
+	".xls": 2, ".xlsb": 2,
 }
 
 // Version returns the current extract version of a file name's extension

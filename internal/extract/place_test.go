@@ -1,0 +1,48 @@
+package extract_test
+
+import (
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+func TestTargetsAndVersions(t *testing.T) {
+	if n := len(extract.OfficeExtensions) + len(extract.TextExtensions); n != 85 {
+		t.Errorf("target extensions = %d, want the reference's 85", n)
+	}
+	tests := []struct {
+		name    string
+		target  bool
+		kind    extract.Kind
+		version int
+	}{
+		{"見積.xlsx", true, extract.KindExcel, 4},
+		{"報告書.DOCX", true, extract.KindWord, 4},
+		{"古い.xls", true, extract.KindExcel, 2},
+		{"古い.xlsb", true, extract.KindExcel, 2},
+		{"古い.doc", true, extract.KindWord, 5},
+		{"古い.ppt", true, extract.KindPowerPoint, 3},
+		{"a.pptm", true, extract.KindPowerPoint, 4},
+		{"memo.txt", true, extract.KindText, 1},
+		{"run.sh", true, extract.KindText, 1},
+		{"~$見積.xlsx", false, "", 0},
+		{"a.pdf", false, "", 0},
+		{"a.ts", false, "", 0},
+		{"a.xltx", false, "", 0},
+		{"noext", false, "", 0},
+	}
+	for _, tt := range tests {
+		if got := extract.IsTarget(tt.name); got != tt.target {
+			t.Errorf("IsTarget(%q) = %v, want %v", tt.name, got, tt.target)
+		}
+		if !tt.target {
+			continue
+		}
+		if k, _ := extract.KindOf(tt.name); k != tt.kind {
+			t.Errorf("KindOf(%q) = %v, want %v", tt.name, k, tt.kind)
+		}
+		if v := extract.Version(tt.name); v != tt.version {
+			t.Errorf("Version(%q) = %d, want %d", tt.name, v, tt.version)
+		}
+	}
+}
