@@ -69,7 +69,7 @@ func newBrowser(t *testing.T) *browserT {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 15*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, 2*time.Hour) // the 100 MB corpus takes long to index
 	b := &browserT{t: t, ctx: ctx, shots: t.TempDir()}
 	if err := chromedp.Do(ctx); err != nil {
 		cancelT()

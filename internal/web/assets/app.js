@@ -223,8 +223,7 @@ document.addEventListener('keydown', (e) => {
 
 document.addEventListener('DOMContentLoaded', async () => {
   for (const b of document.querySelectorAll('.nav-item')) b.addEventListener('click', () => F.show(b.dataset.screen));
-  if (F.index) F.index.init();
-  if (F.search) F.search.init();
+  for (const m of [F.index, F.preview, F.results, F.search]) if (m) m.init();
   F.events();
   // First screen (reference/gui.md §1): index management after an
   // interrupted run or before any index exists, the search otherwise.

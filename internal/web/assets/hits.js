@@ -1,0 +1,142 @@
+// Hit lines (reference/search.md §7, §8): Excel rows as cells with the
+// matches marked, the export format for copy, and opening the original.
+'use strict';
+
+F.hits = (() => {
+  const el = F.el;
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+
+  // fields splits an Excel line (UTF-8 bytes) into cells as Excel reads
+  // its text export (search.Fields): TAB separates, a cell starting with
+  // `"` runs to its closing `"`.
+  function fields(b) {
+    const out = [];
+    let i = 0;
+    for (;;) {
+      const start = i;
+      if (i < b.length && b[i] === 0x22) {
+        i++;
+        while (i < b.length) {
+          if (b[i] === 0x22) {
+            if (b[i + 1] === 0x22) {
+              i += 2;
+              continue;
+            }
+            i++;
+            break;
+          }
+          i++;
+        }
+      }
+      let j = b.indexOf(0x09, i);
+      if (j < 0) {
+        out.push([start, b.length]);
+        return out;
+      }
+      out.push([start, j]);
+      i = j + 1;
+    }
+  }
+
+  // marked renders bytes [s, e) of a line with its matches in <mark>.
+  function marked(b, s, e, matches, shown) {
+    const frag = document.createDocumentFragment();
+    let pos = s;
+    const text = (x, y) => shown(dec.decode(b.subarray(x, y)));
+    for (const [ms, me] of matches || []) {
+      const a = Math.max(ms, s);
+      const z = Math.min(me, e);
+      if (a >= z) continue;
+      if (a > pos) frag.append(text(pos, a));
+      frag.append(el('mark', { text: text(a, z) }));
+      pos = z;
+    }
+    if (pos < e) frag.append(text(pos, e));
+    return frag;
+  }
+
+  const shownLine = (s) => s.replaceAll('\t', ' │ ').replaceAll('\u2028', '↵');
+  const shownCell = (s) => s.replaceAll('""', '"').replaceAll('\u2028', '↵');
+
+  // lineEl shows the line with its matches: Excel rows as cells, shape and
+  // comment lines without their cell and quotes, others with TAB as │ and
+  // U+2028 as ↵ (search.md §7).
+  function lineEl(h) {
+    const b = enc.encode(h.text);
+    const title = shownLine(h.text).slice(0, 1000);
+    if (h.fileKind === 'excel' && h.kind === 'セル') {
+      const wrap = el('span', { class: 'cells', title });
+      for (let [s, e] of fields(b)) {
+        if (e - s >= 2 && b[s] === 0x22 && b[e - 1] === 0x22) {
+          s++;
+          e--;
+        }
+        const c = el('span', { class: 'cell' + (s === e ? ' empty' : '') });
+        c.append(marked(b, s, e, h.matches, shownCell));
+        wrap.append(c);
+      }
+      return wrap;
+    }
+    let s = 0;
+    let e = b.length;
+    let show = shownLine;
+    if (h.fileKind === 'excel' && (h.kind === '図形' || h.kind === 'コメント')) {
+      const t = b.indexOf(0x09);
+      if (t >= 0) s = t + 1;
+      if (e - s >= 2 && b[s] === 0x22 && b[e - 1] === 0x22) {
+        s++;
+        e--;
+        show = shownCell;
+      }
+    }
+    const span = el('span', { class: 'line', title });
+    span.append(marked(b, s, e, h.matches, show));
+    return span;
+  }
+
+  // Copy and export in the format of search_results.txt (search.md §8).
+  function exportLine(h) {
+    if (h.fileKind === 'excel') return h.text.replaceAll('\u2028', '\n');
+    return h.text.split('\t').map((f) => (f.startsWith('"') ? '"' + f.replaceAll('"', '""') + '"' : f)).join('\t');
+  }
+  function letters(i) {
+    let s = '';
+    for (i++; i > 0; i = Math.floor((i - 1) / 26)) s = String.fromCharCode(65 + ((i - 1) % 26)) + s;
+    return s;
+  }
+  function exportText(hits, query) {
+    let cols = 0;
+    for (const h of hits) cols = Math.max(cols, fields(enc.encode(h.text)).length);
+    const head = ['ファイル名', '場所', '種別', '行'];
+    for (let i = 0; i < cols; i++) head.push(letters(i));
+    const lines = [`【検索文字列\u3000${query}】 ${hits.length} 件`, head.join('\t')];
+    for (const h of hits) lines.push([h.file, h.placeLabel, h.kind, h.row, exportLine(h)].join('\t'));
+    return lines.join('\r\n') + '\r\n' + (hits.length ? '\r\n' : '');
+  }
+
+  function matchCells(h) {
+    const b = enc.encode(h.text);
+    const fs = fields(b);
+    const cells = new Set();
+    for (const [ms] of h.matches || []) {
+      const i = fs.findIndex(([s, e]) => ms >= s && ms < e);
+      if (i >= 0) cells.add(i);
+    }
+    return cells;
+  }
+
+  // Opening the original (search.md §9): only from this machine; the
+  // server refuses otherwise and the download link stays.
+  async function openHit(h, folder) {
+    if (!h) return;
+    try {
+      const r = await F.postJSON('/api/open', { path: h.file, folder });
+      F.status(r.message);
+    } catch (e) {
+      F.status(e.message, true);
+    }
+  }
+
+  return { fields, lineEl, shownLine, letters, exportText, matchCells, openHit };
+})();

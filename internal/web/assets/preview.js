@@ -1,0 +1,110 @@
+// The preview pane (reference/gui.md §4.6): the place around the selected
+// hit, Excel as a grid with row numbers and column letters.
+'use strict';
+
+F.preview = (() => {
+  const $ = F.$;
+  const el = F.el;
+  const { letters, shownLine, matchCells, openHit } = F.hits;
+  const PREVIEW_MS = 120; // preview reload debounce (gui.md §4.6)
+  let previewSeq = 0;
+  let previewTimer = 0;
+  let previewHit = null;
+
+  function init() {
+    $('preview-open').addEventListener('click', () => openHit(previewHit, false));
+    $('preview-folder').addEventListener('click', () => openHit(previewHit, true));
+    splitter();
+  }
+
+  // Preview (gui.md §4.6).
+  function schedulePreview(h) {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(() => loadPreview(h), PREVIEW_MS);
+  }
+
+  async function loadPreview(h) {
+    const my = ++previewSeq;
+    previewHit = h;
+    $('preview-title').textContent = `${h.file} ・ ${h.label} ・ ${h.kind}`;
+    $('preview-title').title = h.file;
+    $('preview-open').disabled = false;
+    $('preview-folder').disabled = false;
+    const dl = $('preview-download');
+    dl.href = '/api/file?path=' + encodeURIComponent(h.file);
+    dl.hidden = false;
+    const body = $('preview-body');
+    const fit = Math.max(5, Math.min(101, Math.floor((body.clientHeight - 24) / 22)));
+    const before = Math.floor((fit - 1) / 2);
+    const after = fit - 1 - before;
+    const cells = matchCells(h);
+    const col = cells.size ? Math.min(...cells) : 0;
+    const p = new URLSearchParams({ path: h.file, place: h.place, row: h.row, before, after, col });
+    let v;
+    try {
+      v = await F.get('/api/preview?' + p);
+    } catch (e) {
+      v = null;
+    }
+    if (my !== previewSeq) return;
+    $('preview-note').textContent = v && v.colNote ? v.colNote : '';
+    body.replaceChildren(sheet(v, h, cells));
+    const sel = body.querySelector('tr.sel');
+    if (sel) {
+      sel.scrollIntoView({ block: 'center', inline: 'nearest' });
+      const m = sel.querySelector('td.match');
+      if (m) m.scrollIntoView({ block: 'nearest', inline: 'center' });
+    }
+  }
+
+  // sheet is the preview grid: row numbers, column letters for Excel (1
+  // for one-column places), the hit row pale blue, matching cells yellow.
+  function sheet(v, h, cells) {
+    if (!v) v = { grid: false, firstCol: 0, rows: [{ n: h.row, cells: [h.text] }] };
+    const table = el('table', { class: 'sheet' + (v.grid ? '' : ' paras'), id: 'preview-sheet' });
+    const width = v.rows.reduce((m, r) => Math.max(m, r.cells.length), 1);
+    const hr = el('tr', {}, el('th', {}));
+    for (let i = 0; i < width; i++) hr.append(el('th', { text: v.grid ? letters(v.firstCol + i) : String(i + 1) }));
+    table.append(el('thead', {}, hr));
+    const tb = el('tbody');
+    for (const r of v.rows) {
+      const isHit = r.n === h.row;
+      const tr = el('tr', { class: isHit ? 'sel' : null }, el('th', { text: r.n }));
+      for (let i = 0; i < width; i++) {
+        let t = r.cells[i] || '';
+        if (!v.grid) t = shownLine(t);
+        const cut = [...t].length > 300 ? [...t].slice(0, 300).join('') + '…' : t;
+        const match = isHit && (v.grid ? cells.has(v.firstCol + i) : true);
+        tr.append(el('td', { class: match ? 'match' : null, title: t.length > 0 ? t.slice(0, 1000) : null, text: cut }));
+      }
+      tb.append(tr);
+    }
+    table.append(tb);
+    return table;
+  }
+
+  // splitter lets the preview's height be dragged (results ≥ 60 px,
+  // preview ≥ 100 px; not saved).
+  function splitter() {
+    const sp = $('splitter');
+    sp.addEventListener('mousedown', (e) => {
+      e.preventDefault();
+      const pv = $('preview');
+      const startY = e.clientY;
+      const startH = pv.getBoundingClientRect().height;
+      const total = $('results').getBoundingClientRect().height + startH;
+      const move = (m) => {
+        const hgt = Math.max(100, Math.min(total - 60, startH - (m.clientY - startY)));
+        pv.style.flexBasis = hgt + 'px';
+      };
+      const up = () => {
+        document.removeEventListener('mousemove', move);
+        document.removeEventListener('mouseup', up);
+      };
+      document.addEventListener('mousemove', move);
+      document.addEventListener('mouseup', up);
+    });
+  }
+
+  return { init, schedule: schedulePreview };
+})();

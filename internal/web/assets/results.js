@@ -1,0 +1,394 @@
+// The result list (reference/gui.md §4.5, search.md §7): hits grouped by
+// file, collapsed, a page of groups at a time; the local filter; keyboard
+// navigation and selection; copy and export.
+'use strict';
+
+F.results = (() => {
+  const $ = F.$;
+  const el = F.el;
+  const { lineEl, exportText, openHit } = F.hits;
+  const BATCH_MS = 100; // new hits move into the list every 0.1 s (gui.md §8)
+  const GROUP_PAGE = 100; // file groups added to the list at a time
+
+  let res = null; // the current result
+  let cursor = null; // {g, h}: a group header (h = null) or a hit row
+  let anchor = null; // Shift+click range start
+  let selected = new Set();
+  let filterText = '';
+  let filterTimer = 0;
+
+  // Test hook: milliseconds from a keystroke to the first hit on screen.
+  window.__fumibako = { timings: [] };
+
+  function init() {
+    $('expand-all').addEventListener('click', () => toggleAll(true));
+    $('collapse-all').addEventListener('click', () => toggleAll(false));
+    $('copy-rows').addEventListener('click', copySelection);
+    $('export-txt').addEventListener('click', () => exportFile('txt'));
+    $('export-csv').addEventListener('click', () => exportFile('csv'));
+    $('filter').addEventListener('input', () => {
+      clearTimeout(filterTimer);
+      filterTimer = setTimeout(() => applyFilter($('filter').value), 300);
+    });
+    const list = $('results');
+    list.addEventListener('keydown', onListKey);
+    list.addEventListener('click', onListClick);
+    list.addEventListener('dblclick', onListDblClick);
+  }
+
+  // clear empties the list.
+  function clear() {
+    res = null;
+    cursor = null;
+    selected = new Set();
+    $('results').replaceChildren();
+    $('counts').textContent = '';
+    $('notes').textContent = '';
+  }
+
+  // start begins the list of a new search.
+  function start(qs, query, typedAt) {
+    clear();
+    res = { qs, query, typedAt, hits: [], groups: [], byFile: new Map(), shown: 0, limit: GROUP_PAGE, flushTimer: 0, done: false, shownFirst: false };
+    $('counts').textContent = '検索中…';
+    return res;
+  }
+
+  // finish ends a search: m is its done line, or null after an error.
+  function finish(r, m) {
+    flush(r);
+    r.done = true;
+    r.doneLine = m;
+    if (m) showCounts();
+    else if (r === res) $('counts').textContent = '';
+  }
+
+  // cancel ends the current search where it is (Esc, gui.md §4.3).
+  function cancel() {
+    if (!res || res.done) return;
+    flush(res);
+    res.done = true;
+    $('counts').textContent = `中止しました（${res.hits.length.toLocaleString()} 件まで表示）`;
+  }
+
+  // focusFirst moves the focus from the box into the list.
+  function focusFirst() {
+    if (!res || !res.groups.length) return false;
+    $('results').focus();
+    if (!cursor) setCursor(items()[0]);
+    return true;
+  }
+
+  function showCounts() {
+    if (!res) return;
+    const m = res.doneLine;
+    const shown = res.hits.filter(matchesFilter).length;
+    let text = m ? m.message : `検索中…（${res.hits.length.toLocaleString()} 件）`;
+    if (filterText) text += ` ・ ${res.hits.length.toLocaleString()} 件中 ${shown.toLocaleString()} 件を表示`;
+    $('counts').textContent = text;
+  }
+
+  function addHit(r, h) {
+    h.file = h.index + '\\' + h.path;
+    h.seq = r.hits.length;
+    r.hits.push(h);
+    let g = r.byFile.get(h.file);
+    if (!g) {
+      g = { file: h.file, hit0: h, hits: [], places: [], placeSet: new Set(), open: false, el: null, head: null, body: null, rendered: 0 };
+      r.byFile.set(h.file, g);
+      r.groups.push(g);
+    }
+    g.hits.push(h);
+    h.group = g;
+    if (!g.placeSet.has(h.placeLabel)) {
+      g.placeSet.add(h.placeLabel);
+      g.places.push(h.placeLabel);
+    }
+    g.dirty = true;
+    if (!r.shownFirst) {
+      flush(r); // the first hit shows at once
+    } else if (!r.flushTimer) {
+      r.flushTimer = setTimeout(() => flush(r), BATCH_MS);
+    }
+  }
+
+  // flush moves new groups into the list and updates changed headers.
+  function flush(r) {
+    clearTimeout(r.flushTimer);
+    r.flushTimer = 0;
+    if (r !== res) return;
+    const list = $('results');
+    const frag = document.createDocumentFragment();
+    // Only the first groups are in the page; scrolling to the end adds
+    // more (a search can find 10,000 files).
+    while (r.shown < r.groups.length && r.shown < r.limit) frag.append(groupEl(r.groups[r.shown++]));
+    list.append(frag);
+    more(r);
+    for (const g of r.groups) {
+      if (!g.dirty || !g.el) continue;
+      g.dirty = false;
+      updateHead(g);
+      if (g.open) renderRows(g);
+    }
+    if (!r.shownFirst && r.groups.length) {
+      r.shownFirst = true;
+      r.paintNow = true;
+      if (r.typedAt != null) {
+        const t0 = r.typedAt;
+        requestAnimationFrame(() => window.__fumibako.timings.push(performance.now() - t0));
+      }
+      if (!cursor) setCursor({ g: r.groups[0], h: null }, false);
+    }
+    if (!r.done) showCounts();
+  }
+
+  // more keeps a line at the end of the list while groups are left out;
+  // when it scrolls into view the next page of groups is added.
+  let moreEl = null;
+  function more(r) {
+    if (!moreEl) {
+      moreEl = el('div', { id: 'results-more', class: 'more' });
+      new IntersectionObserver((entries) => {
+        if (res && entries.some((x) => x.isIntersecting)) showMore(res);
+      }, { root: $('results') }).observe(moreEl);
+    }
+    const left = r.groups.length - r.shown;
+    moreEl.textContent = left > 0 ? `ほか ${left.toLocaleString()} ファイル（スクロールすると表示します）` : '';
+    moreEl.hidden = left <= 0;
+    $('results').append(moreEl);
+  }
+  function showMore(r) {
+    if (r.shown >= r.groups.length) return;
+    r.limit = r.shown + GROUP_PAGE;
+    flush(r);
+  }
+
+  const appLetter = { excel: 'X', word: 'W', powerpoint: 'P', text: 'T' };
+
+  function groupEl(g) {
+    const h = g.hit0;
+    const slash = h.path.lastIndexOf('\\');
+    const name = h.path.slice(slash + 1);
+    const folder = h.index + (slash >= 0 ? '\\' + h.path.slice(0, slash) : '');
+    g.tw = el('span', { class: 'tw', text: '▸' });
+    g.sum = el('span', { class: 'gsum' });
+    g.head = el('div', { class: 'ghead', role: 'treeitem', title: g.file },
+      g.tw, el('span', { class: 'app app-' + h.fileKind, text: appLetter[h.fileKind] || '?' }),
+      el('span', { class: 'fname', text: name }), el('span', { class: 'folder', text: folder }), g.sum);
+    g.head.fgroup = g;
+    g.body = el('div', { class: 'gbody', hidden: true });
+    g.el = el('div', { class: 'group' }, g.head, g.body);
+    g.el.hidden = !groupVisible(g);
+    updateHead(g);
+    return g.el;
+  }
+
+  // updateHead writes `[シート]4月 ほか 2 か所 ・ 3 件` (search.md §6.2).
+  function updateHead(g) {
+    const hits = filterText ? g.hits.filter(matchesFilter) : g.hits;
+    let places = '';
+    const labels = g.places.filter((p) => p);
+    if (labels.length) places = labels[0] + (labels.length > 1 ? ` ほか ${labels.length - 1} か所` : '') + ' ・ ';
+    g.sum.textContent = places + hits.length.toLocaleString() + ' 件';
+    g.el.hidden = !groupVisible(g);
+  }
+
+  function toggle(g, open) {
+    g.open = open === undefined ? !g.open : open;
+    g.tw.textContent = g.open ? '▾' : '▸';
+    g.body.hidden = !g.open;
+    if (g.open) renderRows(g);
+  }
+
+  function toggleAll(open) {
+    if (!res) return;
+    for (const g of res.groups) if (g.el) toggle(g, open);
+  }
+
+  // renderRows builds the rows of an open group (only then: gui.md §4.5).
+  function renderRows(g) {
+    const hits = g.hits.filter(matchesFilter);
+    if (g.rendered === hits.length && g.renderedFilter === filterText) return;
+    g.body.replaceChildren();
+    const frag = document.createDocumentFragment();
+    for (const h of hits) frag.append(rowEl(h));
+    g.body.append(frag);
+    g.rendered = hits.length;
+    g.renderedFilter = filterText;
+    markCursor();
+  }
+
+  function rowEl(h) {
+    const row = el('div', { class: 'hrow', role: 'treeitem' },
+      el('span', { class: 'place', text: h.label, title: h.label }),
+      el('span', { class: 'kind', text: h.kind }),
+      lineEl(h));
+    row.fhit = h;
+    h.rowEl = row;
+    if (selected.has(h)) row.classList.add('selected');
+    return row;
+  }
+
+  function matchesFilter(h) {
+    if (!filterText) return true;
+    const f = filterText.toLowerCase();
+    return [h.file, h.placeLabel, h.kind, h.text].some((s) => s.toLowerCase().includes(f));
+  }
+  function groupVisible(g) {
+    return !filterText || g.hits.some(matchesFilter);
+  }
+
+  function applyFilter(f) {
+    filterText = f.trim();
+    if (!res) return;
+    for (const g of res.groups) {
+      if (!g.el) continue;
+      updateHead(g);
+      if (g.open) renderRows(g);
+    }
+    showCounts();
+  }
+
+  // Navigation: the visible items in order, headers and open rows.
+  function items() {
+    const out = [];
+    if (!res) return out;
+    for (const g of res.groups) {
+      if (!g.el || g.el.hidden) continue;
+      out.push({ g, h: null });
+      if (g.open) for (const h of g.hits) if (matchesFilter(h)) out.push({ g, h });
+    }
+    return out;
+  }
+  const same = (a, b) => a && b && a.g === b.g && a.h === b.h;
+  const itemEl = (it) => (it.h ? it.h.rowEl : it.g.head);
+
+  function markCursor() {
+    for (const e of $('results').querySelectorAll('.cursor')) e.classList.remove('cursor');
+    if (cursor) {
+      const e = itemEl(cursor);
+      if (e) e.classList.add('cursor');
+    }
+  }
+
+  function setCursor(it, scroll) {
+    cursor = it;
+    markCursor();
+    const e = it && itemEl(it);
+    if (e && scroll !== false) e.scrollIntoView({ block: 'nearest' });
+    if (it && it.h) F.preview.schedule(it.h);
+  }
+
+  function selectOnly(h) {
+    for (const x of selected) if (x.rowEl) x.rowEl.classList.remove('selected');
+    selected = new Set(h ? [h] : []);
+    if (h && h.rowEl) h.rowEl.classList.add('selected');
+    anchor = h;
+  }
+
+  function onListKey(e) {
+    const list = items();
+    let i = list.findIndex((it) => same(it, cursor));
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (!list.length) return;
+      if (e.key === 'ArrowDown' && i === list.length - 1 && res && res.shown < res.groups.length) {
+        showMore(res);
+        list.splice(0, list.length, ...items());
+      }
+      i = e.key === 'ArrowDown' ? Math.min(list.length - 1, i + 1) : Math.max(0, i - 1);
+      setCursor(list[i]);
+      if (list[i].h) selectOnly(list[i].h);
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      if (list.length) setCursor(list[e.key === 'Home' ? 0 : list.length - 1]);
+    } else if (e.key === 'Enter' && cursor) {
+      e.preventDefault();
+      if (cursor.h) openHit(cursor.h, false);
+      else {
+        toggle(cursor.g);
+        markCursor();
+      }
+    } else if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && cursor && !cursor.h) {
+      e.preventDefault();
+      toggle(cursor.g, e.key === 'ArrowRight');
+      markCursor();
+    } else if ((e.ctrlKey || e.metaKey) && (e.key === 'c' || e.key === 'C')) {
+      e.preventDefault();
+      copySelection();
+    }
+  }
+
+  function onListClick(e) {
+    const head = e.target.closest('.ghead');
+    if (head && head.fgroup) {
+      setCursor({ g: head.fgroup, h: null }, false);
+      toggle(head.fgroup);
+      markCursor();
+      return;
+    }
+    const row = e.target.closest('.hrow');
+    if (!row || !row.fhit) return;
+    const h = row.fhit;
+    if (e.ctrlKey || e.metaKey) {
+      if (selected.has(h)) {
+        selected.delete(h);
+        row.classList.remove('selected');
+      } else {
+        selected.add(h);
+        row.classList.add('selected');
+      }
+      anchor = h;
+    } else if (e.shiftKey && anchor) {
+      const rows = items().filter((it) => it.h).map((it) => it.h);
+      const a = rows.indexOf(anchor);
+      const b = rows.indexOf(h);
+      if (a >= 0 && b >= 0) {
+        for (const x of selected) if (x.rowEl) x.rowEl.classList.remove('selected');
+        selected = new Set(rows.slice(Math.min(a, b), Math.max(a, b) + 1));
+        for (const x of selected) if (x.rowEl) x.rowEl.classList.add('selected');
+      }
+    } else {
+      selectOnly(h);
+    }
+    setCursor({ g: h.group, h }, false);
+  }
+
+  function onListDblClick(e) {
+    const row = e.target.closest('.hrow');
+    if (row && row.fhit) openHit(row.fhit, false);
+  }
+
+  async function copySelection() {
+    if (!res) {
+      F.status('先に検索してください。', true);
+      return;
+    }
+    let hits;
+    if (cursor && !cursor.h && selected.size <= 1) hits = cursor.g.hits.filter(matchesFilter);
+    else if (selected.size) hits = res.hits.filter((h) => selected.has(h));
+    else if (cursor && cursor.h) hits = [cursor.h];
+    else hits = [];
+    if (!hits.length) return;
+    const ok = await F.copyText(exportText(hits, res.query));
+    F.status(ok ? `${hits.length.toLocaleString()} 件をコピーしました` : 'コピーできませんでした', !ok);
+  }
+
+  async function exportFile(format) {
+    if (!res || !res.done) {
+      F.status('先に検索してください。', true);
+      return;
+    }
+    try {
+      const r = await F.post('/api/export', { query: res.qs, filter: filterText, format });
+      const blob = await r.blob();
+      const name = format === 'csv' ? 'search_results.csv' : 'search_results.txt';
+      F.download(blob, name);
+      F.status(decodeURIComponent((r.headers.get('X-Fumibako-Status') || '').replaceAll('+', ' ')));
+    } catch (e) {
+      F.status(e.message, true);
+    }
+  }
+
+  return { init, clear, start, add: addHit, finish, cancel, focusFirst };
+})();
