@@ -32,7 +32,8 @@ func TestRun(t *testing.T) {
 	writeBook(t, filepath.Join(corpus, "book.xlsx"))
 
 	var out bytes.Buffer
-	cfg := config{corpus: corpus, soffice: soffice, timeout: 2 * time.Minute, kinds: 20}
+	// The cache spares the second run a conversion.
+	cfg := config{corpus: corpus, soffice: soffice, cache: t.TempDir(), timeout: 2 * time.Minute, batch: 10, kinds: 20}
 	if err := run(context.Background(), cfg, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -162,6 +163,8 @@ func TestClassify(t *testing.T) {
 		{ours: "", lo: "12", want: "empty in fumibako, LibreOffice shows a number"},
 		{ours: "", lo: "12", formula: true, want: kindFormula},
 		{ours: "5.0731", lo: "11.067", pivot: true, want: kindPivot},
+		{ours: "TRUE", lo: "1899/12/31", pivot: true, want: "boolean: fumibako TRUE/FALSE, LibreOffice 1/0 under a date format"},
+		{ours: "-3.141592654", lo: "-3.1415926535", want: "General: fumibako rounds to 11 characters, LibreOffice shows more digits"},
 		{ours: "4.90123E+12", lo: "4901234567894", want: "General: exponent form in fumibako («0.0E+0»), all digits in LibreOffice («0»)"},
 		{ours: "1.041392685", lo: "1.04139268515823", formula: true, want: "General: fumibako rounds to 11 characters, LibreOffice shows more digits"},
 		{ours: "2009/10/3", lo: "2009/10/03", want: "zero padding: fumibako unpadded, LibreOffice «0000/00/00»"},

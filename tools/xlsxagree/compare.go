@@ -28,7 +28,7 @@ type sheetDiff struct {
 	sheet string
 	cellDiff
 	kind           string
-	formula, pivot bool // the cell holds a formula, lies in a pivot table
+	formula, pivot bool // the cell holds a formula, its sheet a pivot table
 }
 
 // Kinds given by the comparison itself rather than by the texts.
@@ -122,7 +122,7 @@ func compareFile(ctx context.Context, cfg config, exp exportResult, work string,
 		r.equal += equal
 		for _, d := range diffs {
 			at := cellPos{d.row, d.col}
-			sd := sheetDiff{sheet: s.name, cellDiff: d, formula: info[s.name].formula(at), pivot: info[s.name].pivot(at)}
+			sd := sheetDiff{sheet: s.name, cellDiff: d, formula: info[s.name].formula(at), pivot: info[s.name].hasPivot()}
 			if !ok {
 				sd.kind = kindNoPlace
 			}

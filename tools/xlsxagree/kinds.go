@@ -12,24 +12,26 @@ import (
 
 // Kinds named by what the cell is rather than by its texts.
 const (
-	kindPivot   = "pivot table: LibreOffice rebuilds it on load, fumibako shows the cells saved in the file"
+	kindPivot   = "sheet with a pivot table: LibreOffice rebuilds the table on load, fumibako shows the cells saved in the file"
 	kindFormula = "formula: LibreOffice recalculated a different result, fumibako shows the value cached in the file"
 )
 
 // classify names the kind of difference between fumibako's text and
-// LibreOffice's for one cell; formula and pivot say what the cell is.
-// Differences of display (number formats, locale words, spacing) are
-// named first, even for formula cells; a formula whose value differs is
-// named as such; the rest by the texts, down to a coarse shape of both.
-// A kind says which side shows what.
+// LibreOffice's for one cell; formula says the cell holds one, pivot
+// that its sheet holds a pivot table. Differences of display (number
+// formats, locale words, spacing) are named first, even for formula
+// cells; then other differences on a pivot table's sheet (LibreOffice
+// lays the rebuilt table out its own way, so cells move) and formulas
+// whose value differs; the rest by the texts, down to a coarse shape of
+// both. A kind says which side shows what.
 func classify(ours, lo string, formula, pivot bool) string {
-	if pivot {
-		return kindPivot
-	}
 	if k := displayKind(ours, lo, formula); k != "" {
 		return k
 	}
-	if formula {
+	switch {
+	case pivot:
+		return kindPivot
+	case formula:
 		return kindFormula
 	}
 	return valueKind(ours, lo)
@@ -198,7 +200,7 @@ func numberKind(ours, lo string, formula bool) string {
 		return "General: exponent form in LibreOffice (" + shape(lo) + "), all digits in fumibako (" + shape(ours) + ")"
 	case a == b:
 		return "same number, other format: fumibako " + shape(ours) + ", LibreOffice " + shape(lo)
-	case plainRE.MatchString(ours) && plainRE.MatchString(lo) && len(ours) <= 11 && len(lo) > 11:
+	case plainRE.MatchString(ours) && plainRE.MatchString(lo) && len(strings.TrimPrefix(ours, "-")) <= 11 && len(strings.TrimPrefix(lo, "-")) > 11:
 		return "General: fumibako rounds to 11 characters, LibreOffice shows more digits"
 	}
 	da, db := decimals(ours), decimals(lo)

@@ -67,7 +67,8 @@ type loSheet struct {
 }
 
 // newExporter checks LibreOffice's version (7.2 brought the sheet token
-// -1) and creates the private profile under work.
+// -1); the private profile under work is created before the first
+// conversion.
 func newExporter(ctx context.Context, soffice, work, cache string, timeout time.Duration) (*exporter, error) {
 	e := &exporter{soffice: soffice, work: work, cache: cache, timeout: timeout}
 	out, err := exec.CommandContext(ctx, soffice, "--version").Output()
@@ -87,17 +88,22 @@ func newExporter(ctx context.Context, soffice, work, cache string, timeout time.
 			return nil, err
 		}
 	}
-	dir := filepath.Join(work, "profile")
+	return e, nil
+}
+
+// makeProfile creates the private profile and sets its locale.
+func (e *exporter) makeProfile(ctx context.Context) error {
+	dir := filepath.Join(e.work, "profile")
 	e.profile = "-env:UserInstallation=" + (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
-	pctx, cancel := context.WithTimeout(ctx, profileTimeout)
+	ctx, cancel := context.WithTimeout(ctx, profileTimeout)
 	defer cancel()
-	if _, err := e.soffice1(pctx, "--terminate_after_init"); err != nil {
-		return nil, fmt.Errorf("creating the LibreOffice profile: %w", err)
+	if _, err := e.soffice1(ctx, "--terminate_after_init"); err != nil {
+		return fmt.Errorf("creating the LibreOffice profile: %w", err)
 	}
 	if err := setLocale(filepath.Join(dir, "user", "registrymodifications.xcu")); err != nil {
-		return nil, fmt.Errorf("setting LibreOffice's locale: %w", err)
+		return fmt.Errorf("setting LibreOffice's locale: %w", err)
 	}
-	return e, nil
+	return nil
 }
 
 // setLocale adds loLocaleItem to a profile's settings.
@@ -169,8 +175,9 @@ type exportResult struct {
 // times its files; when it fails or times out, the files it left without
 // output are converted again one per run under the per-file timeout, so
 // a file that hangs or crashes LibreOffice gets its own error. Exports
-// already in the cache are read from it.
-func (e *exporter) exportAll(ctx context.Context, paths []string, batch int, progress io.Writer) map[string]exportResult {
+// already in the cache are read from it. The error is that of the
+// profile's creation.
+func (e *exporter) exportAll(ctx context.Context, paths []string, batch int, progress io.Writer) (map[string]exportResult, error) {
 	res := map[string]exportResult{}
 	keys := map[string]string{}
 	var todo []string
@@ -188,6 +195,12 @@ func (e *exporter) exportAll(ctx context.Context, paths []string, batch int, pro
 			}
 		}
 		todo = append(todo, p)
+	}
+	if len(todo) == 0 {
+		return res, nil
+	}
+	if err := e.makeProfile(ctx); err != nil {
+		return nil, err
 	}
 	batch = max(batch, 1)
 	for i := 0; i < len(todo); i += batch {
@@ -211,7 +224,7 @@ func (e *exporter) exportAll(ctx context.Context, paths []string, batch int, pro
 			res[p] = exportResult{sheets: s, err: err}
 		}
 	}
-	return res
+	return res, nil
 }
 
 // convert1 converts one workbook.

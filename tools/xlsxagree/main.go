@@ -65,8 +65,22 @@
 // records or xl/workbook.bin) are skipped by fumibako by design and are
 // excluded here, though LibreOffice exports them; the report says how
 // many. A visible sheet fumibako has no place for (a chart sheet, or an
-// empty one) compares as empty. Files that fumibako or LibreOffice cannot
-// read are listed with the reason and left out of the rates.
+// empty one) compares as empty; when exactly one sheet on each side is
+// left unmatched by name (a workbook read as text has one sheet named
+// after whatever file was opened), the two are compared. Files that
+// fumibako or LibreOffice cannot read are listed with the reason and
+// left out of the rates.
+//
+// Kinds of difference (kinds.go) are named from the two texts and from
+// what the workbook says of the cell (the formula cells and pivot tables
+// of .xlsx, the Formula records of .xls, the BrtFmla* records of .xlsb):
+// first differences of display of the same value (General's exponent
+// form and 11-character limit, rounding, zero padding, month and weekday
+// names, AM/PM, booleans shown as 1/0, spacing); then, on a sheet with a
+// pivot table, the table LibreOffice rebuilt; then a formula whose result
+// LibreOffice recalculated differently from the value cached in the file
+// (fumibako recalculates nothing); then values that differ, by their
+// shapes ("«0.0»": digits, letters, punctuation).
 package main
 
 import (
@@ -223,7 +237,10 @@ func run(ctx context.Context, cfg config, w io.Writer) error {
 	for i, f := range files {
 		paths[i] = f.path
 	}
-	exports := lo.exportAll(ctx, paths, cfg.batch, cfg.progress)
+	exports, err := lo.exportAll(ctx, paths, cfg.batch, cfg.progress)
+	if err != nil {
+		return err
+	}
 	rep := newReport(lo.version, cfg.corpus, cfg.diffs)
 	for i, f := range files {
 		if cfg.progress != nil {

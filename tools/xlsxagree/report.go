@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -160,25 +161,25 @@ func (r *report) writeText(w io.Writer, nkinds int) error {
 	for g := range groupTitle {
 		t := r.totals(g)
 		fmt.Fprintf(w, "\n%s (%d files)\n", groupTitle[g], t.files)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(fileHeader, "\t"))
+		if t.files == 0 {
+			continue
+		}
+		rows := [][]string{fileHeader}
 		for _, f := range r.files {
 			if f.in.group == g {
-				fmt.Fprintln(tw, strings.Join(fileRow(f), "\t"))
+				rows = append(rows, fileRow(f))
 			}
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		writeTable(w, "", rows)
 		fmt.Fprintf(w, "%s: %s\n", groupTitle[g], t.summary())
 	}
 	fmt.Fprintf(w, "\noverall: %s\n", r.totals(-1).summary())
 	fmt.Fprintf(w, "\nworst files\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var rows [][]string
 	for _, f := range r.worst(10) {
-		fmt.Fprintf(tw, "  %s\t%s\t%d of %d cells differ\n", f.in.rel, pct(f.equal, f.cells), f.cells-f.equal, f.cells)
+		rows = append(rows, []string{f.in.rel, pct(f.equal, f.cells), fmt.Sprintf("%d of %d cells differ", f.cells-f.equal, f.cells)})
 	}
-	tw.Flush()
+	writeTable(w, "  ", rows)
 	fmt.Fprintf(w, "\nmost frequent kinds of difference\n")
 	for i, k := range r.topKinds(nkinds) {
 		fmt.Fprintf(w, "%2d. %s: %d cells in %d files\n    e.g. %s\n", i+1, k.kind, k.cells, len(k.files), k.example)
@@ -194,6 +195,22 @@ func (r *report) writeText(w io.Writer, nkinds int) error {
 	return nil
 }
 
+// writeTable writes rows as aligned columns, each line after indent and
+// without trailing spaces.
+func writeTable(w io.Writer, indent string, rows [][]string) {
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(w, indent+strings.TrimRight(line, " \n"))
+		}
+	}
+}
+
 // diffLine shows one differing cell.
 func diffLine(f fileResult, d sheetDiff) string {
 	return fmt.Sprintf("%s!%s!%s: fumibako %s, LibreOffice %s", f.in.rel, d.sheet, cellName(d.row, d.col), quote(d.ours), quote(d.lo))
@@ -205,6 +222,9 @@ func (r *report) writeMarkdown(w io.Writer, nkinds int) error {
 	for g := range groupTitle {
 		t := r.totals(g)
 		fmt.Fprintf(w, "\n## %s (%d files)\n\n", groupTitle[g], t.files)
+		if t.files == 0 {
+			continue
+		}
 		mdRow(w, fileHeader)
 		mdRow(w, []string{"---", "--:", "--:", "--:", "--:", "--:", "--:", "---"})
 		for _, f := range r.files {

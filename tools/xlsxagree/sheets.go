@@ -9,13 +9,14 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // sheetInfo is what the report needs to know of one sheet beyond the
 // display values: whether Excel hides it (hidden or very hidden), which
-// cells hold formulas, and which ranges are pivot tables. The last two
+// cells hold formulas, and whether it holds a pivot table. The last two
 // name the cause of a difference: LibreOffice recalculates some formulas
 // on load and rebuilds pivot tables, while fumibako shows the values
 // saved in the file.
@@ -23,32 +24,15 @@ type sheetInfo struct {
 	name     string
 	hidden   bool
 	formulas map[cellPos]bool
-	pivots   []cellRange
+	pivot    bool
 }
 
 // cellPos is a 1-based row and column.
 type cellPos struct{ row, col int }
 
-// cellRange is an inclusive block of cells.
-type cellRange struct{ from, to cellPos }
-
-func (r cellRange) contains(p cellPos) bool {
-	return p.row >= r.from.row && p.row <= r.to.row && p.col >= r.from.col && p.col <= r.to.col
-}
-
 func (s *sheetInfo) formula(p cellPos) bool { return s != nil && s.formulas[p] }
 
-func (s *sheetInfo) pivot(p cellPos) bool {
-	if s == nil {
-		return false
-	}
-	for _, r := range s.pivots {
-		if r.contains(p) {
-			return true
-		}
-	}
-	return false
-}
+func (s *sheetInfo) hasPivot() bool { return s != nil && s.pivot }
 
 // errUnknownSheets is returned when the sheets cannot be read (an
 // encrypted or unrecognised file).
@@ -170,8 +154,8 @@ func zipSheets(p string) ([]sheetInfo, error) {
 }
 
 // xmlSheets reads the <sheet name state r:id> elements of workbook.xml
-// (transitional or strict; any prefix) and each worksheet's formulas and
-// pivot tables.
+// (transitional or strict; any prefix), each visible worksheet's formula
+// cells and whether it holds a pivot table.
 func xmlSheets(k pkg, b []byte, targets map[string]string) ([]sheetInfo, error) {
 	d := xml.NewDecoder(bytes.NewReader(b))
 	var s []sheetInfo
@@ -201,7 +185,9 @@ func xmlSheets(k pkg, b []byte, targets map[string]string) ([]sheetInfo, error) 
 		}
 		if part := targets[rid]; part != "" && !st.hidden {
 			st.formulas, _ = xmlFormulas(k, part)
-			st.pivots = xmlPivots(k, part)
+			st.pivot = slices.ContainsFunc(k.rels(part), func(r relationship) bool {
+				return strings.HasSuffix(r.typ, "/pivotTable")
+			})
 		}
 		s = append(s, st)
 	}
@@ -253,38 +239,6 @@ func xmlFormulas(k pkg, part string) (map[cellPos]bool, error) {
 			}
 		}
 	}
-}
-
-// xmlPivots reads the location of each pivot table of a worksheet.
-func xmlPivots(k pkg, part string) []cellRange {
-	var out []cellRange
-	for _, r := range k.rels(part) {
-		if !strings.HasSuffix(r.typ, "/pivotTable") {
-			continue
-		}
-		b, err := k.read(r.target)
-		if err != nil {
-			continue
-		}
-		var doc struct {
-			Location struct {
-				Ref string `xml:"ref,attr"`
-			} `xml:"location"`
-		}
-		if xml.Unmarshal(b, &doc) != nil {
-			continue
-		}
-		from, to, _ := strings.Cut(doc.Location.Ref, ":")
-		if to == "" {
-			to = from
-		}
-		a, ok1 := parseRef(from)
-		z, ok2 := parseRef(to)
-		if ok1 && ok2 {
-			out = append(out, cellRange{a, z})
-		}
-	}
-	return out
 }
 
 func attr(e xml.StartElement, local string) string {
