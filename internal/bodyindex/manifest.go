@@ -34,7 +34,7 @@ func partName(id [idSize]byte) string { return partPrefix + hex.EncodeToString(i
 // readManifest reads dir's manifest; a missing one gives nil, nil.
 func readManifest(dir string) (*manifest, error) {
 	path := filepath.Join(dir, ManifestName)
-	data, err := os.ReadFile(path)
+	data, err := readSmall(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
