@@ -58,6 +58,7 @@ func (s *Spec) defaults() {
 // Corpus is a generated corpus.
 type Corpus struct {
 	Spec      Spec
+	Format    int // bodyindex.FormatVersion it was published with
 	Dir       string `json:"-"`
 	Files     int
 	Folders   int
@@ -88,7 +89,7 @@ func Open(dir string, spec Spec) *Corpus {
 		return nil
 	}
 	var c Corpus
-	if json.Unmarshal(data, &c) != nil || c.Spec != spec || !c.Published {
+	if json.Unmarshal(data, &c) != nil || c.Spec != spec || !c.Published || c.Format != bodyindex.FormatVersion {
 		return nil
 	}
 	c.Dir = dir
@@ -231,6 +232,7 @@ func (c *Corpus) Publish() error {
 	}
 	c.PublishTime = time.Since(start)
 	c.Published = true
+	c.Format = bodyindex.FormatVersion
 	return c.save()
 }
 
