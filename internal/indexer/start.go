@@ -140,9 +140,9 @@ func (r *run) rebuild(folder string) {
 	var lost *bodyindex.LostError
 	switch {
 	case err == nil:
-		r.logf(Warn, msgRebuilt, folder)
+		r.logf(Warn, bodyindex.MsgRebuilt, folder)
 	case errors.As(err, &lost):
-		r.logf(Warn, msgRebuiltLost, folder, len(lost.Files))
+		r.logf(Warn, bodyindex.MsgRebuildDropped, len(lost.Files), folder)
 	default:
 		r.logf(Warn, msgPublishFail, err)
 	}
