@@ -42,7 +42,7 @@ func TestRun(t *testing.T) {
 	for _, want := range []*regexp.Regexp{
 		// 9 cells, 7 equal; 1 sheet compared, 1 hidden excluded.
 		regexp.MustCompile(`(?m)^book\.xlsx +1 +1 +9 +7 +2 +77\.78%$`),
-		regexp.MustCompile(`(?m)^\.xlsx / \.xlsm: 7 of 9 cells equal \(77\.78%\) in 1 sheets of 1 files; 1 hidden sheets excluded; 0 files not compared$`),
+		regexp.MustCompile(`(?m)^\.xlsx / \.xlsm: 7 of 9 cells equal \(77\.78%; mean per file 77\.78%\) in 1 sheets of 1 files; 1 hidden sheets excluded; 0 files not compared$`),
 		regexp.MustCompile(`(?m)^ \d\. General: exponent form in fumibako \(«0\.0E\+0»\), all digits in LibreOffice \(«0»\): 1 cells in 1 files\n    e\.g\. book\.xlsx!売上!B4: fumibako «4\.90123E\+12», LibreOffice «4901234567894»$`),
 		regexp.MustCompile(`(?m)^ \d\. ` + regexp.QuoteMeta(kindFormula) + `: 1 cells in 1 files\n    e\.g\. book\.xlsx!売上!E1: fumibako \(empty\), LibreOffice «2469134»$`),
 	} {

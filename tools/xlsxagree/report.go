@@ -65,6 +65,7 @@ func quote(s string) string {
 // totals sums the compared files of a group (-1: all groups).
 type totals struct {
 	files, compared, failed, sheets, hidden, cells, equal int
+	rates, rated                                          float64 // sum and count of per-file agreement
 }
 
 func (r *report) totals(group int) totals {
@@ -83,6 +84,10 @@ func (r *report) totals(group int) totals {
 		t.hidden += f.hidden
 		t.cells += f.cells
 		t.equal += f.equal
+		if f.cells > 0 {
+			t.rates += float64(f.equal) / float64(f.cells)
+			t.rated++
+		}
 	}
 	return t
 }
@@ -135,9 +140,15 @@ func (r *report) topKinds(n int) []*kindStat {
 	return k
 }
 
+// summary is the cell-weighted rate, then the mean of the per-file rates
+// (large files weigh no more than small ones), over files with cells.
 func (t totals) summary() string {
-	return fmt.Sprintf("%d of %d cells equal (%s) in %d sheets of %d files; %d hidden sheets excluded; %d files not compared",
-		t.equal, t.cells, pct(t.equal, t.cells), t.sheets, t.compared, t.hidden, t.failed)
+	mean := "-"
+	if t.rated > 0 {
+		mean = fmt.Sprintf("%.2f%%", 100*t.rates/t.rated)
+	}
+	return fmt.Sprintf("%d of %d cells equal (%s; mean per file %s) in %d sheets of %d files; %d hidden sheets excluded; %d files not compared",
+		t.equal, t.cells, pct(t.equal, t.cells), mean, t.sheets, t.compared, t.hidden, t.failed)
 }
 
 // fileRow is the table row of one file.
