@@ -16,6 +16,7 @@ import (
 // Record types read by the .xls reader ([MS-XLS] 2.3).
 const (
 	xlsRFormula     = 0x0006
+	xlsRFormula4    = 0x0406 // BIFF4 id, still written by some libraries (jxl)
 	xlsREOF         = 0x000A
 	xlsRHeader      = 0x0014
 	xlsRFooter      = 0x0015

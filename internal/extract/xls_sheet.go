@@ -72,7 +72,7 @@ func (b *xlsBook) sheetRecord(st *xlsSheetState, typ uint16, data []byte) error 
 	s := st.s
 	if typ != xlsRStr && typ != xlsRContinue {
 		switch typ {
-		case xlsRFormula, xlsRLabelSST, xlsRLabel, xlsRRString, xlsRNumber, xlsRRK, xlsRMulRK, xlsRBoolErr, 0x0201, 0x00BE:
+		case xlsRFormula, xlsRFormula4, xlsRLabelSST, xlsRLabel, xlsRRString, xlsRNumber, xlsRRK, xlsRMulRK, xlsRBoolErr, 0x0201, 0x00BE:
 			st.pending = false
 		}
 	}
@@ -141,7 +141,7 @@ func (b *xlsBook) sheetRecord(st *xlsSheetState, typ uint16, data []byte) error 
 			return s.cell(row, col, xlsErrorText(data[6]))
 		}
 		return s.cell(row, col, xlsBool(data[6] != 0))
-	case xlsRFormula:
+	case xlsRFormula, xlsRFormula4:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
 			return errXlsTruncated
