@@ -168,7 +168,7 @@ func embedSheetText(p *pkg, part string, sst []string) ([]string, error) {
 		inRow bool
 	)
 	cell := func(s string) {
-		s = strings.TrimSpace(ooxmlSpaceControls(embedUnescape(s)))
+		s = strings.TrimSpace(ooxmlSpaceControls(xlUnescape(s)))
 		if s != "" {
 			row = append(row, s)
 		}
@@ -238,25 +238,4 @@ func embedSheetText(p *pkg, part string, sst []string) ([]string, error) {
 			}
 		}
 	}
-}
-
-// embedUnescape decodes Excel's _xHHHH_ escapes of characters XML cannot
-// carry (_x000D_ is CR).
-func embedUnescape(s string) string {
-	if !strings.Contains(s, "_x") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if i+7 <= len(s) && s[i] == '_' && s[i+1] == 'x' && s[i+6] == '_' &&
-			isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
-			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
-			b.WriteRune(r)
-			i += 7
-			continue
-		}
-		b.WriteByte(s[i])
-		i++
-	}
-	return b.String()
 }
