@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -159,31 +158,27 @@ func TestRunIngests(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("event stream did not report the end")
 	}
+	// Snapshots are coalesced (about ten a second), so the short ingest of
+	// three small files may show no snapshot of its own; the confirmation
+	// (which waited for us) must show, and the log lines, never dropped,
+	// tell each file.
 	var banners []string
-	progress := false
 	for _, v := range s.views {
 		banners = append(banners, v.Banner)
-		if v.Running && v.Phase == "取り込み" && v.Total == 3 && v.Percent >= 0 {
-			progress = true
-		}
 	}
-	// Snapshots are coalesced (about ten a second), so a short state may
-	// be skipped; the confirmation (which waited for us) and some ingest
-	// banner must show.
-	joined := strings.Join(banners, "\n")
-	if !strings.Contains(joined, "更新する内容を確認してください") ||
-		!regexp.MustCompile(`(?m)^(3 件のファイルを更新します|インデックスを更新しています（[0-3] / 3 件)`).MatchString(joined) {
+	if joined := strings.Join(banners, "\n"); !strings.Contains(joined, "更新する内容を確認してください") {
 		t.Errorf("banners:\n%s", joined)
-	}
-	if !progress {
-		t.Errorf("no ingest progress in the events")
 	}
 	var logText []string
 	for _, l := range s.logs {
 		logText = append(logText, l.Text)
 	}
-	if lt := strings.Join(logText, "\n"); !strings.Contains(lt, "取り込みに失敗しました: テキストファイルではないため取り込めません。") {
-		t.Errorf("log lines:\n%s", lt)
+	lt := strings.Join(logText, "\n")
+	for _, w := range []string{"3 件のファイルを取り込みます。", "[1/3] 営業\\", "[2/3] 営業\\", "[3/3] 営業\\",
+		"取り込みに失敗しました: テキストファイルではないため取り込めません。", "インデックス作成が完了しました。（成功: 2 件 / 失敗: 1 件）"} {
+		if !strings.Contains(lt, w) {
+			t.Errorf("log lines lack %q:\n%s", w, lt)
+		}
 	}
 
 	var fl struct {
