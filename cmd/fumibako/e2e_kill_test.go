@@ -63,8 +63,11 @@ func TestKillAtRandomMoments(t *testing.T) {
 	before := checksums(t, f.root)
 	f.mustRun("folder", "add", f.root)
 	rng := rand.New(rand.NewSource(3))
-	kills := 0
-	for i := 0; i < 40 && kills < 24; i++ {
+	kills, finished := 0, 0
+	// The kill moment is random within maxDelay; runs that finish first
+	// shrink it, so a fast machine still gets its kills mid-run.
+	maxDelay := 600
+	for i := 0; i < 200 && kills < 24; i++ {
 		c := f.cmd("index", "--workers", "2")
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
@@ -72,19 +75,20 @@ func TestKillAtRandomMoments(t *testing.T) {
 		exited := make(chan error, 1)
 		go func() { exited <- c.Wait() }()
 		select {
-		case <-exited: // finished before the kill: start another round
-			// Touch some files so the next run has work again.
-			for j := 0; j < 30; j++ {
+		case <-exited: // finished before the kill: give the next run work again
+			finished++
+			maxDelay = max(20, maxDelay*2/3)
+			for j := 0; j < 120; j++ {
 				p := filepath.Join(f.root, files[rng.Intn(len(files))].Rel)
-				os.Chtimes(p, time.Now(), time.Now().Add(time.Duration(rng.Intn(1000))*time.Second))
+				os.Chtimes(p, time.Now(), time.Now().Add(time.Duration(rng.Intn(100000))*time.Second))
 			}
-		case <-time.After(time.Duration(20+rng.Intn(600)) * time.Millisecond):
+		case <-time.After(time.Duration(5+rng.Intn(maxDelay)) * time.Millisecond):
 			c.Process.Signal(syscall.SIGKILL)
 			<-exited
 			kills++
 		}
 	}
-	t.Logf("%d kills", kills)
+	t.Logf("%d kills, %d runs that finished first", kills, finished)
 	if kills < 20 {
 		t.Fatalf("only %d kills", kills)
 	}
