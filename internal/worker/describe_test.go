@@ -1,0 +1,51 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+func TestMsgTimeout(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{10 * time.Minute, "10 分以内に取り込みが終わらなかったため中止しました（取り込みのプロセスを強制終了しました）"},
+		{2 * time.Second, "2 秒以内に取り込みが終わらなかったため中止しました（取り込みのプロセスを強制終了しました）"},
+		{1500 * time.Millisecond, "2 秒以内に取り込みが終わらなかったため中止しました（取り込みのプロセスを強制終了しました）"},
+	}
+	for _, tt := range tests {
+		if got := MsgTimeout(tt.d); got != tt.want {
+			t.Errorf("MsgTimeout(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestFailedResponse(t *testing.T) {
+	tests := []struct {
+		name      string
+		err       error
+		msg       string
+		postponed bool
+	}{
+		{"extract error", &extract.Error{Msg: extract.MsgPassword}, extract.MsgPassword, false},
+		{"postponed", &extract.Postponed{Msg: extract.MsgNoLibreOffice}, extract.MsgNoLibreOffice, true},
+		{"not found", fmt.Errorf("open x: %w", fs.ErrNotExist), "ファイルが見つかりません（取り込み中に移動・削除・名前変更された可能性があります）（詳細: open x: file does not exist）", false},
+		{"denied", fmt.Errorf("open x: %w", fs.ErrPermission), "ファイルを読むアクセス権がありません（詳細: open x: permission denied）", false},
+		{"password text", errors.New("wrong Password given"), extract.MsgPassword, false},
+		{"other", errors.New("something odd"), "something odd", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := failed(Response{ID: 1}, tt.err)
+			if r.OK || r.Msg != tt.msg || r.Postponed != tt.postponed {
+				t.Errorf("failed(%v) = %+v, want msg %q postponed %v", tt.err, r, tt.msg, tt.postponed)
+			}
+		})
+	}
+}
