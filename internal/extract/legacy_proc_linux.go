@@ -5,23 +5,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
-// loKillTree stops pid, kills every process below it (found through the
-// parent ids in /proc/<pid>/stat), then kills pid itself. Stopping the root
-// first keeps it from starting new children while the tree is walked
-// (oosplash restarts soffice.bin in some cases).
-func loKillTree(pid int) {
-	_ = syscall.Kill(pid, syscall.SIGSTOP)
-	for _, p := range loDescendants(pid) {
-		_ = syscall.Kill(p, syscall.SIGKILL)
-	}
-	_ = syscall.Kill(pid, syscall.SIGKILL)
-}
-
-// loDescendants lists the processes below pid, deepest last.
-func loDescendants(pid int) []int {
+// loChildren maps each process id to its children, from the parent ids in
+// /proc/<pid>/stat.
+func loChildren() map[int][]int {
 	children := map[int][]int{}
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, s := range stats {
@@ -44,19 +32,5 @@ func loDescendants(pid int) []int {
 			children[ppid] = append(children[ppid], p)
 		}
 	}
-	var out []int
-	seen := map[int]bool{pid: true}
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-				queue = append(queue, c)
-			}
-		}
-	}
-	return out
+	return children
 }

@@ -1,16 +1,12 @@
-//go:build unix && !linux
+//go:build unix
 
 package extract
 
-import (
-	"os/exec"
-	"strconv"
-	"strings"
-	"syscall"
-)
+import "syscall"
 
-// loKillTree stops pid, kills every process below it (found with ps), then
-// kills pid itself.
+// loKillTree stops pid, kills every process below it, then kills pid
+// itself. Stopping the root first keeps it from starting new children while
+// the tree is walked (oosplash restarts soffice.bin in some cases).
 func loKillTree(pid int) {
 	_ = syscall.Kill(pid, syscall.SIGSTOP)
 	for _, p := range loDescendants(pid) {
@@ -19,24 +15,11 @@ func loKillTree(pid int) {
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 }
 
+// loDescendants lists the processes below pid, deepest last (loChildren is
+// per OS: /proc on Linux, ps elsewhere).
 func loDescendants(pid int) []int {
-	out, err := exec.Command("ps", "-A", "-o", "pid=", "-o", "ppid=").Output()
-	if err != nil {
-		return nil
-	}
-	children := map[int][]int{}
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) != 2 {
-			continue
-		}
-		p, err1 := strconv.Atoi(f[0])
-		pp, err2 := strconv.Atoi(f[1])
-		if err1 == nil && err2 == nil {
-			children[pp] = append(children[pp], p)
-		}
-	}
-	var res []int
+	children := loChildren()
+	var out []int
 	seen := map[int]bool{pid: true}
 	queue := []int{pid}
 	for len(queue) > 0 {
@@ -45,10 +28,10 @@ func loDescendants(pid int) []int {
 		for _, c := range children[p] {
 			if !seen[c] {
 				seen[c] = true
-				res = append(res, c)
+				out = append(out, c)
 				queue = append(queue, c)
 			}
 		}
 	}
-	return res
+	return out
 }
