@@ -2,8 +2,6 @@ package worker
 
 import (
 	"bufio"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -113,57 +111,6 @@ type Result struct {
 	Detail   string
 }
 
-// Run hands req to the worker (starting one if needed) and waits for the
-// answer, the deadline, the memory cap, or stop. stop is closed by the
-// coordinator when the files in flight must be abandoned (after the grace
-// period of a stop request).
-func (s *Slot) Run(req Request, stop <-chan struct{}) Result {
-	if s.cmd == nil {
-		if err := s.start(); err != nil {
-			return Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + err.Error() + "）", Detail: err.Error()}
-		}
-	}
-	data, _ := json.Marshal(req)
-	if _, err := s.stdin.Write(append(data, '\n')); err != nil {
-		return s.crashed(err)
-	}
-	timer := time.NewTimer(s.cfg.Timeout)
-	defer timer.Stop()
-	if s.cfg.Timeout <= 0 {
-		timer.Stop()
-	}
-	var memTick <-chan time.Time
-	if s.cfg.MemLimit > 0 && rssSupported {
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		memTick = t.C
-	}
-	for {
-		select {
-		case line := <-s.lines:
-			var resp Response
-			if err := json.Unmarshal(line, &resp); err != nil || resp.ID != req.ID {
-				s.kill()
-				return Result{Outcome: Crashed, Msg: msgCrashed, Detail: fmt.Sprintf("bad response %q: %v", line, err)}
-			}
-			return Result{Outcome: Finished, Response: resp}
-		case <-s.exited:
-			return s.crashed(nil)
-		case <-timer.C:
-			s.kill()
-			return Result{Outcome: TimedOut, Msg: MsgTimeout(s.cfg.Timeout), Detail: "deadline passed"}
-		case <-memTick:
-			if rss := processRSS(s.cmd.Process.Pid); rss > s.cfg.MemLimit {
-				s.kill()
-				return Result{Outcome: OutOfMemory, Msg: MsgOutOfMemory, Detail: fmt.Sprintf("worker RSS %d bytes over the cap of %d", rss, s.cfg.MemLimit)}
-			}
-		case <-stop:
-			s.kill()
-			return Result{Outcome: Stopped, Detail: "stopped"}
-		}
-	}
-}
-
 func (s *Slot) crashed(err error) Result {
 	<-s.exited // the reader goroutine has waited for the process
 	state := "exited"
@@ -240,6 +187,3 @@ func (t *tail) String() string {
 	defer t.mu.Unlock()
 	return strings.TrimSpace(string(t.buf))
 }
-
-// ErrNoWorker is returned when no worker can be started at all.
-var ErrNoWorker = errors.New("worker: cannot start a worker process")
