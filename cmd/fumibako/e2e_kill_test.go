@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -177,23 +178,27 @@ func TestInterruptedTwiceFails(t *testing.T) {
 	}
 }
 
-// journalStartedCount reports a 始 record for name with the given count.
-func journalStartedCount(f *fixture, name string, count int) bool {
+// journalStarts returns the counts of the 始 records whose path contains
+// name.
+func journalStarts(f *fixture, name string) []int {
 	data, _ := os.ReadFile(filepath.Join(f.ws, "work", "store", "journal", "ingest.tsv"))
+	var counts []int
 	for _, line := range strings.Split(string(data), "\r\n") {
-		if strings.HasPrefix(line, "始\t") && strings.HasSuffix(line, name+"\t"+strconv.Itoa(count)) {
-			return true
+		fields := strings.Split(line, "\t")
+		if len(fields) == 3 && fields[0] == "始" && strings.Contains(fields[1], name) {
+			n, _ := strconv.Atoi(fields[2])
+			counts = append(counts, n)
 		}
 	}
-	return false
+	return counts
 }
 
+// journalStartedCount reports a 始 record for name with the given count.
+func journalStartedCount(f *fixture, name string, count int) bool {
+	return slices.Contains(journalStarts(f, name), count)
+}
+
+// journalStarted reports any 始 record for name.
 func journalStarted(f *fixture, name string) bool {
-	data, _ := os.ReadFile(filepath.Join(f.ws, "work", "store", "journal", "ingest.tsv"))
-	for _, line := range strings.Split(string(data), "\r\n") {
-		if strings.HasPrefix(line, "始\t") && strings.Contains(line, name) {
-			return true
-		}
-	}
-	return false
+	return len(journalStarts(f, name)) > 0
 }

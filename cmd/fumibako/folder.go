@@ -5,7 +5,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/fumibako/fumibako/internal/indexer"
-	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 func init() {
@@ -34,13 +33,12 @@ func runFolder(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	s, err := ws.LoadSettings()
+	s, notice, err := loadSettings(ws)
 	if err != nil {
-		if b, ok := err.(*workspace.BrokenSettingsError); ok {
-			fmt.Fprintln(e.stderr, b.Error())
-		} else {
-			return e.fail(err)
-		}
+		return e.fail(err)
+	}
+	if notice != "" {
+		fmt.Fprintln(e.stderr, notice)
 	}
 	switch sub {
 	case "list":

@@ -31,14 +31,13 @@ func runIndex(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	var notices []string
-	s, err := ws.LoadSettings()
+	s, notice, err := loadSettings(ws)
 	if err != nil {
-		var b *workspace.BrokenSettingsError
-		if !errors.As(err, &b) {
-			return e.fail(err)
-		}
-		notices = append(notices, b.Error())
+		return e.fail(err)
+	}
+	var notices []string
+	if notice != "" {
+		notices = append(notices, notice)
 	}
 	if *workers == 0 {
 		*workers = s.Workers

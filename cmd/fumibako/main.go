@@ -135,3 +135,15 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 }
+
+// loadSettings reads settings.json. A broken file is not an error: it has
+// been moved aside and the defaults are returned with the notice to show
+// (index logs it; the other commands print it on stderr).
+func loadSettings(ws *workspace.Workspace) (s *workspace.Settings, notice string, err error) {
+	s, err = ws.LoadSettings()
+	var b *workspace.BrokenSettingsError
+	if errors.As(err, &b) {
+		return s, b.Error(), nil
+	}
+	return s, "", err
+}

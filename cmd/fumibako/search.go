@@ -18,7 +18,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fumibako/fumibako/internal/search"
-	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 func init() {
@@ -110,14 +109,13 @@ func runSearch(e *env, args []string) int {
 		e.fail(err)
 		return exitUsage
 	}
-	s, err := ws.LoadSettings()
+	s, notice, err := loadSettings(ws)
 	if err != nil {
-		var b *workspace.BrokenSettingsError
-		if !errors.As(err, &b) {
-			e.fail(err)
-			return exitUsage
-		}
-		fmt.Fprintln(e.stderr, b.Error())
+		e.fail(err)
+		return exitUsage
+	}
+	if notice != "" {
+		fmt.Fprintln(e.stderr, notice)
 	}
 	var indexes []search.Index
 	for _, r := range s.Roots {

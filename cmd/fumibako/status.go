@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"text/tabwriter"
 
@@ -21,13 +20,12 @@ func loadList(e *env) (*workspace.Workspace, *workspace.Settings, *ingestlist.Li
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	s, err := ws.LoadSettings()
+	s, notice, err := loadSettings(ws)
 	if err != nil {
-		var b *workspace.BrokenSettingsError
-		if !errors.As(err, &b) {
-			return nil, nil, nil, err
-		}
-		fmt.Fprintln(e.stderr, b.Error())
+		return nil, nil, nil, err
+	}
+	if notice != "" {
+		fmt.Fprintln(e.stderr, notice)
 	}
 	l, err := ingestlist.ReadFile(ws.IngestList())
 	if err != nil {
