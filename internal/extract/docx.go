@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"path"
 	"sort"
 	"strconv"
@@ -292,49 +291,34 @@ func readDocxComments(p *pkg, rels map[string]rel) ([]docxComment, error) {
 	if !p.has(part) {
 		return nil, nil
 	}
-	rc, err := p.open(part)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
 	var out []docxComment
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", part, err)
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
+	err := p.eachStart(part, func(d *xmlDecoder, se xml.StartElement) error {
 		if isMC(se.Name) && se.Name.Local == "Fallback" {
-			if err := d.Skip(); err != nil {
-				return nil, fmt.Errorf("parse %s: %w", part, err)
-			}
-			continue
+			return d.Skip()
 		}
 		if !isW(se.Name) || se.Name.Local != "comment" {
-			continue
+			return nil
 		}
 		id := attr(se, "id")
 		x, err := readElementLines(d, se, lineOptions{Depth: p.lim.XMLDepth})
 		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", part, err)
+			return err
 		}
 		text := strings.TrimSpace(strings.ReplaceAll(strings.Join(x.texts(), " "), "\t", " "))
 		if text == "" {
-			continue
+			return nil
 		}
 		num, err := strconv.ParseInt(strings.TrimSpace(id), 10, 64)
 		if err != nil {
 			num = 1<<63 - 1
 		}
 		out = append(out, docxComment{id: id, num: num, text: text})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // ooxmlSortedRels returns relationships ordered by id, for deterministic picks.

@@ -57,63 +57,40 @@ func readEmbeddedWorkbook(p *pkg) ([]string, error) {
 // embedVisibleSheets returns the worksheet parts of the visible sheets in
 // workbook order.
 func embedVisibleSheets(p *pkg, wb string, rels map[string]rel) ([]string, error) {
-	rc, err := p.open(wb)
+	var parts []string
+	err := p.eachStart(wb, func(_ *xmlDecoder, se xml.StartElement) error {
+		if !isS(se.Name) || se.Name.Local != "sheet" {
+			return nil
+		}
+		if st := attr(se, "state"); st == "hidden" || st == "veryHidden" {
+			return nil
+		}
+		if r, ok := rels[relAttr(se, "id")]; ok && relTypeIs(r.Type, "worksheet") && r.Target != "" {
+			parts = append(parts, r.Target)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
-	var parts []string
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return parts, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", wb, err)
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok || !isS(se.Name) || se.Name.Local != "sheet" {
-			continue
-		}
-		if st := attr(se, "state"); st == "hidden" || st == "veryHidden" {
-			continue
-		}
-		r, ok := rels[relAttr(se, "id")]
-		if !ok || !relTypeIs(r.Type, "worksheet") || r.Target == "" {
-			continue
-		}
-		parts = append(parts, r.Target)
-	}
+	return parts, nil
 }
 
 // embedSharedStrings returns the texts of the sst's si items.
 func embedSharedStrings(p *pkg, part string) ([]string, error) {
-	rc, err := p.open(part)
+	var out []string
+	err := p.eachStart(part, func(d *xmlDecoder, se xml.StartElement) error {
+		if !isS(se.Name) || se.Name.Local != "si" {
+			return nil
+		}
+		s, err := embedRichText(d)
+		out = append(out, s)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
-	var out []string
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", part, err)
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok || !isS(se.Name) || se.Name.Local != "si" {
-			continue
-		}
-		s, err := embedRichText(d)
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", part, err)
-		}
-		out = append(out, s)
-	}
+	return out, nil
 }
 
 // embedRichText reads the element just started (si, is) and returns its t

@@ -252,35 +252,50 @@ func (p *pkg) relsOf(part string) (map[string]rel, error) {
 		p.rels[k] = m
 		return m, nil
 	}
-	rc, err := p.open(relsName)
+	err := p.eachStart(relsName, func(_ *xmlDecoder, se xml.StartElement) error {
+		if se.Name.Local != "Relationship" {
+			return nil
+		}
+		id, typ, target, mode := attr(se, "Id"), attr(se, "Type"), attr(se, "Target"), attr(se, "TargetMode")
+		if id == "" || strings.EqualFold(mode, "External") {
+			return nil
+		}
+		if _, dup := m[id]; !dup {
+			m[id] = rel{Type: typ, Target: resolveTarget(dir, target)}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
+	}
+	p.rels[k] = m
+	return m, nil
+}
+
+// eachStart streams part and calls fn for every start element, with the
+// decoder just past it (fn may read or skip the element's content). Parse
+// errors and fn's errors come back as "parse <part>: …".
+func (p *pkg) eachStart(part string, fn func(d *xmlDecoder, se xml.StartElement) error) error {
+	rc, err := p.open(part)
+	if err != nil {
+		return err
 	}
 	defer rc.Close()
 	d := newXMLDecoder(rc, p.lim.XMLDepth)
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", relsName, err)
+			return fmt.Errorf("parse %s: %w", part, err)
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok || se.Name.Local != "Relationship" {
-			continue
+		if se, ok := tok.(xml.StartElement); ok {
+			if err := fn(d, se); err != nil {
+				return fmt.Errorf("parse %s: %w", part, err)
+			}
 		}
-		id, typ, target, mode := attr(se, "Id"), attr(se, "Type"), attr(se, "Target"), attr(se, "TargetMode")
-		if id == "" || strings.EqualFold(mode, "External") {
-			continue
-		}
-		if _, dup := m[id]; dup {
-			continue
-		}
-		m[id] = rel{Type: typ, Target: resolveTarget(dir, target)}
 	}
-	p.rels[k] = m
-	return m, nil
 }
 
 // resolveTarget resolves a relationship target against the source part's
