@@ -174,41 +174,48 @@ func (r *run) indexRows() {
 }
 
 // completeChecker returns testIndexComplete for 済 rows: the file is in its
-// folder's body index, or its per-file folder holds at least TSV数 non-empty
-// TSVs; an empty source (TSV数 0) never counts as lost.
+// folder's body index (read once per folder), or its per-file folder holds
+// at least TSV数 non-empty TSVs (a folder whose publish failed at the
+// start); an empty source (TSV数 0) never counts as lost.
 func (r *run) completeChecker() func(ingestlist.Row) bool {
 	cache := map[string]map[string]int{}
 	return func(row ingestlist.Row) bool {
 		if row.HasTSVCount && row.TSVCount == 0 {
 			return true
 		}
-		dir := content.Dir(r.ws.ContentRoot(), row.RelPath)
-		if n, ok := content.CountTSV(dir); ok && (!row.HasTSVCount || n >= row.TSVCount) {
+		folder := content.FolderOf(row.RelPath)
+		files, ok := cache[workspace.FoldKey(folder)]
+		if !ok {
+			files = r.indexedFiles(folder)
+			cache[workspace.FoldKey(folder)] = files
+		}
+		if n, ok := files[workspace.FoldKey(content.BaseOf(row.RelPath))]; ok && (!row.HasTSVCount || n >= row.TSVCount) {
 			return true
 		}
-		folder := workspace.FoldKey(content.FolderOf(row.RelPath))
-		files, ok := cache[folder]
-		if !ok {
-			fdir := content.Dir(r.ws.ContentRoot(), content.FolderOf(row.RelPath))
-			fs, err := r.opt.Body.Files(fdir)
-			var rebuild *bodyindex.RebuildError
-			if errors.As(err, &rebuild) {
-				r.rebuild(content.FolderOf(row.RelPath))
-				fs, err = r.opt.Body.Files(fdir)
-			}
-			if err != nil {
-				r.logf(Warn, "    本文インデックスを読めないため、このフォルダのファイルを取り込み直します: %s（%v）", content.FolderOf(row.RelPath), err)
-				fs = map[string]int{}
-			}
-			files = map[string]int{}
-			for name, n := range fs {
-				files[workspace.FoldKey(name)] = n
-			}
-			cache[folder] = files
-		}
-		n, ok := files[workspace.FoldKey(content.BaseOf(row.RelPath))]
-		return ok && (!row.HasTSVCount || n >= row.TSVCount || row.TSVCount == 0)
+		n, ok := content.CountTSV(content.Dir(r.ws.ContentRoot(), row.RelPath))
+		return ok && (!row.HasTSVCount || n >= row.TSVCount)
 	}
+}
+
+// indexedFiles returns the files of a folder's body index with their place
+// counts, keyed by FoldKey; an index of another version is rebuilt first,
+// and an unreadable one counts as empty (its files are ingested again).
+func (r *run) indexedFiles(folder string) map[string]int {
+	dir := content.Dir(r.ws.ContentRoot(), folder)
+	fs, err := r.opt.Body.Files(dir)
+	var rebuild *bodyindex.RebuildError
+	if errors.As(err, &rebuild) {
+		r.rebuild(folder)
+		fs, err = r.opt.Body.Files(dir)
+	}
+	if err != nil {
+		r.logf(Warn, "    本文インデックスを読めないため、このフォルダのファイルを取り込み直します: %s（%v）", folder, err)
+	}
+	files := map[string]int{}
+	for name, n := range fs {
+		files[workspace.FoldKey(name)] = n
+	}
+	return files
 }
 
 // decideAll decides every crawled root (nil for roots not crawled).
