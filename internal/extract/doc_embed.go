@@ -176,27 +176,10 @@ func (e *nativeEmbeds) fromCompound(c *compound, prefix string) ([]string, embed
 	return nil, embedNone, nil
 }
 
-// embedPackageLines reads an embedded OOXML package as readEmbedded does.
+// embedPackageLines reads an embedded OOXML package as readEmbedded does,
+// with a budget of its own (a compound file has no package budget).
 func embedPackageLines(data []byte, lim Limits) ([]string, embedFormat, error) {
-	inner, err := newPackage(bytes.NewReader(data), int64(len(data)), lim, &budget{max: lim.ZipTotalBytes})
-	if err != nil {
-		return nil, embedNone, err
-	}
-	switch {
-	case inner.has("xl/workbook.xml"):
-		lines, err := readEmbeddedWorkbook(inner)
-		return lines, embedWorkbook, err
-	case inner.has(docxMain):
-		x, err := ooxmlPartLines(inner, docxMain, lineOptions{Boxes: true})
-		if err != nil {
-			return nil, embedDocument, err
-		}
-		return x.texts(), embedDocument, nil
-	case inner.has(pptxMain):
-		lines, err := readPresentationText(inner)
-		return lines, embedPresentation, err
-	}
-	return nil, embedNone, nil
+	return embeddedPackageLines(data, lim, &budget{max: lim.ZipTotalBytes})
 }
 
 // readAllLimited reads r to its end, failing beyond max bytes.

@@ -93,7 +93,14 @@ func readEmbedded(p *pkg, part string) ([]string, embedFormat, error) {
 	if !bytes.HasPrefix(data, []byte("PK")) {
 		return nil, embedNone, nil
 	}
-	inner, err := newPackage(bytes.NewReader(data), int64(len(data)), p.lim, p.budget)
+	return embeddedPackageLines(data, p.lim, p.budget)
+}
+
+// embeddedPackageLines reads the text of an embedded OOXML package (a
+// workbook's text cells, a document's paragraphs, a presentation's slides)
+// whose uncompressed parts count against b.
+func embeddedPackageLines(data []byte, lim Limits, b *budget) ([]string, embedFormat, error) {
+	inner, err := newPackage(bytes.NewReader(data), int64(len(data)), lim, b)
 	if err != nil {
 		return nil, embedNone, err
 	}
