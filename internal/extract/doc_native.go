@@ -3,7 +3,6 @@ package extract
 import (
 	"context"
 	"encoding/binary"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -97,13 +96,8 @@ func readDocCompound(ctx context.Context, c *compound, lim Limits) (*Result, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pages := map[int]*docxPage{}
-	page := func(n int) *docxPage {
-		if pages[n] == nil {
-			pages[n] = &docxPage{}
-		}
-		return pages[n]
-	}
+	pages := docxPages{}
+	page := pages.at
 	for _, l := range r.lines(0, fib.ccp[storyMain], true) {
 		page(l.page).body = append(page(l.page).body, l.text)
 	}
@@ -159,19 +153,7 @@ func readDocCompound(ctx context.Context, c *compound, lim Limits) (*Result, err
 	}
 
 	res := &Result{Log: er.log}
-	nums := make([]int, 0, len(pages))
-	for n := range pages {
-		nums = append(nums, n)
-	}
-	sort.Ints(nums)
-	for _, n := range nums {
-		pg := pages[n]
-		name := docxPageName(n)
-		ooxmlAddPlace(res, name, pg.body)
-		ooxmlAddPlace(res, name+ooxmlShape, pg.shapes)
-		ooxmlAddPlace(res, name+ooxmlComment, pg.comments)
-		res.Places = append(res.Places, pg.embeds...)
-	}
+	pages.addPlaces(res)
 	ooxmlAddPlace(res, docxDocComments, loose)
 	if err := ctx.Err(); err != nil {
 		return nil, err

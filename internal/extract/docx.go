@@ -76,6 +76,35 @@ type docxPage struct {
 	embeds                 []Place
 }
 
+// docxPages are the pages of a Word document by number (.docx and .doc).
+type docxPages map[int]*docxPage
+
+// at returns page n, creating it.
+func (pages docxPages) at(n int) *docxPage {
+	if pages[n] == nil {
+		pages[n] = &docxPage{}
+	}
+	return pages[n]
+}
+
+// addPlaces appends the places of every page to res in page order:
+// ページNNN, its [図形], its [コメント], then its embeds.
+func (pages docxPages) addPlaces(res *Result) {
+	nums := make([]int, 0, len(pages))
+	for n := range pages {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	for _, n := range nums {
+		pg := pages[n]
+		name := docxPageName(n)
+		ooxmlAddPlace(res, name, pg.body)
+		ooxmlAddPlace(res, name+ooxmlShape, pg.shapes)
+		ooxmlAddPlace(res, name+ooxmlComment, pg.comments)
+		res.Places = append(res.Places, pg.embeds...)
+	}
+}
+
 // ooxmlFault, set only by tests, runs at the start of every Word and
 // PowerPoint package read: a seam to check the panic guard.
 var ooxmlFault func()
@@ -96,13 +125,8 @@ func readDocxPackage(ctx context.Context, p *pkg) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{}
-	pages := map[int]*docxPage{}
-	page := func(n int) *docxPage {
-		if pages[n] == nil {
-			pages[n] = &docxPage{}
-		}
-		return pages[n]
-	}
+	pages := docxPages{}
+	page := pages.at
 	for _, l := range body.Lines {
 		page(l.Page).body = append(page(l.Page).body, l.Text)
 	}
@@ -161,19 +185,7 @@ func readDocxPackage(ctx context.Context, p *pkg) (*Result, error) {
 	}
 	res.Log = append(res.Log, er.log...)
 
-	nums := make([]int, 0, len(pages))
-	for n := range pages {
-		nums = append(nums, n)
-	}
-	sort.Ints(nums)
-	for _, n := range nums {
-		pg := pages[n]
-		name := docxPageName(n)
-		ooxmlAddPlace(res, name, pg.body)
-		ooxmlAddPlace(res, name+ooxmlShape, pg.shapes)
-		ooxmlAddPlace(res, name+ooxmlComment, pg.comments)
-		res.Places = append(res.Places, pg.embeds...)
-	}
+	pages.addPlaces(res)
 	var looseText []string
 	for _, c := range loose {
 		looseText = append(looseText, c.text)
