@@ -231,6 +231,9 @@ func (c *Corpus) Publish() error {
 		}
 	}
 	c.PublishTime = time.Since(start)
+	if _, err := c.Summarize(); err != nil {
+		return err
+	}
 	c.Published = true
 	c.Format = bodyindex.FormatVersion
 	return c.save()
@@ -252,7 +255,18 @@ func (c *Corpus) IndexBytes() (int64, error) {
 		}
 		return nil
 	})
+	if st, err := os.Stat(bodyindex.SummaryPath(c.ContentRoot(), Index)); err == nil {
+		n += st.Size()
+	}
 	return n, err
+}
+
+// Summarize brings the index summary up to date, as an indexing run does
+// at its end, and says how long that took.
+func (c *Corpus) Summarize() (time.Duration, error) {
+	t0 := time.Now()
+	err := bodyindex.WriteSummary(c.ContentRoot(), Index)
+	return time.Since(t0), err
 }
 
 // gen makes the text.

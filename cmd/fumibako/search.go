@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -90,6 +91,9 @@ func splitSearchArgs(fs *flag.FlagSet, args []string) (flags, words []string) {
 }
 
 func runSearch(e *env, args []string) int {
+	// A search lives for milliseconds and keeps little: collecting less
+	// often saves more than the heap it costs.
+	debug.SetGCPercent(400)
 	fs, f := newSearchFlags(e)
 	flagArgs, words := splitSearchArgs(fs, args)
 	if err := fs.Parse(flagArgs); err != nil {
@@ -212,8 +216,8 @@ func writeExport(path, word string, hits []search.Hit) error {
 }
 
 func printStats(w io.Writer, st search.Stats) {
-	fmt.Fprintf(w, "folders %d (filtered %d), parts %d (n-gram skipped %d, filtered %d), blocks scanned %d (skipped %d), bytes read %d\n",
-		st.Folders, st.FoldersFiltered, st.Parts, st.PartsSkipped, st.PartsFiltered, st.Blocks, st.BlocksSkipped, st.BytesRead)
+	fmt.Fprintf(w, "folders %d (summary skipped %d, filtered %d), parts %d (n-gram skipped %d, filtered %d), blocks scanned %d (skipped %d), bytes read %d\n",
+		st.Folders, st.FoldersSkipped, st.FoldersFiltered, st.Parts, st.PartsSkipped, st.PartsFiltered, st.Blocks, st.BlocksSkipped, st.BytesRead)
 	fmt.Fprintf(w, "time: walk %v, open %v, filter %v, scan %v, build %v, total %v\n",
 		st.Walk.Round(time.Microsecond), st.Open.Round(time.Microsecond), st.Filter.Round(time.Microsecond),
 		st.Scan.Round(time.Microsecond), st.Build.Round(time.Microsecond), st.Total.Round(time.Microsecond))
@@ -228,6 +232,7 @@ type hitPrinter struct {
 	terminal bool
 	color    bool
 	lastFile string
+	line     []byte // reused for each table row
 }
 
 func newHitPrinter(w io.Writer, f *searchFlags) *hitPrinter {
@@ -269,11 +274,17 @@ func (p *hitPrinter) print(h search.Hit) error {
 	if p.json != nil {
 		return p.json.Encode(h)
 	}
-	text := displayLine(h, p.color)
 	if !p.terminal {
-		_, err := fmt.Fprintf(p.w, "%s\t%s\t%s\t%s\n", h.Path(), h.Label, h.Kind, text)
+		b := append(append(append(p.line[:0], h.Index...), '\\'), h.RelPath...)
+		b = append(append(b, '\t'), h.Label...)
+		b = append(append(b, '\t'), h.Kind...)
+		b = append(b, '\t')
+		b = append(appendDisplayLine(b, h, p.color), '\n')
+		p.line = b
+		_, err := p.w.Write(b)
 		return err
 	}
+	text := displayLine(h, p.color)
 	if h.Path() != p.lastFile {
 		p.lastFile = h.Path()
 		if p.color {
@@ -296,6 +307,12 @@ const displayWindow = 160
 // displayLine renders a hit's line for the table: TAB as │, U+2028 as ↵,
 // long lines cut around the first match, matches highlighted.
 func displayLine(h search.Hit, color bool) string {
+	return string(appendDisplayLine(nil, h, color))
+}
+
+// appendDisplayLine appends what displayLine returns to b (one buffer per
+// printer: 10,000 hits must not cost 10,000 builders).
+func appendDisplayLine(b []byte, h search.Hit, color bool) []byte {
 	text, ms := h.Text, h.Matches
 	start, end := 0, len(text)
 	if utf8.RuneCountInString(text) > displayWindow {
@@ -310,32 +327,49 @@ func displayLine(h search.Hit, color bool) string {
 			end += size
 		}
 	}
-	var b strings.Builder
 	if start > 0 {
-		b.WriteString("…")
+		b = append(b, "…"...)
 	}
-	repl := strings.NewReplacer("\t", " │ ", "\u2028", "↵")
 	pos := start
 	for _, m := range ms {
 		s, t := max(m[0], pos), min(m[1], end)
 		if s >= t {
 			continue
 		}
-		b.WriteString(repl.Replace(text[pos:s]))
+		b = appendShown(b, text[pos:s])
 		if color {
-			b.WriteString(colorMatch + repl.Replace(text[s:t]) + colorReset)
+			b = append(b, colorMatch...)
+			b = appendShown(b, text[s:t])
+			b = append(b, colorReset...)
 		} else {
-			b.WriteString(repl.Replace(text[s:t]))
+			b = appendShown(b, text[s:t])
 		}
 		pos = t
 	}
 	if pos < end {
-		b.WriteString(repl.Replace(text[pos:end]))
+		b = appendShown(b, text[pos:end])
 	}
 	if end < len(text) {
-		b.WriteString("…")
+		b = append(b, "…"...)
 	}
-	return b.String()
+	return b
+}
+
+// appendShown appends s with TAB shown as " │ " and U+2028 as ↵.
+func appendShown(b []byte, s string) []byte {
+	from := 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\t':
+			b = append(append(b, s[from:i]...), " │ "...)
+			from = i + 1
+		case s[i] == 0xE2 && strings.HasPrefix(s[i:], "\u2028"):
+			b = append(append(b, s[from:i]...), "↵"...)
+			i += len("\u2028") - 1
+			from = i + 1
+		}
+	}
+	return append(b, s[from:]...)
 }
 
 // backRunes returns the byte offset n runes before off.

@@ -85,6 +85,9 @@ func (f *Folder) NumParts() int { return len(f.refs) }
 // Part returns part i, or nil when it could not be read (PartErr says why).
 func (f *Folder) Part(i int) *Part { return f.parts[i] }
 
+// PartID returns the id of part i (its file name is derived from it).
+func (f *Folder) PartID(i int) [idSize]byte { return f.refs[i].id }
+
 // PartErr returns why part i could not be read, or nil.
 func (f *Folder) PartErr(i int) error { return f.errs[i] }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"sync"
 )
 
 // FormatVersion is the version written in the manifest and in every part.
@@ -124,4 +125,6 @@ func (e *RebuildError) Unwrap() []error {
 	return []error{ErrRebuild}
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use (start-up of every command pays for
+// package-level tables).
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })

@@ -79,7 +79,7 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		return nil, bad(12, fmt.Sprintf("counts give %d bytes, file has %d", want, len(data)))
 	}
 	body := data[manifestHeaderSize:]
-	if crc32.Checksum(body, castagnoli) != le.Uint32(data[28:]) {
+	if crc32.Checksum(body, castagnoli()) != le.Uint32(data[28:]) {
 		return nil, bad(28, "checksum mismatch")
 	}
 	m := &manifest{parts: make([]partRef, nParts), files: make([]fileEntry, nFiles)}

@@ -22,3 +22,6 @@ func (Store) Files(dir string) (map[string]int, error) {
 	}
 	return out, nil
 }
+
+// WriteSummary calls WriteSummary.
+func (Store) WriteSummary(contentRoot, index string) error { return WriteSummary(contentRoot, index) }

@@ -314,6 +314,6 @@ func encodeManifest(parts []partRef, files []fileEntry) []byte {
 	out = le.AppendUint32(out, uint32(len(files)))
 	out = le.AppendUint32(out, uint32(len(names)))
 	out = le.AppendUint32(out, 0)
-	out = le.AppendUint32(out, crc32.Checksum(body, castagnoli))
+	out = le.AppendUint32(out, crc32.Checksum(body, castagnoli()))
 	return append(out, body...)
 }

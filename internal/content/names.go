@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -19,18 +20,24 @@ var kindNames = []struct{ ja, en string }{
 }
 
 var (
-	reKindJa   = regexp.MustCompile(`^(.*)\[(図形|コメント|ヘッダー・フッター|埋め込み[1-9][0-9]*)\]$`)
-	reKindEn   = regexp.MustCompile(`^(.*)\[(shape|comment|header_footer|embed[1-9][0-9]*)\]$`)
-	rePage     = regexp.MustCompile(`^ページ([0-9]{3,})$`)
-	reSlide    = regexp.MustCompile(`^スライド([0-9]{3,})$`)
-	reHidden   = regexp.MustCompile(`^スライド([0-9]{3,})（非表示）$`)
-	reNotes    = regexp.MustCompile(`^スライド([0-9]{3,})_ノート$`)
-	rePageEn   = regexp.MustCompile(`^page_([0-9]{3,})$`)
-	reSlideEn  = regexp.MustCompile(`^slide_([0-9]{3,})$`)
-	reHiddenEn = regexp.MustCompile(`^slide_([0-9]{3,})_hidden$`)
-	reNotesEn  = regexp.MustCompile(`^slide_([0-9]{3,})_notes$`)
-	reDecode   = regexp.MustCompile(`%(?:[01][0-9A-F]|2[25AF]|3[ACEF]|5[CF]|7C)`)
+	reKindJa   = lazyRegexp(`^(.*)\[(図形|コメント|ヘッダー・フッター|埋め込み[1-9][0-9]*)\]$`)
+	reKindEn   = lazyRegexp(`^(.*)\[(shape|comment|header_footer|embed[1-9][0-9]*)\]$`)
+	rePage     = lazyRegexp(`^ページ([0-9]{3,})$`)
+	reSlide    = lazyRegexp(`^スライド([0-9]{3,})$`)
+	reHidden   = lazyRegexp(`^スライド([0-9]{3,})（非表示）$`)
+	reNotes    = lazyRegexp(`^スライド([0-9]{3,})_ノート$`)
+	rePageEn   = lazyRegexp(`^page_([0-9]{3,})$`)
+	reSlideEn  = lazyRegexp(`^slide_([0-9]{3,})$`)
+	reHiddenEn = lazyRegexp(`^slide_([0-9]{3,})_hidden$`)
+	reNotesEn  = lazyRegexp(`^slide_([0-9]{3,})_notes$`)
+	reDecode   = lazyRegexp(`%(?:[01][0-9A-F]|2[25AF]|3[ACEF]|5[CF]|7C)`)
 )
+
+// lazyRegexp compiles expr on first use: every fumibako command links
+// this package, and compiling at start-up slowed each search's start.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 var fixedBases = map[string]string{
 	"ヘッダー・フッター": "header_footer",
@@ -42,7 +49,7 @@ var fixedBases = map[string]string{
 // SplitKind splits a place display name into its base and object kind
 // (`売上[図形]` → `売上`, `図形`); kind is empty for a plain place.
 func SplitKind(place string) (base, kind string) {
-	if m := reKindJa.FindStringSubmatch(place); m != nil {
+	if m := reKindJa().FindStringSubmatch(place); m != nil {
 		return m[1], m[2]
 	}
 	return place, ""
@@ -54,14 +61,14 @@ func FileName(place string) (string, error) {
 	base, kind := SplitKind(place)
 	var b strings.Builder
 	switch {
-	case rePage.MatchString(base):
-		b.WriteString("page_" + rePage.FindStringSubmatch(base)[1])
-	case reSlide.MatchString(base):
-		b.WriteString("slide_" + reSlide.FindStringSubmatch(base)[1])
-	case reHidden.MatchString(base):
-		b.WriteString("slide_" + reHidden.FindStringSubmatch(base)[1] + "_hidden")
-	case reNotes.MatchString(base):
-		b.WriteString("slide_" + reNotes.FindStringSubmatch(base)[1] + "_notes")
+	case rePage().MatchString(base):
+		b.WriteString("page_" + rePage().FindStringSubmatch(base)[1])
+	case reSlide().MatchString(base):
+		b.WriteString("slide_" + reSlide().FindStringSubmatch(base)[1])
+	case reHidden().MatchString(base):
+		b.WriteString("slide_" + reHidden().FindStringSubmatch(base)[1] + "_hidden")
+	case reNotes().MatchString(base):
+		b.WriteString("slide_" + reNotes().FindStringSubmatch(base)[1] + "_notes")
 	default:
 		if f, ok := fixedBases[base]; ok {
 			b.WriteString(f)
@@ -125,18 +132,18 @@ func PlaceName(file string) (place string, ok bool) {
 		return "", false
 	}
 	base, kind := stem, ""
-	if m := reKindEn.FindStringSubmatch(stem); m != nil {
+	if m := reKindEn().FindStringSubmatch(stem); m != nil {
 		base, kind = m[1], m[2]
 	}
 	switch {
-	case rePageEn.MatchString(base):
-		base = "ページ" + rePageEn.FindStringSubmatch(base)[1]
-	case reSlideEn.MatchString(base):
-		base = "スライド" + reSlideEn.FindStringSubmatch(base)[1]
-	case reHiddenEn.MatchString(base):
-		base = "スライド" + reHiddenEn.FindStringSubmatch(base)[1] + "（非表示）"
-	case reNotesEn.MatchString(base):
-		base = "スライド" + reNotesEn.FindStringSubmatch(base)[1] + "_ノート"
+	case rePageEn().MatchString(base):
+		base = "ページ" + rePageEn().FindStringSubmatch(base)[1]
+	case reSlideEn().MatchString(base):
+		base = "スライド" + reSlideEn().FindStringSubmatch(base)[1]
+	case reHiddenEn().MatchString(base):
+		base = "スライド" + reHiddenEn().FindStringSubmatch(base)[1] + "（非表示）"
+	case reNotesEn().MatchString(base):
+		base = "スライド" + reNotesEn().FindStringSubmatch(base)[1] + "_ノート"
 	default:
 		fixed := false
 		for ja, en := range fixedBases {
@@ -149,7 +156,7 @@ func PlaceName(file string) (place string, ok bool) {
 			if strings.Contains(base, "_") {
 				return "", false
 			}
-			base = reDecode.ReplaceAllStringFunc(base, func(s string) string {
+			base = reDecode().ReplaceAllStringFunc(base, func(s string) string {
 				var v int
 				fmt.Sscanf(s[1:], "%02X", &v)
 				return string(rune(v))

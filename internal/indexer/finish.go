@@ -20,6 +20,7 @@ func (r *run) finish() error {
 	for _, k := range keys {
 		r.publish(r.toPublish[k])
 	}
+	r.writeSummaries()
 	if r.appender != nil {
 		r.appender.Close()
 	}
@@ -80,4 +81,25 @@ func (r *run) summary() {
 	}
 	r.logf(Info, "")
 	r.logf(Warn, msgFailHint)
+}
+
+// Summarizer is a BodyIndex that also keeps the per-index summary that
+// lets a search skip folders unopened (bodyindex.Store).
+type Summarizer interface {
+	WriteSummary(contentRoot, index string) error
+}
+
+// writeSummaries brings the summary of every index up to date once
+// publishing is over; one that cannot be written only makes searches
+// slower (they list the folders themselves).
+func (r *run) writeSummaries() {
+	s, ok := r.opt.Body.(Summarizer)
+	if !ok {
+		return
+	}
+	for _, root := range r.opt.Settings.Roots {
+		if err := s.WriteSummary(r.ws.ContentRoot(), root.Name); err != nil {
+			r.logf(Warn, msgSummaryFailed, root.Name, err)
+		}
+	}
 }

@@ -129,6 +129,7 @@ func (r *run) dropRemovedIndexes() {
 			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", name, err)
 			continue
 		}
+		bodyindex.RemoveSummary(r.ws.ContentRoot(), name)
 		r.logf(Info, msgDroppedIndex, paths[k])
 	}
 }

@@ -68,6 +68,10 @@ func buildCorpus(t testing.TB, files []corpusFile) (string, []search.Index) {
 	}
 	var ix []search.Index
 	for n := range indexes {
+		// As an indexing run does at its end: searches use the summary.
+		if err := bodyindex.WriteSummary(root, n); err != nil {
+			t.Fatal(err)
+		}
 		ix = append(ix, search.Index{Name: n, RootPath: "/src/" + n})
 	}
 	return root, ix

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/content"
@@ -85,7 +86,7 @@ func numbered(s, prefix, suffix string) (string, bool) {
 	return "0", true
 }
 
-var reCellPrefix = regexp.MustCompile(`^\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$`)
+var reCellPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$`) })
 
 // placeKind returns the 種別 of a place of a file of kind fk.
 func placeKind(fk extract.Kind, place string) string {
@@ -188,7 +189,7 @@ func (h *Hit) setCells() {
 	switch h.Kind {
 	case "図形", "コメント":
 		if i := strings.IndexByte(h.Text, '\t'); i > 0 {
-			if m := reCellPrefix.FindStringSubmatch(h.Text[:i]); m != nil {
+			if m := reCellPrefix().FindStringSubmatch(h.Text[:i]); m != nil {
 				h.Cell = strings.ToUpper(m[1]) + m[2]
 			}
 		}

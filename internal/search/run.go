@@ -26,6 +26,7 @@ type Index struct {
 // Stats describes one search (Zoekt's Stats; STYLE.md §6).
 type Stats struct {
 	Folders         int   // folders whose body index was opened
+	FoldersSkipped  int   // folders the index summary skipped unopened (no part can match)
 	FoldersFiltered int   // folders skipped by the file filters before any part was read
 	Parts           int   // parts looked at
 	PartsSkipped    int   // parts the n-gram filter skipped (no block can match)
@@ -75,6 +76,7 @@ type task struct {
 	index    string
 	rel      string   // rel dir under the index, `\` separated
 	relSegs  []string // FoldKey segments: index, dirs
+	only     *partSet // the parts the index summary lets through, or nil: all
 	prev     *task    // the task before this one in search order
 	problems []Problem
 	stats    Stats
@@ -89,8 +91,8 @@ type task struct {
 	done     chan struct{}
 }
 
-func newTask(dir, index, rel string, segs []string, prev *task) *task {
-	return &task{dir: dir, index: index, rel: rel, relSegs: segs, prev: prev, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func newTask(dir, index, rel string, segs []string, only *partSet, prev *task) *task {
+	return &task{dir: dir, index: index, rel: rel, relSegs: segs, only: only, prev: prev, wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // add appends a hit and wakes the emitter.
@@ -162,8 +164,8 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 		defer close(tasks)
 		defer close(order)
 		var prev *task
-		w := walker{ctx: ctx, q: q, out: func(dir, index, rel string, segs []string) bool {
-			t := newTask(dir, index, rel, segs, prev)
+		w := walker{ctx: ctx, q: q, st: &st, out: func(dir, index, rel string, segs []string, only *partSet) bool {
+			t := newTask(dir, index, rel, segs, only, prev)
 			prev = t
 			all = append(all, t)
 			select {
@@ -181,7 +183,10 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 		}}
 		t0 := time.Now()
 		for _, ix := range selected {
-			if !w.dir(filepath.Join(contentRoot, ix.Name), ix.Name, nil, []string{workspace.FoldKey(ix.Name)}) {
+			w.openSummary(contentRoot, ix.Name)
+			ok := w.dir(filepath.Join(contentRoot, ix.Name), ix.Name, nil, []string{workspace.FoldKey(ix.Name)})
+			w.closeSummary()
+			if !ok {
 				break
 			}
 		}
@@ -272,6 +277,7 @@ emitLoop:
 
 func (s *Stats) add(o *Stats) {
 	s.Folders += o.Folders
+	s.FoldersSkipped += o.FoldersSkipped
 	s.FoldersFiltered += o.FoldersFiltered
 	s.Parts += o.Parts
 	s.PartsSkipped += o.PartsSkipped
@@ -315,11 +321,46 @@ func compareNames(a, b string) int {
 }
 
 // walker enumerates folders with a body index depth first, in search
-// order: a folder before its sub-folders, sub-folders by name.
+// order: a folder before its sub-folders, sub-folders by name. Where the
+// index summary still describes a folder, the walker takes the folder's
+// sub-folders from it instead of listing the folder, and skips a body
+// index none of whose parts can hold the query's keys.
 type walker struct {
-	ctx context.Context
-	q   *Query
-	out func(dir, index, rel string, segs []string) bool
+	ctx  context.Context
+	q    *Query
+	st   *Stats // the walker's counters (FoldersSkipped)
+	sum  *bodyindex.Summary
+	cand []uint64 // parts of sum that may match
+	out  func(dir, index, rel string, segs []string, only *partSet) bool
+}
+
+// partSet is the parts of one folder that the summary lets through, valid
+// while the folder's manifest lists exactly ids.
+type partSet struct {
+	ids  [][16]byte
+	pass []bool
+}
+
+// openSummary reads the summary of index and the parts it lets through;
+// without a usable summary the walker lists every folder.
+func (w *walker) openSummary(contentRoot, index string) {
+	s, err := bodyindex.OpenSummary(contentRoot, index)
+	if err != nil || s == nil {
+		return
+	}
+	cand, err := s.Candidates(w.q.keys)
+	if err != nil {
+		s.Close()
+		return
+	}
+	w.sum, w.cand = s, cand
+}
+
+func (w *walker) closeSummary() {
+	if w.sum != nil {
+		w.sum.Close()
+	}
+	w.sum, w.cand = nil, nil
 }
 
 // dir visits one folder; false stops the walk.
@@ -327,23 +368,42 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 	if w.ctx.Err() != nil {
 		return false
 	}
-	ents, err := os.ReadDir(path)
-	if err != nil {
-		return true
-	}
 	var subs []string
 	hasIndex := false
-	for _, e := range ents {
-		n := e.Name()
-		if n == bodyindex.ManifestName {
-			hasIndex = true
+	var only *partSet
+	if d := w.summaryDir(path, rel); d != nil {
+		subs = slices.Clone(d.Subdirs)
+		hasIndex = d.HasIndex
+		if hasIndex && !d.Opaque {
+			only = &partSet{ids: d.PartIDs, pass: make([]bool, len(d.PartIDs))}
+			any := false
+			for i := range only.pass {
+				j := d.FirstPart + i
+				only.pass[i] = w.cand[j/64]&(1<<uint(j%64)) != 0
+				any = any || only.pass[i]
+			}
+			if !any {
+				hasIndex = false
+				w.st.FoldersSkipped++
+			}
 		}
-		if e.IsDir() && !strings.HasPrefix(n, ".") {
-			subs = append(subs, n)
+	} else {
+		ents, err := os.ReadDir(path)
+		if err != nil {
+			return true
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if n == bodyindex.ManifestName {
+				hasIndex = true
+			}
+			if e.IsDir() && !strings.HasPrefix(n, ".") {
+				subs = append(subs, n)
+			}
 		}
 	}
 	if hasIndex && w.q.folderMayHaveFiles(segs) {
-		if !w.out(path, index, strings.Join(rel, `\`), segs) {
+		if !w.out(path, index, strings.Join(rel, `\`), segs, only) {
 			return false
 		}
 	}
@@ -358,6 +418,19 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 		}
 	}
 	return true
+}
+
+// summaryDir returns the summary's entry for the folder when it is still
+// fresh, else nil.
+func (w *walker) summaryDir(path string, rel []string) *bodyindex.SummaryDir {
+	if w.sum == nil {
+		return nil
+	}
+	d := w.sum.Dir(strings.Join(rel, "/"))
+	if d == nil || !d.Fresh(path) {
+		return nil
+	}
+	return d
 }
 
 // folderMayDescend reports whether the folder with these segments can hold

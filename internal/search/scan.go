@@ -78,6 +78,11 @@ func (s *searcher) folder(t *task) {
 			t.stats.PartsFiltered++
 			continue
 		}
+		if t.only.skips(f, i) {
+			t.stats.Parts++
+			t.stats.PartsSkipped++
+			continue
+		}
 		p := f.Part(i)
 		if p == nil {
 			var rb *bodyindex.RebuildError
@@ -88,6 +93,20 @@ func (s *searcher) folder(t *task) {
 			t.problems = append(t.problems, Problem{Folder: t.folderName(), Err: err})
 		}
 	}
+}
+
+// skips reports whether the summary ruled part i of f out: only when the
+// manifest still lists the parts the summary was written for.
+func (ps *partSet) skips(f *bodyindex.Folder, i int) bool {
+	if ps == nil || len(ps.ids) != f.NumParts() || ps.pass[i] {
+		return false
+	}
+	for k, id := range ps.ids {
+		if f.PartID(k) != id {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *task) folderName() string {

@@ -40,7 +40,7 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 		}
 	}()
 	var memTick <-chan time.Time
-	if s.cfg.MemLimit > 0 && rssSupported {
+	if s.cfg.MemLimit > 0 && rssSupported() {
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		memTick = t.C

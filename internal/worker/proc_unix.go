@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -18,7 +19,7 @@ func killGroup(cmd *exec.Cmd) {
 	cmd.Process.Kill()
 }
 
-var rssSupported = fileExists("/proc/self/status")
+var rssSupported = sync.OnceValue(func() bool { return fileExists("/proc/self/status") })
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 

@@ -24,7 +24,7 @@ func killGroup(cmd *exec.Cmd) {
 	cmd.Process.Kill()
 }
 
-const rssSupported = false
+func rssSupported() bool { return false }
 
 func processRSS(pid int) int64 { return 0 }
 

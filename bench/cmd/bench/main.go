@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/bench/searchcorpus"
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/search"
 )
 
@@ -66,6 +67,10 @@ func main() {
 			fatal(err)
 		}
 	}
+	sumTime, err := c.Summarize()
+	if err != nil {
+		fatal(err)
+	}
 	idx, err := c.IndexBytes()
 	if err != nil {
 		fatal(err)
@@ -73,6 +78,9 @@ func main() {
 	fmt.Printf("corpus: %d files, %d folders, %s of text\n", c.Files, c.Folders, mb(c.TextBytes))
 	fmt.Printf("publish: %.1f s, %.1f MB/s, %.0f files/s\n", c.PublishTime.Seconds(),
 		float64(c.TextBytes)/1e6/c.PublishTime.Seconds(), float64(c.Files)/c.PublishTime.Seconds())
+	if st, err := os.Stat(bodyindex.SummaryPath(c.ContentRoot(), searchcorpus.Index)); err == nil {
+		fmt.Printf("summary: %s (%.1f%% of the text), brought up to date in %.2f s\n", mb(st.Size()), 100*float64(st.Size())/float64(c.TextBytes), sumTime.Seconds())
+	}
 	ratio := float64(idx) / float64(c.TextBytes)
 	fmt.Printf("index: %s, %.2f bytes per text byte (target ≤ 2)\n\n", mb(idx), ratio)
 
@@ -252,8 +260,8 @@ func timeInProcess(c *searchcorpus.Corpus, q searchcorpus.Query, runs int) (time
 		st, err = search.Run(context.Background(), c.ContentRoot(), ix, sq, func(search.Hit) bool { return true })
 		return 0, err
 	})
-	line := fmt.Sprintf("parts %d (n-gram skipped %d), blocks %d (skipped %d), read %s; walk %v open %v filter %v scan %v build %v",
-		st.Parts, st.PartsSkipped, st.Blocks, st.BlocksSkipped, mb(st.BytesRead),
+	line := fmt.Sprintf("folders %d (summary skipped %d), parts %d (n-gram skipped %d), blocks %d (skipped %d), read %s; walk %v open %v filter %v scan %v build %v",
+		st.Folders, st.FoldersSkipped, st.Parts, st.PartsSkipped, st.Blocks, st.BlocksSkipped, mb(st.BytesRead),
 		st.Walk.Round(10*time.Microsecond), st.Open.Round(10*time.Microsecond), st.Filter.Round(10*time.Microsecond),
 		st.Scan.Round(10*time.Microsecond), st.Build.Round(10*time.Microsecond))
 	return d, st.Hits, st.Truncated, line

@@ -1,0 +1,276 @@
+package bodyindex
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// # Summary (.fumibako-summary.<index>)
+//
+// A search over a large archive must not open every folder's body index to
+// learn that a rare word is in five of them: on a 1 GB archive of 400
+// folders the folder walk and the manifest and part opens cost more than
+// the search itself. The summary of an index answers two questions from
+// one small read: which folders exist (without listing them), and which
+// parts can hold every key of a query (without opening them).
+//
+// It is a cache, written by the coordinator at the end of an indexing run
+// (WriteSummary) into the content root beside the index folder, so that
+// writing it changes no folder of the index. Readers trust a folder's entry
+// only while the folder's modification time is the one recorded (taken
+// before the folder was listed): publishing a folder renames its manifest
+// into it and adding a sub-folder creates an entry, so either changes the
+// time, and such a folder is read directly, as without a summary. A
+// missing, damaged or other-version summary is ignored the same way.
+//
+// All integers are little-endian.
+//
+//	offset  size   field
+//	0       8      magic "FUMIBAKS"
+//	8       4      SummaryVersion
+//	12      4      folder count D (the index folder itself is folder 0)
+//	16      4      part count P
+//	20      4      row count M (a power of two)
+//	24      4      hashes per key H
+//	28      4      name pool size N
+//	32      4      row size R = ceil(P/8) + 4
+//	36      24     reserved, 0
+//	60      4      CRC-32C of bytes 0..60 and of the folder table, the part
+//	               table and the name pool
+//	64      32·D   folder table, parents before children:
+//	                 0  4  parent (0xFFFFFFFF for folder 0)
+//	                 4  4  name offset in the name pool
+//	                 8  4  name length
+//	                 12 4  first part (index into the part table)
+//	                 16 4  part count
+//	                 20 4  flags: 1 has a body index, 2 its manifest could
+//	                       not be read (a search opens it to report why)
+//	                 24 8  modification time (Unix ns)
+//	64+32D  16·P   part table: part ids, folder by folder in manifest order
+//	...     N      name pool: folder names, UTF-8
+//	...     M·R    rows: a bit-sliced Bloom filter. Bit j of row r (byte
+//	               j/8, bit j%8) is set when part j holds a key that
+//	               hashes to r; the last 4 bytes of a row are its CRC-32C.
+//
+// A key k sets rows (a + i·b) mod M for i < H, where a and b come from
+// k·0x9E3779B97F4A7C15 (b odd). The parts that may hold every key of a
+// query are the AND of the rows of all its keys: H rows per key, each
+// ceil(P/8) bytes, so a query reads a few hundred bytes whatever the size
+// of the archive. The exact per-block filter of a part still decides what
+// is read once the part is opened.
+const SummaryVersion = 1
+
+const (
+	summaryPrefix     = ".fumibako-summary."
+	summaryMagic      = "FUMIBAKS"
+	summaryHeaderSize = 64
+	summaryDirSize    = 32
+	summaryHashes     = 3
+	summaryRowCRC     = 4
+	noParent          = ^uint32(0)
+
+	dirHasIndex = 1
+	dirOpaque   = 2
+)
+
+// SummaryPath returns where the summary of index lives.
+func SummaryPath(contentRoot, index string) string {
+	return filepath.Join(contentRoot, summaryPrefix+index)
+}
+
+// RemoveSummary deletes the summary of index (a removed or renamed index).
+func RemoveSummary(contentRoot, index string) error {
+	err := os.Remove(SummaryPath(contentRoot, index))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// Summary is an open summary. It holds the file open for Candidates; Close
+// releases it.
+type Summary struct {
+	path  string
+	f     *os.File
+	rows  int64 // offset of row 0
+	nRows uint32
+	hash  int
+	row   int // R
+	parts [][idSize]byte
+	dirs  map[string]*SummaryDir
+}
+
+// SummaryDir is what the summary says about one folder of the index.
+type SummaryDir struct {
+	Mtime     int64    // modification time (Unix ns) the entry is valid for
+	Subdirs   []string // sub-folders, by name as on disk
+	HasIndex  bool     // the folder has a body index
+	Opaque    bool     // its manifest could not be read when the summary was written
+	FirstPart int      // its parts are FirstPart .. FirstPart+len(PartIDs)-1
+	PartIDs   [][idSize]byte
+}
+
+// Fresh reports whether the folder at path still is as the entry says.
+func (d *SummaryDir) Fresh(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir() && st.ModTime().UnixNano() == d.Mtime
+}
+
+// OpenSummary opens the summary of index. A missing summary gives nil,
+// nil; a damaged one or one of another version gives an error (the caller
+// searches without it).
+func OpenSummary(contentRoot, index string) (*Summary, error) {
+	path := SummaryPath(contentRoot, index)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, err := readSummary(path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func readSummary(path string, f *os.File) (*Summary, error) {
+	bad := func(what string) error { return &FormatError{Path: path, What: what} }
+	var h [summaryHeaderSize]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return nil, bad("header: " + err.Error())
+	}
+	le := binary.LittleEndian
+	if string(h[:8]) != summaryMagic {
+		return nil, bad("not a summary")
+	}
+	if v := le.Uint32(h[8:]); v != SummaryVersion {
+		return nil, bad(fmt.Sprintf("version %d", v))
+	}
+	nDirs, nParts, nRows := int64(le.Uint32(h[12:])), int64(le.Uint32(h[16:])), le.Uint32(h[20:])
+	hashes, nNames, row := int(le.Uint32(h[24:])), int64(le.Uint32(h[28:])), int64(le.Uint32(h[32:]))
+	if nDirs == 0 || nDirs > 1<<24 || nParts > 1<<24 || nRows == 0 || nRows&(nRows-1) != 0 ||
+		hashes < 1 || hashes > 8 || row != (nParts+7)/8+summaryRowCRC {
+		return nil, bad("header out of range")
+	}
+	metaSize := summaryDirSize*nDirs + idSize*nParts + nNames
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	rows := int64(summaryHeaderSize) + metaSize
+	if st.Size() != rows+int64(nRows)*row {
+		return nil, bad(fmt.Sprintf("size %d does not fit the header", st.Size()))
+	}
+	meta := make([]byte, metaSize)
+	if _, err := io.ReadFull(f, meta); err != nil {
+		return nil, bad("tables: " + err.Error())
+	}
+	crc := crc32.Update(crc32.Checksum(h[:60], castagnoli()), castagnoli(), meta)
+	if crc != le.Uint32(h[60:]) {
+		return nil, bad("checksum mismatch")
+	}
+	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), dirs: map[string]*SummaryDir{}}
+	ids := meta[summaryDirSize*nDirs:]
+	names := ids[idSize*nParts:]
+	s.parts = make([][idSize]byte, nParts)
+	for j := range s.parts {
+		copy(s.parts[j][:], ids[idSize*j:])
+	}
+	rels := make([]string, nDirs)
+	entries := make([]*SummaryDir, nDirs)
+	for i := int64(0); i < nDirs; i++ {
+		e := meta[summaryDirSize*i:]
+		parent, off, n := le.Uint32(e), int64(le.Uint32(e[4:])), int64(le.Uint32(e[8:]))
+		first, count, flags := int64(le.Uint32(e[12:])), int64(le.Uint32(e[16:])), le.Uint32(e[20:])
+		if off+n > nNames || first+count > nParts {
+			return nil, bad(fmt.Sprintf("folder %d out of range", i))
+		}
+		name := string(names[off : off+n])
+		d := &SummaryDir{Mtime: int64(le.Uint64(e[24:])), HasIndex: flags&dirHasIndex != 0, Opaque: flags&dirOpaque != 0,
+			FirstPart: int(first), PartIDs: s.parts[first : first+count]}
+		switch {
+		case i == 0:
+			if parent != noParent || name != "" {
+				return nil, bad("folder 0 is not the index folder")
+			}
+		case int64(parent) >= i || name == "" || strings.ContainsAny(name, `/\`):
+			return nil, bad(fmt.Sprintf("folder %d: bad parent or name", i))
+		default:
+			p := entries[parent]
+			p.Subdirs = append(p.Subdirs, name)
+			rels[i] = joinRel(rels[parent], name)
+		}
+		entries[i] = d
+		s.dirs[rels[i]] = d
+	}
+	return s, nil
+}
+
+func joinRel(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "/" + name
+}
+
+// Dir returns the entry of the folder at rel (names joined by /, "" for
+// the index folder), or nil.
+func (s *Summary) Dir(rel string) *SummaryDir { return s.dirs[rel] }
+
+// Parts returns the number of parts (the length of a Candidates set).
+func (s *Summary) Parts() int { return len(s.parts) }
+
+// Candidates returns the parts that may hold every key, as a bit set
+// (bit j%64 of word j/64 for part j). No keys means every part.
+func (s *Summary) Candidates(keys []uint32) ([]uint64, error) {
+	set := make([]uint64, (len(s.parts)+63)/64)
+	for j := range s.parts {
+		set[j/64] |= 1 << uint(j%64)
+	}
+	buf := make([]byte, s.row)
+	le := binary.LittleEndian
+	for _, k := range keys {
+		for i := 0; i < s.hash; i++ {
+			r := summaryRow(k, i, s.nRows)
+			if _, err := s.f.ReadAt(buf, s.rows+int64(r)*int64(s.row)); err != nil {
+				return nil, fmt.Errorf("bodyindex: read %s: %w", s.path, err)
+			}
+			bits := buf[:s.row-summaryRowCRC]
+			if crc32.Checksum(bits, castagnoli()) != le.Uint32(buf[s.row-summaryRowCRC:]) {
+				return nil, &FormatError{Path: s.path, What: fmt.Sprintf("row %d: checksum mismatch", r)}
+			}
+			any := false
+			for w := range set {
+				var x uint64
+				for b := 0; b < 8 && 8*w+b < len(bits); b++ {
+					x |= uint64(bits[8*w+b]) << (8 * b)
+				}
+				set[w] &= x
+				any = any || set[w] != 0
+			}
+			if !any {
+				return set, nil
+			}
+		}
+	}
+	return set, nil
+}
+
+// summaryRow returns row i of the rows a key sets.
+func summaryRow(key uint32, i int, nRows uint32) uint32 {
+	h := uint64(key) * 0x9E3779B97F4A7C15
+	a, b := uint32(h>>32), uint32(h)|1
+	return (a + uint32(i)*b) & (nRows - 1)
+}
+
+// Close releases the file.
+func (s *Summary) Close() error { return s.f.Close() }

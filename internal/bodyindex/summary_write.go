@@ -1,0 +1,260 @@
+package bodyindex
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// summaryBitsPerKey sizes the rows: with 3 hashes, 10 bits per key of the
+// largest part let about 1.7% of the parts through for one absent key.
+const summaryBitsPerKey = 10
+
+// summaryShare bounds the rows to this fraction of the parts' bytes, so
+// that one part with unusually many keys cannot blow the summary up (its
+// false positives grow instead).
+const summaryShare = 20
+
+// racyWindow is how long after a folder's modification time its entry
+// becomes trustworthy. File systems store coarse times (a kernel tick on
+// Linux, ~16 ms on Windows): a change within the same tick as the time
+// recorded would leave the time as it was. A change made once the window
+// has passed always moves it, so the writer waits out the window for
+// folders published moments ago and lists them again.
+const racyWindow = 100 * time.Millisecond
+
+// racyTime returns how long to wait before a folder modified at mtime
+// (Unix ns) can be trusted, 0 when it can be now.
+func racyTime(mtime int64) time.Duration {
+	if mtime == 0 {
+		return 0
+	}
+	age := time.Since(time.Unix(0, mtime))
+	if age >= racyWindow {
+		return 0
+	}
+	return min(racyWindow-age, racyWindow)
+}
+
+// racy returns the longest wait for the folders of dirs.
+func racy(dirs []sumDir) time.Duration {
+	var d time.Duration
+	for _, x := range dirs {
+		d = max(d, racyTime(x.mtime))
+	}
+	return d
+}
+
+// sumDir is a folder found by WriteSummary.
+type sumDir struct {
+	parent uint32
+	name   string
+	mtime  int64
+	flags  uint32
+	first  int
+	parts  []partRef
+}
+
+// WriteSummary writes the summary of the index folder contentRoot/index
+// (temporary file, fsync, rename), unless the one on disk is still fresh.
+// Only the coordinator calls it, after publishing. An index folder that
+// does not exist gets its summary removed.
+func WriteSummary(contentRoot, index string) error {
+	root := filepath.Join(contentRoot, index)
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return RemoveSummary(contentRoot, index)
+	}
+	if summaryFresh(contentRoot, index) {
+		return nil
+	}
+	dirs := walkForSummary(root)
+	for try := 0; try < 3 && racy(dirs) > 0; try++ {
+		time.Sleep(racy(dirs))
+		dirs = walkForSummary(root)
+	}
+	if racy(dirs) > 0 {
+		for i := range dirs {
+			if racyTime(dirs[i].mtime) > 0 {
+				dirs[i].mtime = 0 // never fresh: searches list it themselves
+			}
+		}
+	}
+	// Part ids and key counts, folder by folder.
+	var ids [][idSize]byte
+	var paths []string
+	var partBytes int64
+	for i := range dirs {
+		d := &dirs[i]
+		d.first = len(ids)
+		for _, r := range d.parts {
+			ids = append(ids, r.id)
+			paths = append(paths, filepath.Join(root, relOf(dirs, i), partName(r.id)))
+			partBytes += r.size
+		}
+	}
+	keys := make([][]uint32, len(paths))
+	maxKeys := 0
+	for j, p := range paths {
+		keys[j] = partKeys(p) // nil: unreadable, set in every row
+		maxKeys = max(maxKeys, len(keys[j]))
+	}
+	row := (len(ids)+7)/8 + summaryRowCRC
+	nRows := uint32(1) << 10
+	for int(nRows) < summaryBitsPerKey*maxKeys && nRows < 1<<26 {
+		nRows <<= 1
+	}
+	for nRows > 1<<10 && int64(nRows)*int64(row) > max(partBytes/summaryShare, 1<<20) {
+		nRows >>= 1
+	}
+	data := encodeSummaryHead(dirs, ids, nRows, row)
+	rows := make([]byte, int(nRows)*row)
+	for j, ks := range keys {
+		bit, m := j/8, byte(1)<<uint(j%8)
+		if ks == nil {
+			for r := 0; r < int(nRows); r++ {
+				rows[r*row+bit] |= m
+			}
+			continue
+		}
+		for _, k := range ks {
+			for i := 0; i < summaryHashes; i++ {
+				rows[int(summaryRow(k, i, nRows))*row+bit] |= m
+			}
+		}
+	}
+	for r := 0; r < int(nRows); r++ {
+		b := rows[r*row : (r+1)*row]
+		binary.LittleEndian.PutUint32(b[row-summaryRowCRC:], crc32.Checksum(b[:row-summaryRowCRC], castagnoli()))
+	}
+	return commitFile(SummaryPath(contentRoot, index), append(data, rows...))
+}
+
+// summaryFresh reports whether the summary on disk still describes every
+// folder of the index.
+func summaryFresh(contentRoot, index string) bool {
+	s, err := OpenSummary(contentRoot, index)
+	if err != nil || s == nil {
+		return false
+	}
+	defer s.Close()
+	root := filepath.Join(contentRoot, index)
+	for rel, d := range s.dirs {
+		if d.Opaque || !d.Fresh(filepath.Join(root, filepath.FromSlash(rel))) {
+			return false
+		}
+	}
+	return true
+}
+
+// walkForSummary lists the folders of the index depth first, parents
+// before children, sub-folders by name. Each folder's time is taken
+// before it is listed, so a change during the walk makes it stale.
+func walkForSummary(root string) []sumDir {
+	dirs := []sumDir{{parent: noParent}}
+	for i := 0; i < len(dirs); i++ {
+		path := filepath.Join(root, relOf(dirs, i))
+		st, err := os.Stat(path)
+		if err != nil {
+			continue // mtime 0 never matches: searches list it themselves
+		}
+		dirs[i].mtime = st.ModTime().UnixNano()
+		ents, err := os.ReadDir(path)
+		if err != nil {
+			dirs[i].mtime = 0
+			continue
+		}
+		var subs []string
+		for _, e := range ents {
+			n := e.Name()
+			if n == ManifestName {
+				dirs[i].flags |= dirHasIndex
+			}
+			if e.IsDir() && !strings.HasPrefix(n, ".") {
+				subs = append(subs, n)
+			}
+		}
+		if dirs[i].flags&dirHasIndex != 0 {
+			m, err := readManifest(path)
+			if err != nil || m == nil {
+				dirs[i].flags |= dirOpaque
+			} else {
+				dirs[i].parts = m.parts
+			}
+		}
+		slices.Sort(subs)
+		for _, s := range subs {
+			dirs = append(dirs, sumDir{parent: uint32(i), name: s})
+		}
+	}
+	return dirs
+}
+
+// relOf returns the path of folder i relative to the index folder.
+func relOf(dirs []sumDir, i int) string {
+	var segs []string
+	for ; i != 0; i = int(dirs[i].parent) {
+		segs = append(segs, dirs[i].name)
+	}
+	slices.Reverse(segs)
+	return filepath.Join(segs...)
+}
+
+// partKeys returns the gram keys of a part, or nil when it cannot be read.
+func partKeys(path string) []uint32 {
+	data, unmap, _, err := mapFile(path)
+	if err != nil {
+		return nil
+	}
+	defer unmap()
+	p, err := ParsePart(path, data)
+	if err != nil {
+		return nil
+	}
+	keys := make([]uint32, p.nKeys)
+	for i := range keys {
+		keys[i] = binary.LittleEndian.Uint32(p.keys[4*i:])
+	}
+	if keys == nil {
+		keys = []uint32{}
+	}
+	return keys
+}
+
+// encodeSummaryHead encodes the header and the tables.
+func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, nRows uint32, row int) []byte {
+	var names []byte
+	le := binary.LittleEndian
+	table := make([]byte, summaryDirSize*len(dirs))
+	for i, d := range dirs {
+		e := table[summaryDirSize*i:]
+		le.PutUint32(e, d.parent)
+		le.PutUint32(e[4:], uint32(len(names)))
+		le.PutUint32(e[8:], uint32(len(d.name)))
+		names = append(names, d.name...)
+		le.PutUint32(e[12:], uint32(d.first))
+		le.PutUint32(e[16:], uint32(len(d.parts)))
+		le.PutUint32(e[20:], d.flags)
+		le.PutUint64(e[24:], uint64(d.mtime))
+	}
+	h := make([]byte, summaryHeaderSize, summaryHeaderSize+len(table)+idSize*len(ids)+len(names))
+	copy(h, summaryMagic)
+	le.PutUint32(h[8:], SummaryVersion)
+	le.PutUint32(h[12:], uint32(len(dirs)))
+	le.PutUint32(h[16:], uint32(len(ids)))
+	le.PutUint32(h[20:], nRows)
+	le.PutUint32(h[24:], summaryHashes)
+	le.PutUint32(h[28:], uint32(len(names)))
+	le.PutUint32(h[32:], uint32(row))
+	out := append(h, table...)
+	for _, id := range ids {
+		out = append(out, id[:]...)
+	}
+	out = append(out, names...)
+	crc := crc32.Update(crc32.Checksum(out[:60], castagnoli()), castagnoli(), out[summaryHeaderSize:])
+	le.PutUint32(out[60:], crc)
+	return out
+}
