@@ -70,7 +70,9 @@ func agree(t *testing.T, pattern string, text []byte) {
 	exact := !hasAssertion(tree)
 	got := reported(t, m.NewScanner(), text)
 	lines := strings.Split(string(text), "\n")
-	if strings.HasSuffix(string(text), "\n") {
+	if len(string(text)) == 0 {
+		lines = nil
+	} else if strings.HasSuffix(string(text), "\n") {
 		lines = lines[:len(lines)-1]
 	}
 	for i, l := range lines {
