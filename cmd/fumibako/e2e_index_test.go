@@ -41,6 +41,15 @@ func TestIndexEndToEnd(t *testing.T) {
 	if lo := leftovers(t, f.ws); len(lo) > 0 {
 		t.Errorf("leftovers after the run: %q", lo)
 	}
+	// The run leaves a summary of the index, and a search for one file's
+	// word skips the other folders unopened.
+	sums, _ := filepath.Glob(filepath.Join(f.ws, "work", "store", "content", ".fumibako-summary.*"))
+	if len(sums) != 1 {
+		t.Errorf("summaries after the run: %q, want one", sums)
+	}
+	if _, errOut, _ := f.run("search", "--verbose", files[0].Token); !strings.Contains(errOut, "folders 1 (summary skipped ") || strings.Contains(errOut, "summary skipped 0,") {
+		t.Errorf("search --verbose %s:\n%s", files[0].Token, errOut)
+	}
 	// Nothing in the sources changed and nothing was written beside them.
 	after := checksums(t, filepath.Dir(f.root))
 	for p, sum := range before {

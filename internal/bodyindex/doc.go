@@ -13,6 +13,10 @@
 //	.fumibako-index                  the manifest: version, part list, file table
 //	.fumibako-index.<32 hex digits>  a part, named after its content (SHA-256)
 //
+// and, per index, in the content root (see summary.go):
+//
+//	.fumibako-summary.<index>        folders and part filters of the index
+//
 // Dot names cannot clash with source names: the crawl skips dot files and
 // folders. A part's name is the first 16 bytes of the SHA-256 of its bytes,
 // so the same content always has the same name; publishing writes the parts

@@ -28,6 +28,9 @@ import (
 // into it and adding a sub-folder creates an entry, so either changes the
 // time, and such a folder is read directly, as without a summary. A
 // missing, damaged or other-version summary is ignored the same way.
+// File systems keep coarse times, so a change in the same tick as the
+// recorded time would go unseen: the writer records a folder only once
+// racyWindow has passed since its time (waiting, then listing it again).
 //
 // All integers are little-endian.
 //
