@@ -20,7 +20,7 @@ import (
 func build(b *testing.B) string {
 	b.Helper()
 	exe := filepath.Join(b.TempDir(), "fumibako")
-	out, err := exec.Command("go", "build", "-o", exe, "../../cmd/fumibako").CombinedOutput()
+	out, err := testcorpus.GoBuild("build", "-o", exe, "../../cmd/fumibako")
 	if err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"github.com/fumibako/fumibako/internal/testcorpus"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 	if runtime.GOOS == "windows" {
 		testBinary += ".exe"
 	}
-	out, err := exec.Command("go", "build", "-tags", "testhooks", "-o", testBinary, ".").CombinedOutput()
+	out, err := testcorpus.GoBuild("build", "-tags", "testhooks", "-o", testBinary, ".")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build test binary: %v\n%s", err, out)
 		os.Exit(1)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/fumibako/fumibako/internal/testcorpus"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -214,7 +214,7 @@ func fumibakoBinary(t testing.TB) string {
 		if runtime.GOOS == "windows" {
 			binPath += ".exe"
 		}
-		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/fumibako").CombinedOutput()
+		out, err := testcorpus.GoBuild("build", "-o", binPath, "../../cmd/fumibako")
 		if err != nil {
 			binErr = fmt.Errorf("build fumibako: %v\n%s", err, out)
 		}

@@ -272,6 +272,7 @@ func timeInProcess(c *searchcorpus.Corpus, q searchcorpus.Query, runs int) (time
 func buildFumibako(dir string) string {
 	exe := filepath.Join(dir, "fumibako")
 	cmd := exec.Command("go", "build", "-o", exe, "./cmd/fumibako")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as `make build`
 	if root, err := moduleRoot(); err == nil {
 		cmd.Dir = root
 	}
