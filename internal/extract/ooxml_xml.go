@@ -7,7 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // Namespace URIs of the OOXML vocabularies the readers look at, in their
@@ -65,10 +68,28 @@ func newXMLDecoder(r io.Reader, maxDepth int) *xmlDecoder {
 }
 
 // xmlCharset decodes a part whose XML declaration names another encoding
-// than UTF-8 (some Japanese tools write Shift_JIS), by its WHATWG label.
+// than UTF-8 (some Japanese tools write Shift_JIS), by its label. The
+// labels are those of the encodings Office files are written in; a table
+// here instead of x/text's htmlindex, whose package initialisation (every
+// WHATWG label, language tables) every fumibako command paid at start-up.
 func xmlCharset(label string, input io.Reader) (io.Reader, error) {
-	e, err := htmlindex.Get(label)
-	if err != nil {
+	var e encoding.Encoding
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case "utf-8", "utf8", "unicode-1-1-utf-8", "us-ascii", "ascii":
+		return input, nil
+	case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j", "cp932", "ms932":
+		e = japanese.ShiftJIS
+	case "euc-jp", "eucjp", "x-euc-jp", "cseucpkdfmtjapanese":
+		e = japanese.EUCJP
+	case "iso-2022-jp", "csiso2022jp":
+		e = japanese.ISO2022JP
+	case "utf-16", "utf-16le", "unicode", "ucs-2":
+		e = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
+	case "utf-16be", "unicodefffe":
+		e = unicode.UTF16(unicode.BigEndian, unicode.UseBOM)
+	case "iso-8859-1", "latin1", "l1", "windows-1252", "cp1252", "x-cp1252":
+		e = charmap.Windows1252
+	default:
 		return nil, fmt.Errorf("unsupported XML encoding %q", label)
 	}
 	return e.NewDecoder().Reader(input), nil
