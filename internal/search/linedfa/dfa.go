@@ -138,46 +138,55 @@ func (s *Scanner) scan(text []byte, i int) int {
 	stay := &m.stay
 	trans := s.trans
 	n := len(text)
-	st := int32(0)
-	for i < n {
-		if st == 0 {
-			// The start state: skip the bytes that keep it.
-			if m.leave >= 0 {
-				j := bytes.IndexByte(text[i:], byte(m.leave))
-				if j < 0 {
-					return n
+	for {
+		// The start state: skip the bytes that keep it.
+		if m.leave >= 0 {
+			j := bytes.IndexByte(text[i:], byte(m.leave))
+			if j < 0 {
+				return n
+			}
+			i += j
+		} else {
+			for ; i+4 <= n; i += 4 {
+				w := text[i : i+4 : i+4]
+				if stay[w[0]]&stay[w[1]]&stay[w[2]]&stay[w[3]] == 0 {
+					break
 				}
-				i += j
-			} else {
-				for ; i+4 <= n; i += 4 {
-					w := text[i : i+4 : i+4]
-					if stay[w[0]]&stay[w[1]]&stay[w[2]]&stay[w[3]] == 0 {
-						break
-					}
-				}
-				for i < n && stay[text[i]] != 0 {
-					i++
-				}
-				if i == n {
-					return n
-				}
+			}
+			for i < n && stay[text[i]] != 0 {
+				i++
+			}
+			if i >= n {
+				return n
 			}
 		}
-		c := text[i]
-		next := trans[int(st)+int(cls[c])]
-		if next < 0 {
-			if next == matched {
-				return i
+		// Other states: one lookup per byte until the start state again.
+		st := int32(0)
+		for i < n {
+			c := text[i]
+			next := trans[int(st)+int(cls[c])]
+			i++
+			if next <= 0 {
+				if next == 0 {
+					break
+				}
+				if next == matched {
+					return i - 1
+				}
+				if next = s.step(st, c); next == matched {
+					return i - 1
+				}
+				trans = s.trans
+				if next == 0 {
+					break
+				}
 			}
-			if next = s.step(st, c); next == matched {
-				return i
-			}
-			trans = s.trans
+			st = next
 		}
-		st = next
-		i++
+		if i >= n {
+			return n
+		}
 	}
-	return n
 }
 
 // firstInvalid returns the start of the first line at or after from that
