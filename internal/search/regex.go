@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/search/linedfa"
 )
 
 // Regular expressions are RE2 (Go's regexp), so matching is linear in the
@@ -32,12 +33,18 @@ import (
 //
 // The literals that every match must contain are extracted from the
 // adjusted pattern; they feed the n-gram filter and the first scan
-// (a byte search) exactly as the words of a literal query do.
+// (a byte search) exactly as the words of a literal query do. When the
+// longest is short (a common byte such as `-`), the first scan is a lazy
+// DFA (linedfa) built from the same adjusted pattern: it finds the lines
+// that may match at several hundred MB/s, and regexp verifies them.
 
 // regexTerm is a compiled regex word.
 type regexTerm struct {
 	re  *regexp.Regexp
 	req []string // literals every match contains, in the folded (and kana) space
+	// dfa finds candidate lines in the space re matches in (folded, or
+	// original with --case); nil when linedfa cannot compile the pattern.
+	dfa *linedfa.Matcher
 }
 
 // compileRegex compiles word number w (0-based) of a query.
@@ -58,6 +65,9 @@ func compileRegex(pattern string, w int, fold, kana bool) (*regexTerm, error) {
 		return nil, regexError(pattern, w, err)
 	}
 	t := &regexTerm{re: re}
+	if m, err := linedfa.Compile(tree); err == nil {
+		t.dfa = m
+	}
 	for _, lit := range required(tree) {
 		if !fold {
 			lit = bodyindex.CaseNeedle(lit)

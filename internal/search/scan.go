@@ -12,6 +12,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/search/linedfa"
 )
 
 // searcher searches folders for one worker.
@@ -23,6 +24,7 @@ type searcher struct {
 	kanaLine []byte
 	lineBuf  []byte
 	offs     []int
+	dfa      *linedfa.Scanner // of q.primary.dfa, made on first use
 }
 
 // full reports whether the hits found so far in this task and the tasks
@@ -329,7 +331,16 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 	seg := 0
 	for from := 0; from < len(scan.text); {
 		var pos int
-		if prim.needle != nil {
+		if prim.dfa != nil {
+			if s.dfa == nil {
+				s.dfa = prim.dfa.NewScanner()
+			}
+			start, ok := s.dfa.NextLine(scan.text, from)
+			if !ok {
+				break
+			}
+			pos = start
+		} else if prim.needle != nil {
 			i := bytes.Index(scan.text[from:], prim.needle)
 			if i < 0 {
 				break
