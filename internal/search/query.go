@@ -86,16 +86,11 @@ type term struct {
 	needle []byte // folded (+kana) text every matching line contains, or nil
 	keys   []uint32
 	scan   *regexp.Regexp // finds candidates in the match space when needle is nil
-	// dfa finds candidate lines of a regex in scan's space, instead of
-	// scan and of a needle shorter than dfaNeedle bytes; or nil.
+	// dfa finds the lines of a regex that may match, in scan's space:
+	// in whole blocks instead of scan, or in the lines the needle finds
+	// (a short needle is in many lines, each a regexp match); or nil.
 	dfa *linedfa.Matcher
 }
-
-// dfaNeedle is the needle length from which a regex's first scan is the
-// needle (bytes.Index) rather than its DFA: a needle of one or two bytes
-// (`-`, `/`, `ab`) is in most lines of business text, and each line it
-// finds costs a regexp match.
-const dfaNeedle = 3
 
 // SplitWords splits a query typed in one box into words: runs of spaces
 // (ASCII or U+3000) separate words, and double quotes keep spaces inside a
@@ -230,8 +225,8 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 			}
 		}
 		// With --case a needle is searched in the folded text but the
-		// DFA in the original: keep the needle there, as before.
-		if len(t.needle) < dfaNeedle && (t.needle == nil || !opts.Case) {
+		// DFA runs in the original: there the needle alone, as before.
+		if t.needle == nil || !opts.Case {
 			t.dfa = rt.dfa
 		}
 		return t, nil

@@ -33,10 +33,11 @@ import (
 //
 // The literals that every match must contain are extracted from the
 // adjusted pattern; they feed the n-gram filter and the first scan
-// (a byte search) exactly as the words of a literal query do. When the
-// longest is short (a common byte such as `-`), the first scan is a lazy
-// DFA (linedfa) built from the same adjusted pattern: it finds the lines
-// that may match at several hundred MB/s, and regexp verifies them.
+// (a byte search) exactly as the words of a literal query do. A lazy DFA
+// (linedfa) built from the same adjusted pattern then drops the lines
+// that hold the literal but cannot match (a short literal such as `-` is
+// in many lines), or, with no literal, scans whole blocks for the lines
+// that may match at several hundred MB/s; regexp verifies those lines.
 
 // regexTerm is a compiled regex word.
 type regexTerm struct {

@@ -328,24 +328,28 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 		}
 		scan = k
 	}
+	var dfa *linedfa.Scanner
+	if prim.dfa != nil {
+		if s.dfa == nil {
+			s.dfa = prim.dfa.NewScanner()
+		}
+		dfa = s.dfa
+	}
 	seg := 0
 	for from := 0; from < len(scan.text); {
 		var pos int
-		if prim.dfa != nil {
-			if s.dfa == nil {
-				s.dfa = prim.dfa.NewScanner()
-			}
-			start, ok := s.dfa.NextLine(scan.text, from)
-			if !ok {
-				break
-			}
-			pos = start
-		} else if prim.needle != nil {
+		if prim.needle != nil {
 			i := bytes.Index(scan.text[from:], prim.needle)
 			if i < 0 {
 				break
 			}
 			pos = from + i
+		} else if dfa != nil {
+			start, ok := dfa.NextLine(scan.text, from)
+			if !ok {
+				break
+			}
+			pos = start
 		} else {
 			loc := prim.scan.FindIndex(scan.text[from:])
 			if loc == nil {
@@ -358,6 +362,13 @@ func (s *searcher) block(t *task, pc *partCtx, b int) error {
 		}
 		li := sort.SearchInts(scan.starts, pos+1) - 1
 		from = scan.starts[li+1]
+		if prim.needle != nil && dfa != nil {
+			// Many lines may hold the needle (`-`, 株式会社): the DFA
+			// drops those that cannot match before regexp runs.
+			if _, ok := dfa.NextLine(scan.text[:from], scan.starts[li]); !ok {
+				continue
+			}
+		}
 		gl := first + li
 		for seg+1 < len(pc.segs) && pc.segs[seg+1].FirstLine <= gl {
 			seg++
