@@ -25,17 +25,19 @@ type Scanner struct {
 	// trans holds stride entries per state. A state's id is the offset
 	// of its row, so state 0 is always the start state; an entry is the
 	// next state's id, unknown or matched.
-	trans []int32
-	sets  []int32 // the NFA sets of the states, one after another
-	setAt []int32 // state i's set is sets[setAt[i]:setAt[i+1]]
-	index map[string]int32
-	key   []byte
-	used  int
-	c     closer
-	// Resets counts the times the state cache was dropped (for tests
-	// and benchmarks).
-	Resets int
+	trans  []int32
+	sets   []int32 // the NFA sets of the states, one after another
+	setAt  []int32 // state i's set is sets[setAt[i]:setAt[i+1]]
+	index  map[string]int32
+	key    []byte
+	used   int
+	c      closer
+	resets int
 }
+
+// Resets returns how many times the state cache was dropped to stay
+// within its budget.
+func (s *Scanner) Resets() int { return s.resets }
 
 // NewScanner returns a Scanner with an empty DFA cache.
 func (m *Matcher) NewScanner() *Scanner {
@@ -69,7 +71,7 @@ func (s *Scanner) addState(set []int32) (id int32, reset bool) {
 	stride := s.m.stride
 	cost := stride*4 + len(set)*8 + 64
 	if s.used+cost > cacheBudget && len(s.trans) > 0 {
-		s.Resets++
+		s.resets++
 		set = append([]int32(nil), set...) // it may live in s.sets
 		s.clear()
 		id, _ := s.addState(set)

@@ -205,7 +205,7 @@ func TestCacheReset(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("reported %v, want %v", got, want)
 	}
-	if s.Resets == 0 {
+	if s.Resets() == 0 {
 		t.Errorf("Resets = 0, want the cache dropped at least once")
 	}
 }

@@ -29,14 +29,21 @@ type Matcher struct {
 }
 
 // Compile builds a line prefilter for a parsed RE2 tree (regexp/syntax,
-// Perl flags). It fails only when the pattern is unsupported: an NFA of
-// more than maxStates states.
+// Perl flags). LF is removed from its classes: no line holds one. It
+// fails (ErrTooLarge) only when the pattern needs more than maxStates NFA
+// states, such as \pL{1000}; re is not modified.
 func Compile(re *syntax.Regexp) (*Matcher, error) {
 	b := &builder{}
 	match := b.add(nstate{match: true})
 	start := b.add(nstate{})
 	loop := b.add(nstate{trans: []btrans{{0, '\n' - 1, start}, {'\n' + 1, 0xFF, start}}})
-	pat := b.compile(re.Simplify(), match)
+	re = re.Simplify()
+	size := b.size(re)
+	if size > maxStates-len(b.states) {
+		return nil, ErrTooLarge
+	}
+	b.states = slices.Grow(b.states, size)
+	pat := b.compile(re, match)
 	if b.err != nil {
 		return nil, b.err
 	}

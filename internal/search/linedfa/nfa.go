@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp/syntax"
-	"strconv"
-	"unicode/utf8"
 )
 
 // maxStates bounds the NFA: a pattern that needs more states is
@@ -36,7 +34,9 @@ type btrans struct {
 type builder struct {
 	states    []nstate
 	err       error
-	needValid bool // a class matches U+FFFD (and so, in Go, invalid bytes)
+	needValid bool                 // a class matches U+FFFD (and so, in Go, invalid bytes)
+	classes   map[string]*template // compiled classes, by their runes
+	key       []byte
 }
 
 func (b *builder) add(s nstate) int32 {
@@ -108,6 +108,50 @@ func (b *builder) compile(re *syntax.Regexp, next int32) int32 {
 	return 0
 }
 
+// size returns the number of states compile adds for re, or more than
+// maxStates when that is more: Compile fails early on a pattern such as
+// \pL{1000} without building a hundred thousand states first.
+func (b *builder) size(re *syntax.Regexp) int {
+	n := 0
+	switch re.Op {
+	case syntax.OpNoMatch:
+		n = 1
+	case syntax.OpLiteral:
+		for _, c := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 {
+				n += len(b.template(foldOrbit(c)).states)
+			} else {
+				n += len(b.template([]rune{c, c}).states)
+			}
+		}
+	case syntax.OpCharClass:
+		n = len(b.template(re.Rune).states)
+	case syntax.OpAnyCharNotNL:
+		n = len(b.template(anyNotNL).states)
+	case syntax.OpAnyChar:
+		n = len(b.template(anyChar).states)
+	case syntax.OpCapture:
+		n = b.size(re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest:
+		n = b.size(re.Sub[0]) + 1
+	case syntax.OpRepeat:
+		sub := b.size(re.Sub[0])
+		if re.Max < 0 {
+			n = (re.Min+1)*sub + 1
+		} else {
+			n = re.Max*sub + re.Max - re.Min
+		}
+	case syntax.OpConcat, syntax.OpAlternate:
+		for _, s := range re.Sub {
+			if n += b.size(s); n > maxStates {
+				break
+			}
+		}
+		n++
+	}
+	return min(n, maxStates+1)
+}
+
 // star compiles sub* (or sub+ when plus): a loop state that enters sub
 // or leaves to next, sub returning to the loop.
 func (b *builder) star(sub *syntax.Regexp, next int32, plus bool) int32 {
@@ -140,79 +184,4 @@ func (b *builder) repeat(re *syntax.Regexp, next int32) int32 {
 		next = b.compile(sub, next)
 	}
 	return next
-}
-
-// class compiles a rune class (pairs lo, hi) followed by next: LF is
-// removed (a line never holds it), the scalar values are encoded as byte
-// sequences, and the sequences are merged into a trie whose equal
-// subtrees are shared, so [ぁ-ん] costs a few states.
-func (b *builder) class(pairs []rune, next int32) int32 {
-	var seqs []byteSeq
-	for _, r := range scalarRanges(pairs) {
-		if r.lo <= utf8.RuneError && utf8.RuneError <= r.hi {
-			b.needValid = true
-		}
-		if r.lo <= '\n' && '\n' <= r.hi {
-			if r.lo < '\n' {
-				seqs = appendSeqs(seqs, runeRange{r.lo, '\n' - 1})
-			}
-			if r.hi > '\n' {
-				seqs = appendSeqs(seqs, runeRange{'\n' + 1, r.hi})
-			}
-			continue
-		}
-		seqs = appendSeqs(seqs, r)
-	}
-	// The trie: node 0 is the root; an edge's child -1 is next.
-	type edge struct {
-		r     byteRange
-		child int32
-	}
-	nodes := [][]edge{nil}
-	for _, s := range seqs {
-		cur := int32(0)
-		for k := range s.n {
-			last := k == s.n-1
-			found := int32(-2)
-			for _, e := range nodes[cur] {
-				if e.r == s.r[k] && (e.child < 0) == last {
-					found = e.child
-					break
-				}
-			}
-			if found == -2 {
-				found = -1
-				if !last {
-					nodes = append(nodes, nil)
-					found = int32(len(nodes) - 1)
-				}
-				nodes[cur] = append(nodes[cur], edge{s.r[k], found})
-			}
-			cur = found
-		}
-	}
-	// Emit the trie bottom-up, one state per distinct transition list.
-	memo := map[string]int32{}
-	var emit func(n int32) int32
-	emit = func(n int32) int32 {
-		trans := make([]btrans, len(nodes[n]))
-		key := make([]byte, 0, len(trans)*16)
-		for i, e := range nodes[n] {
-			t := next
-			if e.child >= 0 {
-				t = emit(e.child)
-			}
-			trans[i] = btrans{e.r.lo, e.r.hi, t}
-			key = append(key, e.r.lo, e.r.hi)
-			key = strconv.AppendInt(key, int64(t), 10)
-			key = append(key, ',')
-		}
-		if id, ok := memo[string(key)]; ok {
-			return id
-		}
-		id := b.add(nstate{trans: trans})
-		memo[string(key)] = id
-		return id
-	}
-	return emit(0)
 }
