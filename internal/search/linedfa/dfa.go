@@ -3,6 +3,7 @@ package linedfa
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -54,39 +55,56 @@ func (s *Scanner) clear() {
 	s.setAt = append(s.setAt[:0], 0)
 	s.index = make(map[string]int32)
 	s.used = 0
-	s.addState(s.m.startSet)
+	s.setKey(s.m.startSet)
+	s.insert(s.m.startSet)
+}
+
+// setKey writes the map key of an NFA set into s.key.
+func (s *Scanner) setKey(set []int32) {
+	s.key = s.key[:0]
+	for _, n := range set {
+		s.key = binary.LittleEndian.AppendUint32(s.key, uint32(n))
+	}
 }
 
 // addState returns the id of the state of an NFA set, adding it if new.
 // reset reports that the cache was dropped to make room: every id the
 // caller held is then stale.
 func (s *Scanner) addState(set []int32) (id int32, reset bool) {
-	s.key = s.key[:0]
-	for _, n := range set {
-		s.key = binary.LittleEndian.AppendUint32(s.key, uint32(n))
-	}
+	s.setKey(set)
 	if id, ok := s.index[string(s.key)]; ok {
 		return id, false
 	}
-	stride := s.m.stride
-	cost := stride*4 + len(set)*8 + 64
-	if s.used+cost > cacheBudget && len(s.trans) > 0 {
+	if s.used+s.cost(set) > cacheBudget {
 		s.resets++
-		set = append([]int32(nil), set...) // it may live in s.sets
+		set = slices.Clone(set)
 		s.clear()
-		id, _ := s.addState(set)
-		return id, true
+		s.setKey(set)
+		if id, ok := s.index[string(s.key)]; ok {
+			return id, true // the start state
+		}
+		reset = true
 	}
-	s.used += cost
-	id = int32(len(s.trans))
-	for range stride {
+	return s.insert(set), reset
+}
+
+// cost is the memory a state of set takes: its row, its set and its key.
+func (s *Scanner) cost(set []int32) int {
+	return s.m.stride*4 + len(set)*8 + 64
+}
+
+// insert adds the state of set, whose key is in s.key, and returns its id.
+func (s *Scanner) insert(set []int32) int32 {
+	s.used += s.cost(set)
+	id := int32(len(s.trans))
+	for range s.m.stride {
 		s.trans = append(s.trans, unknown)
 	}
 	s.trans[int(id)+int(s.m.lfClass)] = 0 // LF ends the line: back to start
 	s.sets = append(s.sets, set...)
 	s.setAt = append(s.setAt, int32(len(s.sets)))
 	s.index[string(s.key)] = id
-	return id, false
+	return id
 }
 
 // step computes, stores and returns the transition of state id on byte c.

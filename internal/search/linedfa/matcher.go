@@ -11,8 +11,7 @@ type Matcher struct {
 	states   []nstate
 	start    int32 // the entry: the any-byte loop and the pattern
 	classes  [256]byte
-	reps     []byte // a byte of each class
-	stride   int    // number of classes: the width of a DFA state's row
+	stride   int // number of classes: the width of a DFA state's row
 	lfClass  byte
 	startSet []int32 // the DFA start state: closure of start, sorted
 	// stay[c] is 1 when byte c leads from the start state back to it
@@ -92,7 +91,6 @@ func (m *Matcher) byteClasses() {
 	for v := range 256 {
 		if v == 0 || cut[v] {
 			cls++
-			m.reps = append(m.reps, byte(v))
 		}
 		m.classes[v] = byte(cls)
 	}
