@@ -150,11 +150,14 @@ func (p *Part) decodeTables() error {
 	bad := func(off int, format string, a ...any) error {
 		return &FormatError{Path: p.path, Offset: int64(off), What: fmt.Sprintf(format, a...)}
 	}
+	// One copy of the pool; names are substrings of it (a part has
+	// hundreds of segments: one allocation each cost more than the scan).
+	pool := string(p.strs)
 	str := func(off, n uint32, at int) (string, error) {
-		if int64(off)+int64(n) > int64(len(p.strs)) {
+		if int64(off)+int64(n) > int64(len(pool)) {
 			return "", bad(at, "string outside the pool")
 		}
-		s := string(p.strs[off : off+n])
+		s := pool[off : off+n]
 		if !utf8.ValidString(s) {
 			return "", bad(at, "string not UTF-8")
 		}
@@ -165,6 +168,7 @@ func (p *Part) decodeTables() error {
 	if len(fs) < 4 || int64(len(fs)) != 4+8*int64(le.Uint32(fs)) {
 		return bad(p.fileOff, "bad file table")
 	}
+	p.files = make([]string, 0, le.Uint32(fs))
 	for i := 0; i < int(le.Uint32(fs)); i++ {
 		name, err := str(le.Uint32(fs[4+8*i:]), le.Uint32(fs[8+8*i:]), p.fileOff+4+8*i)
 		if err != nil {
@@ -181,6 +185,7 @@ func (p *Part) decodeTables() error {
 		return bad(p.segOff, "bad segment table")
 	}
 	next := 0
+	p.segs = make([]Segment, 0, le.Uint32(ss))
 	for i := 0; i < int(le.Uint32(ss)); i++ {
 		at := p.segOff + 4 + segSize*i
 		r := ss[4+segSize*i:]

@@ -100,6 +100,8 @@ func RemoveSummary(contentRoot, index string) error {
 // releases it.
 type Summary struct {
 	path  string
+	root  string // the index folder
+	stat  *dirStatter
 	f     *os.File
 	rows  int64 // offset of row 0
 	nRows uint32
@@ -121,8 +123,8 @@ type SummaryDir struct {
 
 // Fresh reports whether the folder at path still is as the entry says.
 func (d *SummaryDir) Fresh(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.IsDir() && st.ModTime().UnixNano() == d.Mtime
+	mtime, ok := dirMtime(path)
+	return ok && mtime == d.Mtime
 }
 
 // OpenSummary opens the summary of index. A missing summary gives nil,
@@ -142,6 +144,7 @@ func OpenSummary(contentRoot, index string) (*Summary, error) {
 		f.Close()
 		return nil, err
 	}
+	s.root = filepath.Join(contentRoot, index)
 	return s, nil
 }
 
@@ -181,7 +184,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	if crc != le.Uint32(h[60:]) {
 		return nil, bad("checksum mismatch")
 	}
-	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), dirs: map[string]*SummaryDir{}}
+	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), dirs: make(map[string]*SummaryDir, nDirs)}
 	ids := meta[summaryDirSize*nDirs:]
 	names := ids[idSize*nParts:]
 	s.parts = make([][idSize]byte, nParts)
@@ -189,7 +192,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 		copy(s.parts[j][:], ids[idSize*j:])
 	}
 	rels := make([]string, nDirs)
-	entries := make([]*SummaryDir, nDirs)
+	entries := make([]SummaryDir, nDirs)
 	for i := int64(0); i < nDirs; i++ {
 		e := meta[summaryDirSize*i:]
 		parent, off, n := le.Uint32(e), int64(le.Uint32(e[4:])), int64(le.Uint32(e[8:]))
@@ -198,7 +201,8 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 			return nil, bad(fmt.Sprintf("folder %d out of range", i))
 		}
 		name := string(names[off : off+n])
-		d := &SummaryDir{Mtime: int64(le.Uint64(e[24:])), HasIndex: flags&dirHasIndex != 0, Opaque: flags&dirOpaque != 0,
+		d := &entries[i]
+		*d = SummaryDir{Mtime: int64(le.Uint64(e[24:])), HasIndex: flags&dirHasIndex != 0, Opaque: flags&dirOpaque != 0,
 			FirstPart: int(first), PartIDs: s.parts[first : first+count]}
 		switch {
 		case i == 0:
@@ -208,11 +212,10 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 		case int64(parent) >= i || name == "" || strings.ContainsAny(name, `/\`):
 			return nil, bad(fmt.Sprintf("folder %d: bad parent or name", i))
 		default:
-			p := entries[parent]
+			p := &entries[parent]
 			p.Subdirs = append(p.Subdirs, name)
 			rels[i] = joinRel(rels[parent], name)
 		}
-		entries[i] = d
 		s.dirs[rels[i]] = d
 	}
 	return s, nil
@@ -228,6 +231,25 @@ func joinRel(parent, name string) string {
 // Dir returns the entry of the folder at rel (names joined by /, "" for
 // the index folder), or nil.
 func (s *Summary) Dir(rel string) *SummaryDir { return s.dirs[rel] }
+
+// FreshDir returns the entry of the folder at rel when the folder still
+// is as the entry says, else nil.
+func (s *Summary) FreshDir(rel string) *SummaryDir {
+	d := s.dirs[rel]
+	if d == nil {
+		return nil
+	}
+	if s.stat == nil {
+		s.stat = openDirStatter(s.root)
+	}
+	if mtime, ok := s.stat.mtime(rel); !ok || mtime != d.Mtime {
+		return nil
+	}
+	return d
+}
+
+// joinPath joins a /-separated relative path to root.
+func joinPath(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 
 // Parts returns the number of parts (the length of a Candidates set).
 func (s *Summary) Parts() int { return len(s.parts) }
@@ -276,4 +298,9 @@ func summaryRow(key uint32, i int, nRows uint32) uint32 {
 }
 
 // Close releases the file.
-func (s *Summary) Close() error { return s.f.Close() }
+func (s *Summary) Close() error {
+	if s.stat != nil {
+		s.stat.close()
+	}
+	return s.f.Close()
+}

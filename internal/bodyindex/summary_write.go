@@ -157,11 +157,11 @@ func walkForSummary(root string) []sumDir {
 	dirs := []sumDir{{parent: noParent}}
 	for i := 0; i < len(dirs); i++ {
 		path := filepath.Join(root, relOf(dirs, i))
-		st, err := os.Stat(path)
-		if err != nil {
+		mtime, ok := dirMtime(path)
+		if !ok {
 			continue // mtime 0 never matches: searches list it themselves
 		}
-		dirs[i].mtime = st.ModTime().UnixNano()
+		dirs[i].mtime = mtime
 		ents, err := os.ReadDir(path)
 		if err != nil {
 			dirs[i].mtime = 0

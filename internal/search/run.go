@@ -371,7 +371,7 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 	var subs []string
 	hasIndex := false
 	var only *partSet
-	if d := w.summaryDir(path, rel); d != nil {
+	if d := w.summaryDir(rel); d != nil {
 		subs = slices.Clone(d.Subdirs)
 		hasIndex = d.HasIndex
 		if hasIndex && !d.Opaque {
@@ -422,15 +422,11 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 
 // summaryDir returns the summary's entry for the folder when it is still
 // fresh, else nil.
-func (w *walker) summaryDir(path string, rel []string) *bodyindex.SummaryDir {
+func (w *walker) summaryDir(rel []string) *bodyindex.SummaryDir {
 	if w.sum == nil {
 		return nil
 	}
-	d := w.sum.Dir(strings.Join(rel, "/"))
-	if d == nil || !d.Fresh(path) {
-		return nil
-	}
-	return d
+	return w.sum.FreshDir(strings.Join(rel, "/"))
 }
 
 // folderMayDescend reports whether the folder with these segments can hold
