@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"os"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -25,6 +26,7 @@ type Part struct {
 	nLines          int
 	blocks          []blockRec
 	fold            []byte
+	foldOff         int // offset of the fold section in the file
 	orig            []byte
 	keys            []byte // nKeys × uint32
 	masks           []byte // nKeys × uint64
@@ -86,6 +88,7 @@ func ParsePart(path string, data []byte) (*Part, error) {
 	}
 	secOff := func(t uint32) int { return offs[t] }
 	p.strs, p.fold, p.orig = sec[tagStrs], sec[tagFold], sec[tagOrig]
+	p.foldOff = secOff(tagFold)
 	p.fileSec, p.fileOff = sec[tagFiles], secOff(tagFiles)
 	p.segSec, p.segOff = sec[tagSegs], secOff(tagSegs)
 	// lines
@@ -288,22 +291,81 @@ func (p *Part) GramBytes() int { return len(p.keys) + len(p.masks) }
 // and the fold offset it starts at; the line starts come from LineStart.
 // It checks the block's line offsets first.
 func (p *Part) Folded(b int) (text []byte, base int, err error) {
+	start, stop, err := p.foldedRange(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	text = p.fold[start:stop]
+	return text, start, p.checkLines(b, text)
+}
+
+// foldedRange returns where block b's folded text lies in the fold
+// section.
+func (p *Part) foldedRange(b int) (start, stop int, err error) {
 	first, end := p.BlockLines(b)
 	le := binary.LittleEndian
-	prev := le.Uint32(p.lines[4*first:])
-	if int64(prev) > int64(len(p.fold)) {
-		return nil, 0, &FormatError{Path: p.path, Offset: int64(4 * first), What: "line offset outside the folded text"}
+	s, e := le.Uint32(p.lines[4*first:]), le.Uint32(p.lines[4*end:])
+	if s > e || int64(e) > int64(len(p.fold)) {
+		return 0, 0, &FormatError{Path: p.path, Offset: int64(4 * first), What: "line offset outside the folded text"}
 	}
+	return int(s), int(e), nil
+}
+
+// checkLines checks that the line offsets of block b, whose folded text
+// is text, rise and end each line with LF.
+func (p *Part) checkLines(b int, text []byte) error {
+	first, end := p.BlockLines(b)
+	le := binary.LittleEndian
+	base := le.Uint32(p.lines[4*first:])
+	prev := base
 	for i := first + 1; i <= end; i++ {
 		v := le.Uint32(p.lines[4*i:])
-		if v <= prev || int64(v) > int64(len(p.fold)) || p.fold[v-1] != '\n' {
-			return nil, 0, &FormatError{Path: p.path, Offset: int64(4 * i), What: "line offsets out of order"}
+		if v <= prev || int64(v-base) > int64(len(text)) || text[v-base-1] != '\n' {
+			return &FormatError{Path: p.path, Offset: int64(4 * i), What: "line offsets out of order"}
 		}
 		prev = v
 	}
-	start, stop := le.Uint32(p.lines[4*first:]), le.Uint32(p.lines[4*end:])
-	return p.fold[start:stop], int(start), nil
+	return nil
 }
+
+// BlockFile reads blocks of a part with plain reads into a buffer the
+// caller keeps. A search that scans most of a part's blocks (a regular
+// expression without a literal, a one-character word) spends less copying
+// them from the page cache than faulting the mapping in page by page:
+// about 0.1 ms against 0.5–2 ms for a 3 MB part on the development VM.
+type BlockFile struct {
+	p *Part
+	f *os.File
+}
+
+// OpenBlocks opens the part's file for BlockFile reads.
+func (p *Part) OpenBlocks() (*BlockFile, error) {
+	f, err := os.Open(p.path)
+	if err != nil {
+		return nil, err
+	}
+	return &BlockFile{p: p, f: f}, nil
+}
+
+// Folded is Part.Folded reading into buf (grown when too small); the
+// text is valid until buf is reused.
+func (r *BlockFile) Folded(b int, buf []byte) (text []byte, base int, err error) {
+	start, stop, err := r.p.foldedRange(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	if cap(buf) < stop-start {
+		buf = make([]byte, stop-start)
+	}
+	text = buf[:stop-start]
+	if _, err := r.f.ReadAt(text, int64(r.p.foldOff+start)); err != nil {
+		return nil, 0, fmt.Errorf("bodyindex: read %s: %w", r.p.path, err)
+	}
+	return text, start, r.p.checkLines(b, text)
+}
+
+// Close closes the file.
+func (r *BlockFile) Close() error { return r.f.Close() }
 
 // LineStart returns the fold offset where line i starts (i may be Lines()
 // for the end). Only valid for lines of a block that Folded accepted.

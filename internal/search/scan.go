@@ -25,6 +25,8 @@ type searcher struct {
 	lineBuf  []byte
 	offs     []int
 	dfa      *linedfa.Scanner // of q.primary.dfa, made on first use
+	starts   []int            // line starts of the block being scanned
+	blockBuf []byte           // folded text of the block, with a BlockFile
 }
 
 // full reports whether the hits found so far in this task and the tasks
@@ -205,13 +207,20 @@ func (s *searcher) part(t *task, p *bodyindex.Part) error {
 		t.stats.PartsFiltered++
 		return nil
 	}
+	var bf *bodyindex.BlockFile
+	if bits.OnesCount64(cand) >= blockFileMin {
+		if f, err := p.OpenBlocks(); err == nil {
+			bf = f
+			defer f.Close()
+		}
+	}
 	for cand != 0 {
 		b := bits.TrailingZeros64(cand)
 		cand &^= 1 << uint(b)
 		if s.ctx.Err() != nil || s.full(t) {
 			return nil
 		}
-		if err := s.block(t, pc, b); err != nil {
+		if err := s.block(t, pc, b, bf); err != nil {
 			return err
 		}
 	}
@@ -239,22 +248,37 @@ type view struct {
 
 func (v *view) line(i int) []byte { return v.text[v.starts[i] : v.starts[i+1]-1] }
 
-// block scans one block.
-func (s *searcher) block(t *task, pc *partCtx, b int) error {
+// blockFileMin is how many blocks of a part a search scans before it
+// reads them with plain reads rather than through the mapping
+// (bodyindex.BlockFile).
+var blockFileMin = 4
+
+// block scans block b of the part, read through bf when it is not nil.
+func (s *searcher) block(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) error {
 	t0 := time.Now()
 	defer func() { t.stats.Scan += time.Since(t0) }()
 	p := pc.p
 	t.stats.Blocks++
-	folded, base, err := p.Folded(b)
+	var folded []byte
+	var base int
+	var err error
+	if bf != nil {
+		folded, base, err = bf.Folded(b, s.blockBuf)
+		s.blockBuf = folded
+	} else {
+		folded, base, err = p.Folded(b)
+	}
 	if err != nil {
 		return err
 	}
 	t.stats.BytesRead += int64(len(folded))
 	first, end := p.BlockLines(b)
-	starts := make([]int, end-first+1)
-	for i := range starts {
-		starts[i] = p.LineStart(first+i) - base
+	// One buffer per searcher: nothing keeps a block's views after it.
+	starts := s.starts[:0]
+	for i := first; i <= end; i++ {
+		starts = append(starts, p.LineStart(i)-base)
 	}
+	s.starts = starts
 	fv := &view{text: folded, starts: starts}
 	mv := fv // the folded text in the match space
 	if s.q.opts.Kana {

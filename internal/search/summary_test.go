@@ -125,3 +125,21 @@ func TestStaleSummary(t *testing.T) {
 		t.Errorf("with a damaged summary: %q", again)
 	}
 }
+
+// TestBlockFileGivesSameHits: blocks read with plain reads give the hits
+// that blocks read through the mapping give.
+func TestBlockFileGivesSameHits(t *testing.T) {
+	root, ix := buildCorpus(t, summaryCorpusFiles())
+	for _, q := range append(summaryQueries, struct {
+		words []string
+		opts  search.Options
+	}{[]string{"りんご"}, search.Options{Case: true, Kana: true}}) {
+		mapped, _ := hitStrings(t, root, ix, q.words, q.opts)
+		restore := search.SetBlockFileMin(1)
+		read, _ := hitStrings(t, root, ix, q.words, q.opts)
+		restore()
+		if !slices.Equal(mapped, read) {
+			t.Errorf("%q: mapped\n%q\nread\n%q", q.words, mapped, read)
+		}
+	}
+}
