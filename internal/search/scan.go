@@ -144,16 +144,50 @@ func (s *searcher) placeOK(place string) bool {
 }
 
 // partCtx is what scanning one part needs about its files and segments.
+// What a segment needs (filters, cell prefix, label) is worked out when a
+// line of it is first looked at: a part has hundreds of segments and a
+// rare word touches a few.
 type partCtx struct {
 	index   string
+	rel     string // the folder, `\` separated
 	p       *bodyindex.Part
 	segs    []bodyindex.Segment
-	segOK   []bool
+	seg     []segInfo
+	files   []string
+	fileOK  []bool
 	kinds   []extract.Kind
-	prefix  []bool   // per segment: cell-prefixed lines
-	labels  []string // per segment: PlaceLabel, once labeled
-	labeled []bool
-	relPath []string
+	relPath []string // per file, once needed
+}
+
+// segInfo is what is known of one segment once looked at.
+type segInfo struct {
+	done, ok, prefix, labeled bool
+	label                     string
+}
+
+// info returns segment i's filter verdict and whether its lines start
+// with a cell.
+func (s *searcher) info(pc *partCtx, i int) *segInfo {
+	si := &pc.seg[i]
+	if !si.done {
+		sg := pc.segs[i]
+		si.ok = pc.fileOK[sg.File] && s.placeOK(sg.Place)
+		si.prefix = cellPrefixed(pc.kinds[sg.File], sg.Place)
+		si.done = true
+	}
+	return si
+}
+
+// path returns the path of file i of the part under its index.
+func (pc *partCtx) path(i int) string {
+	if pc.relPath[i] == "" {
+		if pc.rel == "" {
+			pc.relPath[i] = pc.files[i]
+		} else {
+			pc.relPath[i] = pc.rel + `\` + pc.files[i]
+		}
+	}
+	return pc.relPath[i]
 }
 
 // part searches one part.
@@ -173,29 +207,22 @@ func (s *searcher) part(t *task, p *bodyindex.Part) error {
 		return err
 	}
 	files, _ := p.Files()
-	pc := &partCtx{index: t.index, p: p, segs: segs}
-	fileOK := make([]bool, len(files))
-	pc.kinds = make([]extract.Kind, len(files))
-	pc.relPath = make([]string, len(files))
+	pc := &partCtx{index: t.index, rel: t.rel, p: p, segs: segs, files: files,
+		seg: make([]segInfo, len(segs)), fileOK: make([]bool, len(files)),
+		kinds: make([]extract.Kind, len(files)), relPath: make([]string, len(files))}
+	filtered := s.q.opts.NoShapes || s.q.opts.NoComments
 	for i, n := range files {
-		fileOK[i] = s.fileOK(t, n)
+		pc.fileOK[i] = s.fileOK(t, n)
 		pc.kinds[i], _ = extract.KindOf(n)
-		if t.rel == "" {
-			pc.relPath[i] = n
-		} else {
-			pc.relPath[i] = t.rel + `\` + n
-		}
+		filtered = filtered || !pc.fileOK[i]
 	}
-	pc.segOK = make([]bool, len(pc.segs))
-	pc.prefix = make([]bool, len(pc.segs))
-	pc.labels = make([]string, len(pc.segs))
-	pc.labeled = make([]bool, len(pc.segs))
-	allowed := uint64(0)
-	for i, sg := range pc.segs {
-		pc.segOK[i] = fileOK[sg.File] && s.placeOK(sg.Place)
-		pc.prefix[i] = cellPrefixed(pc.kinds[sg.File], sg.Place)
-		if pc.segOK[i] {
-			allowed |= blockMask(p, sg.FirstLine, sg.FirstLine+sg.Lines)
+	allowed := p.AllBlocks()
+	if filtered {
+		allowed = 0
+		for i, sg := range pc.segs {
+			if s.info(pc, i).ok {
+				allowed |= blockMask(p, sg.FirstLine, sg.FirstLine+sg.Lines)
+			}
 		}
 	}
 	before := bits.OnesCount64(cand)
@@ -400,7 +427,8 @@ func (s *searcher) block(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) e
 		for seg+1 < len(pc.segs) && pc.segs[seg+1].FirstLine <= gl {
 			seg++
 		}
-		if !pc.segOK[seg] {
+		si := s.info(pc, seg)
+		if !si.ok {
 			continue
 		}
 		var text []byte
@@ -418,7 +446,7 @@ func (s *searcher) block(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) e
 			text = mv.line(li)
 		}
 		off := 0
-		if pc.prefix[seg] {
+		if si.prefix {
 			tab := bytes.IndexByte(text, '\t')
 			if tab < 0 {
 				continue
@@ -466,7 +494,7 @@ func (s *searcher) hit(pc *partCtx, seg, gl int, line string, foldedLine, region
 	fk := pc.kinds[sg.File]
 	h := Hit{
 		Index:    pc.index,
-		RelPath:  pc.relPath[sg.File],
+		RelPath:  pc.path(sg.File),
 		FileKind: fk,
 		Place:    sg.Place,
 		Kind:     placeKind(fk, sg.Place),
@@ -497,10 +525,11 @@ func (s *searcher) hit(pc *partCtx, seg, gl int, line string, foldedLine, region
 	}
 	h.Matches = ms
 	h.setCells()
-	if !pc.labeled[seg] {
-		pc.labels[seg], pc.labeled[seg] = PlaceLabel(fk, sg.Place), true
+	si := &pc.seg[seg]
+	if !si.labeled {
+		si.label, si.labeled = PlaceLabel(fk, sg.Place), true
 	}
-	h.Label = h.label(pc.labels[seg])
+	h.Label = h.label(si.label)
 	h.shorten()
 	return h
 }
