@@ -65,6 +65,8 @@ type sumDir struct {
 // does not exist gets its summary removed.
 func WriteSummary(contentRoot, index string) error {
 	root := filepath.Join(contentRoot, index)
+	// A temporary file a crash left behind goes, written now or not.
+	os.Remove(SummaryPath(contentRoot, index) + tmpSuffix)
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return RemoveSummary(contentRoot, index)
 	}

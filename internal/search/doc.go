@@ -34,8 +34,15 @@
 // # Speed
 //
 // A query's words give n-gram keys (bodyindex.QueryKeys; for a regex the
-// literals every match contains). A part without all keys in one block is
-// skipped after a few binary searches, and only the blocks holding them
-// are scanned, with a byte search for the longest word on the folded text;
-// the original text of a block is decompressed only when a line matches.
+// literals every match contains). The index summary (bodyindex.Summary)
+// turns them into the parts that may hold every key, and lists the
+// folders, so the walk stats each folder instead of listing it and opens
+// only the folders with such a part (a folder changed since the summary
+// was written is listed and opened as without one). In an opened part a
+// part without all keys in one block is skipped after a few binary
+// searches, and only the blocks holding them are scanned, with a byte
+// search for the longest word on the folded text (a regex: a lazy DFA,
+// package linedfa, finds the lines regexp then checks); the original text
+// of a block is decompressed only when a line matches. A part with many
+// blocks to scan is read with plain reads rather than through its mapping.
 package search
