@@ -35,10 +35,13 @@ import (
 //	                        2.x–4.x BIFF stream under .xls is converted
 //	Legacy (any other CFB)  converted
 //
-// Conversion: the file is copied into the scratch folder as source.<ext>
-// and converted by LibreOffice (legacy_convert.go) to the OOXML format of
-// its family, chosen by the CFB's root stream (Workbook, WordDocument,
-// PowerPoint Document) and else by the extension; the output must start
+// Conversion: a compound file whose container LibreOffice cannot open
+// fails with MsgCorrupt first (legacy_precheck.go: LibreOffice would import
+// its bytes as text). The file is copied into the scratch folder as
+// source.<ext> and converted by LibreOffice (legacy_convert.go) to the OOXML
+// format of its family, chosen by the CFB's root stream (Workbook,
+// WordDocument, PowerPoint Document) and else by the extension; an Excel
+// workbook is read with Calc's Excel filter forced. The output must start
 // with the ZIP signature (otherwise a transparent-encryption product
 // encrypted it: MsgConvertedEncrypted, §10 testOfficeOutput) and is read by
 // the OOXML reader of that family, so places and place TSVs are the same as
@@ -220,9 +223,15 @@ func zipEntryNames(r io.ReaderAt, size int64, max int) map[string]bool {
 	return m
 }
 
-// convertLegacy copies path into the scratch folder as source<ext>,
-// converts it to target with LibreOffice and reads the result.
+// convertLegacy checks path (legacy_precheck.go: a damaged compound file
+// fails here, an Excel workbook gets Calc's Excel filter forced), copies it
+// into the scratch folder as source<ext>, converts it to target with
+// LibreOffice and reads the result.
 func convertLegacy(ctx context.Context, path, ext, target string, opt Options) (*Result, error) {
+	infilter, err := legacyPrecheck(path, target)
+	if err != nil {
+		return nil, err
+	}
 	soffice, err := loFind()
 	if err != nil {
 		return nil, &Postponed{Msg: MsgNoLibreOffice}
@@ -244,7 +253,7 @@ func convertLegacy(ctx context.Context, path, ext, target string, opt Options) (
 	if err := legacyCopy(path, filepath.Join(in, name)); err != nil {
 		return nil, err
 	}
-	printed, err := loRun(ctx, soffice, in, []string{name}, target, out, filepath.Join(opt.Scratch, LibreOfficeProfile))
+	printed, err := loRun(ctx, soffice, in, []string{name}, target, infilter, out, filepath.Join(opt.Scratch, LibreOfficeProfile))
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ import (
 //
 //	soffice --headless --norestore --nolockcheck
 //	        -env:UserInstallation=file://<scratch>/lo-profile
+//	        [--infilter=<import filter>]
 //	        --convert-to <target>:<filter> --outdir <scratch>/<out> <inputs…>
 //
 // run in the folder of the inputs, which are copies in the scratch folder
@@ -31,8 +32,11 @@ import (
 // profile is private to the scratch folder, so concurrent workers never
 // hand their files to each other's LibreOffice; creating it costs a few
 // seconds, so a caller that keeps <scratch>/lo-profile between files
-// (LibreOfficeProfile) saves that on every later file. soffice exits with 0
-// even when it could not load a file: success is the output file existing.
+// (LibreOfficeProfile) saves that on every later file. The profile is set
+// to the Japanese locale before its first use (legacy_locale.go), so that
+// locale-bound formats convert as a Japanese Excel shows them. soffice
+// exits with 0 even when it could not load a file: success is the output
+// file existing.
 //
 // The child is started with exec.CommandContext and stays in the caller's
 // process group, so a worker killed with its group takes LibreOffice along.
@@ -146,9 +150,10 @@ func (c *loOutput) String() string {
 
 // loRun converts the files named in inputs (names inside dir) to
 // target with one soffice process writing into outdir, and returns what it
-// printed. It returns ctx's error when ctx ends first; the process tree is
+// printed. infilter, unless "", forces LibreOffice's import filter. The
+// profile is made to carry loLocale first (legacy_locale.go). It returns ctx's error when ctx ends first; the process tree is
 // killed then.
-func loRun(ctx context.Context, soffice, dir string, inputs []string, target, outdir, profile string) (string, error) {
+func loRun(ctx context.Context, soffice, dir string, inputs []string, target, infilter, outdir, profile string) (string, error) {
 	filter, ok := loFilters[target]
 	if !ok {
 		return "", fmt.Errorf("extract: unknown conversion target %q", target)
@@ -156,9 +161,15 @@ func loRun(ctx context.Context, soffice, dir string, inputs []string, target, ou
 	if err := os.MkdirAll(outdir, 0o755); err != nil {
 		return "", fmt.Errorf("extract: create conversion folder: %w", err)
 	}
+	if err := loEnsureLocale(profile); err != nil {
+		return "", err
+	}
 	args := []string{"--headless", "--norestore", "--nolockcheck",
-		"-env:UserInstallation=" + loFileURL(profile),
-		"--convert-to", target + ":" + filter, "--outdir", outdir}
+		"-env:UserInstallation=" + loFileURL(profile)}
+	if infilter != "" {
+		args = append(args, "--infilter="+infilter)
+	}
+	args = append(args, "--convert-to", target+":"+filter, "--outdir", outdir)
 	args = append(args, inputs...)
 	cmd := exec.CommandContext(ctx, soffice, args...)
 	cmd.Dir = dir
@@ -235,7 +246,7 @@ func ConvertBatch(ctx context.Context, soffice string, files []string, target, s
 			return nil, err
 		}
 	}
-	if _, err := loRun(ctx, soffice, in, names, target, out, filepath.Join(scratch, LibreOfficeProfile)); err != nil {
+	if _, err := loRun(ctx, soffice, in, names, target, "", out, filepath.Join(scratch, LibreOfficeProfile)); err != nil {
 		return nil, err
 	}
 	res := make(map[string]string, len(files))
