@@ -280,3 +280,46 @@ func TestFolderWithOnlyFailures(t *testing.T) {
 		t.Errorf("journal carries an unpublished folder")
 	}
 }
+
+// TestIndexOnly: `index --only NAME` updates that index alone and leaves
+// the others as they are (a row's ［更新］, reference/gui.md §3.1).
+func TestIndexOnly(t *testing.T) {
+	f := newFixture(t)
+	other := filepath.Join(filepath.Dir(f.root), "経理")
+	os.MkdirAll(other, 0o755)
+	f.write("a.txt", "りんご\n")
+	f.mustRun("folder", "add", f.root)
+	f.mustRun("folder", "add", other)
+	f.mustRun("index")
+
+	f.write("new.txt", "新しいりんご\n")
+	os.WriteFile(filepath.Join(other, "b.txt"), []byte("経理のみかん\n"), 0o644)
+	out := f.mustRun("index", "--only", "経理")
+	if !strings.Contains(out, "[営業] "+f.root+" … 今回は更新の対象外のため取り込みません（インデックスはそのまま残します）") {
+		t.Errorf("the other root is not logged as left alone:\n%s", out)
+	}
+	if _, ok := f.list().Lookup(`営業\new.txt`); ok {
+		t.Errorf("a file of the other index got a row")
+	}
+	if r, ok := f.list().Lookup(`経理\b.txt`); !ok || r.State != ingestlist.Done {
+		t.Errorf("経理\\b.txt = %+v, %v; want 済", r, ok)
+	}
+	if _, _, code := f.run("search", "りんご"); code != 0 {
+		t.Errorf("the other index is no longer searchable")
+	}
+
+	// A name the run cannot use is logged with the reference's reason;
+	// with no usable name left there is nothing to run.
+	f.mustRun("folder", "disable", "経理")
+	_, errOut, code := f.run("index", "--only", "経理", "--only", "どこにもない")
+	if code != 1 || !strings.Contains(errOut, "チェックの付いたクロール対象フォルダがありません。") {
+		t.Errorf("no usable name: exit %d, %q", code, errOut)
+	}
+	out = f.mustRun("index", "--only", "営業", "--only", "どこにもない")
+	if !strings.Contains(out, "[どこにもない] は取り込めません: 設定にありません") {
+		t.Errorf("unknown name not logged:\n%s", out)
+	}
+	if r, ok := f.list().Lookup(`営業\new.txt`); !ok || r.State != ingestlist.Done {
+		t.Errorf("営業\\new.txt = %+v, %v; want 済", r, ok)
+	}
+}

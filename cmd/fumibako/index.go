@@ -3,18 +3,18 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 func init() {
-	commands["index"] = &command{summary: "crawl the checked folders and ingest what changed [--retry-failed] [--workers N] [--file-timeout D]", run: runIndex}
+	commands["index"] = &command{summary: "crawl the checked folders and ingest what changed [--only NAME] [--retry-failed] [--workers N] [--file-timeout D]", run: runIndex}
 }
 
 func runIndex(e *env, args []string) int {
@@ -24,6 +24,8 @@ func runIndex(e *env, args []string) int {
 	timeout := fs.Duration("file-timeout", 0, "per-file deadline (default 10m)")
 	memMB := fs.Int64("worker-memory", 0, "memory cap per worker in MiB (default 2048; -1 = none)")
 	plain := fs.Bool("plain", false, "plain log lines even on a terminal")
+	var only listFlag
+	fs.Var(&only, "only", "update only this index, leaving the others as they are (repeatable)")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return exitUsage
 	}
@@ -69,6 +71,7 @@ func runIndex(e *env, args []string) int {
 		Settings:    s,
 		Body:        bodyindex.Store{},
 		RetryFailed: *retry,
+		OnlyNames:   only,
 		Workers:     *workers,
 		FileTimeout: *timeout,
 		MemLimit:    mem,

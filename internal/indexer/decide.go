@@ -24,7 +24,7 @@ var CrawlAttrs crawl.Attributes
 type rootScan struct {
 	root workspace.Root
 	res  *crawl.Result
-	kind string // 取り込み, チェックなし, フォルダなし
+	kind string // 取り込み, チェックなし, 対象外 (not in OnlyNames), フォルダなし
 }
 
 // PlanRow is one line of the plan shown for confirmation
@@ -49,12 +49,21 @@ func (r *run) crawlAndDecide() error {
 	r.logf(Info, "")
 	r.logf(Info, msgCrawling)
 	r.stats = ReadRunStats(r.ws)
+	r.sum.OnlySkipped = r.opt.onlySkipped()
+	for _, sk := range r.sum.OnlySkipped {
+		r.logf(Warn, msgOnlySkipped, sk.Name, sk.Reason)
+	}
 	var scans []rootScan
 	for _, root := range r.opt.Settings.Roots {
 		r.folders = append(r.folders, ingestlist.Folder{Path: root.Path, Name: root.Name})
 		if !root.IsEnabled() {
 			r.logf(Info, msgRootDisabled, root.Name, root.Path)
 			scans = append(scans, rootScan{root: root, kind: "チェックなし"})
+			continue
+		}
+		if !r.opt.named(root.Name) {
+			r.logf(Info, msgRootNotNamed, root.Name, root.Path)
+			scans = append(scans, rootScan{root: root, kind: "対象外"})
 			continue
 		}
 		res, err := crawl.Crawl(context.Background(), root, crawl.Options{Exclude: []string{r.ws.Root}, Attrs: CrawlAttrs})

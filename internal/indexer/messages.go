@@ -3,10 +3,18 @@ package indexer
 import "fmt"
 
 // Fatal messages (reference/indexing.md §17.1).
+// Reasons of Summary.OnlySkipped (reference/indexing.md §2, selectOnlyNames).
+const (
+	reasonNotInSettings = "設定にありません"
+	reasonUnchecked     = "チェックが付いていません"
+)
+
 const (
 	MsgNoRoots       = "クロール対象フォルダがありません。画面でクロール対象フォルダを追加してください。"
 	MsgNoEnabled     = "チェックの付いたクロール対象フォルダがありません。画面で取り込むフォルダにチェックを付けてください。"
 	msgRootLost      = "クロール対象フォルダが見つからなくなったため、インデックス作成を中止しました: %s（残り %d 件は未取り込みのまま残しました。フォルダを使えるようにしてから、もう一度取り込んでください）"
+	msgRootNotNamed  = "  [%s] %s … 今回は更新の対象外のため取り込みません（インデックスはそのまま残します）"
+	msgOnlySkipped   = "  [%s] は取り込めません: %s"
 	msgRootDisabled  = "  [%s] %s … チェックなしのため取り込みません（インデックスはそのまま残します）"
 	msgRootMissing   = "  [%s] %s … フォルダが見つからないため取り込みません"
 	msgRootCounts    = "  [%s] 対象ファイル %d 件（取り込み済み %d 件 / 新規 %d 件 / 更新あり %d 件 / 前回未完了 %d 件 / 前回失敗 %d 件）"

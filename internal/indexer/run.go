@@ -40,6 +40,11 @@ type Options struct {
 	Body      BodyIndex
 
 	RetryFailed bool
+	// OnlyNames, when set, limits the run to these indexes (a row's
+	// ［更新］, reference/gui.md §3.1): the other roots are left as they
+	// are, as if unchecked. A named root that is unchecked or not in the
+	// settings is reported in Summary.OnlySkipped (selectOnlyNames).
+	OnlyNames   []string
 	Workers     int           // 0 = number of CPUs
 	FileTimeout time.Duration // 0 = 10 minutes
 	MemLimit    int64         // bytes per worker; 0 = 2 GiB, <0 = none
@@ -83,6 +88,13 @@ type Summary struct {
 	Cancelled                    bool
 	NothingToDo                  bool
 	Failures                     []Failure
+	OnlySkipped                  []OnlySkip
+}
+
+// OnlySkip is a root named in Options.OnlyNames that the run could not
+// use, with the reference's reason: 設定にありません or チェックが付いていません.
+type OnlySkip struct {
+	Name, Reason string
 }
 
 // ErrRootLost is the fatal error of a crawl root that vanished mid-run.
@@ -178,7 +190,7 @@ func Run(opt Options) (sum *Summary, err error) {
 	}
 	enabled := 0
 	for _, root := range opt.Settings.Roots {
-		if root.IsEnabled() {
+		if root.IsEnabled() && opt.named(root.Name) {
 			enabled++
 		}
 	}
@@ -256,4 +268,33 @@ func (r *run) prepareScratch() error {
 		return fmt.Errorf("indexer: create scratch %s: %w", r.scratch, err)
 	}
 	return nil
+}
+
+// named reports whether the run covers the index name: every index, or
+// those in OnlyNames.
+func (o *Options) named(name string) bool {
+	if len(o.OnlyNames) == 0 {
+		return true
+	}
+	for _, n := range o.OnlyNames {
+		if workspace.FoldKey(n) == workspace.FoldKey(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlySkipped lists the names of OnlyNames the run cannot use.
+func (o *Options) onlySkipped() []OnlySkip {
+	var out []OnlySkip
+	for _, n := range o.OnlyNames {
+		root, _, ok := o.Settings.Root(n)
+		switch {
+		case !ok:
+			out = append(out, OnlySkip{Name: n, Reason: reasonNotInSettings})
+		case !root.IsEnabled():
+			out = append(out, OnlySkip{Name: n, Reason: reasonUnchecked})
+		}
+	}
+	return out
 }

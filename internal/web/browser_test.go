@@ -418,7 +418,7 @@ func TestBrowserIndexManagement(t *testing.T) {
 
 	// Rename (インデックスの編集).
 	b.step("rename",
-		click(`#folders tbody tr[data-name="営業"] td.ops button`),
+		click(`#folders tbody tr[data-name="営業"] td.ops button[data-what="編集"]`),
 		chromedp.WaitVisible(css(`#rename-name`)),
 		chromedp.Evaluate[void](`document.getElementById('rename-name').value = ''`),
 		chromedp.SendKeys(css(`#rename-name`), "営業2"),
@@ -461,6 +461,20 @@ func TestBrowserIndexManagement(t *testing.T) {
 		click(`#confirm-start`),
 		waitJS(`document.getElementById('run-text').textContent.startsWith('更新が終わりました')`))
 
+	// A row's ［更新］ updates that index alone.
+	if err := os.WriteFile(filepath.Join(e.root, "追加.txt"), []byte("あとから足した行\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.step("row update",
+		click(`#folders tbody tr[data-name="営業2"] td.ops button.row-run`),
+		chromedp.WaitVisible(css(`#confirm-table`)))
+	if n := get(b, "plan rows", eval[int](`document.querySelectorAll('#confirm-table tbody tr').length`)); n != 1 {
+		t.Errorf("row update plan has %d rows, want 1", n)
+	}
+	b.step("row update finish",
+		click(`#confirm-start`),
+		waitJS(`document.getElementById('run-text').textContent.startsWith('更新が終わりました（成功 1 件')`))
+
 	// Another process holds the lock: the page says so and refuses to start.
 	lock, err := e.ws.Lock()
 	if err != nil {
@@ -476,7 +490,7 @@ func TestBrowserIndexManagement(t *testing.T) {
 
 	// Delete: the confirmation says what goes and what stays; cancel is
 	// the default.
-	del := `#folders tbody tr[data-name="営業2"] td.ops button:nth-child(2)`
+	del := `#folders tbody tr[data-name="営業2"] td.ops button[data-what="削除"]`
 	b.step("delete dialog", waitJS(`!document.querySelector('`+del+`').disabled`), click(del), chromedp.WaitVisible(css(`#dialog-ok`)))
 	d := get(b, "delete dialog", textOf(`#dialog`))
 	for _, w := range []string{"「営業2」のインデックスを削除しますか？", "✗ インデックス [営業2]", "✓ 元のフォルダ（", "のファイルはそのまま残ります。", "削除する", "キャンセル"} {

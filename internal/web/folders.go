@@ -128,7 +128,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
 		fv.Last = shortTime(fv.Last, now)
 		switch {
-		case run.Running && fv.Enabled:
+		case run.Running && fv.Enabled && runCovers(run, root.Name):
 			fv.Status = statusRunning
 		case fv.Files == 0:
 			fv.Status = statusNone
@@ -272,6 +272,25 @@ func (s *Server) editSettings(w http.ResponseWriter, edit func(*workspace.Settin
 	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 }
 
+// checkIndex checks the index name in the settings (a row's ［更新］),
+// saving them only when it was unchecked.
+func (s *Server) checkIndex(name string) error {
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	st, _, err := s.loadSettings()
+	if err != nil {
+		return err
+	}
+	root, _, ok := st.Root(name)
+	if ok && root.IsEnabled() {
+		return nil
+	}
+	if err := st.SetEnabled(name, true); err != nil {
+		return err
+	}
+	return s.ws.SaveSettings(st)
+}
+
 func writeEditError(w http.ResponseWriter, err error) {
 	var fe *workspace.FolderError
 	var le *workspace.LockError
@@ -350,12 +369,36 @@ func (s *Server) handleFolderRemove(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// runCovers reports whether the run updates the index name.
+func runCovers(run RunView, name string) bool {
+	if len(run.Only) == 0 {
+		return true
+	}
+	for _, n := range run.Only {
+		if workspace.FoldKey(n) == workspace.FoldKey(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// handleRunStart starts a run: of every checked index, or with Only of
+// that one index (a row's ［更新］: it is checked first, reference/gui.md
+// §3.1).
 func (s *Server) handleRunStart(w http.ResponseWriter, r *http.Request) {
-	var req struct{}
+	var req struct{ Only string }
 	if !readJSON(w, r, &req) {
 		return
 	}
-	err := s.run.start()
+	var only []string
+	if req.Only != "" {
+		if err := s.checkIndex(req.Only); err != nil {
+			writeUserError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		only = []string{req.Only}
+	}
+	err := s.run.start(only)
 	var le *workspace.LockError
 	switch {
 	case errors.Is(err, errBusy):

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -213,5 +215,73 @@ func TestRunIngests(t *testing.T) {
 	v = e.waitRun("the third end", ended)
 	if v.End.Text != "更新が終わりました（成功 0 件 / 失敗 1 件）" {
 		t.Errorf("end = %+v", *v.End)
+	}
+}
+
+// TestRunOnly: a row's ［更新］ checks that index and updates it alone; the
+// other index is left as it is and not shown as running.
+func TestRunOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fumibako and runs workers")
+	}
+	e := newEnv(t, fumibakoBinary(t))
+	e.write("営業のメモ.txt", []byte("りんご\n"))
+	other := filepath.Join(filepath.Dir(e.root), "経理")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "請求.txt"), []byte("みかん\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.ws.LoadSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddRoot(other, "経理", e.ws.Root, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetEnabled("経理", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.ws.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+
+	if resp, m := e.post("/api/run/start", map[string]any{"only": "どこにもない"}); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("unknown index: %d %v, want 400", resp.StatusCode, m)
+	}
+	if resp, m := e.post("/api/run/start", map[string]any{"only": "経理"}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("start = %d %v", resp.StatusCode, m)
+	}
+	v := e.waitRun("the confirmation", confirming)
+	if len(v.Only) != 1 || v.Only[0] != "経理" || v.Confirm.Targets != 1 {
+		t.Errorf("run = %+v, confirm = %+v", v, v.Confirm)
+	}
+	kinds := map[string]string{}
+	for _, r := range v.Confirm.Rows {
+		kinds[r.Index] = r.Kind
+	}
+	if kinds["経理"] != "取り込み" || kinds["営業"] != "対象外" {
+		t.Errorf("plan kinds = %v", kinds)
+	}
+	var st web.StateView
+	e.getJSON("/api/state", &st)
+	status := map[string]web.FolderView{}
+	for _, f := range st.Folders {
+		status[f.Name] = f
+	}
+	if f := status["経理"]; !f.Enabled || f.Status != "更新中" {
+		t.Errorf("経理 = %+v, want checked and 更新中", f)
+	}
+	if f := status["営業"]; f.Status == "更新中" {
+		t.Errorf("営業 = %+v, shown as running", f)
+	}
+	e.post("/api/run/confirm", map[string]any{"proceed": true})
+	e.waitRun("the end", ended)
+	if lines := e.search("q=" + url.QueryEscape("みかん")); len(lines) != 2 || lines[0].Path != "請求.txt" {
+		t.Errorf("経理's file after its ［更新］: %+v", lines)
+	}
+	if lines := e.search("q=" + url.QueryEscape("りんご")); len(lines) != 1 || lines[0].Message != "見つかりませんでした。" {
+		t.Errorf("営業's file was ingested by 経理's ［更新］: %+v", lines)
 	}
 }

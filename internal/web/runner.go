@@ -45,6 +45,7 @@ type runState struct {
 	stopCh      chan struct{}
 	killCh      chan struct{}
 	confirm     *pendingConfirm
+	only        []string // OnlyNames of a row's ［更新］, nil for every checked index
 }
 
 type pendingConfirm struct {
@@ -74,6 +75,9 @@ type RunView struct {
 	Current   string  `json:"current,omitempty"` // 更新中のファイル：…
 	TimeLeft  string  `json:"timeLeft,omitempty"`
 	Stopping  bool    `json:"stopping"`
+	// Only names the indexes of a row's ［更新］; empty when the run
+	// covers every checked index.
+	Only []string `json:"only,omitempty"`
 
 	Confirm *ConfirmView `json:"confirm,omitempty"`
 	End     *EndView     `json:"end,omitempty"`
@@ -115,8 +119,9 @@ func (rn *runner) notify() {
 // errBusy is returned by start when this server already runs one.
 var errBusy = errors.New("web: an indexing run is already going on")
 
-// start begins an indexing run in the background.
-func (rn *runner) start() error {
+// start begins an indexing run in the background: of the indexes named
+// in only, or of every checked one.
+func (rn *runner) start(only []string) error {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if rn.cur != nil {
@@ -125,7 +130,7 @@ func (rn *runner) start() error {
 	if rn.s.ws.IsLocked() {
 		return &workspace.LockError{Path: rn.s.ws.LockPath()}
 	}
-	cur := &runState{stopCh: make(chan struct{}), killCh: make(chan struct{})}
+	cur := &runState{stopCh: make(chan struct{}), killCh: make(chan struct{}), only: only}
 	cur.progress.Phase = indexer.PhaseCrawl
 	rn.cur = cur
 	rn.end = nil
@@ -177,6 +182,7 @@ func (rn *runner) runIndexer(cur *runState) (*indexer.Summary, error) {
 		WorkerExe:   opt.WorkerExe,
 		WorkerArgs:  opt.WorkerArgs,
 		WorkerEnv:   opt.WorkerEnv,
+		OnlyNames:   cur.only,
 		Stop:        cur.stopCh,
 		Kill:        cur.killCh,
 		Confirm:     func(rows []indexer.PlanRow) indexer.Answer { return rn.confirm(cur, rows) },
@@ -340,6 +346,7 @@ func fillProgress(v *RunView, cur *runState, now time.Time) {
 	v.Running = true
 	v.Phase, v.Total, v.Done, v.Failed, v.Remaining = p.Phase, p.Total, p.Done, p.Failed, p.Remaining
 	v.Stopping = cur.stopping
+	v.Only = cur.only
 	switch {
 	case cur.confirm != nil:
 		c := cur.confirm.view

@@ -90,6 +90,12 @@ F.index = (() => {
       mini.firstChild.style.width = F.run.percent + '%';
       statusCell.append(mini, el('div', { class: 'muted', text: T.left(F.run.remaining) }));
     }
+    // ［更新］ runs this index alone and turns into ［中止］ while it runs
+    // (reference/gui.md §2.2).
+    const mine = f.status === '更新中';
+    const upd = mine
+      ? el('button', { type: 'button', class: 'row-run', text: '中止', onclick: stop })
+      : el('button', { type: 'button', class: 'row-run', text: '更新', disabled: busy, title: busy ? T.busy('更新') : null, onclick: () => start(f.name) });
     const edit = el('button', { type: 'button', text: '編集…', 'data-what': '編集', disabled: busy, title: busy ? T.busy('編集') : null, onclick: () => rename(f) });
     const del = el('button', { type: 'button', text: '削除', 'data-what': '削除', disabled: busy, title: busy ? T.busy('削除') : null, onclick: () => remove(f) });
     const tr = el('tr', { tabindex: '0', 'data-name': f.name },
@@ -100,7 +106,7 @@ F.index = (() => {
       el('td', { class: 'num', title: T.filesTip(f), text: f.files.toLocaleString() }),
       el('td', { text: f.last }),
       statusCell,
-      el('td', { class: 'ops' }, edit, ' ', del));
+      el('td', { class: 'ops' }, upd, ' ', edit, ' ', del));
     tr.addEventListener('keydown', (e) => {
       if (e.key === 'Delete' && e.target === tr && !busy) remove(f);
     });
@@ -312,9 +318,11 @@ F.index = (() => {
     }
   }
 
-  async function start() {
+  // start runs every checked index, or with a name only that one (a
+  // row's ［更新］, which checks it first).
+  async function start(only) {
     try {
-      await F.post('/api/run/start', {});
+      await F.post('/api/run/start', typeof only === 'string' ? { only } : {});
       F.status('');
     } catch (e) {
       F.status(e.message, true);
@@ -345,6 +353,7 @@ F.index = (() => {
       const num = (n) => el('td', { class: 'num', text: n.toLocaleString() });
       const tb = el('tbody');
       for (const r of c.rows) {
+        if (r.Kind === '対象外') continue; // another row's ［更新］: not part of this run
         let badge;
         let cls;
         if (r.Kind === 'チェックなし') [badge, cls] = ['取り込みません', 's-none'];
