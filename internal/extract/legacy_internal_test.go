@@ -46,7 +46,8 @@ func TestLegacyNoLibreOffice(t *testing.T) {
 	}
 }
 
-// fakeSoffice writes a shell script standing in for soffice: it parses
+// fakeSoffice writes a shell script standing in for soffice: it writes its
+// arguments, one a line, to $FAKE_ARGS when that is set, parses
 // --convert-to and --outdir like soffice and then does what FAKE_MODE says.
 func fakeSoffice(t *testing.T) string {
 	t.Helper()
@@ -55,6 +56,7 @@ func fakeSoffice(t *testing.T) string {
 	}
 	p := filepath.Join(t.TempDir(), "soffice")
 	script := `#!/bin/sh
+[ -n "$FAKE_ARGS" ] && printf '%s\n' "$@" > "$FAKE_ARGS"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--outdir) out=$2; shift ;;

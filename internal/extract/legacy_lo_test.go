@@ -146,6 +146,7 @@ func TestLegacyCorpus(t *testing.T) {
 		"testWORD_protected_passtika.doc":  MsgPassword,
 		"testPPT_protected_passtika.ppt":   MsgPassword,
 		"testWORD_protected_drm.doc":       MsgRights,
+		"OOM_alloc3.xls":                   MsgCorrupt, // damaged compound file
 	}
 	var summary []string
 	counts := map[string]int{}
