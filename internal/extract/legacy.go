@@ -33,7 +33,8 @@ import (
 //	Unknown (NUL)           MsgEncryptedOrBad (likely the ciphertext of a
 //	                        transparent-encryption product); a bare Excel
 //	                        2.x–4.x BIFF stream under .xls is converted
-//	Legacy (any other CFB)  converted
+//	Legacy (any other CFB)  converted; MsgCorrupt when LibreOffice could
+//	                        not open its container (below)
 //
 // Conversion: a compound file whose container LibreOffice cannot open
 // fails with MsgCorrupt first (legacy_precheck.go: LibreOffice would import
@@ -46,7 +47,8 @@ import (
 // encrypted it: MsgConvertedEncrypted, §10 testOfficeOutput) and is read by
 // the OOXML reader of that family, so places and place TSVs are the same as
 // for the new formats. No output at all is MsgCorrupt. LibreOffice not
-// installed: *Postponed with MsgNoLibreOffice (DESIGN.md).
+// installed: *Postponed with MsgNoLibreOffice (DESIGN.md), except for a
+// damaged container, which fails as above without it.
 //
 // The extension of path decides the family; when path is a copy under
 // another name (no legacy extension), the content does.
