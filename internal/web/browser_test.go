@@ -465,8 +465,12 @@ func TestBrowserIndexManagement(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.root, "追加.txt"), []byte("あとから足した行\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The list is drawn again on every state change: find and click the
+	// button in one step, once it is enabled.
+	row := `document.querySelector('#folders tbody tr[data-name="営業2"] td.ops button.row-run')`
 	b.step("row update",
-		click(`#folders tbody tr[data-name="営業2"] td.ops button.row-run`),
+		waitJS(row+` && !`+row+`.disabled && `+row+`.textContent === '更新'`),
+		chromedp.Evaluate[void](row+`.click()`),
 		chromedp.WaitVisible(css(`#confirm-table`)))
 	if n := get(b, "plan rows", eval[int](`document.querySelectorAll('#confirm-table tbody tr').length`)); n != 1 {
 		t.Errorf("row update plan has %d rows, want 1", n)
