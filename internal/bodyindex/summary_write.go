@@ -3,10 +3,14 @@ package bodyindex
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"math/bits"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -98,11 +102,11 @@ func WriteSummary(contentRoot, index string) error {
 			partBytes += r.size
 		}
 	}
-	keys := make([][]uint32, len(paths))
+	counts := make([]int, len(paths))
 	maxKeys := 0
 	for j, p := range paths {
-		keys[j] = partKeys(p) // nil: unreadable, set in every row
-		maxKeys = max(maxKeys, len(keys[j]))
+		counts[j] = partKeyCount(p)
+		maxKeys = max(maxKeys, counts[j])
 	}
 	row := (len(ids)+7)/8 + summaryRowCRC
 	nRows := uint32(1) << 10
@@ -112,27 +116,16 @@ func WriteSummary(contentRoot, index string) error {
 	for nRows > 1<<10 && int64(nRows)*int64(row) > max(partBytes/summaryShare, 1<<20) {
 		nRows >>= 1
 	}
-	data := encodeSummaryHead(dirs, ids, nRows, row)
-	rows := make([]byte, int(nRows)*row)
-	for j, ks := range keys {
-		bit, m := j/8, byte(1)<<uint(j%8)
-		if ks == nil {
-			for r := 0; r < int(nRows); r++ {
-				rows[r*row+bit] |= m
-			}
-			continue
-		}
-		for _, k := range ks {
-			for i := 0; i < summaryHashes; i++ {
-				rows[int(summaryRow(k, i, nRows))*row+bit] |= m
-			}
-		}
-	}
+	head := encodeSummaryHead(dirs, ids, nRows, row)
+	data := make([]byte, len(head)+int(nRows)*row) // one buffer: 28 MB for 1 GB of text
+	copy(data, head)
+	rows := data[len(head):]
+	fillRows(rows, row, nRows, paths)
 	for r := 0; r < int(nRows); r++ {
 		b := rows[r*row : (r+1)*row]
 		binary.LittleEndian.PutUint32(b[row-summaryRowCRC:], crc32.Checksum(b[:row-summaryRowCRC], castagnoli()))
 	}
-	return commitFile(SummaryPath(contentRoot, index), append(data, rows...))
+	return commitFile(SummaryPath(contentRoot, index), data)
 }
 
 // summaryFresh reports whether the summary on disk still describes every
@@ -205,25 +198,115 @@ func relOf(dirs []sumDir, i int) string {
 	return filepath.Join(segs...)
 }
 
-// partKeys returns the gram keys of a part, or nil when it cannot be read.
-func partKeys(path string) []uint32 {
+// summaryBatch is how many parts' columns are built before they are
+// copied into the rows (8 bytes of every row).
+const summaryBatch = 64
+
+// fillRows sets the bits of the parts at paths in rows. Setting them row
+// by row would scatter 3 writes per key over the whole matrix (0.9 s of
+// cache misses for 1 GB of text); instead each part's column is built as
+// a bit set of nRows bits (cache-sized), a batch of columns in parallel,
+// and a batch is then copied into 64 rows at a time.
+func fillRows(rows []byte, row int, nRows uint32, paths []string) {
+	words := int(nRows) / 64
+	cols := make([][]uint64, summaryBatch)
+	for start := 0; start < len(paths); start += summaryBatch {
+		end := min(start+summaryBatch, len(paths))
+		var next atomic.Int64
+		next.Store(int64(start))
+		var wg sync.WaitGroup
+		for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+			wg.Go(func() {
+				for {
+					j := int(next.Add(1) - 1)
+					if j >= end {
+						return
+					}
+					c := cols[j-start]
+					if c == nil {
+						c = make([]uint64, words)
+						cols[j-start] = c
+					} else {
+						clear(c)
+					}
+					fillColumn(c, paths[j], nRows)
+				}
+			})
+		}
+		wg.Wait()
+		for w := 0; w < words; w++ {
+			for j := start; j < end; j++ {
+				x := cols[j-start][w]
+				at, m := w*64*row+j/8, byte(1)<<uint(j%8)
+				for x != 0 {
+					rows[at+bits.TrailingZeros64(x)*row] |= m
+					x &= x - 1
+				}
+			}
+		}
+	}
+}
+
+// fillColumn sets the rows of the part's keys in col; a part that cannot
+// be read gets every row, so that searches open it and report it.
+func fillColumn(col []uint64, path string, nRows uint32) {
 	data, unmap, _, err := mapFile(path)
+	if err == nil {
+		defer unmap()
+	}
+	var p *Part
+	if err == nil {
+		p, err = ParsePart(path, data)
+	}
 	if err != nil {
-		return nil
+		for i := range col {
+			col[i] = ^uint64(0)
+		}
+		return
 	}
-	defer unmap()
-	p, err := ParsePart(path, data)
+	le := binary.LittleEndian
+	for i := 0; i < p.nKeys; i++ {
+		k := le.Uint32(p.keys[4*i:])
+		for h := 0; h < summaryHashes; h++ {
+			r := summaryRow(k, h, nRows)
+			col[r/64] |= 1 << (r % 64)
+		}
+	}
+}
+
+// partKeyCount returns how many keys a part has, from its header, its
+// section directory and the first word of its gram section (three small
+// reads: mapping and parsing every part twice cost a third of a
+// summary). 0 when it cannot tell: fillColumn parses the part anyway.
+func partKeyCount(path string) int {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil
+		return 0
 	}
-	keys := make([]uint32, p.nKeys)
-	for i := range keys {
-		keys[i] = binary.LittleEndian.Uint32(p.keys[4*i:])
+	defer f.Close()
+	head := make([]byte, partHeaderSize+sectionEntrySize*maxSections)
+	n, _ := f.ReadAt(head, 0)
+	head = head[:n]
+	le := binary.LittleEndian
+	if len(head) < partHeaderSize || string(head[:8]) != partMagic || le.Uint32(head[8:]) != FormatVersion {
+		return 0
 	}
-	if keys == nil {
-		keys = []uint32{}
+	count := int(le.Uint32(head[12:]))
+	if count > maxSections || len(head) < partHeaderSize+sectionEntrySize*count {
+		return 0
 	}
-	return keys
+	for i := 0; i < count; i++ {
+		e := head[partHeaderSize+sectionEntrySize*i:]
+		if le.Uint32(e) != tagGrams {
+			continue
+		}
+		var k [4]byte
+		if _, err := f.ReadAt(k[:], int64(le.Uint32(e[4:]))); err != nil {
+			return 0
+		}
+		return int(min(le.Uint32(k[:]), le.Uint32(e[8:])/12))
+	}
+	return 0
 }
 
 // encodeSummaryHead encodes the header and the tables.
