@@ -273,15 +273,7 @@ func (r *run) prepareScratch() error {
 // named reports whether the run covers the index name: every index, or
 // those in OnlyNames.
 func (o *Options) named(name string) bool {
-	if len(o.OnlyNames) == 0 {
-		return true
-	}
-	for _, n := range o.OnlyNames {
-		if workspace.FoldKey(n) == workspace.FoldKey(name) {
-			return true
-		}
-	}
-	return false
+	return len(o.OnlyNames) == 0 || workspace.NameIn(o.OnlyNames, name)
 }
 
 // onlySkipped lists the names of OnlyNames the run cannot use.

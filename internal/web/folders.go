@@ -371,15 +371,7 @@ func (s *Server) handleFolderRemove(w http.ResponseWriter, r *http.Request) {
 
 // runCovers reports whether the run updates the index name.
 func runCovers(run RunView, name string) bool {
-	if len(run.Only) == 0 {
-		return true
-	}
-	for _, n := range run.Only {
-		if workspace.FoldKey(n) == workspace.FoldKey(name) {
-			return true
-		}
-	}
-	return false
+	return len(run.Only) == 0 || workspace.NameIn(run.Only, name)
 }
 
 // handleRunStart starts a run: of every checked index, or with Only of

@@ -127,3 +127,13 @@ func UniqueName(base string, taken func(string) bool) string {
 // seed compares them ignoring case (ordinal, as .NET's OrdinalIgnoreCase, a
 // simple per-rune upper-casing).
 func FoldKey(s string) string { return strings.ToUpper(s) }
+
+// NameIn reports whether names holds name, compared as FoldKey does.
+func NameIn(names []string, name string) bool {
+	for _, n := range names {
+		if FoldKey(n) == FoldKey(name) {
+			return true
+		}
+	}
+	return false
+}

@@ -4,10 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"regexp/syntax"
-	"slices"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/search/linedfa"
 )
@@ -46,23 +43,6 @@ func FuzzAgreement(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Compile(%q): %v", pattern, err)
 		}
-		got := reported(t, m.NewScanner(), []byte(text))
-		exact := !hasAssertion(tree)
-		lines := strings.Split(text, "\n")
-		if len(text) == 0 {
-			lines = nil
-		} else if strings.HasSuffix(text, "\n") {
-			lines = lines[:len(lines)-1]
-		}
-		for i, l := range lines {
-			want := re.MatchString(l)
-			has := slices.Contains(got, i)
-			if want && !has {
-				t.Fatalf("%q: line %d %q not reported, regexp matches it", pattern, i, l)
-			}
-			if !want && has && exact && utf8.ValidString(l) {
-				t.Fatalf("%q: line %d %q reported, regexp does not match it", pattern, i, l)
-			}
-		}
+		compareLines(t, pattern, re, !hasAssertion(tree), reported(t, m.NewScanner(), []byte(text)), text)
 	})
 }
