@@ -107,8 +107,13 @@ func FuzzOpen(f *testing.F) {
 		}
 		p.Candidates(bodyindex.QueryKeys("りんご"))
 		p.Candidates(nil)
-		p.Segments()
 		p.Files()
+		for _, li := range []int{-1, 0, p.Lines() / 2, p.Lines() - 1, p.Lines()} {
+			if i, sg, err := p.SegmentFor(li); err == nil && (li < sg.FirstLine || li >= sg.FirstLine+sg.Lines || i < 0) {
+				t.Fatalf("SegmentFor(%d) = %d, %+v", li, i, sg)
+			}
+		}
+		p.Segments()
 		for b := 0; b < p.Blocks(); b++ {
 			if _, _, err := p.Folded(b); err != nil {
 				continue

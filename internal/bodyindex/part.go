@@ -20,7 +20,11 @@ type Part struct {
 	fileOff, segOff int // section offsets, for errors
 	tables          sync.Once
 	tablesErr       error
+	filesOnce       sync.Once
+	filesErr        error
+	pool            string // strs as a string: names are substrings of it
 	files           []string
+	nSegs           int
 	segs            []Segment
 	lines           []byte // (nLines+1) × uint32
 	nLines          int
@@ -148,69 +152,126 @@ func (p *Part) parseTables() error {
 	return p.tablesErr
 }
 
-func (p *Part) decodeTables() error {
+// parseFiles decodes the file table and checks the size of the segment
+// table; segments are decoded on demand (SegmentFor) or all at once
+// (Segments).
+func (p *Part) parseFiles() error {
+	p.filesOnce.Do(func() { p.filesErr = p.decodeFiles() })
+	return p.filesErr
+}
+
+func (p *Part) bad(off int, format string, a ...any) error {
+	return &FormatError{Path: p.path, Offset: int64(off), What: fmt.Sprintf(format, a...)}
+}
+
+// str returns a name of the string pool. Names are substrings of one copy
+// of the pool (a part has hundreds of segments: one allocation each cost
+// more than the scan).
+func (p *Part) str(off, n uint32, at int) (string, error) {
+	if int64(off)+int64(n) > int64(len(p.pool)) {
+		return "", p.bad(at, "string outside the pool")
+	}
+	s := p.pool[off : off+n]
+	if !utf8.ValidString(s) {
+		return "", p.bad(at, "string not UTF-8")
+	}
+	return s, nil
+}
+
+func (p *Part) decodeFiles() error {
 	le := binary.LittleEndian
-	bad := func(off int, format string, a ...any) error {
-		return &FormatError{Path: p.path, Offset: int64(off), What: fmt.Sprintf(format, a...)}
-	}
-	// One copy of the pool; names are substrings of it (a part has
-	// hundreds of segments: one allocation each cost more than the scan).
-	pool := string(p.strs)
-	str := func(off, n uint32, at int) (string, error) {
-		if int64(off)+int64(n) > int64(len(pool)) {
-			return "", bad(at, "string outside the pool")
-		}
-		s := pool[off : off+n]
-		if !utf8.ValidString(s) {
-			return "", bad(at, "string not UTF-8")
-		}
-		return s, nil
-	}
-	// files
+	p.pool = string(p.strs)
 	fs := p.fileSec
 	if len(fs) < 4 || int64(len(fs)) != 4+8*int64(le.Uint32(fs)) {
-		return bad(p.fileOff, "bad file table")
+		return p.bad(p.fileOff, "bad file table")
 	}
 	p.files = make([]string, 0, le.Uint32(fs))
 	for i := 0; i < int(le.Uint32(fs)); i++ {
-		name, err := str(le.Uint32(fs[4+8*i:]), le.Uint32(fs[8+8*i:]), p.fileOff+4+8*i)
+		name, err := p.str(le.Uint32(fs[4+8*i:]), le.Uint32(fs[8+8*i:]), p.fileOff+4+8*i)
 		if err != nil {
 			return err
 		}
 		if name == "" {
-			return bad(p.fileOff+4+8*i, "empty file name")
+			return p.bad(p.fileOff+4+8*i, "empty file name")
 		}
 		p.files = append(p.files, name)
 	}
-	// segments: consecutive, covering every line
 	ss := p.segSec
 	if len(ss) < 4 || int64(len(ss)) != 4+segSize*int64(le.Uint32(ss)) || le.Uint32(ss) == 0 {
-		return bad(p.segOff, "bad segment table")
+		return p.bad(p.segOff, "bad segment table")
+	}
+	p.nSegs = int(le.Uint32(ss))
+	return nil
+}
+
+// segment decodes segment i and checks it on its own: its file, its name,
+// and its lines within the part.
+func (p *Part) segment(i int) (Segment, error) {
+	le := binary.LittleEndian
+	at := p.segOff + 4 + segSize*i
+	r := p.segSec[4+segSize*i:]
+	file := le.Uint32(r)
+	if int64(file) >= int64(len(p.files)) {
+		return Segment{}, p.bad(at, "segment file %d out of range", file)
+	}
+	name, err := p.str(le.Uint32(r[4:]), le.Uint32(r[8:]), at)
+	if err != nil {
+		return Segment{}, err
+	}
+	s := Segment{File: int(file), Place: name, LineNo: int(le.Uint32(r[12:])), FirstLine: int(le.Uint32(r[16:])), Lines: int(le.Uint32(r[20:]))}
+	if s.Lines <= 0 || s.FirstLine < 0 || s.FirstLine > p.nLines || s.Lines > p.nLines-s.FirstLine || s.LineNo <= 0 || s.LineNo > 1<<30 {
+		return Segment{}, p.bad(at, "segment lines out of range")
+	}
+	return s, nil
+}
+
+// decodeTables decodes every segment and checks that they follow each
+// other and cover every line.
+func (p *Part) decodeTables() error {
+	if err := p.parseFiles(); err != nil {
+		return err
 	}
 	next := 0
-	p.segs = make([]Segment, 0, le.Uint32(ss))
-	for i := 0; i < int(le.Uint32(ss)); i++ {
-		at := p.segOff + 4 + segSize*i
-		r := ss[4+segSize*i:]
-		file := le.Uint32(r)
-		if int64(file) >= int64(len(p.files)) {
-			return bad(at, "segment file %d out of range", file)
-		}
-		name, err := str(le.Uint32(r[4:]), le.Uint32(r[8:]), at)
+	p.segs = make([]Segment, 0, p.nSegs)
+	for i := 0; i < p.nSegs; i++ {
+		s, err := p.segment(i)
 		if err != nil {
 			return err
 		}
-		s := Segment{File: int(file), Place: name, LineNo: int(le.Uint32(r[12:])), FirstLine: int(le.Uint32(r[16:])), Lines: int(le.Uint32(r[20:]))}
-		if s.FirstLine != next || s.Lines <= 0 || s.Lines > p.nLines-next || s.LineNo <= 0 || s.LineNo > 1<<30 {
-			return bad(at, "segment lines out of order")
+		if s.FirstLine != next {
+			return p.bad(p.segOff+4+segSize*i, "segment lines out of order")
 		}
 		next += s.Lines
 		p.segs = append(p.segs, s)
 	}
 	if next != p.nLines {
-		return bad(p.segOff, "segments cover %d of %d lines", next, p.nLines)
+		return p.bad(p.segOff, "segments cover %d of %d lines", next, p.nLines)
 	}
 	return nil
+}
+
+// SegmentFor returns the segment holding line li (an index into the
+// part's lines) and its index, decoding only that segment: a search that
+// reads a few lines of a part needs a few of its hundreds of segments.
+func (p *Part) SegmentFor(li int) (int, Segment, error) {
+	if err := p.parseFiles(); err != nil {
+		return 0, Segment{}, err
+	}
+	le := binary.LittleEndian
+	firstLine := func(i int) int { return int(le.Uint32(p.segSec[4+segSize*i+16:])) }
+	// The last segment starting at or before li.
+	i := sort.Search(p.nSegs, func(i int) bool { return firstLine(i) > li }) - 1
+	if i < 0 {
+		return 0, Segment{}, p.bad(p.segOff, "no segment holds line %d", li)
+	}
+	s, err := p.segment(i)
+	if err != nil {
+		return 0, Segment{}, err
+	}
+	if li < s.FirstLine || li >= s.FirstLine+s.Lines {
+		return 0, Segment{}, p.bad(p.segOff+4+segSize*i, "no segment holds line %d", li)
+	}
+	return i, s, nil
 }
 
 // Path is the part's file path.
@@ -218,7 +279,7 @@ func (p *Part) Path() string { return p.path }
 
 // Files returns the names of the part's files in order.
 func (p *Part) Files() ([]string, error) {
-	if err := p.parseTables(); err != nil {
+	if err := p.parseFiles(); err != nil {
 		return nil, err
 	}
 	return p.files, nil

@@ -264,3 +264,35 @@ func TestRebuildDamagedPart(t *testing.T) {
 		t.Fatal("the damaged index is still there")
 	}
 }
+
+// TestSegmentFor: the segment SegmentFor decodes for each line is the one
+// Segments lists for it.
+func TestSegmentFor(t *testing.T) {
+	dir := t.TempDir()
+	stage(t, dir, "A社.xlsx", place("売上", "a", "b", "c"), place("売上[図形]", "F2\t納期"), place("仕入", "x"))
+	stage(t, dir, "報告.docx", place("ページ001", "一", "二"), place("ページ002", "三"))
+	if err := bodyindex.Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := bodyindex.OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := f.Part(0)
+	segs, err := p.Segments()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range segs {
+		for li := want.FirstLine; li < want.FirstLine+want.Lines; li++ {
+			j, got, err := p.SegmentFor(li)
+			if err != nil || j != i || got != want {
+				t.Errorf("SegmentFor(%d) = %d, %+v, %v; want %d, %+v", li, j, got, err, i, want)
+			}
+		}
+	}
+	if _, _, err := p.SegmentFor(p.Lines()); err == nil {
+		t.Errorf("SegmentFor past the last line gave no error")
+	}
+}

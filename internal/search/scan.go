@@ -144,38 +144,47 @@ func (s *searcher) placeOK(place string) bool {
 }
 
 // partCtx is what scanning one part needs about its files and segments.
-// What a segment needs (filters, cell prefix, label) is worked out when a
-// line of it is first looked at: a part has hundreds of segments and a
-// rare word touches a few.
+// A segment is decoded, and its filter verdict, cell prefix and label
+// worked out, when a line of it is first looked at: a part has hundreds
+// of segments and a rare word touches a few.
 type partCtx struct {
 	index   string
 	rel     string // the folder, `\` separated
 	p       *bodyindex.Part
-	segs    []bodyindex.Segment
-	seg     []segInfo
 	files   []string
 	fileOK  []bool
 	kinds   []extract.Kind
-	relPath []string // per file, once needed
+	relPath []string         // per file, once needed
+	segs    map[int]*segInfo // decoded segments by index
+	cur     *segInfo         // the segment of the last line looked at
 }
 
-// segInfo is what is known of one segment once looked at.
+// segInfo is a decoded segment and what is known of it.
 type segInfo struct {
-	done, ok, prefix, labeled bool
-	label                     string
+	bodyindex.Segment
+	ok, prefix, labeled bool
+	label               string
 }
 
-// info returns segment i's filter verdict and whether its lines start
-// with a cell.
-func (s *searcher) info(pc *partCtx, i int) *segInfo {
-	si := &pc.seg[i]
-	if !si.done {
-		sg := pc.segs[i]
-		si.ok = pc.fileOK[sg.File] && s.placeOK(sg.Place)
-		si.prefix = cellPrefixed(pc.kinds[sg.File], sg.Place)
-		si.done = true
+// segmentFor returns the segment holding line gl of the part.
+func (s *searcher) segmentFor(pc *partCtx, gl int) (*segInfo, error) {
+	if c := pc.cur; c != nil && gl >= c.FirstLine && gl < c.FirstLine+c.Lines {
+		return c, nil
 	}
-	return si
+	i, sg, err := pc.p.SegmentFor(gl)
+	if err != nil {
+		return nil, err
+	}
+	si := pc.segs[i]
+	if si == nil {
+		si = &segInfo{Segment: sg, ok: pc.fileOK[sg.File] && s.placeOK(sg.Place), prefix: cellPrefixed(pc.kinds[sg.File], sg.Place)}
+		if pc.segs == nil {
+			pc.segs = map[int]*segInfo{}
+		}
+		pc.segs[i] = si
+	}
+	pc.cur = si
+	return si, nil
 }
 
 // path returns the path of file i of the part under its index.
@@ -201,14 +210,12 @@ func (s *searcher) part(t *task, p *bodyindex.Part) error {
 		t.stats.Filter += time.Since(t0)
 		return nil
 	}
-	segs, err := p.Segments()
+	files, err := p.Files()
 	if err != nil {
 		t.stats.Filter += time.Since(t0)
 		return err
 	}
-	files, _ := p.Files()
-	pc := &partCtx{index: t.index, rel: t.rel, p: p, segs: segs, files: files,
-		seg: make([]segInfo, len(segs)), fileOK: make([]bool, len(files)),
+	pc := &partCtx{index: t.index, rel: t.rel, p: p, files: files, fileOK: make([]bool, len(files)),
 		kinds: make([]extract.Kind, len(files)), relPath: make([]string, len(files))}
 	filtered := s.q.opts.NoShapes || s.q.opts.NoComments
 	for i, n := range files {
@@ -218,9 +225,14 @@ func (s *searcher) part(t *task, p *bodyindex.Part) error {
 	}
 	allowed := p.AllBlocks()
 	if filtered {
+		segs, err := p.Segments()
+		if err != nil {
+			t.stats.Filter += time.Since(t0)
+			return err
+		}
 		allowed = 0
-		for i, sg := range pc.segs {
-			if s.info(pc, i).ok {
+		for _, sg := range segs {
+			if pc.fileOK[sg.File] && s.placeOK(sg.Place) {
 				allowed |= blockMask(p, sg.FirstLine, sg.FirstLine+sg.Lines)
 			}
 		}
@@ -385,7 +397,7 @@ func (s *searcher) block(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) e
 		}
 		dfa = s.dfa
 	}
-	seg, li := 0, 0
+	li := 0
 	for from := 0; from < len(scan.text); {
 		var pos int
 		if prim.needle != nil {
@@ -424,10 +436,10 @@ func (s *searcher) block(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) e
 			}
 		}
 		gl := first + li
-		for seg+1 < len(pc.segs) && pc.segs[seg+1].FirstLine <= gl {
-			seg++
+		si, err := s.segmentFor(pc, gl)
+		if err != nil {
+			return err
 		}
-		si := s.info(pc, seg)
 		if !si.ok {
 			continue
 		}
@@ -462,7 +474,7 @@ func (s *searcher) block(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) e
 			return err
 		}
 		tb := time.Now()
-		t.add(s.hit(pc, seg, gl, string(o), fv.line(li), region, off))
+		t.add(s.hit(pc, si, gl, string(o), fv.line(li), region, off))
 		t.stats.Build += time.Since(tb)
 		if s.full(t) {
 			return nil
@@ -489,8 +501,8 @@ func (s *searcher) matches(region []byte) bool {
 // hit builds the Hit of a matching line. region is the searched text in
 // the match space, starting at byte off of the line; foldedLine is the
 // stored folded line (for mapping offsets back without --case).
-func (s *searcher) hit(pc *partCtx, seg, gl int, line string, foldedLine, region []byte, off int) Hit {
-	sg := pc.segs[seg]
+func (s *searcher) hit(pc *partCtx, si *segInfo, gl int, line string, foldedLine, region []byte, off int) Hit {
+	sg := si.Segment
 	fk := pc.kinds[sg.File]
 	h := Hit{
 		Index:    pc.index,
@@ -525,7 +537,6 @@ func (s *searcher) hit(pc *partCtx, seg, gl int, line string, foldedLine, region
 	}
 	h.Matches = ms
 	h.setCells()
-	si := &pc.seg[seg]
 	if !si.labeled {
 		si.label, si.labeled = PlaceLabel(fk, sg.Place), true
 	}
