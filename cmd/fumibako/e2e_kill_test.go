@@ -202,3 +202,48 @@ func journalStartedCount(f *fixture, name string, count int) bool {
 func journalStarted(f *fixture, name string) bool {
 	return len(journalStarts(f, name)) > 0
 }
+
+// TestCrashBeforeSummary: a run killed after publishing but before it
+// brings the index summary up to date leaves the summary of the run
+// before; searches still find what was published (the changed folders
+// are read directly), and the next run writes the summary again.
+func TestCrashBeforeSummary(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL test")
+	}
+	f := newFixture(t)
+	files, err := testcorpus.Generate(f.root, 18, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.mustRun("folder", "add", f.root)
+	f.mustRun("index", "--workers", "2")
+	sums, _ := filepath.Glob(filepath.Join(f.ws, "work", "store", "content", ".fumibako-summary.*"))
+	if len(sums) != 1 {
+		t.Fatalf("summaries after the first run: %q", sums)
+	}
+	before, _ := os.ReadFile(sums[0])
+	// A new file in an existing folder and one in a new folder.
+	dir := filepath.Dir(files[0].Rel)
+	f.write(filepath.Join(dir, "追加.txt"), "あとから足した語 zzaddedzz\n")
+	f.write(filepath.Join(dir, "新しい", "更に.txt"), "新しいフォルダの語 zznewdirzz\n")
+	f.env = []string{"FUMIBAKO_TEST_CRASH_AT=before-summary"}
+	if _, _, code := f.run("index", "--workers", "2"); code != -1 && code != 137 {
+		t.Fatalf("index with crash point before-summary: exit %d, want killed", code)
+	}
+	f.env = nil
+	if after, _ := os.ReadFile(sums[0]); string(after) != string(before) {
+		t.Fatalf("the summary changed although the run was killed before writing it")
+	}
+	for _, token := range []string{"zzaddedzz", "zznewdirzz", files[1].Token} {
+		if out, _, code := f.run("search", token); code != 0 || !strings.Contains(out, token) {
+			t.Errorf("search %s with the old summary: exit %d, %q", token, code, out)
+		}
+	}
+	files = append(files, testcorpus.File{Rel: filepath.Join(dir, "追加.txt"), Token: "zzaddedzz"},
+		testcorpus.File{Rel: filepath.Join(dir, "新しい", "更に.txt"), Token: "zznewdirzz"})
+	checkComplete(t, f, files)
+	if after, _ := os.ReadFile(sums[0]); string(after) == string(before) {
+		t.Errorf("the next run did not write the summary again")
+	}
+}

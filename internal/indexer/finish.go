@@ -20,6 +20,7 @@ func (r *run) finish() error {
 	for _, k := range keys {
 		r.publish(r.toPublish[k])
 	}
+	crashPoint("before-summary")
 	r.writeSummaries()
 	if r.appender != nil {
 		r.appender.Close()
