@@ -2,6 +2,7 @@ package bodyindex
 
 import (
 	"encoding/binary"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -62,6 +63,7 @@ func foldRune(r rune) rune {
 // compose returns the composition of a kana and a combining (semi-)voiced
 // sound mark, or 0 when there is none.
 func compose(base, mark rune) rune {
+	voiced, semiVoiced := kanaMarks()
 	if mark == 0x3099 {
 		return voiced[base]
 	}
@@ -71,7 +73,8 @@ func compose(base, mark rune) rune {
 	return 0
 }
 
-var voiced, semiVoiced = func() (map[rune]rune, map[rune]rune) {
+// kanaMarks is made on first use (every command links this package).
+var kanaMarks = sync.OnceValues(func() (map[rune]rune, map[rune]rune) {
 	v := map[rune]rune{}
 	s := map[rune]rune{}
 	// Hiragana and katakana rows か…ほ: the voiced form follows the base
@@ -94,7 +97,22 @@ var voiced, semiVoiced = func() (map[rune]rune, map[rune]rune) {
 	v['ゝ'] = 'ゞ'
 	v['ヽ'] = 'ヾ'
 	return v, s
-}()
+})
+
+// markAt reports whether s holds a sound mark (U+3099, U+309A, U+FF9E,
+// U+FF9F) at byte j.
+func markAt(s []byte, j int) bool {
+	if j+2 >= len(s) {
+		return false
+	}
+	switch {
+	case s[j] == 0xE3 && s[j+1] == 0x82:
+		return s[j+2] == 0x99 || s[j+2] == 0x9A
+	case s[j] == 0xEF && s[j+1] == 0xBE:
+		return s[j+2] == 0x9E || s[j+2] == 0x9F
+	}
+	return false
+}
 
 // isMark reports whether r is a combining sound mark after width folding.
 func isMark(r rune) bool { return r == 0x3099 || r == 0x309A || r == 0xFF9E || r == 0xFF9F }
@@ -124,6 +142,14 @@ func AppendFold(dst, s []byte) []byte {
 		}
 		if c >= 0xE4 && c <= 0xE9 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
 			// U+4000–U+9FFF (CJK ideographs): never folded nor composed.
+			dst = append(dst, c, s[i+1], s[i+2])
+			i += 3
+			continue
+		}
+		if c == 0xE3 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 &&
+			(s[i+1] != 0x80 || s[i+2] != 0x80) && !markAt(s, i+3) {
+			// U+3001–U+3FFF (kana, CJK punctuation) not followed by a
+			// sound mark: never folded. Half of Japanese text.
 			dst = append(dst, c, s[i+1], s[i+2])
 			i += 3
 			continue
@@ -249,6 +275,7 @@ func CaseNeedle(s string) string {
 	if s != "" {
 		r, n := utf8.DecodeLastRuneInString(s)
 		f := foldRune(r)
+		voiced, semiVoiced := kanaMarks()
 		if _, ok := voiced[f]; ok {
 			s = s[:len(s)-n]
 		} else if _, ok := semiVoiced[f]; ok {
