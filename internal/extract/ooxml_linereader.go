@@ -147,14 +147,6 @@ func (lr *lineReader) start(d *xmlDecoder, se xml.StartElement) error {
 			// (the *Change elements keep the formatting before a tracked
 			// change: an old pageBreakBefore or section break is no break)
 			return d.Skip()
-		case "p":
-			f = &frame{kind: fPara}
-		case "tr":
-			f = &frame{kind: fRow}
-		case "tc":
-			f = &frame{kind: fCell}
-		case "t":
-			f = &frame{kind: fText}
 		case "txbxContent":
 			if lr.opt.Boxes {
 				f = &frame{kind: fBox, page: lr.cur, hasPage: true}
@@ -199,21 +191,17 @@ func (lr *lineReader) start(d *xmlDecoder, se xml.StartElement) error {
 			lr.object(objComment, attr(se, "id"))
 		case "objectEmbed":
 			lr.object(objEmbed, relAttr(se, "id"))
+		default:
+			f = textFrame(n.Local)
 		}
 	case isA(n):
 		switch n.Local {
 		case "rPr", "endParaRPr":
 			return d.Skip()
-		case "p":
-			f = &frame{kind: fPara}
-		case "tr":
-			f = &frame{kind: fRow}
-		case "tc":
-			f = &frame{kind: fCell}
-		case "t":
-			f = &frame{kind: fText}
 		case "br":
 			lr.addText(" ")
+		default:
+			f = textFrame(n.Local)
 		}
 	case isP(n):
 		switch n.Local {
@@ -240,6 +228,23 @@ func (lr *lineReader) start(d *xmlDecoder, se xml.StartElement) error {
 		}
 	}
 	lr.push(n, f)
+	return nil
+}
+
+// textFrame returns a new frame for the paragraph, table row, table cell
+// and text elements, which WordprocessingML (w:) and DrawingML (a:) name
+// alike, and nil for any other local name.
+func textFrame(local string) *frame {
+	switch local {
+	case "p":
+		return &frame{kind: fPara}
+	case "tr":
+		return &frame{kind: fRow}
+	case "tc":
+		return &frame{kind: fCell}
+	case "t":
+		return &frame{kind: fText}
+	}
 	return nil
 }
 
