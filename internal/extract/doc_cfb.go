@@ -62,7 +62,7 @@ func openCompound(path string, lim Limits) (*compound, error) {
 			return nil, Corrupt(err)
 		}
 		var read int64
-		c, err := newCompound(cfbMem(b), size, lim, &read)
+		c, err := newCompound(memFile{b: b, short: io.ErrUnexpectedEOF}, size, lim, &read)
 		if err != nil {
 			return nil, Corrupt(err)
 		}
@@ -80,11 +80,11 @@ func openCompound(path string, lim Limits) (*compound, error) {
 
 // openCompoundBytes is openCompound for a file held in memory.
 func openCompoundBytes(data []byte, lim Limits) (*compound, error) {
-	if err := checkProtection(cfbMem(data), int64(len(data))); err != nil {
+	if err := checkProtection(memFile{b: data, short: io.ErrUnexpectedEOF}, int64(len(data))); err != nil {
 		return nil, err
 	}
 	var read int64
-	c, err := newCompound(cfbMem(data), int64(len(data)), lim, &read)
+	c, err := newCompound(memFile{b: data, short: io.ErrUnexpectedEOF}, int64(len(data)), lim, &read)
 	if err != nil {
 		return nil, Corrupt(err)
 	}
@@ -201,26 +201,32 @@ func (c *compound) readAt(path string, off int64, n int) ([]byte, error) {
 	return buf, nil
 }
 
-// cfbMem is a file held in memory; Slice lets mscfb read sectors without
-// copying them.
-type cfbMem []byte
+// memFile is a compound file held in memory; Slice lets mscfb read
+// sectors without copying them. A Slice past the end fails with short,
+// whose text mscfb puts in its error and so in the failure's detail: the
+// .doc and .ppt readers use io.ErrUnexpectedEOF ("slicer read error
+// (unexpected EOF)", pinned by golden files), the .xls reader io.EOF.
+type memFile struct {
+	b     []byte
+	short error
+}
 
-func (m cfbMem) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 || off > int64(len(m)) {
+func (m memFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > int64(len(m.b)) {
 		return 0, io.EOF
 	}
-	n := copy(p, m[off:])
+	n := copy(p, m.b[off:])
 	if n < len(p) {
 		return n, io.EOF
 	}
 	return n, nil
 }
 
-func (m cfbMem) Slice(off int64, l int) ([]byte, error) {
-	if off < 0 || l < 0 || off+int64(l) > int64(len(m)) {
-		return nil, io.ErrUnexpectedEOF
+func (m memFile) Slice(off int64, l int) ([]byte, error) {
+	if off < 0 || l < 0 || off+int64(l) > int64(len(m.b)) {
+		return nil, m.short
 	}
-	return m[off : off+int64(l)], nil
+	return m.b[off : off+int64(l)], nil
 }
 
 // nativeRecover turns a panic of a native reader into a corrupt-file

@@ -105,7 +105,7 @@ func (e *nativeEmbeds) fromBytes(data []byte) ([]string, embedFormat, error) {
 		if err := checkProtection(bytes.NewReader(data), int64(len(data))); err != nil {
 			return nil, embedNone, err
 		}
-		c, err := newCompound(cfbMem(data), int64(len(data)), e.lim, e.read)
+		c, err := newCompound(memFile{b: data, short: io.ErrUnexpectedEOF}, int64(len(data)), e.lim, e.read)
 		if err != nil {
 			return nil, embedNone, err
 		}

@@ -60,7 +60,7 @@ var (
 const xlsMemoryFile = 64 << 20
 
 func readXlsNative(ctx context.Context, path string, opt Options) (res *Result, err error) {
-	defer xlsRecover(&res, &err)
+	defer nativeRecover(&res, &err)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("extract: open %s: %w", path, err)
@@ -104,15 +104,6 @@ func xlsProtection(r io.ReaderAt, size int64, want officefile.Format) error {
 	return nil
 }
 
-// xlsRecover turns a panic of a native reader into a corrupt-file
-// failure, so one hostile file never takes the worker down.
-func xlsRecover(res **Result, err *error) {
-	if r := recover(); r != nil {
-		*res = nil
-		*err = Corrupt(fmt.Errorf("panic while reading: %v", r))
-	}
-}
-
 // xlsFailure maps a parse error to the reader's result error.
 func xlsFailure(err error) error {
 	var fe *Error
@@ -127,27 +118,6 @@ func xlsFailure(err error) error {
 	return Corrupt(err)
 }
 
-// xlsMemFile is a file read into memory; Slice lets mscfb avoid copies.
-type xlsMemFile []byte
-
-func (m xlsMemFile) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 || off >= int64(len(m)) {
-		return 0, io.EOF
-	}
-	n := copy(p, m[off:])
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
-}
-
-func (m xlsMemFile) Slice(off int64, l int) ([]byte, error) {
-	if off < 0 || l < 0 || off+int64(l) > int64(len(m)) {
-		return nil, io.EOF
-	}
-	return m[off : off+int64(l)], nil
-}
-
 // xlsWorkbookStream opens the compound file and returns its root-level
 // Workbook stream (or Book for BIFF5; names compared ignoring case), cut
 // at the file size so a lying directory entry cannot make it longer.
@@ -158,7 +128,7 @@ func xlsWorkbookStream(f *os.File, size int64) (io.Reader, string, error) {
 		if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), b); err != nil {
 			return nil, "", err
 		}
-		ra = xlsMemFile(b)
+		ra = memFile{b: b, short: io.EOF}
 	}
 	return xlsCFBStream(ra, size, "Workbook", "Book")
 }

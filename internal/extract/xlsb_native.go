@@ -46,7 +46,7 @@ func init() { nativeReaders[".xlsb"] = readXlsbNative }
 var errXlsbNoWorkbook = errors.New("extract: xlsb package has no binary workbook part")
 
 func readXlsbNative(ctx context.Context, path string, opt Options) (res *Result, err error) {
-	defer xlsRecover(&res, &err)
+	defer nativeRecover(&res, &err)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("extract: open %s: %w", path, err)
