@@ -115,61 +115,108 @@ func chgTabsLen(b []byte) int {
 	return n
 }
 
-// docPapx finds paragraph properties through the PlcBtePapx (2.8.6) and
-// the 512-byte PapxFkp pages of the WordDocument stream (2.9.175).
-type docPapx struct {
-	word  []byte
-	huge  func(off int64) []byte // the grpprl of sprmPHugePapx at off of the Data stream
-	fcs   []int64                // first FC of each FKP, then the end
-	pns   []uint32
-	cache map[int64]docPara // by FKP page offset × 256 + entry
+// docBins is a bin table, PlcBtePapx (2.8.6) or PlcBteChpx (2.8.5): the
+// first FC of each 512-byte FKP page of the WordDocument stream, then the
+// end, and the page numbers.
+type docBins struct {
+	word []byte
+	fcs  []int64 // first FC of each FKP, then the end
+	pns  []uint32
 }
 
-func newDocPapx(fib *docFib, table, word []byte, huge func(off int64) []byte) *docPapx {
-	cps, data := plc(fib.blob(table, fcPlcfBtePapx), 4)
-	p := &docPapx{word: word, huge: huge, cache: map[int64]docPara{}}
+func newDocBins(fib *docFib, table, word []byte, fc int) docBins {
+	cps, data := plc(fib.blob(table, fc), 4)
+	b := docBins{word: word}
 	if len(data) == 0 {
-		return p
+		return b
 	}
-	p.fcs = make([]int64, len(cps))
+	b.fcs = make([]int64, len(cps))
 	for i, v := range cps {
-		p.fcs[i] = int64(uint32(v))
+		b.fcs[i] = int64(uint32(v))
 	}
 	for _, d := range data {
-		p.pns = append(p.pns, binary.LittleEndian.Uint32(d)&0x3FFFFF)
+		b.pns = append(b.pns, binary.LittleEndian.Uint32(d)&0x3FFFFF)
 	}
-	return p
+	return b
 }
 
-// at returns the properties of the paragraph holding the byte at fc.
-func (p *docPapx) at(fc int64) docPara {
-	if fc < 0 || len(p.pns) == 0 {
-		return docPara{}
+// Sizes of the entry after a page's FC array that points to a run's
+// properties.
+const (
+	docBxPapSize = 13 // BxPap: the offset byte and 12 reserved bytes
+	docChpxBSize = 1  // ChpxFkp rgb: the offset byte
+)
+
+// docRun is the run of an FKP page (PapxFkp 2.9.175, ChpxFkp 2.9.33) that
+// holds an FC.
+type docRun struct {
+	page     []byte // the 512-byte page
+	off      int64  // the page's offset in the WordDocument stream
+	j        int    // the run's index on the page
+	from, to int64  // the run's FCs [from, to)
+	props    int    // offset of the run's properties on the page; 0 for none
+}
+
+// run finds the run holding the byte at fc; entry is the size of the
+// page's per-run entries (docBxPapSize, docChpxBSize). ok is false when
+// no bin, page or run holds fc.
+func (b *docBins) run(fc int64, entry int) (r docRun, ok bool) {
+	if fc < 0 || len(b.pns) == 0 {
+		return docRun{}, false
 	}
-	i := sort.Search(len(p.pns), func(i int) bool { return p.fcs[i+1] > fc }) // first bin ending after fc
-	if i == len(p.pns) || p.fcs[i] > fc {
-		return docPara{}
+	i := sort.Search(len(b.pns), func(i int) bool { return b.fcs[i+1] > fc }) // first bin ending after fc
+	if i == len(b.pns) || b.fcs[i] > fc {
+		return docRun{}, false
 	}
-	off := int64(p.pns[i]) * 512
-	if off+512 > int64(len(p.word)) {
-		return docPara{}
+	off := int64(b.pns[i]) * 512
+	if off+512 > int64(len(b.word)) {
+		return docRun{}, false
 	}
-	page := p.word[off : off+512]
+	page := b.word[off : off+512]
 	crun := int(page[511])
-	if crun == 0 || 4*(crun+1)+13*crun > 511 {
-		return docPara{}
+	if crun == 0 || 4*(crun+1)+entry*crun > 511 {
+		return docRun{}, false
 	}
 	le := binary.LittleEndian
 	j := sort.Search(crun, func(j int) bool { return int64(le.Uint32(page[4*(j+1):])) > fc })
 	if j == crun || int64(le.Uint32(page[4*j:])) > fc {
+		return docRun{}, false
+	}
+	return docRun{
+		page:  page,
+		off:   off,
+		j:     j,
+		from:  int64(le.Uint32(page[4*j:])),
+		to:    int64(le.Uint32(page[4*(j+1):])),
+		props: 2 * int(page[4*(crun+1)+entry*j]),
+	}, true
+}
+
+// docPapx finds paragraph properties through the PlcBtePapx (2.8.6) and
+// the 512-byte PapxFkp pages of the WordDocument stream (2.9.175).
+type docPapx struct {
+	docBins
+	huge  func(off int64) []byte // the grpprl of sprmPHugePapx at off of the Data stream
+	cache map[int64]docPara      // by FKP page offset × 256 + entry
+}
+
+func newDocPapx(fib *docFib, table, word []byte, huge func(off int64) []byte) *docPapx {
+	return &docPapx{docBins: newDocBins(fib, table, word, fcPlcfBtePapx), huge: huge, cache: map[int64]docPara{}}
+}
+
+// at returns the properties of the paragraph holding the byte at fc.
+func (p *docPapx) at(fc int64) docPara {
+	r, ok := p.run(fc, docBxPapSize)
+	if !ok {
 		return docPara{}
 	}
-	key := off*256 + int64(j)
+	key := r.off*256 + int64(r.j)
 	if v, ok := p.cache[key]; ok {
 		return v
 	}
 	var v docPara
-	if bo := 2 * int(page[4*(crun+1)+13*j]); bo != 0 && bo < 511 {
+	if bo := r.props; bo != 0 && bo < 511 {
+		page := r.page
 		cb := int(page[bo])
 		start, n := bo+1, 2*cb-1
 		if cb == 0 && bo+1 < 511 {
@@ -274,27 +321,13 @@ type docChar struct {
 // the 512-byte ChpxFkp pages (2.9.33); the run found last is kept, as text
 // is read in order.
 type docChpx struct {
-	word     []byte
-	fcs      []int64
-	pns      []uint32
+	docBins
 	from, to int64 // the cached run [from, to)
 	cur      docChar
 }
 
 func newDocChpx(fib *docFib, table, word []byte) *docChpx {
-	cps, data := plc(fib.blob(table, fcPlcfBteChpx), 4)
-	c := &docChpx{word: word, from: 1, to: 0}
-	if len(data) == 0 {
-		return c
-	}
-	c.fcs = make([]int64, len(cps))
-	for i, v := range cps {
-		c.fcs[i] = int64(uint32(v))
-	}
-	for _, d := range data {
-		c.pns = append(c.pns, binary.LittleEndian.Uint32(d)&0x3FFFFF)
-	}
-	return c
+	return &docChpx{docBins: newDocBins(fib, table, word, fcPlcfBteChpx), from: 1, to: 0}
 }
 
 // at returns the properties of the character at byte offset fc.
@@ -303,29 +336,14 @@ func (c *docChpx) at(fc int64) docChar {
 		return c.cur
 	}
 	c.cur, c.from, c.to = docChar{}, fc, fc+1
-	if fc < 0 || len(c.pns) == 0 {
-		return c.cur
-	}
-	i := sort.Search(len(c.pns), func(i int) bool { return c.fcs[i+1] > fc })
-	if i == len(c.pns) || c.fcs[i] > fc {
-		return c.cur
-	}
-	off := int64(c.pns[i]) * 512
-	if off+512 > int64(len(c.word)) {
-		return c.cur
-	}
-	page := c.word[off : off+512]
-	crun := int(page[511])
-	if crun == 0 || 4*(crun+1)+crun > 511 {
+	r, ok := c.run(fc, docChpxBSize)
+	if !ok {
 		return c.cur
 	}
 	le := binary.LittleEndian
-	j := sort.Search(crun, func(j int) bool { return int64(le.Uint32(page[4*(j+1):])) > fc })
-	if j == crun || int64(le.Uint32(page[4*j:])) > fc {
-		return c.cur
-	}
-	c.from, c.to = int64(le.Uint32(page[4*j:])), int64(le.Uint32(page[4*(j+1):]))
-	if bo := 2 * int(page[4*(crun+1)+j]); bo != 0 && bo < 511 {
+	c.from, c.to = r.from, r.to
+	if bo := r.props; bo != 0 && bo < 511 {
+		page := r.page
 		cb := int(page[bo])
 		if bo+1+cb <= 511 {
 			walkSprms(page[bo+1:bo+1+cb], func(op uint16, arg []byte) {
