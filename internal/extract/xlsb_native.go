@@ -105,16 +105,11 @@ type xlsbBook struct {
 func readXlsbPackage(ctx context.Context, p *pkg, scratch string) (*Result, error) {
 	b := &xlsbBook{ctx: ctx, p: p, styles: newXlStyles(), sst: &xlStrings{}, budget: newXlsBudget(),
 		streams: &xlStreams{max: xlStreamPartFactor * p.lim.ZipTotalBytes, partMax: xlStreamPartFactor * p.lim.ZipPartBytes}}
-	root, err := p.relsOf("")
+	wb, err := xlMainPart(p)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range ooxmlSortedRels(root) {
-		if relTypeIs(r.Type, "officeDocument") && r.Target != "" && p.has(r.Target) {
-			b.wb = r.Target
-			break
-		}
-	}
+	b.wb = wb
 	if b.wb == "" && p.has("xl/workbook.bin") {
 		b.wb = "xl/workbook.bin"
 	}
@@ -128,15 +123,7 @@ func readXlsbPackage(ctx context.Context, p *pkg, scratch string) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	sstPart, stylesPart := "", ""
-	for _, r := range ooxmlSortedRels(rels) {
-		switch {
-		case relTypeIs(r.Type, "sharedStrings") && sstPart == "":
-			sstPart = r.Target
-		case relTypeIs(r.Type, "styles") && stylesPart == "":
-			stylesPart = r.Target
-		}
-	}
+	sstPart, stylesPart := xlBookParts(rels)
 	if stylesPart != "" && p.has(stylesPart) {
 		if err := b.readStyles(stylesPart); err != nil {
 			if xlIsSizeError(err) {

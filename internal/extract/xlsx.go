@@ -173,15 +173,12 @@ type xlSheetPlaces struct {
 func xlReadBook(ctx context.Context, p *pkg, scratch string) (*Result, error) {
 	b := &xlBook{ctx: ctx, p: p, wb: "xl/workbook.xml", styles: newXlStyles(), sst: &xlStrings{},
 		streams: &xlStreams{max: xlStreamPartFactor * p.lim.ZipTotalBytes, partMax: xlStreamPartFactor * p.lim.ZipPartBytes}}
-	if root, err := p.relsOf(""); err == nil {
-		for _, r := range ooxmlSortedRels(root) {
-			if relTypeIs(r.Type, "officeDocument") && r.Target != "" && p.has(r.Target) {
-				b.wb = r.Target
-				break
-			}
-		}
-	} else {
+	wb, err := xlMainPart(p)
+	if err != nil {
 		return nil, err
+	}
+	if wb != "" {
+		b.wb = wb
 	}
 	if !p.has(b.wb) {
 		return nil, Corrupt(fmt.Errorf("no workbook part %s", b.wb))
@@ -197,15 +194,7 @@ func xlReadBook(ctx context.Context, p *pkg, scratch string) (*Result, error) {
 		return nil, err
 	}
 	b.rels = rels
-	sstPart, stylesPart := "", ""
-	for _, r := range ooxmlSortedRels(rels) {
-		switch {
-		case relTypeIs(r.Type, "sharedStrings") && sstPart == "":
-			sstPart = r.Target
-		case relTypeIs(r.Type, "styles") && stylesPart == "":
-			stylesPart = r.Target
-		}
-	}
+	sstPart, stylesPart := xlBookParts(rels)
 	if stylesPart != "" && p.has(stylesPart) {
 		st, err := xlReadStyles(p, stylesPart)
 		switch {
@@ -288,6 +277,35 @@ func xlReadBook(ctx context.Context, p *pkg, scratch string) (*Result, error) {
 		add(xlPlaceHeaderFooter, sp.hf)
 	}
 	return res, nil
+}
+
+// xlMainPart returns the target of the package's first officeDocument
+// relationship, in sorted order, whose part exists; "" when there is none.
+func xlMainPart(p *pkg) (string, error) {
+	root, err := p.relsOf("")
+	if err != nil {
+		return "", err
+	}
+	for _, r := range ooxmlSortedRels(root) {
+		if relTypeIs(r.Type, "officeDocument") && r.Target != "" && p.has(r.Target) {
+			return r.Target, nil
+		}
+	}
+	return "", nil
+}
+
+// xlBookParts returns the targets of a workbook's first shared-strings and
+// first styles relationships, in sorted order ("" for none).
+func xlBookParts(rels map[string]rel) (sst, styles string) {
+	for _, r := range ooxmlSortedRels(rels) {
+		switch {
+		case relTypeIs(r.Type, "sharedStrings") && sst == "":
+			sst = r.Target
+		case relTypeIs(r.Type, "styles") && styles == "":
+			styles = r.Target
+		}
+	}
+	return sst, styles
 }
 
 func xlIsSizeError(err error) bool {
