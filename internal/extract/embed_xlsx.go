@@ -2,7 +2,6 @@ package extract
 
 import (
 	"encoding/xml"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -130,12 +129,6 @@ func embedRichText(d *xmlDecoder) (string, error) {
 
 // embedSheetText streams one worksheet and returns its text rows.
 func embedSheetText(p *pkg, part string, sst []string) ([]string, error) {
-	rc, err := p.open(part)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
 	var (
 		out   []string
 		row   []string
@@ -150,18 +143,11 @@ func embedSheetText(p *pkg, part string, sst []string) ([]string, error) {
 			row = append(row, s)
 		}
 	}
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", part, err)
-		}
+	err := p.eachToken(part, func(d *xmlDecoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if !isS(t.Name) {
-				continue
+				return nil
 			}
 			switch t.Name.Local {
 			case "row":
@@ -174,19 +160,17 @@ func embedSheetText(p *pkg, part string, sst []string) ([]string, error) {
 			case "is":
 				s, err := embedRichText(d)
 				if err != nil {
-					return nil, fmt.Errorf("parse %s: %w", part, err)
+					return err
 				}
 				if typ == "inlineStr" {
 					cell(s)
 				}
 			case "f", "extLst":
-				if err := d.Skip(); err != nil {
-					return nil, fmt.Errorf("parse %s: %w", part, err)
-				}
+				return d.Skip()
 			}
 		case xml.EndElement:
 			if !isS(t.Name) {
-				continue
+				return nil
 			}
 			switch t.Name.Local {
 			case "v":
@@ -214,5 +198,10 @@ func embedSheetText(p *pkg, part string, sst []string) ([]string, error) {
 				v.Write(t)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -18,12 +17,6 @@ import (
 // joined with spaces. Categories (c:cat), values (c:val), mc:Fallback and
 // run properties are not read.
 func readChartText(p *pkg, part string) (string, error) {
-	rc, err := p.open(part)
-	if err != nil {
-		return "", err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
 	var (
 		names  []xml.Name
 		vals   []string
@@ -41,23 +34,13 @@ func readChartText(p *pkg, part string) (string, error) {
 			vals = append(vals, s)
 		}
 	}
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", fmt.Errorf("parse %s: %w", part, err)
-		}
+	err := p.eachToken(part, func(d *xmlDecoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			n := t.Name
 			switch {
 			case isMC(n) && n.Local == "Fallback", isA(n) && (n.Local == "rPr" || n.Local == "endParaRPr"):
-				if err := d.Skip(); err != nil {
-					return "", fmt.Errorf("parse %s: %w", part, err)
-				}
-				continue
+				return d.Skip()
 			case isA(n) && n.Local == "p" && para == nil:
 				para, paraNo = &strings.Builder{}, len(names)+1
 			case isA(n) && n.Local == "t":
@@ -88,6 +71,10 @@ func readChartText(p *pkg, part string) (string, error) {
 				vText.Write(t)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return "", err
 	}
 	return strings.Join(vals, " "), nil
 }

@@ -272,10 +272,11 @@ func (p *pkg) relsOf(part string) (map[string]rel, error) {
 	return m, nil
 }
 
-// eachStart streams part and calls fn for every start element, with the
-// decoder just past it (fn may read or skip the element's content). Parse
-// errors and fn's errors come back as "parse <part>: …".
-func (p *pkg) eachStart(part string, fn func(d *xmlDecoder, se xml.StartElement) error) error {
+// eachToken streams part and calls fn for every token, with the decoder
+// just past it (after a start element fn may read or skip the element's
+// content; CharData is valid only during the call). Parse errors and fn's
+// errors come back as "parse <part>: …".
+func (p *pkg) eachToken(part string, fn func(d *xmlDecoder, tok xml.Token) error) error {
 	rc, err := p.open(part)
 	if err != nil {
 		return err
@@ -290,12 +291,20 @@ func (p *pkg) eachStart(part string, fn func(d *xmlDecoder, se xml.StartElement)
 		if err != nil {
 			return fmt.Errorf("parse %s: %w", part, err)
 		}
-		if se, ok := tok.(xml.StartElement); ok {
-			if err := fn(d, se); err != nil {
-				return fmt.Errorf("parse %s: %w", part, err)
-			}
+		if err := fn(d, tok); err != nil {
+			return fmt.Errorf("parse %s: %w", part, err)
 		}
 	}
+}
+
+// eachStart is eachToken for the start elements only.
+func (p *pkg) eachStart(part string, fn func(d *xmlDecoder, se xml.StartElement) error) error {
+	return p.eachToken(part, func(d *xmlDecoder, tok xml.Token) error {
+		if se, ok := tok.(xml.StartElement); ok {
+			return fn(d, se)
+		}
+		return nil
+	})
 }
 
 // resolveTarget resolves a relationship target against the source part's

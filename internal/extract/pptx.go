@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"io"
 )
 
 // PowerPoint packages (.pptx .pptm), reference/extraction.md §8.1–§8.2
@@ -70,33 +69,20 @@ func pptxSlides(p *pkg) ([]pptxSlide, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc, err := p.open(pptxMain)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
 	var out []pptxSlide
 	inList := false
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", pptxMain, err)
-		}
+	err = p.eachToken(pptxMain, func(_ *xmlDecoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if !isP(t.Name) {
-				continue
+				return nil
 			}
 			switch t.Name.Local {
 			case "sldIdLst":
 				inList = true
 			case "sldId":
 				if !inList {
-					continue
+					return nil
 				}
 				s := pptxSlide{num: len(out) + 1}
 				if r, ok := rels[relAttr(t, "id")]; ok && p.has(r.Target) {
@@ -109,7 +95,12 @@ func pptxSlides(p *pkg) ([]pptxSlide, error) {
 				inList = false
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // pptxHidden reports whether a slide's root element hides it.

@@ -2,8 +2,6 @@ package extract
 
 import (
 	"encoding/xml"
-	"fmt"
-	"io"
 	"strings"
 )
 
@@ -17,12 +15,6 @@ import (
 // Author names are not read. TAB, CR and LF become spaces; empty comments
 // are dropped.
 func pptxComments(p *pkg, part string) ([]string, error) {
-	rc, err := p.open(part)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
 	var (
 		out     []string
 		names   []xml.Name
@@ -36,22 +28,12 @@ func pptxComments(p *pkg, part string) ([]string, error) {
 			out = append(out, s)
 		}
 	}
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", part, err)
-		}
+	err := p.eachToken(part, func(d *xmlDecoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			n := t.Name
 			if isMC(n) && n.Local == "Fallback" {
-				if err := d.Skip(); err != nil {
-					return nil, fmt.Errorf("parse %s: %w", part, err)
-				}
-				continue
+				return d.Skip()
 			}
 			parent := xml.Name{}
 			if len(names) > 0 {
@@ -66,7 +48,7 @@ func pptxComments(p *pkg, part string) ([]string, error) {
 			case !isP(n) && n.Local == "txBody" && (parent.Local == "cm" || parent.Local == "reply") && !isP(parent):
 				x, err := readElementLines(d, t, lineOptions{Depth: p.lim.XMLDepth})
 				if err != nil {
-					return nil, fmt.Errorf("parse %s: %w", part, err)
+					return err
 				}
 				text := strings.Join(x.texts(), " ")
 				if parent.Local == "cm" {
@@ -74,7 +56,7 @@ func pptxComments(p *pkg, part string) ([]string, error) {
 				} else {
 					replies = append(replies, text)
 				}
-				continue // readElementLines consumed the end element
+				return nil // readElementLines consumed the end element
 			}
 			names = append(names, n)
 		case xml.EndElement:
@@ -96,5 +78,10 @@ func pptxComments(p *pkg, part string) ([]string, error) {
 				legacy.Write(t)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }

@@ -315,24 +315,7 @@ func xlIsSizeError(err error) bool {
 
 // readWorkbook reads the sheet list and date system of xl/workbook.xml.
 func (b *xlBook) readWorkbook() error {
-	rc, err := b.p.open(b.wb)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, b.p.lim.XMLDepth)
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("parse %s: %w", b.wb, err)
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
+	return b.p.eachStart(b.wb, func(d *xmlDecoder, se xml.StartElement) error {
 		switch se.Name.Local {
 		case "workbookPr":
 			b.date1904 = xlOn(attr(se, "date1904"))
@@ -343,11 +326,10 @@ func (b *xlBook) readWorkbook() error {
 			}
 			b.sheets = append(b.sheets, xlSheet{name: attr(se, "name"), state: attr(se, "state"), rid: rid})
 		case "bookViews", "definedNames", "calcPr", "extLst", "fileRecoveryPr", "customWorkbookViews", "pivotCaches", "externalReferences":
-			if err := d.Skip(); err != nil {
-				return fmt.Errorf("parse %s: %w", b.wb, err)
-			}
+			return d.Skip()
 		}
-	}
+		return nil
+	})
 }
 
 // readSheet streams one worksheet part.

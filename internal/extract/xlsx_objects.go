@@ -95,58 +95,46 @@ type xlAnchor struct {
 // one per line. Anchors inside mc:Fallback, and later mc:Choice branches,
 // are skipped; anchors without text give nothing.
 func (b *xlBook) readDrawing(part string, chart bool) ([]xlAnchor, error) {
-	rc, err := b.p.open(part)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, b.p.lim.XMLDepth)
 	var out []xlAnchor
 	var rels map[string]rel
 	// choiceSeen[depth] is set once an mc:AlternateContent open at that
 	// depth has had its first mc:Choice.
 	choiceSeen := map[int]bool{}
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", part, err)
-		}
+	err := b.p.eachToken(part, func(d *xmlDecoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.EndElement:
 			if isMC(t.Name) && t.Name.Local == "AlternateContent" {
 				delete(choiceSeen, d.Depth()+1)
 			}
-			continue
 		case xml.StartElement:
 			switch {
 			case isMC(t.Name) && t.Name.Local == "Fallback":
-				if err := d.Skip(); err != nil {
-					return nil, fmt.Errorf("parse %s: %w", part, err)
-				}
-				continue
+				return d.Skip()
 			case isMC(t.Name) && t.Name.Local == "Choice":
 				if choiceSeen[d.Depth()-1] {
 					if err := d.Skip(); err != nil {
-						return nil, fmt.Errorf("parse %s: %w", part, err)
+						return err
 					}
 				}
 				choiceSeen[d.Depth()-1] = true
-				continue
+				return nil
 			case t.Name.Local != "twoCellAnchor" && t.Name.Local != "oneCellAnchor" && t.Name.Local != "absoluteAnchor":
-				continue
+				return nil
 			}
 			a, err := b.readAnchor(d, t, part, &rels, chart)
 			if err != nil {
-				return nil, fmt.Errorf("parse %s: %w", part, err)
+				return err
 			}
 			if a.text != "" {
 				out = append(out, a)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // readAnchor reads the anchor element just started.

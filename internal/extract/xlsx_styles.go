@@ -2,8 +2,6 @@ package extract
 
 import (
 	"encoding/xml"
-	"fmt"
-	"io"
 	"strconv"
 )
 
@@ -45,21 +43,8 @@ func (st *xlStyles) format(s int) *xlFormat {
 // xlReadStyles reads numFmts and cellXfs of xl/styles.xml.
 func xlReadStyles(p *pkg, part string) (*xlStyles, error) {
 	st := newXlStyles()
-	rc, err := p.open(part)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	d := newXMLDecoder(rc, p.lim.XMLDepth)
 	inXfs := false
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return st, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", part, err)
-		}
+	err := p.eachToken(part, func(d *xmlDecoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
@@ -84,5 +69,10 @@ func xlReadStyles(p *pkg, part string) (*xlStyles, error) {
 				inXfs = false
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return st, nil
 }
