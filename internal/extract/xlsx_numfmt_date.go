@@ -164,6 +164,15 @@ type xlDateParts struct {
 
 func (s *xlSection) writeDateCode(b *strings.Builder, t xlTok, p xlDateParts, pad2 func(int)) {
 	c := t.s
+	// num writes a field in as many digits as it takes for a one-letter
+	// code ("m"), in at least two for a longer one ("mm").
+	num := func(n int) {
+		if len(c) == 1 {
+			b.WriteString(strconv.Itoa(n))
+		} else {
+			pad2(n)
+		}
+	}
 	switch {
 	case c == "am/pm":
 		am := p.h < 12
@@ -217,10 +226,8 @@ func (s *xlSection) writeDateCode(b *strings.Builder, t xlTok, p xlDateParts, pa
 		}
 	case c[0] == 'm':
 		switch len(c) {
-		case 1:
-			b.WriteString(strconv.Itoa(p.mo))
-		case 2:
-			pad2(p.mo)
+		case 1, 2:
+			num(p.mo)
 		case 3:
 			if s.ja {
 				b.WriteString(strconv.Itoa(p.mo) + "月")
@@ -237,17 +244,11 @@ func (s *xlSection) writeDateCode(b *strings.Builder, t xlTok, p xlDateParts, pa
 			}
 		}
 	case c[0] == 'n':
-		if len(c) == 1 {
-			b.WriteString(strconv.Itoa(p.mi))
-		} else {
-			pad2(p.mi)
-		}
+		num(p.mi)
 	case c[0] == 'd':
 		switch len(c) {
-		case 1:
-			b.WriteString(strconv.Itoa(p.d))
-		case 2:
-			pad2(p.d)
+		case 1, 2:
+			num(p.d)
 		case 3:
 			if s.ja {
 				b.WriteString(xlDayJa[p.wd])
@@ -274,17 +275,9 @@ func (s *xlSection) writeDateCode(b *strings.Builder, t xlTok, p xlDateParts, pa
 				h = 12
 			}
 		}
-		if len(c) == 1 {
-			b.WriteString(strconv.Itoa(h))
-		} else {
-			pad2(h)
-		}
+		num(h)
 	case c[0] == 's':
-		if len(c) == 1 {
-			b.WriteString(strconv.Itoa(p.sec))
-		} else {
-			pad2(p.sec)
-		}
+		num(p.sec)
 	case c[0] == 'g':
 		era := xlEra(p.y, p.mo, p.d)
 		switch len(c) {
@@ -297,22 +290,12 @@ func (s *xlSection) writeDateCode(b *strings.Builder, t xlTok, p xlDateParts, pa
 		}
 	case c[0] == 'e':
 		era := xlEra(p.y, p.mo, p.d)
-		ey := p.y - xlEraStart[era].Year() + 1
-		if len(c) == 1 {
-			b.WriteString(strconv.Itoa(ey))
-		} else {
-			pad2(ey)
-		}
+		num(p.y - xlEraStart[era].Year() + 1)
 	}
 }
 
-func xlPad(n, w int) string {
-	s := strconv.Itoa(n)
-	if len(s) < w {
-		s = strings.Repeat("0", w-len(s)) + s
-	}
-	return s
-}
+// xlPad returns n in decimal, padded with leading zeros to w digits.
+func xlPad(n, w int) string { return xlPad64(int64(n), w) }
 
 func xlPad64(n int64, w int) string {
 	s := strconv.FormatInt(n, 10)

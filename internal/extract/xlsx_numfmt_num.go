@@ -174,12 +174,7 @@ func (s *xlSection) writeMantissa(b *strings.Builder, toks []xlTok, ip, fp strin
 	intToks := toks[:point]
 	// Integer placeholders take the digits from the right; the leftmost
 	// takes all that remain.
-	var slots []int
-	for i, t := range intToks {
-		if t.kind == xlDigit {
-			slots = append(slots, i)
-		}
-	}
+	slots := xlDigitSlots(intToks)
 	pieces := make([]string, len(intToks))
 	k := len(ip)
 	for j := len(slots) - 1; j >= 0; j-- {
@@ -222,16 +217,7 @@ func (s *xlSection) writeMantissa(b *strings.Builder, toks []xlTok, ip, fp strin
 			pieces[slots[j]] = string(r)
 		}
 	}
-	for i, t := range intToks {
-		switch t.kind {
-		case xlLit:
-			b.WriteString(t.s)
-		case xlDigit:
-			b.WriteString(pieces[i])
-		case xlPercent:
-			b.WriteByte('%')
-		}
-	}
+	xlWritePlaced(b, intToks, pieces)
 	if len(slots) == 0 && k > 0 && point < len(toks) {
 		b.WriteString(ip[:k]) // ".00": the integer digits still show
 	}
@@ -240,12 +226,7 @@ func (s *xlSection) writeMantissa(b *strings.Builder, toks []xlTok, ip, fp strin
 	}
 	b.WriteByte('.')
 	fracToks := toks[point+1:]
-	var fslots []int
-	for i, t := range fracToks {
-		if t.kind == xlDigit {
-			fslots = append(fslots, i)
-		}
-	}
+	fslots := xlDigitSlots(fracToks)
 	fpieces := make([]string, len(fracToks))
 	for j, i := range fslots {
 		if j < len(fp) {
@@ -267,12 +248,30 @@ func (s *xlSection) writeMantissa(b *strings.Builder, toks []xlTok, ip, fp strin
 			fpieces[i] = " "
 		}
 	}
-	for i, t := range fracToks {
+	xlWritePlaced(b, fracToks, fpieces)
+}
+
+// xlDigitSlots returns the indexes of the digit placeholders of toks.
+func xlDigitSlots(toks []xlTok) []int {
+	var slots []int
+	for i, t := range toks {
+		if t.kind == xlDigit {
+			slots = append(slots, i)
+		}
+	}
+	return slots
+}
+
+// xlWritePlaced writes toks with each digit placeholder toks[i] replaced
+// by pieces[i], and literals, percent signs and decimal points as they
+// are.
+func xlWritePlaced(b *strings.Builder, toks []xlTok, pieces []string) {
+	for i, t := range toks {
 		switch t.kind {
 		case xlLit:
 			b.WriteString(t.s)
 		case xlDigit:
-			b.WriteString(fpieces[i])
+			b.WriteString(pieces[i])
 		case xlPercent:
 			b.WriteByte('%')
 		case xlPoint:
@@ -337,10 +336,7 @@ func (s *xlSection) renderExp(x float64, e int) string {
 			minDigits++
 		}
 	}
-	ds := strconv.Itoa(xlAbs(exp))
-	if len(ds) < minDigits {
-		ds = strings.Repeat("0", minDigits-len(ds)) + ds
-	}
+	ds := xlPad(xlAbs(exp), minDigits)
 	written := false
 	for _, t := range rest {
 		switch t.kind {
