@@ -116,14 +116,12 @@ func xlCompile(code string) *xlFormat {
 			} else {
 				i++
 			}
-		case c == '_':
-			lit(" ")
-			i++
-			if i < len(code) {
-				_, n := utf8.DecodeRuneInString(code[i:])
-				i += n
+		case c == '_' || c == '*':
+			// _x is a space as wide as x (one space here), *x repeats x
+			// to fill the cell (nothing here); x itself is not shown.
+			if c == '_' {
+				lit(" ")
 			}
-		case c == '*':
 			i++
 			if i < len(code) {
 				_, n := utf8.DecodeRuneInString(code[i:])
