@@ -242,14 +242,26 @@ func nativeRecover(res **Result, err *error) {
 // *Error and cancellation as they are, anything else to the corrupt-file
 // message.
 func nativeFailure(err error) error {
-	var fe *Error
-	switch {
-	case err == nil:
+	if err == nil {
 		return nil
-	case errors.As(err, &fe):
-		return fe
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
+	}
+	if f, ok := failureAsIs(err); ok {
+		return f
 	}
 	return Corrupt(err)
+}
+
+// failureAsIs returns what the readers' error mappings (nativeFailure,
+// xlsFailure, ooxmlFailure) pass on unchanged: the *Error in err's chain,
+// or err itself when it is a cancellation. ok is false for any other
+// error.
+func failureAsIs(err error) (f error, ok bool) {
+	var fe *Error
+	switch {
+	case errors.As(err, &fe):
+		return fe, true
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err, true
+	}
+	return nil, false
 }

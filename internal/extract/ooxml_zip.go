@@ -3,7 +3,6 @@ package extract
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -375,16 +374,14 @@ func relTypeIs(typ, suffix string) bool {
 // and other parse errors become Corrupt (ErrNotZip stays in the chain), an
 // *Error and context errors pass through.
 func ooxmlFailure(name string, err error) error {
-	var fe *Error
-	var se *sizeError
-	switch {
-	case err == nil:
+	if err == nil {
 		return nil
-	case errors.As(err, &fe):
-		return fe
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
-	case errors.As(err, &se):
+	}
+	if f, ok := failureAsIs(err); ok {
+		return f
+	}
+	var se *sizeError
+	if errors.As(err, &se) {
 		return &Error{Msg: MsgTooLarge, Cause: fmt.Errorf("%s: %w", name, err), Log: []string{se.logLine()}}
 	}
 	return Corrupt(err)

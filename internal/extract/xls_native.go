@@ -106,13 +106,10 @@ func xlsProtection(r io.ReaderAt, size int64, want officefile.Format) error {
 
 // xlsFailure maps a parse error to the reader's result error.
 func xlsFailure(err error) error {
-	var fe *Error
-	switch {
-	case errors.As(err, &fe):
-		return fe
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
-	case errors.Is(err, errXlsTooMuchText):
+	if f, ok := failureAsIs(err); ok {
+		return f
+	}
+	if errors.Is(err, errXlsTooMuchText) {
 		return &Error{Msg: MsgOutOfMemory, Cause: err}
 	}
 	return Corrupt(err)
