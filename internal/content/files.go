@@ -22,17 +22,47 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // Encode returns the bytes of one place TSV: BOM, lines joined by CRLF,
 // trailing empty lines removed. Lines must not contain CR or LF.
 func Encode(lines []string) []byte {
-	n := len(lines)
-	for n > 0 && strings.TrimSpace(lines[n-1]) == "" {
-		n--
-	}
 	var b bytes.Buffer
 	b.Write(bom)
-	for _, l := range lines[:n] {
+	for _, l := range trimTrailingEmpty(lines) {
 		b.WriteString(l)
 		b.WriteString("\r\n")
 	}
 	return b.Bytes()
+}
+
+// trimTrailingEmpty drops the blank lines at the end.
+func trimTrailingEmpty(lines []string) []string {
+	n := len(lines)
+	for n > 0 && strings.TrimSpace(lines[n-1]) == "" {
+		n--
+	}
+	return lines[:n]
+}
+
+// writePlace writes a place TSV as Encode would, streaming it to the file
+// (a 100 MB sheet would otherwise be held twice, as lines and as bytes),
+// then fsyncs it.
+func writePlace(path string, lines []string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("content: create %s: %w", path, err)
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	w.Write(bom)
+	for _, l := range lines {
+		w.WriteString(l)
+		w.WriteString("\r\n")
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("content: write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("content: fsync %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // Decode splits the bytes of a place TSV into lines (BOM optional, CRLF or
@@ -63,8 +93,8 @@ func WriteFolder(dir string, places []extract.Place) (int, error) {
 	seen := map[string]bool{}
 	count := 0
 	for _, p := range places {
-		data := Encode(cleanLines(p.Lines))
-		if len(data) == len(bom) {
+		lines := trimTrailingEmpty(cleanLines(p.Lines))
+		if len(lines) == 0 {
 			continue
 		}
 		name, err := FileName(p.Name)
@@ -75,7 +105,7 @@ func WriteFolder(dir string, places []extract.Place) (int, error) {
 			return 0, fmt.Errorf("content: two places named %q in one file", p.Name)
 		}
 		seen[strings.ToLower(name)] = true
-		if err := writeSynced(filepath.Join(dir, name), data); err != nil {
+		if err := writePlace(filepath.Join(dir, name), lines); err != nil {
 			return 0, err
 		}
 		manifest.WriteString(name + "\n")
