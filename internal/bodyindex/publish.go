@@ -135,6 +135,14 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 	var refs []partRef
 	wrote := false
 	enc := newEncoder()
+	enc.emit = func(p builtPart) error {
+		if err := writePart(dir, p); err != nil {
+			return err
+		}
+		wrote = true
+		refs = append(refs, partRef{id: p.id, size: int64(len(p.data)), firstFile: p.firstFile, firstLine: p.firstLine, lastFile: p.lastFile, endLine: p.endLine})
+		return nil
+	}
 	var unreadable []int
 	for _, c := range planChunks(entries) {
 		if reused := reuseParts(old, items, c); reused != nil {
@@ -144,6 +152,17 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 		var texts []fileText
 		for _, i := range c {
 			places := items[i].places
+			if items[i].dir != "" {
+				places, err = freshPlaces(items[i])
+				if err != nil {
+					unreadable = append(unreadable, i)
+					lost.Files = append(lost.Files, items[i].name)
+					if lost.Cause == nil {
+						lost.Cause = err
+					}
+					continue
+				}
+			}
 			if items[i].old >= 0 {
 				places, err = old.Places(items[i].old)
 				if err != nil {
@@ -160,17 +179,12 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 		if len(texts) == 0 {
 			continue
 		}
-		enc.out = enc.out[:0]
 		enc.encode(texts)
+		if enc.err != nil {
+			return enc.err
+		}
 		for _, ft := range texts {
 			entries[ft.index].foldedBytes = enc.folded[ft.index]
-		}
-		for _, p := range enc.out {
-			if err := writePart(dir, p); err != nil {
-				return err
-			}
-			wrote = true
-			refs = append(refs, partRef{id: p.id, size: int64(len(p.data)), firstFile: p.firstFile, firstLine: p.firstLine, lastFile: p.lastFile, endLine: p.endLine})
 		}
 	}
 	if len(unreadable) > 0 {
@@ -206,11 +220,12 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 	return nil
 }
 
-// item is one file of the merged list: fresh (places set, old -1) or kept
-// from the old index (old ≥ 0).
+// item is one file of the merged list: fresh (read from its per-file
+// folder dir, old -1) or kept from the old index (old ≥ 0).
 type item struct {
 	name   string
-	places []extract.Place
+	dir    string          // per-file folder of a fresh file
+	places []extract.Place // set by tests instead of dir
 	old    int
 	entry  fileEntry
 }
@@ -241,8 +256,11 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 			broken = append(broken, brokenFolder{name: e.Name(), dir: sub, err: err})
 			continue
 		}
-		it := item{name: e.Name(), places: nonEmpty(places), old: -1}
-		it.entry = entryOf(it.name, it.places)
+		// Only the file-table row is kept: the text is read again when
+		// its chunk is encoded, so a folder's new text is never all in
+		// memory at once.
+		it := item{name: e.Name(), dir: sub, old: -1}
+		it.entry = entryOf(it.name, nonEmpty(places))
 		if prev, ok := fresh[fileKey(it.name)]; ok && compareFiles(prev.name, it.name) > 0 {
 			// Two folders differing only in case: keep one, by name order.
 			dirs = append(dirs, sub)
@@ -252,6 +270,20 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 		dirs = append(dirs, sub)
 	}
 	return fresh, dirs, broken, nil
+}
+
+// freshPlaces reads a fresh file's places again for encoding; they must
+// be what its file-table row was computed from.
+func freshPlaces(it item) ([]extract.Place, error) {
+	places, err := content.ReadFolder(it.dir)
+	if err != nil {
+		return nil, err
+	}
+	places = nonEmpty(places)
+	if e := entryOf(it.name, places); e != it.entry {
+		return nil, fmt.Errorf("bodyindex: %s changed while it was published", it.dir)
+	}
+	return places, nil
 }
 
 // nonEmpty drops places without lines: they have no text to index.

@@ -49,7 +49,12 @@ type blockRec struct {
 
 // encoder turns a run of files into parts.
 type encoder struct {
-	out     []builtPart
+	out []builtPart
+	// emit, when set, takes each part as soon as it is finished instead
+	// of out, so a large file's parts are not all held at once; its first
+	// error is kept in err.
+	emit    func(builtPart) error
+	err     error
 	cur     *partBuilder
 	folded  map[int]int64 // folded bytes per manifest index
 	grams   *gramSet      // reused from part to part
@@ -255,7 +260,12 @@ func (e *encoder) finishPart() {
 	sum := sha256.Sum256(data)
 	p := builtPart{data: data, firstFile: b.firstFile, firstLine: b.firstLine, lastFile: b.endFile, endLine: b.endLine}
 	copy(p.id[:], sum[:idSize])
-	e.out = append(e.out, p)
+	switch {
+	case e.emit == nil:
+		e.out = append(e.out, p)
+	case e.err == nil:
+		e.err = e.emit(p)
+	}
 }
 
 // section is one tagged section of a part.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -68,11 +69,18 @@ func writePlace(path string, lines []string) error {
 // Decode splits the bytes of a place TSV into lines (BOM optional, CRLF or
 // LF).
 func Decode(data []byte) []string {
+	return decodeOwned(bytes.Clone(data))
+}
+
+// decodeOwned is Decode for data nobody else holds or changes: the lines
+// are substrings of data itself, not of a copy (a place TSV can be tens of
+// megabytes, read by the coordinator at every publish).
+func decodeOwned(data []byte) []string {
 	data = bytes.TrimPrefix(data, bom)
 	if len(data) == 0 {
 		return nil
 	}
-	s := strings.TrimSuffix(string(data), "\n")
+	s := strings.TrimSuffix(unsafe.String(unsafe.SliceData(data), len(data)), "\n")
 	s = strings.TrimSuffix(s, "\r")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -168,7 +176,7 @@ func ReadFolder(dir string) ([]extract.Place, error) {
 		if err != nil {
 			return nil, fmt.Errorf("content: read %s: %w", filepath.Join(dir, name), err)
 		}
-		places = append(places, extract.Place{Name: place, Lines: Decode(data)})
+		places = append(places, extract.Place{Name: place, Lines: decodeOwned(data)})
 	}
 	return places, nil
 }
