@@ -243,6 +243,7 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 		return nil, nil, nil, fmt.Errorf("bodyindex: read folder %s: %w", dir, err)
 	}
 	fresh = map[string]item{}
+	kept := int64(0)
 	for _, e := range ents {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
@@ -256,11 +257,16 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 			broken = append(broken, brokenFolder{name: e.Name(), dir: sub, err: err})
 			continue
 		}
-		// Only the file-table row is kept: the text is read again when
-		// its chunk is encoded, so a folder's new text is never all in
-		// memory at once.
-		it := item{name: e.Name(), dir: sub, old: -1}
-		it.entry = entryOf(it.name, nonEmpty(places))
+		// The text stays in memory up to keepText bytes for the folder;
+		// beyond that only the file-table row is kept and the text is read
+		// again when its chunk is encoded, so a folder's new text is never
+		// all in memory at once (reading twice costs a second open of
+		// every place file, which small folders need not pay).
+		it := item{name: e.Name(), places: nonEmpty(places), old: -1}
+		it.entry = entryOf(it.name, it.places)
+		if kept += it.entry.textBytes; kept > keepText {
+			it.places, it.dir = nil, sub
+		}
 		if prev, ok := fresh[fileKey(it.name)]; ok && compareFiles(prev.name, it.name) > 0 {
 			// Two folders differing only in case: keep one, by name order.
 			dirs = append(dirs, sub)
@@ -271,6 +277,10 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 	}
 	return fresh, dirs, broken, nil
 }
+
+// keepText is how much new text a publish keeps in memory between reading
+// the per-file folders and encoding them. A variable for tests.
+var keepText = int64(64 << 20)
 
 // freshPlaces reads a fresh file's places again for encoding; they must
 // be what its file-table row was computed from.
