@@ -125,7 +125,6 @@ func Publish(dir string, removed []string) error {
 // removal of stale parts. Old files are read from old, which it closes.
 // Files whose old text is unreadable are left out and added to lost.
 func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
-	var err error
 	slices.SortFunc(items, func(a, b item) int { return compareFiles(a.name, b.name) })
 	entries := make([]fileEntry, len(items))
 	for i, it := range items {
@@ -151,28 +150,20 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 		}
 		var texts []fileText
 		for _, i := range c {
-			places := items[i].places
-			if items[i].dir != "" {
+			places, err := items[i].places, error(nil)
+			switch {
+			case items[i].dir != "":
 				places, err = freshPlaces(items[i])
-				if err != nil {
-					unreadable = append(unreadable, i)
-					lost.Files = append(lost.Files, items[i].name)
-					if lost.Cause == nil {
-						lost.Cause = err
-					}
-					continue
-				}
-			}
-			if items[i].old >= 0 {
+			case items[i].old >= 0:
 				places, err = old.Places(items[i].old)
-				if err != nil {
-					unreadable = append(unreadable, i)
-					lost.Files = append(lost.Files, items[i].name)
-					if lost.Cause == nil {
-						lost.Cause = err
-					}
-					continue
+			}
+			if err != nil {
+				unreadable = append(unreadable, i)
+				lost.Files = append(lost.Files, items[i].name)
+				if lost.Cause == nil {
+					lost.Cause = err
 				}
+				continue
 			}
 			texts = append(texts, fileText{name: items[i].name, index: i, places: places})
 		}

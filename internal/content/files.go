@@ -24,12 +24,17 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // trailing empty lines removed. Lines must not contain CR or LF.
 func Encode(lines []string) []byte {
 	var b bytes.Buffer
-	b.Write(bom)
-	for _, l := range trimTrailingEmpty(lines) {
-		b.WriteString(l)
-		b.WriteString("\r\n")
-	}
+	writeTSV(&b, trimTrailingEmpty(lines))
 	return b.Bytes()
+}
+
+// writeTSV writes the BOM and each line followed by CRLF.
+func writeTSV(w interface{ WriteString(string) (int, error) }, lines []string) {
+	w.WriteString(string(bom))
+	for _, l := range lines {
+		w.WriteString(l)
+		w.WriteString("\r\n")
+	}
 }
 
 // trimTrailingEmpty drops the blank lines at the end.
@@ -39,31 +44,6 @@ func trimTrailingEmpty(lines []string) []string {
 		n--
 	}
 	return lines[:n]
-}
-
-// writePlace writes a place TSV as Encode would, streaming it to the file
-// (a 100 MB sheet would otherwise be held twice, as lines and as bytes),
-// then fsyncs it.
-func writePlace(path string, lines []string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("content: create %s: %w", path, err)
-	}
-	w := bufio.NewWriterSize(f, 64<<10)
-	w.Write(bom)
-	for _, l := range lines {
-		w.WriteString(l)
-		w.WriteString("\r\n")
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("content: write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("content: fsync %s: %w", path, err)
-	}
-	return f.Close()
 }
 
 // Decode splits the bytes of a place TSV into lines (BOM optional, CRLF or
@@ -113,13 +93,15 @@ func WriteFolder(dir string, places []extract.Place) (int, error) {
 			return 0, fmt.Errorf("content: two places named %q in one file", p.Name)
 		}
 		seen[strings.ToLower(name)] = true
-		if err := writePlace(filepath.Join(dir, name), lines); err != nil {
+		// Streamed as Encode would write it: a 100 MB sheet would
+		// otherwise be held twice, as lines and as bytes.
+		if err := writeSynced(filepath.Join(dir, name), func(w *bufio.Writer) { writeTSV(w, lines) }); err != nil {
 			return 0, err
 		}
 		manifest.WriteString(name + "\n")
 		count++
 	}
-	if err := writeSynced(filepath.Join(dir, ManifestName), manifest.Bytes()); err != nil {
+	if err := writeSynced(filepath.Join(dir, ManifestName), func(w *bufio.Writer) { w.Write(manifest.Bytes()) }); err != nil {
 		return 0, err
 	}
 	return count, nil
@@ -139,12 +121,16 @@ func cleanLines(lines []string) []string {
 	return out
 }
 
-func writeSynced(path string, data []byte) error {
+// writeSynced creates path, lets write fill it through a buffer, and
+// fsyncs it.
+func writeSynced(path string, write func(*bufio.Writer)) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("content: create %s: %w", path, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	w := bufio.NewWriterSize(f, 64<<10)
+	write(w)
+	if err := w.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("content: write %s: %w", path, err)
 	}
