@@ -72,6 +72,7 @@ func (s *searcher) folder(t *task) {
 		t.stats.FoldersFiltered++
 		return
 	}
+	summaryPass := t.only.passFor(f)
 	for i := 0; i < f.NumParts(); i++ {
 		if s.ctx.Err() != nil || s.full(t) {
 			return
@@ -81,7 +82,7 @@ func (s *searcher) folder(t *task) {
 			t.stats.PartsFiltered++
 			continue
 		}
-		if t.only.skips(f, i) {
+		if summaryPass != nil && !summaryPass[i] {
 			t.stats.Parts++
 			t.stats.PartsSkipped++
 			continue
@@ -98,18 +99,19 @@ func (s *searcher) folder(t *task) {
 	}
 }
 
-// skips reports whether the summary ruled part i of f out: only when the
-// manifest still lists the parts the summary was written for.
-func (ps *partSet) skips(f *bodyindex.Folder, i int) bool {
-	if ps == nil || len(ps.ids) != f.NumParts() || ps.pass[i] {
-		return false
+// passFor returns, per part of f, whether the summary lets it through, or
+// nil (every part) when f's manifest no longer lists the parts the summary
+// was written for.
+func (ps *partSet) passFor(f *bodyindex.Folder) []bool {
+	if ps == nil || len(ps.ids) != f.NumParts() {
+		return nil
 	}
 	for k, id := range ps.ids {
 		if f.PartID(k) != id {
-			return false
+			return nil
 		}
 	}
-	return true
+	return ps.pass
 }
 
 func (t *task) folderName() string {
