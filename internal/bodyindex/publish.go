@@ -133,15 +133,14 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 
 	var refs []partRef
 	wrote := false
-	enc := newEncoder()
-	enc.emit = func(p builtPart) error {
+	enc := newEncoder(func(p builtPart) error {
 		if err := writePart(dir, p); err != nil {
 			return err
 		}
 		wrote = true
 		refs = append(refs, partRef{id: p.id, size: int64(len(p.data)), firstFile: p.firstFile, firstLine: p.firstLine, lastFile: p.lastFile, endLine: p.endLine})
 		return nil
-	}
+	})
 	var unreadable []int
 	for _, c := range planChunks(entries) {
 		if reused := reuseParts(old, items, c); reused != nil {
@@ -215,8 +214,8 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 // folder dir, old -1) or kept from the old index (old ≥ 0).
 type item struct {
 	name   string
-	dir    string          // per-file folder of a fresh file
-	places []extract.Place // set by tests instead of dir
+	dir    string          // per-file folder of a fresh file whose text is read again
+	places []extract.Place // a fresh file's text, when kept in memory (dir "")
 	old    int
 	entry  fileEntry
 }

@@ -49,10 +49,8 @@ type blockRec struct {
 
 // encoder turns a run of files into parts.
 type encoder struct {
-	out []builtPart
-	// emit, when set, takes each part as soon as it is finished instead
-	// of out, so a large file's parts are not all held at once; its first
-	// error is kept in err.
+	// emit takes each part as soon as it is finished, so a large file's
+	// parts are never all held at once; its first error is kept in err.
 	emit    func(builtPart) error
 	err     error
 	cur     *partBuilder
@@ -86,7 +84,9 @@ type partBuilder struct {
 	endLine    int
 }
 
-func newEncoder() *encoder { return &encoder{folded: map[int]int64{}, grams: newGramSet()} }
+func newEncoder(emit func(builtPart) error) *encoder {
+	return &encoder{emit: emit, folded: map[int]int64{}, grams: newGramSet()}
+}
 
 // encode appends the parts of one chunk of files. A chunk starts a new
 // part; a part closes when it has maxBlocks blocks and more lines follow.
@@ -260,10 +260,7 @@ func (e *encoder) finishPart() {
 	sum := sha256.Sum256(data)
 	p := builtPart{data: data, firstFile: b.firstFile, firstLine: b.firstLine, lastFile: b.endFile, endLine: b.endLine}
 	copy(p.id[:], sum[:idSize])
-	switch {
-	case e.emit == nil:
-		e.out = append(e.out, p)
-	case e.err == nil:
+	if e.err == nil {
 		e.err = e.emit(p)
 	}
 }
