@@ -121,12 +121,6 @@ type SummaryDir struct {
 	PartIDs   [][idSize]byte
 }
 
-// Fresh reports whether the folder at path still is as the entry says.
-func (d *SummaryDir) Fresh(path string) bool {
-	mtime, ok := dirMtime(path)
-	return ok && mtime == d.Mtime
-}
-
 // OpenSummary opens the summary of index. A missing summary gives nil,
 // nil; a damaged one or one of another version gives an error (the caller
 // searches without it).

@@ -83,7 +83,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 			t.Errorf("Dir(%q) = subdirs %q index %v opaque %v, want %q %v", tt.rel, got, d.HasIndex, d.Opaque, want, tt.hasIndex)
 		}
 		path := filepath.Join(root, "案件", filepath.FromSlash(tt.rel))
-		if !d.Fresh(path) {
+		if s.FreshDir(tt.rel) == nil {
 			t.Errorf("Dir(%q) is not fresh right after writing", tt.rel)
 		}
 		if tt.hasIndex {
@@ -167,7 +167,7 @@ func TestSummaryFreshness(t *testing.T) {
 		t.Fatal(err)
 	}
 	for rel, fresh := range map[string]bool{"東京": false, "空": false, "東京/2024": true, "": true} {
-		if got := s.Dir(rel).Fresh(filepath.Join(root, "案件", filepath.FromSlash(rel))); got != fresh {
+		if got := s.FreshDir(rel) != nil; got != fresh {
 			t.Errorf("Dir(%q).Fresh = %v, want %v", rel, got, fresh)
 		}
 	}
@@ -272,9 +272,7 @@ func FuzzSummary(f *testing.F) {
 		}
 		defer s.Close()
 		for _, d := range []string{"", "a", "a/b"} {
-			if e := s.Dir(d); e != nil {
-				e.Fresh(croot)
-			}
+			s.FreshDir(d)
 		}
 		s.Candidates(bodyindex.QueryKeys("りんご"))
 	})

@@ -136,9 +136,8 @@ func summaryFresh(contentRoot, index string) bool {
 		return false
 	}
 	defer s.Close()
-	root := filepath.Join(contentRoot, index)
 	for rel, d := range s.dirs {
-		if d.Opaque || !d.Fresh(filepath.Join(root, filepath.FromSlash(rel))) {
+		if d.Opaque || s.FreshDir(rel) == nil {
 			return false
 		}
 	}
