@@ -2,13 +2,13 @@ package indexer
 
 import "fmt"
 
-// Fatal messages (reference/indexing.md §17.1).
 // Reasons of Summary.OnlySkipped (reference/indexing.md §2, selectOnlyNames).
 const (
 	reasonNotInSettings = "設定にありません"
 	reasonUnchecked     = "チェックが付いていません"
 )
 
+// Fatal messages (reference/indexing.md §17.1).
 const (
 	MsgNoRoots       = "クロール対象フォルダがありません。画面でクロール対象フォルダを追加してください。"
 	MsgNoEnabled     = "チェックの付いたクロール対象フォルダがありません。画面で取り込むフォルダにチェックを付けてください。"
