@@ -251,20 +251,10 @@ func (s *Server) busy(w http.ResponseWriter, what string) bool {
 	return false
 }
 
-// editSettings loads the settings, applies edit and saves them, under the
-// server's settings mutex.
+// editSettings applies edit to the settings (changeSettings) and answers
+// the request with its message or error.
 func (s *Server) editSettings(w http.ResponseWriter, edit func(*workspace.Settings) (string, error)) {
-	s.settingsMu.Lock()
-	defer s.settingsMu.Unlock()
-	st, _, err := s.loadSettings()
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	msg, err := edit(st)
-	if err == nil {
-		err = s.ws.SaveSettings(st)
-	}
+	msg, err := s.changeSettings(edit)
 	if err != nil {
 		writeEditError(w, err)
 		return
@@ -272,23 +262,38 @@ func (s *Server) editSettings(w http.ResponseWriter, edit func(*workspace.Settin
 	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 }
 
-// checkIndex checks the index name in the settings (a row's ［更新］),
-// saving them only when it was unchecked.
-func (s *Server) checkIndex(name string) error {
+// errUnchanged, from an edit of changeSettings, saves nothing.
+var errUnchanged = errors.New("web: settings unchanged")
+
+// changeSettings loads the settings, lets edit change them and saves
+// them, under the server's settings mutex.
+func (s *Server) changeSettings(edit func(*workspace.Settings) (string, error)) (string, error) {
 	s.settingsMu.Lock()
 	defer s.settingsMu.Unlock()
 	st, _, err := s.loadSettings()
 	if err != nil {
-		return err
+		return "", err
 	}
-	root, _, ok := st.Root(name)
-	if ok && root.IsEnabled() {
-		return nil
+	msg, err := edit(st)
+	if errors.Is(err, errUnchanged) {
+		return msg, nil
 	}
-	if err := st.SetEnabled(name, true); err != nil {
-		return err
+	if err == nil {
+		err = s.ws.SaveSettings(st)
 	}
-	return s.ws.SaveSettings(st)
+	return msg, err
+}
+
+// checkIndex checks the index name in the settings (a row's ［更新］),
+// saving them only when it was unchecked.
+func (s *Server) checkIndex(name string) error {
+	_, err := s.changeSettings(func(st *workspace.Settings) (string, error) {
+		if root, _, ok := st.Root(name); ok && root.IsEnabled() {
+			return "", errUnchanged
+		}
+		return "", st.SetEnabled(name, true)
+	})
+	return err
 }
 
 func writeEditError(w http.ResponseWriter, err error) {
