@@ -141,11 +141,12 @@ func regexReason(c syntax.ErrorCode) string {
 // dotNetClasses widens \s \S \w \W \d \D to tebunko's .NET meaning.
 // Inside brackets only the positive forms are widened.
 func dotNetClasses(p string) string {
-	const (
-		space = `\s\x{2028}\x{3000}`
-		word  = `\p{L}\p{Mn}\p{Nd}\p{Pc}`
-		digit = `\p{Nd}`
-	)
+	// The class contents of \s, \w and \d; \S, \W and \D negate them.
+	classes := map[byte]string{
+		's': `\s\x{2028}\x{3000}`,
+		'w': `\p{L}\p{Mn}\p{Nd}\p{Pc}`,
+		'd': `\p{Nd}`,
+	}
 	var b strings.Builder
 	inClass := false
 	for i := 0; i < len(p); i++ {
@@ -165,25 +166,15 @@ func dotNetClasses(p string) string {
 				i += end + 2
 				continue
 			}
+			lower := n | 0x20 // S W D → s w d
+			cls, known := classes[lower]
 			switch {
-			case n == 's' && inClass:
-				b.WriteString(space)
-			case n == 's':
-				b.WriteString("[" + space + "]")
-			case n == 'S' && !inClass:
-				b.WriteString("[^" + space + "]")
-			case n == 'w' && inClass:
-				b.WriteString(word)
-			case n == 'w':
-				b.WriteString("[" + word + "]")
-			case n == 'W' && !inClass:
-				b.WriteString("[^" + word + "]")
-			case n == 'd' && inClass:
-				b.WriteString(digit)
-			case n == 'd':
-				b.WriteString("[" + digit + "]")
-			case n == 'D' && !inClass:
-				b.WriteString("[^" + digit + "]")
+			case known && n == lower && inClass:
+				b.WriteString(cls)
+			case known && n == lower:
+				b.WriteString("[" + cls + "]")
+			case known && !inClass:
+				b.WriteString("[^" + cls + "]")
 			default:
 				b.WriteByte('\\')
 				b.WriteByte(n)
