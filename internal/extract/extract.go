@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -106,4 +107,19 @@ func isZip(path string) bool {
 	head := make([]byte, 2)
 	n, _ := io.ReadFull(f, head)
 	return n == 0 || string(head[:n]) == "PK"
+}
+
+// openSized opens path read-only and returns it with its size; errors
+// name the path.
+func openSized(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("extract: open %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("extract: stat %s: %w", path, err)
+	}
+	return f, st.Size(), nil
 }

@@ -85,22 +85,17 @@ func readLegacyWith(ctx context.Context, path string, opt Options, native map[st
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
-		return nil, fmt.Errorf("extract: open %s: %w", path, err)
+		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("extract: stat %s: %w", path, err)
-	}
-	d, err := officefile.Detect(f, st.Size())
+	d, err := officefile.Detect(f, size)
 	head := make([]byte, 8)
 	n, _ := f.ReadAt(head, 0)
 	head = head[:n]
 	var zipNames map[string]bool
 	if err == nil && d.Format == officefile.FormatZIP {
-		zipNames = zipEntryNames(f, st.Size(), opt.limits().ZipEntries)
+		zipNames = zipEntryNames(f, size, opt.limits().ZipEntries)
 	}
 	f.Close()
 	if err != nil {

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/fumibako/fumibako/internal/officefile"
 )
@@ -44,21 +43,17 @@ const msgLogDamaged = "    複合ファイルの構造が壊れているため�
 // container with MsgCorrupt, and returns the import filter to force ("" for
 // LibreOffice's own detection).
 func legacyPrecheck(path, target string) (infilter string, err error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
-		return "", fmt.Errorf("extract: open %s: %w", path, err)
+		return "", err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("extract: stat %s: %w", path, err)
-	}
 	head := make([]byte, 8)
 	n, _ := f.ReadAt(head, 0)
 	head = head[:n]
 	cfb := officefile.SniffHead(head) == officefile.FormatCFB
 	if cfb {
-		if why := cfbDamage(f, st.Size()); why != "" {
+		if why := cfbDamage(f, size); why != "" {
 			return "", &Error{Msg: MsgCorrupt, Cause: fmt.Errorf("extract: %s: damaged compound file: %s", path, why),
 				Log: []string{msgLogDamaged + why}}
 		}
@@ -68,7 +63,7 @@ func legacyPrecheck(path, target string) (infilter string, err error) {
 	}
 	switch {
 	case cfb:
-		d, err := officefile.Detect(f, st.Size())
+		d, err := officefile.Detect(f, size)
 		if err == nil && d.Program == officefile.ProgramExcel {
 			return loExcelFilter, nil
 		}

@@ -61,19 +61,15 @@ const xlsMemoryFile = 64 << 20
 
 func readXlsNative(ctx context.Context, path string, opt Options) (res *Result, err error) {
 	defer nativeRecover(&res, &err)
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
-		return nil, fmt.Errorf("extract: open %s: %w", path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("extract: stat %s: %w", path, err)
-	}
-	if err := xlsProtection(f, st.Size(), officefile.FormatCFB); err != nil {
 		return nil, err
 	}
-	stream, name, err := xlsWorkbookStream(f, st.Size())
+	defer f.Close()
+	if err := xlsProtection(f, size, officefile.FormatCFB); err != nil {
+		return nil, err
+	}
+	stream, name, err := xlsWorkbookStream(f, size)
 	if err != nil {
 		return nil, Corrupt(err)
 	}

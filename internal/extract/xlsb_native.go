@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/officefile"
@@ -47,16 +46,11 @@ var errXlsbNoWorkbook = errors.New("extract: xlsb package has no binary workbook
 
 func readXlsbNative(ctx context.Context, path string, opt Options) (res *Result, err error) {
 	defer nativeRecover(&res, &err)
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
-		return nil, fmt.Errorf("extract: open %s: %w", path, err)
+		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("extract: stat %s: %w", path, err)
-	}
-	err = xlsProtection(f, st.Size(), officefile.FormatZIP)
+	err = xlsProtection(f, size, officefile.FormatZIP)
 	f.Close()
 	if err != nil {
 		return nil, err
