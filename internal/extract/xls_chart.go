@@ -154,8 +154,7 @@ func (c *xlsChart) seriesText(b *xlsBook, data []byte) string {
 		return ""
 	}
 	if b.biff5 {
-		n := min(int(data[2]), len(data)-3)
-		return b.cp.decode(data[3 : 3+n])
+		return b.biff5String(data, 2, 1)
 	}
 	s, _, _ := xlsShortUnicodeString(data, 2)
 	return s

@@ -139,8 +139,7 @@ func (d *xlsDrawing) note(b *xlsBook, data []byte) error {
 	}
 	row, col := le16(data, 0), le16(data, 2)
 	if b.biff5 {
-		n := min(le16(data, 4), len(data)-6)
-		text := b.cp.decode(data[6 : 6+n])
+		text := b.biff5String(data, 4, 2)
 		if row == 0xFFFF && len(d.notes) > 0 {
 			d.notes[len(d.notes)-1].text += text
 			return nil

@@ -119,8 +119,7 @@ func (b *xlsBook) format(data []byte) error {
 	id := le16(data, 0)
 	var code string
 	if b.biff5 {
-		n := min(int(data[2]), len(data)-3)
-		code = b.cp.decode(data[3 : 3+n])
+		code = b.biff5String(data, 2, 1)
 	} else {
 		code, _, _ = xlsUnicodeString(data, 2)
 	}
@@ -136,8 +135,7 @@ func (b *xlsBook) boundSheet(data []byte) error {
 	}
 	s := xlsBoundSheet{pos: le32(data, 0), visible: data[4]&3 == 0, dt: data[5]}
 	if b.biff5 {
-		n := min(int(data[6]), len(data)-7)
-		s.name = b.cp.decode(data[7 : 7+n])
+		s.name = b.biff5String(data, 6, 1)
 	} else {
 		s.name, _, _ = xlsShortUnicodeString(data, 6)
 	}

@@ -156,6 +156,19 @@ func (rr *xlsRecordReader) skipContinues() error {
 }
 
 func le16(b []byte, i int) int { return int(binary.LittleEndian.Uint16(b[i:])) }
+
+// biff5String decodes a BIFF5 string at off of a record: a count of
+// countBytes bytes (1 or 2), then that many code-page bytes, cut at the
+// record's end. The caller has checked that the count is there.
+func (b *xlsBook) biff5String(data []byte, off, countBytes int) string {
+	n := int(data[off])
+	if countBytes == 2 {
+		n = le16(data, off)
+	}
+	start := off + countBytes
+	n = min(n, len(data)-start)
+	return b.cp.decode(data[start : start+n])
+}
 func le32(b []byte, i int) uint32 {
 	return binary.LittleEndian.Uint32(b[i:])
 }

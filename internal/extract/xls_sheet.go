@@ -100,8 +100,7 @@ func (b *xlsBook) sheetRecord(st *xlsSheetState, typ uint16, data []byte) error 
 		}
 		var v string
 		if b.biff5 {
-			n := min(le16(data, 6), len(data)-8)
-			v = b.cp.decode(data[8 : 8+n])
+			v = b.biff5String(data, 6, 2)
 		} else {
 			v, _, _ = xlsUnicodeString(data, 6)
 		}
@@ -239,8 +238,7 @@ func (b *xlsBook) headerText(data []byte) string {
 		return ""
 	}
 	if b.biff5 {
-		n := min(int(data[0]), len(data)-1)
-		return b.cp.decode(data[1 : 1+n])
+		return b.biff5String(data, 0, 1)
 	}
 	v, _, _ := xlsUnicodeString(data, 0)
 	return v

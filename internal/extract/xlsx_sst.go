@@ -196,26 +196,36 @@ func xlReadStrings(ctx context.Context, p *pkg, st *xlStreams, part, scratch str
 	return s, nil
 }
 
-// elementText returns the character data of the current start element up
-// to its end (nested elements' text included).
-func (s *xlScanner) elementText() (string, error) {
+// eachInElement calls visit for every token after the current start
+// element up to and including its end; an empty element (<x/>) has none.
+func (s *xlScanner) eachInElement(visit func()) error {
 	if s.pendingEnd {
-		s.pendingEnd = false
-		s.kind = xlScanEnd
-		return "", s.pop(s.name)
+		return s.next() // the end of <x/>, which next returns first
 	}
 	target := len(s.ends) - 1
-	s.acc = s.acc[:0]
 	for len(s.ends) > target {
 		if err := s.next(); err != nil {
 			if err == io.EOF {
-				return "", io.ErrUnexpectedEOF
+				return io.ErrUnexpectedEOF
 			}
-			return "", err
+			return err
 		}
+		visit()
+	}
+	return nil
+}
+
+// elementText returns the character data of the current start element up
+// to its end (nested elements' text included).
+func (s *xlScanner) elementText() (string, error) {
+	s.acc = s.acc[:0]
+	err := s.eachInElement(func() {
 		if s.kind == xlScanText {
 			s.acc = append(s.acc, s.text...)
 		}
+	})
+	if err != nil {
+		return "", err
 	}
 	return string(s.acc), nil
 }
@@ -224,21 +234,9 @@ func (s *xlScanner) elementText() (string, error) {
 // whose start element is current: the t elements outside rPh (phonetic
 // guides), concatenated, with _xHHHH_ escapes decoded.
 func (s *xlScanner) richText() (string, error) {
-	if s.pendingEnd {
-		s.pendingEnd = false
-		s.kind = xlScanEnd
-		return "", s.pop(s.name)
-	}
-	target := len(s.ends) - 1
 	s.acc = s.acc[:0]
 	inT, rph := 0, 0
-	for len(s.ends) > target {
-		if err := s.next(); err != nil {
-			if err == io.EOF {
-				return "", io.ErrUnexpectedEOF
-			}
-			return "", err
-		}
+	err := s.eachInElement(func() {
 		switch s.kind {
 		case xlScanStart:
 			switch string(s.name) {
@@ -263,6 +261,9 @@ func (s *xlScanner) richText() (string, error) {
 				s.acc = append(s.acc, s.text...)
 			}
 		}
+	})
+	if err != nil {
+		return "", err
 	}
 	return xlUnescape(string(s.acc)), nil
 }
