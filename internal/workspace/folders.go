@@ -101,15 +101,8 @@ func (s *Settings) AddRoot(path, name, workspaceRoot string, usedBefore []string
 		}
 	}
 	taken := func(n string) bool {
-		if _, _, ok := s.Root(n); ok {
-			return true
-		}
-		for _, u := range usedBefore {
-			if FoldKey(u) == FoldKey(n) {
-				return true
-			}
-		}
-		return false
+		_, _, ok := s.Root(n)
+		return ok || NameIn(usedBefore, n)
 	}
 	if name == "" {
 		base := ToSafeFileName(filepath.Base(abs))
