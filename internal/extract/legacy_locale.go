@@ -45,6 +45,14 @@ import (
 // loLocale is the locale LibreOffice converts in, a Japanese Excel's.
 const loLocale = "ja-JP"
 
+// LibreOfficeLocale is loLocale, for tools that run LibreOffice with a
+// profile of their own (tools/xlsxagree).
+const LibreOfficeLocale = loLocale
+
+// EnsureLibreOfficeLocale makes such a profile folder carry loLocale, as
+// the conversions' own profiles do (loEnsureLocale).
+func EnsureLibreOfficeLocale(profile string) error { return loEnsureLocale(profile) }
+
 // loLocaleItem is the profile setting of loLocale, as LibreOffice writes it.
 const loLocaleItem = `<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>` + loLocale + `</value></prop></item>`
 

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -19,27 +18,19 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/extract"
 )
 
 // csvFilter is the CSV export filter with its options (see the package
 // comment for each token).
 const csvFilter = "csv:Text - txt - csv (StarCalc):44,34,76,1,,1041,true,true,true,false,false,-1"
 
-// loLocale is LibreOffice's locale setting (Tools ▸ Options ▸ Language
-// Settings ▸ Languages ▸ Locale setting), written into the private
-// profile, so that the locale-bound built-in formats (dates among them)
-// show as in a Japanese Excel. The filter's language token only affects
-// import.
-const loLocale = "ja-JP"
-
-// loLocaleItem is the profile setting of loLocale.
-const loLocaleItem = `<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>` + loLocale + `</value></prop></item>`
-
-// loEmptyConfig is a profile's registrymodifications.xcu with no items.
-const loEmptyConfig = `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-</oor:items>
-`
+// loLocale is LibreOffice's locale setting, written into the private
+// profile as fumibako's conversions do, so that the locale-bound built-in
+// formats (dates among them) show as in a Japanese Excel. The filter's
+// language token only affects import.
+const loLocale = extract.LibreOfficeLocale
 
 // profileTimeout bounds the creation of the private profile, which takes
 // far longer than one conversion.
@@ -100,27 +91,10 @@ func (e *exporter) makeProfile(ctx context.Context) error {
 	if _, err := e.soffice1(ctx, "--terminate_after_init"); err != nil {
 		return fmt.Errorf("creating the LibreOffice profile: %w", err)
 	}
-	if err := setLocale(filepath.Join(dir, "user", "registrymodifications.xcu")); err != nil {
+	if err := extract.EnsureLibreOfficeLocale(dir); err != nil {
 		return fmt.Errorf("setting LibreOffice's locale: %w", err)
 	}
 	return nil
-}
-
-// setLocale adds loLocaleItem to a profile's settings.
-func setLocale(xcu string) error {
-	b, err := os.ReadFile(xcu)
-	if errors.Is(err, fs.ErrNotExist) {
-		b, err = []byte(loEmptyConfig), os.MkdirAll(filepath.Dir(xcu), 0o755)
-	}
-	if err != nil {
-		return err
-	}
-	i := bytes.LastIndex(b, []byte("</oor:items>"))
-	if i < 0 {
-		return fmt.Errorf("%s: no </oor:items>", xcu)
-	}
-	out := append(append(append([]byte{}, b[:i]...), loLocaleItem+"\n"...), b[i:]...)
-	return os.WriteFile(xcu, out, 0o644)
 }
 
 var versionRE = regexp.MustCompile(`(\d+)\.(\d+)`)
