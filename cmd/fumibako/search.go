@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 func init() {
@@ -191,28 +192,18 @@ func searchError(e *env, err error) int {
 	return exitUsage
 }
 
-// writeExport writes the export file through a temporary name so that a
-// failed write leaves the previous file.
+// writeExport writes the export file through workspace.CreateAtomic, so
+// that a failed write leaves the previous file.
 func writeExport(path, word string, hits []search.Hit) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := workspace.CreateAtomic(path)
 	if err != nil {
 		return err
 	}
 	if err := search.WriteExport(f, word, hits); err != nil {
-		f.Close()
-		os.Remove(tmp)
+		f.Abort()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return f.Commit()
 }
 
 func printStats(w io.Writer, st search.Stats) {

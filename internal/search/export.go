@@ -27,6 +27,10 @@ const ExportName = "search_results.txt"
 //     hold one are quoted already, so a paste into Excel keeps the cell);
 //     other lines with only the cells that start with `"` wrapped in
 //     quotes, inner `"` doubled;
+//   - every cell that Excel would read as a formula (it evaluates `=…` in
+//     a .txt opened directly, through its text import) neutralised with a
+//     leading `'` (SafeCell; inside the quotes of a quoted cell); all other
+//     bytes are the reference's;
 //   - after the hits one empty line; with 0 hits the file holds only the
 //     two header lines.
 //
@@ -50,9 +54,9 @@ func WriteExport(w io.Writer, word string, hits []Hit) error {
 	}
 	bw.WriteString("\r\n")
 	for _, h := range hits {
-		bw.WriteString(h.Path())
+		bw.WriteString(SafeCell(h.Path()))
 		bw.WriteByte('\t')
-		bw.WriteString(PlaceLabel(h.FileKind, h.Place))
+		bw.WriteString(SafeCell(PlaceLabel(h.FileKind, h.Place)))
 		bw.WriteByte('\t')
 		bw.WriteString(h.Kind)
 		bw.WriteByte('\t')
@@ -67,13 +71,23 @@ func WriteExport(w io.Writer, word string, hits []Hit) error {
 	return bw.Flush()
 }
 
-// exportLine returns the line column of one hit.
+// exportLine returns the line column of one hit, every cell through
+// SafeCell.
 func exportLine(h Hit) string {
 	if h.FileKind == extract.KindExcel {
-		return strings.ReplaceAll(h.Text, "\u2028", "\n")
+		var b strings.Builder
+		for i, f := range Fields(h.Text) {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(safeQuotedField(h.Text[f[0]:f[1]]))
+		}
+		return strings.ReplaceAll(b.String(), "\u2028", "\n")
 	}
 	fields := strings.Split(h.Text, "\t")
 	for i, f := range fields {
+		f = SafeCell(f)
+		fields[i] = f
 		if strings.HasPrefix(f, `"`) {
 			fields[i] = `"` + strings.ReplaceAll(f, `"`, `""`) + `"`
 		}

@@ -20,7 +20,8 @@ import (
 // the same hits for a spreadsheet: UTF-8 with BOM, CRLF, RFC 4180 quoting,
 // a header `ファイル名,場所,種別,行,セル,A,B,…` and one row per hit whose
 // line is split into its cells (Excel cells unquoted, U+2028 as LF; other
-// lines at TAB).
+// lines at TAB). Every cell goes through search.SafeCell, so a cell that
+// would start a formula in Excel is text (a leading ').
 const (
 	exportCSVName = "search_results.csv"
 	// Export statuses (reference/search.md §8); the browser shows them.
@@ -150,8 +151,11 @@ func writeCSV(w io.Writer, hits []search.Hit) error {
 	}
 	cw.Write(head)
 	for i, h := range hits {
-		rec := []string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, strconv.Itoa(h.Row), h.Cell}
-		cw.Write(append(rec, cells[i]...))
+		rec := append([]string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, strconv.Itoa(h.Row), h.Cell}, cells[i]...)
+		for j := range rec {
+			rec[j] = search.SafeCell(rec[j])
+		}
+		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Error()
