@@ -14,12 +14,13 @@ import (
 )
 
 func init() {
-	commands["index"] = &command{summary: "crawl the checked folders and ingest what changed [--only NAME] [--retry-failed] [--workers N] [--file-timeout D]", run: runIndex}
+	commands["index"] = &command{summary: "crawl the checked folders and ingest what changed [--only NAME] [--retry-failed] [--reset-list] [--workers N] [--file-timeout D]", run: runIndex}
 }
 
 func runIndex(e *env, args []string) int {
 	fs := newFlags(e, "index")
 	retry := fs.Bool("retry-failed", false, "ingest files that failed before and have not changed since")
+	resetList := fs.Bool("reset-list", false, "move an ingest list that cannot be read aside (ingest_status.tsv.broken-…) and ingest everything again")
 	workers := fs.Int("workers", 0, "worker processes (default: number of CPUs)")
 	timeout := fs.Duration("file-timeout", 0, "per-file deadline (default 10m)")
 	memMB := fs.Int64("worker-memory", 0, "memory cap per worker in MiB (default 2048; -1 = none)")
@@ -71,6 +72,7 @@ func runIndex(e *env, args []string) int {
 		Settings:    s,
 		Body:        bodyindex.Store{},
 		RetryFailed: *retry,
+		ResetList:   *resetList,
 		OnlyNames:   only,
 		Workers:     *workers,
 		FileTimeout: *timeout,

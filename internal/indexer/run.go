@@ -40,6 +40,11 @@ type Options struct {
 	Body      BodyIndex
 
 	RetryFailed bool
+	// ResetList: an ingest list that cannot be read (an
+	// *ingestlist.FormatError, which otherwise stops the run) is moved
+	// aside (workspace.MoveAside) and the run starts over with an empty
+	// list (fumibako index --reset-list).
+	ResetList bool
 	// OnlyNames, when set, limits the run to these indexes (a row's
 	// ［更新］, reference/gui.md §3.1): the other roots are left as they
 	// are, as if unchecked. A named root that is unchecked or not in the

@@ -19,7 +19,7 @@ import (
 // convertFromIngestJournal, reference/indexing.md §5.1).
 func (r *run) start() error {
 	r.phase(PhaseCrawl)
-	prev, err := ingestlist.ReadFile(r.ws.IngestList())
+	prev, err := r.readList()
 	if err != nil {
 		return err
 	}
@@ -89,6 +89,32 @@ func (r *run) start() error {
 		}
 	}
 	return nil
+}
+
+// readList reads the ingest list. One in another form (re-saved by Excel)
+// is read and said so; one that cannot be read stops the run, the list
+// left as it is, unless Options.ResetList moves it aside to start over.
+func (r *run) readList() (*ingestlist.List, error) {
+	l, err := ingestlist.ReadFile(r.ws.IngestList())
+	var fe *ingestlist.FormatError
+	switch {
+	case errors.As(err, &fe) && !r.opt.ResetList:
+		return nil, &FatalError{Msg: fe.Error() + msgListStop}
+	case errors.As(err, &fe):
+		moved, merr := workspace.MoveAside(r.ws.IngestList())
+		if merr != nil {
+			return nil, merr
+		}
+		r.logf(Warn, "%s", fe.Error())
+		r.logf(Warn, msgListReset, moved)
+		return &ingestlist.List{}, nil
+	case err != nil:
+		return nil, err
+	}
+	if l.Encoding != "" && l.Encoding != ingestlist.Native {
+		r.logf(Warn, msgListForeign, l.Encoding)
+	}
+	return l, nil
 }
 
 // dropRemovedIndexes deletes the content of index names that the previous

@@ -8,7 +8,8 @@
 // Rejected, LegacyFolders), the full rewrite (WriteFile: a temporary file
 // and a rename) and the per-result append (Appender). It does not decide
 // what to ingest (package plan) or when to write (package indexer, the only
-// writer); it imports only the standard library and package workspace.
+// writer); it imports only the standard library, golang.org/x/text (the
+// encodings a re-saved list may be in) and package workspace.
 //
 // # Format
 //
@@ -61,10 +62,27 @@
 // Read and ReadFile never fail on content, only on I/O; a missing file is an
 // empty list. Line by line:
 //
-//   - The BOM may be missing, and lines may end in LF alone (a list saved by
-//     a text editor). One CR before the LF is part of the line ending.
-//     Other encodings (UTF-16 or Shift_JIS, from Excel's other text formats)
-//     are not recognised: their lines are Ignored and the list reads empty.
+//   - The encoding is told by the first bytes (decode): the UTF-8 BOM is the
+//     seed's form (Native); FF FE or FE FF is UTF-16 LE or BE (Excel's
+//     "Unicode text"); otherwise UTF-8 if the first 64 KiB are valid UTF-8,
+//     else Shift_JIS (cp932, Excel's "Text (Tab delimited)"). Lines may end
+//     in CR LF, LF alone (an editor, LibreOffice) or CR alone (Excel for
+//     Mac). One CR before the LF is part of the line ending.
+//   - Date-times (更新日時, 取り込み日時) are read in the seed's form or as
+//     Excel re-formats them (2026/12/1 18:10, 2026/12/01 18:10:05, with -,
+//     fractions or T) and kept in the seed's form; a 更新日時 without seconds
+//     sets Row.UpdatedMinutes (:00 is written; SameUpdated compares to the
+//     minute, so a re-saved list does not make every file look updated).
+//   - A list in another form than the seed's was saved again by a person's
+//     tool, never cut by our appender, so it is read strictly (issue 15): a
+//     field Excel quoted ("…", inner "" doubled) is unquoted, trailing empty
+//     cells Excel added or left out are dropped and added back up to the
+//     header's width (a row must reach 状態), a last line without its line
+//     break is read, and any line that still cannot be read (no header,
+//     another column count, a number or date-time that does not read, a
+//     character the encoding cannot hold) gives a *FormatError with its line
+//     number instead of a shorter list: a list is never silently replaced.
+//     The rules below apply to the seed's form.
 //   - A last line without its LF was cut while being written and is dropped
 //     (DESIGN.md "Formats": a last line without a newline dropped). Our
 //     writer ends every line, and so does Excel, so only a crash leaves one;

@@ -49,6 +49,9 @@ type List struct {
 	// (names of an earlier version ending in . or a space). Their lines are
 	// skipped; the names serve only the check for removed roots.
 	LegacyFolders []string
+	// Encoding is the form the list was in: Native, or one a person's tool
+	// left (the indexer says so in the log; the next rewrite is Native).
+	Encoding Encoding
 
 	keys map[string]int // Key → position in Rows
 }
@@ -86,6 +89,11 @@ func ReadFile(path string) (*List, error) {
 	}
 	defer f.Close()
 	l, err := read(f)
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		fe.Path = path
+		return nil, fe
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ingestlist: read %s: %w", path, err)
 	}
@@ -93,9 +101,15 @@ func ReadFile(path string) (*List, error) {
 }
 
 // Read reads an ingest list (format: package comment). It returns an error
-// only when r fails; it never fails on content.
+// when r fails, and a *FormatError for a list in another form than the
+// seed's (re-saved by Excel or an editor) that it cannot read in full; a
+// list in the seed's form never fails on content.
 func Read(r io.Reader) (*List, error) {
 	l, err := read(r)
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		return nil, fe
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ingestlist: read: %w", err)
 	}
@@ -103,23 +117,34 @@ func Read(r io.Reader) (*List, error) {
 }
 
 func read(r io.Reader) (*List, error) {
-	lr := lineReader{br: bufio.NewReaderSize(r, 64<<10)}
-	l := &List{keys: map[string]int{}}
+	br, enc, err := decode(bufio.NewReaderSize(r, sniffBytes))
+	if err != nil {
+		return nil, err
+	}
+	// foreign: not the seed's form, so the file was saved again by a
+	// person's tool, not cut by our appender: every line must read, a last
+	// line without its LF is whole, and Excel's quoting, padding and
+	// trimming of empty cells are undone.
+	foreign := enc != Native
+	lr := lineReader{br: br}
+	l := &List{keys: map[string]int{}, Encoding: enc}
 	var (
 		first      = true
 		inData     bool
 		ncols      int // columns of a data line (the header's)
 		versionCol = -1
 		f          [rowColumns]string
+		lineNo     int
 	)
 	for {
-		line, ok, tooLong, err := lr.next()
+		line, ok, tooLong, cut, err := lr.next()
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if !ok && !(cut && foreign) {
 			break // end of input; an unterminated last line is dropped
 		}
+		lineNo++
 		if first {
 			first = false
 			for strings.HasPrefix(line, bom) {
@@ -130,28 +155,56 @@ func read(r io.Reader) (*List, error) {
 			l.DataLines++
 		}
 		if tooLong {
+			if foreign {
+				return nil, &FormatError{Line: lineNo, Reason: reasonTooLong}
+			}
 			l.Ignored++
 			continue
 		}
-		if line == "" {
+		if foreign && enc != UTF8NoBOM && strings.ContainsRune(line, '\uFFFD') {
+			return nil, &FormatError{Line: lineNo, Reason: fmt.Sprintf(reasonEncoding, enc)}
+		}
+		if strings.TrimSpace(line) == "" {
 			continue
 		}
+		if foreign {
+			// Excel pads rows with empty cells to the widest row, or
+			// leaves a row's trailing empty cells out: drop them all and
+			// add back what the header needs (fitColumns).
+			line = strings.TrimRight(line, "\t")
+		}
 		n := split(line, &f)
+		if foreign {
+			excelFields(&f, n)
+		}
 		if !inData {
+			fn := n
+			for fn > 3 && fn <= rowColumns && f[fn-1] == "" {
+				fn-- // a folder line padded to the header's width
+			}
 			switch {
-			case f[0] == folderLabel && (n == 2 || n == 3):
-				l.addFolder(f[1], f[2], n)
+			case f[0] == folderLabel && (fn == 2 || fn == 3):
+				l.addFolder(f[1], f[2], fn)
 			case n >= legacyColumns && isHeader(&f):
 				inData, ncols = true, n
 				if n >= rowColumns && f[rowColumns-1] == colVersion {
 					versionCol = rowColumns - 1
 				}
 			default:
+				if foreign {
+					return nil, &FormatError{Line: lineNo, Reason: reasonNoHeader}
+				}
 				l.Ignored++
 			}
 			continue
 		}
+		if foreign {
+			n = fitColumns(&f, n, ncols)
+		}
 		if n != ncols {
+			if foreign {
+				return nil, &FormatError{Line: lineNo, Reason: fmt.Sprintf(reasonColumns, n, ncols)}
+			}
 			l.Ignored++
 			continue
 		}
@@ -159,8 +212,11 @@ func read(r io.Reader) (*List, error) {
 			l.Rejected++
 			continue
 		}
-		row, ok := parseRow(&f, versionCol)
-		if !ok {
+		row, why := parseRow(&f, versionCol, foreign)
+		if why != "" {
+			if foreign {
+				return nil, &FormatError{Line: lineNo, Reason: why}
+			}
 			l.Ignored++
 			continue
 		}
@@ -173,7 +229,40 @@ func read(r io.Reader) (*List, error) {
 			l.Rows = append(l.Rows, row)
 		}
 	}
+	if foreign && !inData && (len(l.Folders) > 0 || len(l.LegacyFolders) > 0 || l.Rejected > 0) {
+		return nil, &FormatError{Line: lineNo + 1, Reason: reasonNoHeader}
+	}
 	return l, nil
+}
+
+// excelFields undoes Excel's quoting of the n fields in f: a field that
+// starts and ends with " and has only doubled quotes inside becomes its
+// inner text.
+func excelFields(f *[rowColumns]string, n int) {
+	for i := 0; i < n && i < len(f); i++ {
+		s := f[i]
+		if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+			continue
+		}
+		inner := s[1 : len(s)-1]
+		if strings.Count(inner, `"`) != 2*strings.Count(inner, `""`) {
+			continue
+		}
+		f[i] = strings.ReplaceAll(inner, `""`, `"`)
+	}
+}
+
+// fitColumns makes a data line of a foreign list, its trailing empty
+// cells dropped, as wide as the header again, as long as the row still
+// reaches 状態. It returns the new field count.
+func fitColumns(f *[rowColumns]string, n, ncols int) int {
+	if n < ncols && n >= 4 {
+		for i := n; i < ncols && i < len(f); i++ {
+			f[i] = ""
+		}
+		return ncols
+	}
+	return n
 }
 
 func (l *List) addFolder(path, name string, n int) {
@@ -224,9 +313,11 @@ func split(line string, f *[rowColumns]string) int {
 }
 
 // parseRow converts the fields of a data line whose RelPath is valid. It
-// fails when a number column holds anything but decimal digits, or too big
-// a number.
-func parseRow(f *[rowColumns]string, versionCol int) (Row, bool) {
+// fails, giving the reason, when a number column holds anything but decimal
+// digits or too big a number, or (strict: a foreign list) when 更新日時 or
+// 取り込み日時 is not a date-time normalizeTime reads. Date-times are
+// returned in the seed's form.
+func parseRow(f *[rowColumns]string, versionCol int, strict bool) (Row, string) {
 	row := Row{
 		RelPath:    f[0],
 		Updated:    f[1],
@@ -234,26 +325,36 @@ func parseRow(f *[rowColumns]string, versionCol int) (Row, bool) {
 		IngestedAt: f[5],
 		Error:      f[6],
 	}
+	if t, minutes, ok := normalizeTime(f[1]); ok && t != "" {
+		row.Updated, row.UpdatedMinutes = t, minutes
+	} else if strict {
+		return Row{}, fmt.Sprintf(reasonTime, header[1], f[1])
+	}
+	if t, _, ok := normalizeTime(f[5]); ok {
+		row.IngestedAt = t
+	} else if strict {
+		return Row{}, fmt.Sprintf(reasonTime, header[5], f[5])
+	}
 	size, ok := parseCount(f[2], 63)
 	if !ok {
-		return Row{}, false
+		return Row{}, fmt.Sprintf(reasonNumber, header[2], f[2])
 	}
 	row.Size = size
 	if f[4] != "" {
 		n, ok := parseCount(f[4], strconv.IntSize-1)
 		if !ok {
-			return Row{}, false
+			return Row{}, fmt.Sprintf(reasonNumber, header[4], f[4])
 		}
 		row.TSVCount, row.HasTSVCount = int(n), true
 	}
 	if versionCol >= 0 && f[versionCol] != "" {
 		n, ok := parseCount(f[versionCol], strconv.IntSize-1)
 		if !ok {
-			return Row{}, false
+			return Row{}, fmt.Sprintf(reasonNumber, colVersion, f[versionCol])
 		}
 		row.Version = int(n)
 	}
-	return row, true
+	return row, ""
 }
 
 // parseCount parses a non-empty string of ASCII digits that fits in bits
@@ -280,22 +381,24 @@ type lineReader struct {
 
 // next returns the next terminated line. ok is false at the end of the
 // input, including when the input ends in a line without its LF: that line
-// was cut by a crash while being written and is dropped. tooLong reports a
-// line over maxLineBytes, which is consumed but not returned.
-func (lr *lineReader) next() (line string, ok, tooLong bool, err error) {
+// was cut by a crash while being written and is dropped, except that cut
+// reports it and line holds it (without a CR at its end), for a list that
+// a person's tool saved without a last line break. tooLong reports a line
+// over maxLineBytes, which is consumed but not returned.
+func (lr *lineReader) next() (line string, ok, tooLong, cut bool, err error) {
 	lr.buf = lr.buf[:0]
 	for {
 		chunk, err := lr.br.ReadSlice('\n')
 		switch {
 		case err == nil:
 			if tooLong {
-				return "", true, true, nil
+				return "", true, true, false, nil
 			}
 			if len(lr.buf) == 0 {
-				return trimLine(chunk), true, false, nil
+				return trimLine(chunk), true, false, false, nil
 			}
 			lr.buf = append(lr.buf, chunk...)
-			return trimLine(lr.buf), true, false, nil
+			return trimLine(lr.buf), true, false, false, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			if !tooLong && len(lr.buf)+len(chunk) > maxLineBytes {
 				tooLong, lr.buf = true, lr.buf[:0]
@@ -304,9 +407,13 @@ func (lr *lineReader) next() (line string, ok, tooLong bool, err error) {
 				lr.buf = append(lr.buf, chunk...)
 			}
 		case errors.Is(err, io.EOF):
-			return "", false, false, nil
+			if tooLong || len(lr.buf)+len(chunk) == 0 {
+				return "", false, false, false, nil
+			}
+			rest := strings.TrimSuffix(string(append(lr.buf, chunk...)), "\r")
+			return rest, false, false, true, nil
 		default:
-			return "", false, false, err
+			return "", false, false, false, err
 		}
 	}
 }

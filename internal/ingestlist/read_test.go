@@ -379,13 +379,13 @@ func TestReadCRLFVariants(t *testing.T) {
 	}{
 		{"double BOM", "\uFEFF\uFEFF" + "相対パス\t更新日時\tサイズ\t状態\tTSV数\t取り込み日時\tエラー\t抽出版\r\n" +
 			"a\\b\tt\t1\t済\t\t\t\t\r\n", []ingestlist.Row{{RelPath: `a\b`, Updated: "t", Size: 1, State: ingestlist.Done}}},
-		{"CR inside a cell", "相対パス\t更新日時\tサイズ\t状態\tTSV数\t取り込み日時\tエラー\t抽出版\n" +
+		{"CR inside a cell", "\uFEFF相対パス\t更新日時\tサイズ\t状態\tTSV数\t取り込み日時\tエラー\t抽出版\n" +
 			"a\\b\tt\t1\t済\t\t\tx\ry\t\r\n",
 			[]ingestlist.Row{{RelPath: `a\b`, Updated: "t", Size: 1, State: ingestlist.Done, Error: "x\ry"}}},
-		{"later column after 抽出版", "相対パス\t更新日時\tサイズ\t状態\tTSV数\t取り込み日時\tエラー\t抽出版\t新しい列\r\n" +
+		{"later column after 抽出版", "\uFEFF相対パス\t更新日時\tサイズ\t状態\tTSV数\t取り込み日時\tエラー\t抽出版\t新しい列\r\n" +
 			"a\\b\tt\t1\t済\t\t\t\t3\tz\r\na\\c\tt\t1\t済\t\t\t\t3\r\n",
 			[]ingestlist.Row{{RelPath: `a\b`, Updated: "t", Size: 1, State: ingestlist.Done, Version: 3}}},
-		{"no header", "a\\b\tt\t1\t済\t\t\t\t\r\n", nil},
+		{"no header", "\uFEFFa\\b\tt\t1\t済\t\t\t\t\r\n", nil},
 		{"unterminated header", "相対パス\t更新日時\tサイズ\t状態\tTSV数\t取り込み日時\tエラー\t抽出版", nil},
 	}
 	for _, tt := range tests {

@@ -63,6 +63,23 @@ type Row struct {
 	// Version is the extract version the row was built with; 0 means the
 	// cell is empty.
 	Version int
+	// UpdatedMinutes: the list held 更新日時 without its seconds (Excel
+	// re-formats 2025/01/10 12:34:56 as 2025/1/10 12:34 when it saves the
+	// list again); Updated has :00 and SameUpdated compares to the minute.
+	// Never written: the rewrite has the crawled time or :00.
+	UpdatedMinutes bool
+}
+
+// SameUpdated reports whether the row's 更新日時 is updated, a time in
+// FormatFileTime's form: equal, or in the same minute when the list held
+// only minutes (UpdatedMinutes).
+func (r Row) SameUpdated(updated string) bool {
+	if r.Updated == updated {
+		return true
+	}
+	const minute = len("2006/01/02 15:04")
+	return r.UpdatedMinutes && len(r.Updated) == len(fileTimeLayout) && len(updated) == len(fileTimeLayout) &&
+		r.Updated[:minute] == updated[:minute]
 }
 
 // Key is the case-insensitive key of the row's relative path (the seed

@@ -97,7 +97,12 @@ func Decide(in Input) *Root {
 			continue
 		}
 		updated := ingestlist.FormatFileTime(f.ModTime)
-		same := hasPrev && prev.Updated == updated && prev.Size == f.Size && prev.State != ingestlist.Pending
+		same := hasPrev && prev.SameUpdated(updated) && prev.Size == f.Size && prev.State != ingestlist.Pending
+		if same {
+			// A list re-saved by Excel kept only the minutes: the row
+			// carries the crawled time again.
+			prev.Updated, prev.UpdatedMinutes = updated, false
+		}
 		reason := New
 		switch {
 		case same && prev.State == ingestlist.Failed:

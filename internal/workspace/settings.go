@@ -72,7 +72,19 @@ func (w *Workspace) LoadSettings() (*Settings, error) {
 	if perr == nil {
 		return s, nil
 	}
-	base := w.SettingsPath() + ".broken-" + now().Format("20060102-150405")
+	dst, err := MoveAside(w.SettingsPath())
+	if err != nil {
+		return nil, err
+	}
+	return &Settings{}, &BrokenSettingsError{MovedTo: dst, Cause: perr}
+}
+
+// MoveAside renames a file that cannot be read to
+// <path>.broken-<yyyyMMdd-HHmmss>[-n] (reference/indexing.md §17.1), so
+// that nothing is lost and a fresh file can take its place, and returns the
+// new name.
+func MoveAside(path string) (string, error) {
+	base := path + ".broken-" + now().Format("20060102-150405")
 	dst := base
 	for n := 2; ; n++ {
 		if _, err := os.Lstat(dst); errors.Is(err, os.ErrNotExist) {
@@ -80,10 +92,10 @@ func (w *Workspace) LoadSettings() (*Settings, error) {
 		}
 		dst = fmt.Sprintf("%s-%d", base, n)
 	}
-	if err := os.Rename(w.SettingsPath(), dst); err != nil {
-		return nil, fmt.Errorf("workspace: move broken %s aside: %w", w.SettingsPath(), err)
+	if err := os.Rename(path, dst); err != nil {
+		return "", fmt.Errorf("workspace: move %s aside: %w", path, err)
 	}
-	return &Settings{}, &BrokenSettingsError{MovedTo: dst, Cause: perr}
+	return dst, nil
 }
 
 // ParseSettings decodes settings.json bytes and checks every root: a root
