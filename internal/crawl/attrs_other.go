@@ -15,3 +15,5 @@ type plainAttrs struct{}
 
 func (plainAttrs) Hidden(string, fs.FileInfo) bool    { return false }
 func (plainAttrs) CloudOnly(string, fs.FileInfo) bool { return false }
+
+func (plainAttrs) ReparsePoint(string, fs.FileInfo) (Reparse, bool) { return Reparse{}, false }

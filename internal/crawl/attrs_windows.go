@@ -4,7 +4,10 @@ package crawl
 
 import (
 	"io/fs"
+	"strings"
 	"syscall"
+
+	"golang.org/x/sys/windows"
 )
 
 // File attributes that mark cloud-only placeholders (OneDrive / SharePoint
@@ -34,4 +37,36 @@ func (winAttrs) Hidden(_ string, info fs.FileInfo) bool {
 
 func (winAttrs) CloudOnly(_ string, info fs.FileInfo) bool {
 	return attrsOf(info)&(attrOffline|attrRecallOnOpen|attrRecallOnDataAccess) != 0
+}
+
+// ReparsePoint reads the tag from the folder listing (FindFirstFile's
+// dwReserved0), which, unlike opening the file, never recalls a cloud file.
+func (winAttrs) ReparsePoint(path string, info fs.FileInfo) (Reparse, bool) {
+	a := attrsOf(info)
+	if a&attrReparsePoint == 0 {
+		return Reparse{}, false
+	}
+	p, err := windows.UTF16PtrFromString(longPath(path))
+	if err != nil {
+		return Reparse{}, false
+	}
+	var fd windows.Win32finddata
+	h, err := windows.FindFirstFile(p, &fd)
+	if err != nil {
+		return Reparse{}, false
+	}
+	windows.FindClose(h)
+	return Reparse{Tag: fd.Reserved0, Dir: a&attrDirectory != 0}, true
+}
+
+// longPath gives an absolute path past MAX_PATH the \\?\ prefix that the
+// Win32 API needs for it (os does the same for its own calls).
+func longPath(p string) string {
+	if len(p) < 248 || strings.HasPrefix(p, `\\?\`) {
+		return p
+	}
+	if rest, ok := strings.CutPrefix(p, `\\`); ok {
+		return `\\?\UNC\` + rest
+	}
+	return `\\?\` + p
 }

@@ -47,6 +47,10 @@ type Attributes interface {
 	Hidden(path string, info fs.FileInfo) bool
 	// CloudOnly reports a placeholder whose data is not on this machine.
 	CloudOnly(path string, info fs.FileInfo) bool
+	// ReparsePoint reports the reparse point of an entry the listing shows
+	// as neither a file, a folder nor a symlink (Windows; ok false
+	// elsewhere). It must not open the file.
+	ReparsePoint(path string, info fs.FileInfo) (rp Reparse, ok bool)
 }
 
 // Options configure a crawl.
@@ -140,10 +144,17 @@ func (c *crawler) walk(dir, rel string) error {
 		}
 		isDir := d.IsDir()
 		if !isDir && !d.Type().IsRegular() {
-			if d.Type()&fs.ModeSymlink != 0 && (isDir || extract.IsTarget(name)) {
-				c.res.Skipped = append(c.res.Skipped, Skip{Path: path, Reason: ReasonSymlink})
+			switch kind, rp := c.kindOf(path, d); kind {
+			case kindDir:
+				isDir = true
+			case kindLink:
+				if rp.Dir || extract.IsTarget(name) {
+					c.res.Skipped = append(c.res.Skipped, Skip{Path: path, Reason: ReasonSymlink})
+				}
+				continue
+			case kindOther:
+				continue
 			}
-			continue
 		}
 		if !isDir && (!extract.IsTarget(name) || isOwnOutput(name)) {
 			continue
@@ -193,6 +204,21 @@ func (c *crawler) walk(dir, rel string) error {
 		})
 	}
 	return nil
+}
+
+// kindOf classifies an entry that is neither a plain file nor a plain
+// folder: a symlink, or on Windows a reparse point (reparse.go). It reads the
+// folder listing only, never the file.
+func (c *crawler) kindOf(path string, d fs.DirEntry) (entryKind, Reparse) {
+	if d.Type()&fs.ModeSymlink != 0 {
+		return kindLink, Reparse{}
+	}
+	info, err := d.Info()
+	if err != nil {
+		return kindOther, Reparse{}
+	}
+	rp, ok := c.attrs.ReparsePoint(path, info)
+	return classify(d.Type(), rp, ok), rp
 }
 
 // isOwnOutput matches tebunko's and fumibako's output names, never indexed

@@ -19,6 +19,7 @@ func (fakeAttrs) Hidden(string, fs.FileInfo) bool { return false }
 func (f fakeAttrs) CloudOnly(p string, _ fs.FileInfo) bool {
 	return f.cloud != "" && strings.Contains(p, f.cloud)
 }
+func (fakeAttrs) ReparsePoint(string, fs.FileInfo) (Reparse, bool) { return Reparse{}, false }
 
 func touch(t testing.TB, root string, rels ...string) {
 	t.Helper()

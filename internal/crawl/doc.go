@@ -13,7 +13,9 @@
 //     invalid UTF-8, a segment failing workspace.TestStoredIndexName) and
 //     names that differ from an earlier sibling only in case: skipped with a
 //     Skip entry naming them;
-//   - symbolic links (never followed: nothing outside the root is read).
+//   - symbolic links and junctions (never followed: nothing outside the root
+//     is read). Other reparse points (Windows) are classified by tag
+//     (reparse.go): cloud files and deduplicated files are files.
 //
 // A folder that cannot be read makes the result Incomplete: the plan then
 // keeps the rows of files it did not see instead of dropping them. The crawl

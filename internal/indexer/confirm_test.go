@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/crawl"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -24,6 +25,9 @@ func (b *nopBody) Rebuild(string) error                 { return nil }
 type cloudAttrs string
 
 func (cloudAttrs) Hidden(string, fs.FileInfo) bool { return false }
+func (cloudAttrs) ReparsePoint(string, fs.FileInfo) (crawl.Reparse, bool) {
+	return crawl.Reparse{}, false
+}
 func (c cloudAttrs) CloudOnly(p string, _ fs.FileInfo) bool {
 	return strings.Contains(p, string(c))
 }

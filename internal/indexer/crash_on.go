@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fumibako/fumibako/internal/crawl"
 )
 
 var crashHits = map[string]int{}
@@ -50,6 +52,9 @@ func init() {
 type fakeCloud string
 
 func (fakeCloud) Hidden(string, fs.FileInfo) bool { return false }
+func (fakeCloud) ReparsePoint(string, fs.FileInfo) (crawl.Reparse, bool) {
+	return crawl.Reparse{}, false
+}
 func (c fakeCloud) CloudOnly(path string, _ fs.FileInfo) bool {
 	return strings.Contains(path, string(c))
 }
