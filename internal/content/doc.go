@@ -24,5 +24,6 @@
 //
 // Place file names (toIndexFileName, reference/extraction.md §2.3):
 // `ページ003` → page_003.tsv, `スライド002（非表示）[図形]` →
-// slide_002_hidden[shape].tsv, sheet `2024_上期` → 2024%5F上期.tsv.
+// slide_002_hidden[shape].tsv, sheet `2024_上期` → 2024%5F上期.tsv; a name
+// Windows reads as a device is escaped on every OS: sheet `CON` → %43ON.tsv.
 package content

@@ -17,10 +17,14 @@ func TestWriteReadSwap(t *testing.T) {
 		{Name: "売上", Lines: []string{"a\tb", "", "c", "", ""}},
 		{Name: "空", Lines: []string{"", ""}},
 		{Name: "売上[図形]", Lines: []string{"F2\t納期"}},
+		{Name: "CON", Lines: []string{"デバイス名のシート"}},
 	}
 	n, err := content.WriteFolder(staged, places)
-	if err != nil || n != 2 {
-		t.Fatalf("WriteFolder = %d, %v, want 2", n, err)
+	if err != nil || n != 3 {
+		t.Fatalf("WriteFolder = %d, %v, want 3", n, err)
+	}
+	if data, err := os.ReadFile(filepath.Join(staged, "%43ON.tsv")); err != nil || string(data) != "\xef\xbb\xbfデバイス名のシート\r\n" {
+		t.Fatalf("%%43ON.tsv (sheet CON) = %q, %v", data, err)
 	}
 	data, _ := os.ReadFile(filepath.Join(staged, "売上.tsv"))
 	if want := "\xef\xbb\xbfa\tb\r\n\r\nc\r\n"; string(data) != want {
@@ -42,11 +46,12 @@ func TestWriteReadSwap(t *testing.T) {
 	want := []extract.Place{
 		{Name: "売上", Lines: []string{"a\tb", "", "c"}},
 		{Name: "売上[図形]", Lines: []string{"F2\t納期"}},
+		{Name: "CON", Lines: []string{"デバイス名のシート"}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("ReadFolder = %q, want %q", got, want)
 	}
-	if c, ok := content.CountTSV(final); c != 2 || !ok {
+	if c, ok := content.CountTSV(final); c != 3 || !ok {
 		t.Fatalf("CountTSV = %d, %v", c, ok)
 	}
 	ff, err := content.FindFileFolders(filepath.Join(root, "content"))

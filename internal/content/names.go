@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // MsgNameTooLong is the per-file failure for a place file name over 255
@@ -30,7 +32,7 @@ var (
 	reSlideEn  = lazyRegexp(`^slide_([0-9]{3,})$`)
 	reHiddenEn = lazyRegexp(`^slide_([0-9]{3,})_hidden$`)
 	reNotesEn  = lazyRegexp(`^slide_([0-9]{3,})_notes$`)
-	reDecode   = lazyRegexp(`%(?:[01][0-9A-F]|2[25AF]|3[ACEF]|5[CF]|7C)`)
+	reDecode   = lazyRegexp(`%(?:[01][0-9A-F]|2[25AF]|3[ACEF]|4[13CE]|5[0CF]|6[13CE]|70|7C)`)
 )
 
 // lazyRegexp compiles expr on first use: every fumibako command links
@@ -55,7 +57,9 @@ func SplitKind(place string) (base, kind string) {
 	return place, ""
 }
 
-// FileName returns the TSV file name of a place (toIndexFileName). A result
+// FileName returns the TSV file name of a place (toIndexFileName), with one
+// addition: a name that Windows reads as a device (workspace.IsReservedName,
+// `CON.tsv`) gets its first letter encoded (`%43ON.tsv`). A result
 // longer than 255 characters is an error carrying MsgNameTooLong.
 func FileName(place string) (string, error) {
 	base, kind := SplitKind(place)
@@ -81,6 +85,12 @@ func FileName(place string) (string, error) {
 	}
 	b.WriteString(".tsv")
 	name := b.String()
+	if workspace.IsReservedName(name) {
+		// A sheet named CON, aux, … : its first letter (always ASCII) is
+		// percent-encoded, as the characters Windows forbids are, so the
+		// name means the same file on every OS and decodes back.
+		name = fmt.Sprintf("%%%02X", name[0]) + name[1:]
+	}
 	if n := utf8.RuneCountInString(name); n > 255 {
 		return "", &NameError{Msg: fmt.Sprintf(MsgNameTooLong, n, name)}
 	}

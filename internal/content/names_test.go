@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 func TestFileName(t *testing.T) {
@@ -24,6 +25,25 @@ func TestFileName(t *testing.T) {
 		{"本文", "doc_body.tsv"},
 		{"100%", "100%25.tsv"},
 		{"a[埋め込み01]", "a[埋め込み01].tsv"},
+		// Windows device names, escaped on every OS (issue 14).
+		{"CON", "%43ON.tsv"},
+		{"con", "%63on.tsv"},
+		{"Prn", "%50rn.tsv"},
+		{"prn", "%70rn.tsv"},
+		{"AUX.2024", "%41UX.2024.tsv"},
+		{"aux", "%61ux.tsv"},
+		{"NUL ", "%4EUL .tsv"},
+		{"nul", "%6Eul.tsv"},
+		{"COM1", "%43OM1.tsv"},
+		{"lpt9", "%6Cpt9.tsv"},
+		{"LPT3.old", "%4CPT3.old.tsv"},
+		{"COM¹", "%43OM¹.tsv"},
+		{"CON[図形]", "CON[shape].tsv"},
+		{"CONSOLE", "CONSOLE.tsv"},
+		{"COM0", "COM0.tsv"},
+		{"LPT10", "LPT10.tsv"},
+		{"%43ON", "%2543ON.tsv"},
+		{"x%4E", "x%254E.tsv"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.place, func(t *testing.T) {
@@ -36,6 +56,22 @@ func TestFileName(t *testing.T) {
 				t.Fatalf("PlaceName(%q) = %q, %v, want %q", got, back, ok, tt.place)
 			}
 		})
+	}
+}
+
+// TestFileNameNeverReserved: no place name gives a store name that Windows
+// reads as a device.
+func TestFileNameNeverReserved(t *testing.T) {
+	for _, dev := range []string{"CON", "PRN", "AUX", "NUL", "COM5", "LPT1", "com²"} {
+		for _, place := range []string{dev, dev + ".x", dev + " ", dev + "[コメント]", dev + "[埋め込み3]"} {
+			name, err := content.FileName(place)
+			if err != nil || workspace.IsReservedName(name) {
+				t.Errorf("FileName(%q) = %q, %v: a reserved name", place, name, err)
+			}
+			if back, ok := content.PlaceName(name); !ok || back != place {
+				t.Errorf("PlaceName(%q) = %q, %v, want %q", name, back, ok, place)
+			}
+		}
 	}
 }
 

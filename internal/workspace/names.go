@@ -16,6 +16,20 @@ var reservedNames = map[string]bool{
 	"COM6": true, "COM7": true, "COM8": true, "COM9": true,
 	"LPT1": true, "LPT2": true, "LPT3": true, "LPT4": true, "LPT5": true,
 	"LPT6": true, "LPT7": true, "LPT8": true, "LPT9": true,
+	// Windows reserves the superscript digits too (ISO 8859-1 ¹ ² ³).
+	"COM¹": true, "COM²": true, "COM³": true, "LPT¹": true, "LPT²": true, "LPT³": true,
+}
+
+// IsReservedName reports whether Windows reads name as a device (CON, PRN,
+// AUX, NUL, COM1–COM9, LPT1–LPT9), with or without an extension, in any
+// case, spaces before the extension ignored: `con`, `Aux.tsv`, `NUL .x`.
+// Checked the same on every OS, so a workspace moves between systems.
+func IsReservedName(name string) bool {
+	base := name
+	if i := strings.IndexByte(base, '.'); i >= 0 {
+		base = base[:i]
+	}
+	return reservedNames[strings.ToUpper(strings.TrimRight(base, " "))]
 }
 
 // TestIndexName reports whether name may be given to a new index
@@ -23,14 +37,7 @@ var reservedNames = map[string]bool{
 // \ / : * ? " < > | or control characters, not . or .., no trailing dot or
 // space, and not a reserved device name with or without an extension.
 func TestIndexName(name string) bool {
-	if !TestStoredIndexName(name) {
-		return false
-	}
-	base := name
-	if i := strings.IndexByte(base, '.'); i >= 0 {
-		base = base[:i]
-	}
-	return !reservedNames[strings.ToUpper(strings.TrimRight(base, " "))]
+	return TestStoredIndexName(name) && !IsReservedName(name)
 }
 
 // TestStoredIndexName is TestIndexName without the reserved-name rule: names
