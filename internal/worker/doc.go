@@ -1,8 +1,11 @@
 // Package worker runs extraction in separate processes and supervises them:
 // the protocol between the coordinator and a worker, the worker's serve
 // loop, and the supervisor that enforces the per-file deadline, the memory
-// cap and stop requests by killing the worker's whole process group (the
-// worker and any converter it started, nothing else).
+// cap and stop requests by killing the worker's whole process tree (the
+// worker and any converter it started, nothing else): a process group on
+// Unix, with the memory cap as an RSS watch on Linux; one Job Object per
+// worker on Windows, with kill-on-close (a killed coordinator takes its
+// workers with it) and the per-process memory limit (tree.go).
 //
 // Protocol: the coordinator starts `fumibako __worker` (Command) with
 // stdin and stdout as pipes. Each request is one JSON object on one line

@@ -11,14 +11,19 @@ import (
 	"syscall"
 )
 
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
-	}
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	cmd.Process.Kill()
+// groupTree is the worker's process group (setProcessGroup).
+type groupTree struct{ pid int }
+
+func osTree(cmd *exec.Cmd, _ int64) (procTree, error) {
+	return groupTree{pid: cmd.Process.Pid}, nil
 }
 
+func (t groupTree) kill()            { syscall.Kill(-t.pid, syscall.SIGKILL) }
+func (t groupTree) overMemory() bool { return false }
+func (t groupTree) release()         {}
+
+// rssSupported: the supervisor enforces the memory cap by watching the
+// worker's RSS (Linux /proc); elsewhere on Unix there is no cap.
 var rssSupported = sync.OnceValue(func() bool { return fileExists("/proc/self/status") })
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

@@ -17,9 +17,9 @@ type Outcome int
 // Outcomes of a job.
 const (
 	Finished    Outcome = iota // the worker answered (Response.OK or a per-file failure)
-	TimedOut                   // the deadline passed; the process group was killed
+	TimedOut                   // the deadline passed; the process tree was killed
 	Crashed                    // the worker died on its own
-	OutOfMemory                // the memory cap was exceeded; the process group was killed
+	OutOfMemory                // the memory cap was exceeded; the process tree was killed
 	Stopped                    // a stop request killed it; the file stays 未取り込み
 )
 
@@ -29,7 +29,7 @@ type Config struct {
 	Args     []string // arguments before the worker flags (e.g. global flags)
 	Env      []string // extra environment
 	Timeout  time.Duration
-	MemLimit int64 // bytes of resident memory; 0 = no cap
+	MemLimit int64 // bytes per process (RSS on Linux, committed memory per job process on Windows); 0 = no cap
 }
 
 // MsgTimeout is the per-file message after a deadline kill (DESIGN.md
@@ -55,6 +55,7 @@ type Slot struct {
 	scratch string
 
 	cmd    *exec.Cmd
+	tree   procTree
 	stdin  io.WriteCloser
 	lines  chan []byte
 	exited chan struct{}
@@ -88,7 +89,13 @@ func (s *Slot) start() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("worker: start %s: %w", s.cfg.Exe, err)
 	}
-	s.cmd, s.stdin = cmd, stdin
+	tree, err := newTree(cmd, s.cfg.MemLimit)
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return err
+	}
+	s.cmd, s.tree, s.stdin = cmd, tree, stdin
 	s.lines = make(chan []byte, Depth+1)
 	s.exited = make(chan struct{})
 	go func(lines chan<- []byte, exited chan<- struct{}) {
@@ -124,27 +131,38 @@ func (s *Slot) crashed(err error) Result {
 	if err != nil {
 		detail += ": " + err.Error()
 	}
+	over := s.tree.overMemory()
 	s.kill()
+	if over {
+		return Result{Outcome: OutOfMemory, Msg: MsgOutOfMemory,
+			Detail: fmt.Sprintf("the worker reached the memory cap of %d bytes (%s)", s.cfg.MemLimit, detail)}
+	}
 	return Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + oneLine(detail) + "）", Detail: detail}
 }
 
-// kill ends the worker's whole process group and forgets the process; the
+// kill ends the worker's whole process tree and forgets the process; the
 // next Run starts a fresh worker.
 func (s *Slot) kill() {
 	if s.cmd == nil {
 		return
 	}
-	killGroup(s.cmd)
+	s.killTree()
 	s.stdin.Close()
 	select {
 	case <-s.exited:
 	case <-time.After(5 * time.Second):
 	}
+	s.tree.release()
 	s.cmd = nil
 }
 
+func (s *Slot) killTree() {
+	s.tree.kill()
+	s.cmd.Process.Kill()
+}
+
 // Close stops the worker: stdin is closed so it exits on its own; after a
-// short wait its group is killed.
+// short wait its tree is killed.
 func (s *Slot) Close() {
 	if s.cmd == nil {
 		return
@@ -154,7 +172,8 @@ func (s *Slot) Close() {
 	case <-s.exited:
 	case <-time.After(2 * time.Second):
 	}
-	killGroup(s.cmd)
+	s.killTree()
+	s.tree.release()
 	s.cmd = nil
 }
 
