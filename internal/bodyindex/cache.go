@@ -163,9 +163,24 @@ func dropLocked(m *mapping) {
 		m.unmap()
 		m.unmap = nil
 		cache.bytes -= int64(len(m.data))
+		// A publish that could not delete the part while it was mapped
+		// here renamed it (deferred.go): it can go now.
+		removeDeferredOf(m.path)
 	}
 	if cache.m[m.path] == m {
 		delete(cache.m, m.path)
+	}
+}
+
+// ReleaseMappings unmaps every part no search is using now. Windows cannot
+// delete a mapped file: tests call it before their folders go.
+func ReleaseMappings() {
+	cache.Lock()
+	defer cache.Unlock()
+	for _, m := range cache.m {
+		if m.refs == 0 {
+			dropLocked(m)
+		}
 	}
 }
 

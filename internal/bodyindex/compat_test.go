@@ -134,7 +134,7 @@ func FuzzManifest(f *testing.F) {
 	src := filepath.Join("testdata", fmt.Sprintf("v%d", bodyindex.FormatVersion))
 	ents, _ := os.ReadDir(src)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
+		dir := tempDir(t)
 		for _, e := range ents {
 			b, _ := os.ReadFile(filepath.Join(src, e.Name()))
 			os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)

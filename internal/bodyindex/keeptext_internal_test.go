@@ -19,7 +19,7 @@ func TestPublishRereadsText(t *testing.T) {
 		old := keepText
 		keepText = keep
 		defer func() { keepText = old }()
-		dir := t.TempDir()
+		dir := tempDir(t)
 		for i := 0; i < 30; i++ {
 			var lines []string
 			for j := 0; j < 200; j++ {

@@ -66,7 +66,7 @@ func indexBytes(t testing.TB, dir string) map[string]string {
 func TestIncrementalEqualsScratch(t *testing.T) {
 	smallParts(t)
 	r := rand.New(rand.NewPCG(1, 2))
-	dir := t.TempDir()
+	dir := tempDir(t)
 	model := map[string][]extract.Place{}
 	for round := 0; round < 12; round++ {
 		var removed []string
@@ -105,7 +105,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 				t.Fatalf("round %d: ReadFile(%s) = %q, want %q", round, name, got, want)
 			}
 		}
-		scratch := t.TempDir()
+		scratch := tempDir(t)
 		for name, places := range model {
 			content.WriteFolder(filepath.Join(scratch, name), places)
 		}
@@ -122,7 +122,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 // far-away chunks untouched (same names).
 func TestReuseKeepsParts(t *testing.T) {
 	smallParts(t)
-	dir := t.TempDir()
+	dir := tempDir(t)
 	for i := 0; i < 40; i++ {
 		content.WriteFolder(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []extract.Place{{Name: "本文", Lines: []string{strings.Repeat(fmt.Sprintf("line %d ", i), 5)}}})
 	}
@@ -149,7 +149,7 @@ func TestReuseKeepsParts(t *testing.T) {
 // TestHugeFileSpansParts checks a file larger than a part.
 func TestHugeFileSpansParts(t *testing.T) {
 	smallParts(t)
-	dir := t.TempDir()
+	dir := tempDir(t)
 	var lines []string
 	for i := 0; i < 200; i++ {
 		lines = append(lines, fmt.Sprintf("行 %d の本文", i))
@@ -177,7 +177,7 @@ func TestHugeFileSpansParts(t *testing.T) {
 // TestLegacyConvert registers a reader for a made-up older version and
 // checks that Rebuild converts in place.
 func TestLegacyConvert(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	legacy := []byte(manifestMagic + "\x07\x00\x00\x00" + strings.Repeat("\x00", 20))
 	os.WriteFile(filepath.Join(dir, ManifestName), legacy, 0o644)
 	legacyReaders[7] = func(string) ([]LegacyFile, error) {
@@ -200,7 +200,7 @@ func TestLegacyConvert(t *testing.T) {
 // checks that the old index is still read and a new publish completes with
 // the bytes of an uninterrupted one.
 func TestPublishCrashBeforeCommit(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	content.WriteFolder(filepath.Join(dir, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"old"}}})
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 	if got[0].Lines[0] != "new" {
 		t.Fatalf("after the redo the index reads %q", got)
 	}
-	scratch := t.TempDir()
+	scratch := tempDir(t)
 	content.WriteFolder(filepath.Join(scratch, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"new"}}})
 	Publish(scratch, nil)
 	if a, b := indexBytes(t, dir), indexBytes(t, scratch); !reflect.DeepEqual(a, b) {

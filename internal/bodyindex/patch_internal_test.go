@@ -39,7 +39,7 @@ func TestPatchesRoundTrip(t *testing.T) {
 }
 
 func TestLineReader(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	lines := []string{"Apple ＡＢＣ", "", "日本語", "ｶﾞｽ代 X", "x", "ＡＡ\tＢＢ", "last Line"}
 	items := []item{{name: "a.txt", old: -1, places: []extract.Place{{Name: "本文", Lines: lines}}}}
 	items[0].entry = entryOf("a.txt", items[0].places)

@@ -500,8 +500,8 @@ func removeRetry(path string) error {
 }
 
 // removeStale deletes the parts and temporary files the manifest does not
-// list. Failures are left for the next publish (Windows keeps a part that
-// a search has mapped).
+// list; a part that a search has mapped (Windows) is deferred
+// (deferred.go). Files deferred before are removed now if they can be.
 func removeStale(dir string, keep map[string]bool) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -509,9 +509,11 @@ func removeStale(dir string, keep map[string]bool) {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, ManifestName) || n == ManifestName || keep[n] {
-			continue
+		switch {
+		case isDeferred(n):
+			removeFile(filepath.Join(dir, n)) // unmapped by now, or left for later
+		case strings.HasPrefix(n, ManifestName) && n != ManifestName && !keep[n]:
+			removeOrDefer(filepath.Join(dir, n))
 		}
-		os.Remove(filepath.Join(dir, n))
 	}
 }

@@ -48,7 +48,7 @@ func place(name string, lines ...string) extract.Place {
 }
 
 func TestPublishRoundTrip(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "営業", "2024")
+	dir := filepath.Join(tempDir(t), "営業", "2024")
 	sub := filepath.Join(dir, "見積")
 	os.MkdirAll(sub, 0o755)
 	stage(t, dir, "A社.xlsx",
@@ -100,7 +100,7 @@ func TestPublishRoundTrip(t *testing.T) {
 }
 
 func TestPublishReplaceRemoveIdempotent(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	for i := 0; i < 5; i++ {
 		stage(t, dir, fmt.Sprintf("f%d.txt", i), place("本文", fmt.Sprintf("line of file %d", i)))
 	}
@@ -160,7 +160,7 @@ func TestPublishReplaceRemoveIdempotent(t *testing.T) {
 }
 
 func TestPublishBrokenFileFolder(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	stage(t, dir, "ok.txt", place("本文", "fine"))
 	stage(t, dir, "bad.txt", place("本文", "will break"))
 	os.Remove(filepath.Join(dir, "bad.txt", "doc_body.tsv"))
@@ -179,7 +179,7 @@ func TestPublishBrokenFileFolder(t *testing.T) {
 }
 
 func TestRebuildUnknownVersion(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	stage(t, dir, "a.txt", place("本文", "text"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
@@ -221,7 +221,7 @@ func TestRebuildUnknownVersion(t *testing.T) {
 }
 
 func TestDamagedManifest(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	stage(t, dir, "a.txt", place("本文", "text"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func TestDamagedManifest(t *testing.T) {
 }
 
 func TestRebuildDamagedPart(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	stage(t, dir, "a.txt", place("本文", "text a"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
@@ -268,7 +268,7 @@ func TestRebuildDamagedPart(t *testing.T) {
 // TestSegmentFor: the segment SegmentFor decodes for each line is the one
 // Segments lists for it.
 func TestSegmentFor(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	stage(t, dir, "A社.xlsx", place("売上", "a", "b", "c"), place("売上[図形]", "F2\t納期"), place("仕入", "x"))
 	stage(t, dir, "報告.docx", place("ページ001", "一", "二"), place("ページ002", "三"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
@@ -295,4 +295,12 @@ func TestSegmentFor(t *testing.T) {
 	if _, _, err := p.SegmentFor(p.Lines()); err == nil {
 		t.Errorf("SegmentFor past the last line gave no error")
 	}
+}
+
+// tempDir is t.TempDir whose removal comes after the parts mapped in it
+// are unmapped (Windows cannot delete a mapped file).
+func tempDir(t testing.TB) string {
+	d := t.TempDir()
+	t.Cleanup(bodyindex.ReleaseMappings)
+	return d
 }

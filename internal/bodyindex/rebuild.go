@@ -119,7 +119,7 @@ func removeIndex(dir string) error {
 	}
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ManifestName) {
-			os.Remove(filepath.Join(dir, e.Name()))
+			removeOrDefer(filepath.Join(dir, e.Name()))
 		}
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fumibako/fumibako/internal/content"
 )
 
 // # Summary (.fumibako-summary.<index>)
@@ -88,12 +90,21 @@ func SummaryPath(contentRoot, index string) string {
 }
 
 // RemoveSummary deletes the summary of index (a removed or renamed index).
+// The summary is renamed to a "to delete" name first (deferred.go): a
+// search may hold it open, and Windows keeps the name of an open file
+// that is deleted until it is closed; the name is free at once this way,
+// and the file goes now or at the next start.
 func RemoveSummary(contentRoot, index string) error {
-	err := os.Remove(SummaryPath(contentRoot, index))
+	path := SummaryPath(contentRoot, index)
+	to, err := moveAway(path, filepath.Join(contentRoot, content.DeferredPrefix+summaryPrefix+index))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	return err
+	if err != nil {
+		return removeOrDefer(path)
+	}
+	removeFile(to)
+	return nil
 }
 
 // Summary is an open summary. It holds the file open for Candidates; Close
@@ -126,7 +137,7 @@ type SummaryDir struct {
 // searches without it).
 func OpenSummary(contentRoot, index string) (*Summary, error) {
 	path := SummaryPath(contentRoot, index)
-	f, err := os.Open(path)
+	f, err := openShared(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

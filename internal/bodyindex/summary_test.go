@@ -15,7 +15,7 @@ import (
 // files holding words of its own, and returns the content root.
 func summaryCorpus(t *testing.T) string {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "content")
+	root := filepath.Join(tempDir(t), "content")
 	for i, rel := range []string{"", "東京", "東京/2024", "東京/2025", "大阪", "大阪/古い/もっと古い", "空"} {
 		dir := filepath.Join(root, "案件", filepath.FromSlash(rel))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -209,7 +209,7 @@ func TestSummaryDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err := bodyindex.OpenSummary(t.TempDir(), "案件"); s != nil || err != nil {
+	if s, err := bodyindex.OpenSummary(tempDir(t), "案件"); s != nil || err != nil {
 		t.Errorf("missing summary: %v, %v; want nil, nil", s, err)
 	}
 	for _, tt := range []struct {
@@ -262,7 +262,7 @@ func FuzzSummary(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:64])
 	f.Fuzz(func(t *testing.T, data []byte) {
-		croot := t.TempDir()
+		croot := tempDir(t)
 		if err := os.WriteFile(bodyindex.SummaryPath(croot, "x"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}

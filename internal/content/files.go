@@ -242,8 +242,14 @@ func RemoveFileFolder(dir string) error {
 	return nil
 }
 
+// DeferredPrefix starts the name of a file that could not be deleted
+// because a reader had it mapped (Windows): package bodyindex renames it so,
+// and RemoveLeftovers removes it.
+const DeferredPrefix = ".delete-"
+
 // RemoveLeftovers deletes .old-* folders under root left by a crash in the
-// middle of Swap. It reports how many it removed.
+// middle of Swap, and the files left to delete (DeferredPrefix) that are
+// no longer mapped. It reports how many .old-* folders it removed.
 func RemoveLeftovers(root string) (int, error) {
 	n := 0
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
@@ -259,6 +265,9 @@ func RemoveLeftovers(root string) (int, error) {
 			}
 			n++
 			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasPrefix(d.Name(), DeferredPrefix) {
+			os.Remove(path) // still mapped somewhere: the next start
 		}
 		return nil
 	})

@@ -59,8 +59,13 @@ func TestWriteReadSwap(t *testing.T) {
 		t.Fatalf("FindFileFolders = %v, %v", ff, err)
 	}
 	os.MkdirAll(filepath.Join(root, "content", "営業", ".old-x-1-0"), 0o755)
+	deferred := filepath.Join(root, "content", "営業", content.DeferredPrefix+".fumibako-index.1")
+	os.WriteFile(deferred, []byte("part"), 0o644)
 	if n, err := content.RemoveLeftovers(filepath.Join(root, "content")); n != 1 || err != nil {
 		t.Fatalf("RemoveLeftovers = %d, %v", n, err)
+	}
+	if _, err := os.Stat(deferred); !os.IsNotExist(err) {
+		t.Fatalf("deferred file survived RemoveLeftovers: %v", err)
 	}
 }
 

@@ -151,7 +151,7 @@ func (r *run) dropRemovedIndexes() {
 		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		if err := os.RemoveAll(dir); err != nil {
+		if err := bodyindex.RemoveIndexTree(dir); err != nil {
 			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", name, err)
 			continue
 		}

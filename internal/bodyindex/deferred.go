@@ -1,0 +1,124 @@
+package bodyindex
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/content"
+)
+
+// Deferred deletion. Windows refuses to delete a file that a process has
+// mapped (a search, or serve, reading the body index), but lets it be
+// renamed (mapFile opens with FILE_SHARE_DELETE). A part or summary that
+// cannot be removed is renamed in place to content.DeferredPrefix + its
+// name, which no reader opens, and removed later: when the process that
+// mapped it unmaps it (dropLocked), at the next publish of its folder
+// (removeStale), or at the start of the next indexing run
+// (content.RemoveLeftovers). The files of a removed index go next to its
+// folder instead, so the folder goes at once. No space is ever leaked and
+// the old name is free at once.
+
+// removeFile is a fault seam: tests make it fail as Windows does while a
+// file is mapped.
+var removeFile = os.Remove
+
+// removeOrDefer removes path, or when that fails renames it to a "to
+// delete" name next to it. It fails only when neither works.
+func removeOrDefer(path string) error {
+	dir, base := filepath.Split(path)
+	return removeOrMove(path, filepath.Join(dir, content.DeferredPrefix+base))
+}
+
+// removeOrMove removes path, or when that fails renames it to the "to
+// delete" name to.
+func removeOrMove(path, to string) error {
+	err := removeFile(path)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if _, merr := moveAway(path, to); merr != nil {
+		return err
+	}
+	return nil
+}
+
+// moveAway renames path to the "to delete" name to, numbered when an
+// earlier deferral that is still mapped holds that name; it returns the
+// name used.
+func moveAway(path, to string) (string, error) {
+	name := to
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) || removeFile(name) == nil {
+			break
+		}
+		if n > 20 {
+			return "", fmt.Errorf("bodyindex: no free name to delete %s later", path)
+		}
+		name = to + "." + strconv.Itoa(n)
+	}
+	return name, os.Rename(path, name)
+}
+
+// removeDeferredOf removes what deferrals of path left, once it may be
+// unmapped: `.delete-<name>` and `.delete-<name>.<n>`; those still mapped
+// elsewhere stay.
+func removeDeferredOf(path string) {
+	dir, base := filepath.Split(path)
+	d := filepath.Join(dir, content.DeferredPrefix+base)
+	for n := 1; n <= 20; n++ {
+		name := d
+		if n > 1 {
+			name = d + "." + strconv.Itoa(n)
+		}
+		if errors.Is(removeFile(name), fs.ErrNotExist) {
+			return
+		}
+	}
+}
+
+// isDeferred reports a name given by removeOrDefer.
+func isDeferred(name string) bool { return strings.HasPrefix(name, content.DeferredPrefix) }
+
+// RemoveIndexTree deletes the folder of a removed index. Files that a
+// search has mapped are moved out of it, next to it, under "to delete"
+// names (`.delete-<index>.<n>.<name>`) for the next start, so the folder
+// goes at once; it fails only when something could neither be removed nor
+// moved.
+func RemoveIndexTree(dir string) error {
+	parent, index := filepath.Split(filepath.Clean(dir))
+	var dirs []string
+	var first error
+	n := 0
+	werr := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			if first == nil {
+				first = err
+			}
+		case d.IsDir():
+			dirs = append(dirs, path)
+			forgetDir(path, nil) // this process's mappings go when released
+		default:
+			n++
+			to := filepath.Join(parent, content.DeferredPrefix+index+"."+strconv.Itoa(n)+"."+d.Name())
+			if err := removeOrMove(path, to); err != nil && first == nil {
+				first = err
+			}
+		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := os.Remove(dirs[i]); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+			first = err
+		}
+	}
+	if errors.Is(werr, fs.ErrNotExist) || errors.Is(first, fs.ErrNotExist) && len(dirs) == 0 {
+		return nil
+	}
+	return first
+}
