@@ -206,14 +206,14 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	content.WriteFolder(filepath.Join(dir, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"new"}}})
-	beforeRename = func(tmp, final string) error {
+	beforeCommit = func(final string) error {
 		if filepath.Base(final) == ManifestName {
 			return fmt.Errorf("crash")
 		}
 		return nil
 	}
 	err := Publish(dir, nil)
-	beforeRename = func(string, string) error { return nil }
+	beforeCommit = func(string) error { return nil }
 	if err == nil {
 		t.Fatal("publish did not stop")
 	}

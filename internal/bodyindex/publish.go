@@ -1,15 +1,12 @@
 package bodyindex
 
 import (
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -192,7 +189,7 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 	// Commit: the manifest rename (or its removal) switches readers over.
 	mpath := filepath.Join(dir, ManifestName)
 	if len(entries) == 0 {
-		if err := removeRetry(mpath); err != nil {
+		if err := workspace.Remove(mpath); err != nil {
 			return err
 		}
 		if err := workspace.SyncDir(dir); err != nil {
@@ -428,75 +425,28 @@ func writePart(dir string, p builtPart) error {
 	if st, err := os.Stat(path); err == nil && st.Size() == int64(len(p.data)) {
 		return nil
 	}
-	return writeSynced(path, p.data)
+	return writePartFile(path, p.data)
 }
 
-// writeSynced writes path through "<path>.tmp": write, fsync, close,
-// rename (retried on Windows, where a reader may hold the target open).
-// The caller fsyncs the folder.
-func writeSynced(path string, data []byte) error {
-	tmp := path + tmpSuffix
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("bodyindex: create %s: %w", tmp, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("bodyindex: write %s: %w", tmp, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("bodyindex: fsync %s: %w", tmp, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("bodyindex: close %s: %w", tmp, err)
-	}
-	if err := beforeRename(tmp, path); err != nil {
+// writePartFile writes a part through the workspace's atomic write; the
+// caller fsyncs the folder once for all its parts.
+func writePartFile(path string, data []byte) error {
+	if err := beforeCommit(path); err != nil {
 		return err
 	}
-	var rerr error
-	for try := 0; try < renameTries(); try++ {
-		if rerr = os.Rename(tmp, path); rerr == nil {
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	os.Remove(tmp)
-	return fmt.Errorf("bodyindex: rename %s: %w", tmp, rerr)
+	return workspace.WriteFileAtomicNoDirSync(path, data)
 }
 
-// beforeRename is a fault seam: tests stop a publish between writing a
-// file and renaming it into place.
-var beforeRename = func(tmp, final string) error { return nil }
-
-func renameTries() int {
-	if runtime.GOOS == "windows" {
-		return 50
-	}
-	return 1
-}
+// beforeCommit is a fault seam: tests stop a publish just before a file
+// (the manifest: the commit) is written into place.
+var beforeCommit = func(final string) error { return nil }
 
 // commitFile writes path atomically and fsyncs its folder.
 func commitFile(path string, data []byte) error {
-	if err := writeSynced(path, data); err != nil {
+	if err := beforeCommit(path); err != nil {
 		return err
 	}
-	return workspace.SyncDir(filepath.Dir(path))
-}
-
-func removeRetry(path string) error {
-	var err error
-	for try := 0; try < renameTries(); try++ {
-		err = os.Remove(path)
-		if err == nil || errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return fmt.Errorf("bodyindex: remove %s: %w", path, err)
+	return workspace.WriteFileAtomic(path, data)
 }
 
 // removeStale deletes the parts and temporary files the manifest does not

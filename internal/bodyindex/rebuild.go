@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // LegacyFile is one file read from an index of an older format version.
@@ -109,7 +110,7 @@ func convert(dir string, files []LegacyFile) error {
 // removeIndex deletes the manifest first (so readers stop at once), then
 // every part and temporary file of dir's body index.
 func removeIndex(dir string) error {
-	if err := removeRetry(filepath.Join(dir, ManifestName)); err != nil {
+	if err := workspace.Remove(filepath.Join(dir, ManifestName)); err != nil {
 		return err
 	}
 	forgetDir(dir, nil)

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // summaryBitsPerKey sizes the rows: with 3 hashes, 10 bits per key of the
@@ -70,7 +72,7 @@ type sumDir struct {
 func WriteSummary(contentRoot, index string) error {
 	root := filepath.Join(contentRoot, index)
 	// A temporary file a crash left behind goes, written now or not.
-	os.Remove(SummaryPath(contentRoot, index) + tmpSuffix)
+	workspace.Remove(SummaryPath(contentRoot, index) + tmpSuffix)
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return RemoveSummary(contentRoot, index)
 	}

@@ -74,7 +74,7 @@ func decodeOwned(data []byte) []string {
 // It returns the number of TSVs written (the ingest list's TSV数). Each
 // file is fsynced so that a swap after a crash never exposes empty files.
 func WriteFolder(dir string, places []extract.Place) (int, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := workspace.MkdirAll(dir); err != nil {
 		return 0, fmt.Errorf("content: create %s: %w", dir, err)
 	}
 	var manifest bytes.Buffer
@@ -95,13 +95,13 @@ func WriteFolder(dir string, places []extract.Place) (int, error) {
 		seen[strings.ToLower(name)] = true
 		// Streamed as Encode would write it: a 100 MB sheet would
 		// otherwise be held twice, as lines and as bytes.
-		if err := writeSynced(filepath.Join(dir, name), func(w *bufio.Writer) { writeTSV(w, lines) }); err != nil {
+		if err := workspace.WriteNewFile(filepath.Join(dir, name), func(w *bufio.Writer) { writeTSV(w, lines) }); err != nil {
 			return 0, err
 		}
 		manifest.WriteString(name + "\n")
 		count++
 	}
-	if err := writeSynced(filepath.Join(dir, ManifestName), func(w *bufio.Writer) { w.Write(manifest.Bytes()) }); err != nil {
+	if err := workspace.WriteNewFile(filepath.Join(dir, ManifestName), func(w *bufio.Writer) { w.Write(manifest.Bytes()) }); err != nil {
 		return 0, err
 	}
 	return count, nil
@@ -119,26 +119,6 @@ func cleanLines(lines []string) []string {
 		}
 	}
 	return out
-}
-
-// writeSynced creates path, lets write fill it through a buffer, and
-// fsyncs it.
-func writeSynced(path string, write func(*bufio.Writer)) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("content: create %s: %w", path, err)
-	}
-	w := bufio.NewWriterSize(f, 64<<10)
-	write(w)
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("content: write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("content: fsync %s: %w", path, err)
-	}
-	return f.Close()
 }
 
 // ReadFolder reads a per-file folder back: its places in document order.
@@ -195,13 +175,15 @@ func CountTSV(dir string) (n int, complete bool) {
 }
 
 // Swap puts the staged per-file folder in place of final atomically as far
-// as the file system allows: the old folder is first renamed to a hidden
+// as the file system allows (every step through the workspace's retrying
+// file operations, for Windows): the old folder is first renamed to a hidden
 // leftover name (.old-<name>-<pid>-<n>), the staged one renamed to final,
 // then the leftover removed. A crash leaves the old set, no set, or the new
 // set, never a mix; leftovers are removed by RemoveLeftovers.
+// An error means the new set may not be in place (or not durably).
 func Swap(staged, final string) error {
 	parent := filepath.Dir(final)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	if err := workspace.MkdirAll(parent); err != nil {
 		return fmt.Errorf("content: create %s: %w", parent, err)
 	}
 	var old string
@@ -212,13 +194,13 @@ func Swap(staged, final string) error {
 				break
 			}
 		}
-		if err := os.Rename(final, old); err != nil {
+		if err := workspace.Rename(final, old); err != nil {
 			return fmt.Errorf("content: move %s aside: %w", final, err)
 		}
 	}
-	if err := os.Rename(staged, final); err != nil {
+	if err := workspace.Rename(staged, final); err != nil {
 		if old != "" {
-			os.Rename(old, final)
+			workspace.Rename(old, final)
 		}
 		return fmt.Errorf("content: move %s to %s: %w", staged, final, err)
 	}
@@ -226,9 +208,10 @@ func Swap(staged, final string) error {
 		return err
 	}
 	if old != "" {
-		if err := os.RemoveAll(old); err != nil {
-			return fmt.Errorf("content: remove %s: %w", old, err)
-		}
+		// The new set is in place; a leftover that cannot go now (a file
+		// of it held open on Windows) goes with RemoveLeftovers at the next
+		// start.
+		workspace.RemoveAll(old)
 	}
 	return nil
 }
@@ -236,7 +219,7 @@ func Swap(staged, final string) error {
 // RemoveFileFolder deletes a per-file folder (a source file that vanished,
 // or one whose folder has been published).
 func RemoveFileFolder(dir string) error {
-	if err := os.RemoveAll(dir); err != nil {
+	if err := workspace.RemoveAll(dir); err != nil {
 		return fmt.Errorf("content: remove %s: %w", dir, err)
 	}
 	return nil
@@ -260,7 +243,7 @@ func RemoveLeftovers(root string) (int, error) {
 			return err
 		}
 		if d.IsDir() && strings.HasPrefix(d.Name(), ".old-") {
-			if err := os.RemoveAll(path); err != nil {
+			if err := workspace.RemoveAll(path); err != nil {
 				return err
 			}
 			n++

@@ -9,9 +9,25 @@ import (
 
 // WriteFileAtomic replaces path with data so that a crash at any moment
 // leaves either the old file or the complete new one: it writes
-// "<path>.tmp", checks the length, fsyncs, closes (before renaming, for
-// Windows), renames over path and fsyncs the folder.
+// "<path>.tmp" in the same folder, checks the length, fsyncs, closes
+// (before renaming, for Windows), renames over path (retrying sharing
+// errors on Windows) and fsyncs the folder. It is the one atomic write of
+// the program: the ingest list, the journal, pending_remove.tsv, the body
+// index's parts, manifests and summaries, settings.json and the search
+// export all go through it.
 func WriteFileAtomic(path string, data []byte) error {
+	return writeFileAtomic(path, data, true)
+}
+
+// WriteFileAtomicNoDirSync is WriteFileAtomic without the folder's fsync,
+// for a writer that puts several files into one folder and then calls
+// SyncDir once (the body index's parts): until then a crash may lose the
+// renames, never mix old and new bytes.
+func WriteFileAtomicNoDirSync(path string, data []byte) error {
+	return writeFileAtomic(path, data, false)
+}
+
+func writeFileAtomic(path string, data []byte, syncDir bool) error {
 	f, err := CreateAtomic(path)
 	if err != nil {
 		return err
@@ -20,7 +36,7 @@ func WriteFileAtomic(path string, data []byte) error {
 		f.Abort()
 		return err
 	}
-	return f.Commit()
+	return f.commit(syncDir)
 }
 
 // AtomicFile is a file being written under a temporary name; Commit moves it
@@ -36,6 +52,9 @@ type AtomicFile struct {
 // "<path>.tmp" in the same folder (the seed names ingest_status.tsv.tmp).
 func CreateAtomic(path string) (*AtomicFile, error) {
 	tmp := path + ".tmp"
+	if err := injectedFault(opCreate, tmp); err != nil {
+		return nil, fmt.Errorf("workspace: create %s: %w", tmp, err)
+	}
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: create %s: %w", tmp, err)
@@ -48,6 +67,10 @@ func (a *AtomicFile) Write(p []byte) (int, error) {
 	if a.err != nil {
 		return 0, a.err
 	}
+	if err := injectedFault(opWrite, a.tmp); err != nil {
+		a.err = fmt.Errorf("workspace: write %s: %w", a.tmp, err)
+		return 0, a.err
+	}
 	n, err := a.f.Write(p)
 	a.n += int64(n)
 	if err != nil {
@@ -58,9 +81,13 @@ func (a *AtomicFile) Write(p []byte) (int, error) {
 
 var _ io.Writer = (*AtomicFile)(nil)
 
-// Commit fsyncs, closes and renames the temporary file over the final path,
-// then fsyncs the folder so the rename itself survives a power loss.
-func (a *AtomicFile) Commit() error {
+// Commit checks the length, fsyncs, closes and renames the temporary file
+// over the final path, then fsyncs the folder so the rename itself
+// survives a power loss. On any error the temporary file is removed and
+// the final path keeps its old content.
+func (a *AtomicFile) Commit() error { return a.commit(true) }
+
+func (a *AtomicFile) commit(syncDir bool) error {
 	if a.err != nil {
 		a.Abort()
 		return a.err
@@ -72,21 +99,24 @@ func (a *AtomicFile) Commit() error {
 		}
 		return fmt.Errorf("workspace: check %s: %w", a.tmp, err)
 	}
-	if err := a.f.Sync(); err != nil {
+	if err := syncFile(a.f); err != nil {
 		a.Abort()
 		return fmt.Errorf("workspace: fsync %s: %w", a.tmp, err)
 	}
 	if err := a.f.Close(); err != nil {
-		os.Remove(a.tmp)
+		Remove(a.tmp)
 		return fmt.Errorf("workspace: close %s: %w", a.tmp, err)
 	}
 	if err := beforeRename(a.tmp, a.path); err != nil {
-		os.Remove(a.tmp)
+		Remove(a.tmp)
 		return err
 	}
-	if err := os.Rename(a.tmp, a.path); err != nil {
-		os.Remove(a.tmp)
+	if err := Rename(a.tmp, a.path); err != nil {
+		Remove(a.tmp)
 		return fmt.Errorf("workspace: rename %s: %w", a.tmp, err)
+	}
+	if !syncDir {
+		return nil
 	}
 	return SyncDir(filepath.Dir(a.path))
 }
@@ -94,7 +124,7 @@ func (a *AtomicFile) Commit() error {
 // Abort closes and removes the temporary file.
 func (a *AtomicFile) Abort() {
 	a.f.Close()
-	os.Remove(a.tmp)
+	Remove(a.tmp)
 }
 
 // beforeRename is a fault seam for crash tests: a test may set it to kill
@@ -104,6 +134,9 @@ var beforeRename = func(tmp, final string) error { return nil }
 // SyncDir fsyncs a folder so that renames and creations inside it are
 // durable. Windows cannot open folders for syncing; there it is a no-op.
 func SyncDir(dir string) error {
+	if err := injectedFault(opSync, dir); err != nil {
+		return fmt.Errorf("workspace: fsync folder %s: %w", dir, err)
+	}
 	return syncDir(dir)
 }
 
@@ -112,6 +145,9 @@ func SyncDir(dir string) error {
 // worst the last line is cut. Used for the ingest list's per-result rows and
 // the journal.
 func AppendSync(f *os.File, line []byte) error {
+	if err := injectedFault(opAppend, f.Name()); err != nil {
+		return fmt.Errorf("workspace: append %s: %w", f.Name(), err)
+	}
 	if _, err := f.Write(line); err != nil {
 		return fmt.Errorf("workspace: append %s: %w", f.Name(), err)
 	}
