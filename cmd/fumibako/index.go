@@ -89,8 +89,9 @@ func runIndex(e *env, args []string) int {
 		var lockErr *workspace.LockError
 		var fatal *indexer.FatalError
 		var lost *indexer.ErrRootLost
+		var fault *workspace.FaultError
 		switch {
-		case errors.As(err, &lockErr), errors.As(err, &fatal), errors.As(err, &lost):
+		case errors.As(err, &lockErr), errors.As(err, &fatal), errors.As(err, &lost), errors.As(err, &fault):
 			// Already in the log; print the Japanese text alone.
 			fmt.Fprintln(e.stderr, err.Error())
 			return exitFatal

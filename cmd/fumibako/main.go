@@ -52,7 +52,11 @@ func (e *env) workspace() (*workspace.Workspace, error) {
 func (e *env) fail(err error) int {
 	var lockErr *workspace.LockError
 	var folderErr *workspace.FolderError
+	var fault *workspace.FaultError
 	switch {
+	case errors.As(err, &fault):
+		fmt.Fprintln(e.stderr, fault.Error())
+		return exitFatal
 	case errors.As(err, &lockErr):
 		fmt.Fprintln(e.stderr, lockErr.Error())
 		return exitFatal

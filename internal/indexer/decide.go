@@ -3,7 +3,6 @@ package indexer
 import (
 	"context"
 	"errors"
-	"os"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
@@ -86,6 +85,9 @@ func (r *run) crawlAndDecide() error {
 	plans := r.decideAll(scans, retry, complete)
 	r.logCounts(scans, plans)
 	if err := writeRunStats(r.ws, r.stats); err != nil {
+		if r.noteFault(err) {
+			return r.fault
+		}
 		r.logf(Warn, "    %v", err)
 	}
 	if r.opt.Confirm != nil {
@@ -133,12 +135,12 @@ func (r *run) crawlAndDecide() error {
 	}
 
 	if err := r.recordRemovals(removed); err != nil {
-		return err
+		return r.check(err)
 	}
 
 	// Rule 1: the list first, then the journal that counts its rows.
 	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, r.rows); err != nil {
-		return err
+		return r.check(err)
 	}
 	crashPoint("after-list-rewrite")
 	var carried []journal.Job
@@ -149,16 +151,16 @@ func (r *run) crawlAndDecide() error {
 	}
 	jw, err := journal.Create(r.ws.Journal(), r.now(), len(r.rows), carried, r.unpublish)
 	if err != nil {
-		return err
+		return r.check(err)
 	}
 	r.journal = jw
 	for _, f := range r.unpublish {
 		r.toPublish[workspace.FoldKey(f)] = f
 	}
-	os.Remove(r.ws.LegacyIngesting())
+	workspace.Remove(r.ws.LegacyIngesting())
 	app, err := ingestlist.OpenAppender(r.ws.IngestList())
 	if err != nil {
-		return err
+		return r.check(err)
 	}
 	r.appender = app
 	return nil
@@ -334,10 +336,10 @@ func (r *run) cancel(scans []rootScan, plans []*plan.Root) error {
 	}
 	r.logf(Warn, "画面で取りやめたため、取り込みません。（取り込み一覧は前回のままです）")
 	if err := r.recordRemovals(removed); err != nil {
-		return err
+		return r.check(err)
 	}
 	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, r.rows); err != nil {
-		return err
+		return r.check(err)
 	}
 	r.sum.Stopped, r.sum.Cancelled = true, true
 	return errCancelled

@@ -97,7 +97,7 @@ func (r *run) ingest() {
 	}
 	for {
 		// Dispatch while a slot has room, idle slots first.
-		for !stopping && r.lostRoot == "" && next < total {
+		for !stopping && r.fault == nil && r.lostRoot == "" && next < total {
 			t := r.targets[next]
 			// A file interrupted before runs alone on an idle worker with
 			// nothing queued behind it, so that a file which takes the
@@ -121,10 +121,16 @@ func (r *run) ingest() {
 			}
 			j := &job{pos: next, target: t, slot: slot,
 				stage: filepath.Join(r.scratch, fmt.Sprintf("w%d", slot+1), "stage", fmt.Sprint(next), filepath.Base(t.File.Path))}
-			// Rule 2: 始 before the hand-off.
-			if err := r.journal.Start(t.File.RelPath, t.Count+1); err != nil && r.journalErr == nil {
-				r.journalErr = err
-				r.logf(Error, "ジャーナルに書き込めません: %v", err)
+			// Rule 2: 始 before the hand-off. Without it (a workspace
+			// fault) the file is not handed off and stays 未取り込み.
+			if err := r.journal.Start(t.File.RelPath, t.Count+1); err != nil {
+				if r.noteFault(err) {
+					break
+				}
+				if r.journalErr == nil {
+					r.journalErr = err
+					r.logf(Error, "ジャーナルに書き込めません: %v", err)
+				}
 			}
 			crashPoint("after-start-record")
 			r.progress.Current = t.File.RelPath
@@ -135,7 +141,12 @@ func (r *run) ingest() {
 			alone[slot] = t.Count > 0
 			inFlight++
 		}
-		if inFlight == 0 && (stopping || r.lostRoot != "" || next >= total) {
+		if r.fault != nil {
+			// A workspace fault stops the run as a stop without grace
+			// would: the files in flight stay 未取り込み.
+			abandonNow()
+		}
+		if inFlight == 0 && (stopping || r.fault != nil || r.lostRoot != "" || next >= total) {
 			break
 		}
 		select {
@@ -226,10 +237,23 @@ func (r *run) record(j *job, res worker.Result) {
 		// Abandoned by a stop: the current row is appended so the journal
 		// reads the job as finished, and the file stays 未取り込み.
 		counted = false
+	case res.Outcome == worker.Faulted:
+		// The worker could not write the workspace: the run's fault, the
+		// file stays 未取り込み with its current row (fault.go).
+		r.noteFault(res.Fault)
+		lines = append(lines, msgFaultKept)
+		level = Warn
+		counted = false
 	case res.Outcome == worker.Finished && res.Response.OK:
 		dst := content.Dir(r.ws.ContentRoot(), t.File.RelPath)
 		// Rule 3: the TSVs are in place before the 済 row.
 		if err := content.Swap(j.stage, dst); err != nil {
+			if r.noteFault(err) {
+				lines = append(lines, msgFaultKept)
+				level = Warn
+				counted = false
+				break
+			}
 			row = failedRow(row, now, "インデックスのファイルを置けませんでした（詳細: "+err.Error()+"）")
 			lines = append(lines, sprintf(msgFileFailed, row.Error))
 			level = Error
@@ -275,9 +299,9 @@ func (r *run) record(j *job, res worker.Result) {
 		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: row.Error})
 		r.progress.Failed++
 	}
-	os.RemoveAll(filepath.Dir(j.stage))
+	workspace.RemoveAll(filepath.Dir(j.stage))
 	r.rows[i] = row
-	if err := r.appender.Append(row); err != nil {
+	if err := r.appender.Append(row); err != nil && !r.noteFault(err) {
 		r.logf(Error, "取り込み一覧に書き込めません: %v", err)
 	}
 	if counted {

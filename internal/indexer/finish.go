@@ -10,6 +10,16 @@ import (
 // finish publishes every pending folder, rewrites the ingest list one row
 // per file between 書 and 終 (rule 6) and closes the journal
 // (reference/indexing.md §5.6). It runs after a stop too.
+//
+// After a workspace fault it publishes what it can and skips the rewrite:
+// the list keeps the rows appended during the run (the later row wins when
+// it is read), which is all the next run needs, and a rewrite would need
+// the space or the write access that is missing. 終 is still appended: the
+// list was not being rewritten, so the jobs whose rows are missing were not
+// interrupted by a kill and must not count as such (seed: 終 があれば、
+// やり直す仕事は無い); they are 未取り込み in the list and are taken again.
+// The same holds when the rewrite itself fails: the atomic write leaves the
+// list as it was (or whole and new), never cut.
 func (r *run) finish() error {
 	r.phase(PhaseFinish)
 	keys := make([]string, 0, len(r.toPublish))
@@ -26,11 +36,15 @@ func (r *run) finish() error {
 		r.appender.Close()
 	}
 	if r.journal == nil {
-		return nil
+		return r.faultErr()
 	}
 	defer r.journal.Close()
+	if r.fault != nil {
+		r.journal.Ended()
+		return r.fault
+	}
 	if err := r.journal.Rewriting(); err != nil {
-		return err
+		return r.check(err)
 	}
 	crashPoint("after-rewriting")
 	rows := make([]ingestlist.Row, 0, len(r.rows))
@@ -40,11 +54,12 @@ func (r *run) finish() error {
 		}
 	}
 	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, rows); err != nil {
-		return err
+		r.journal.Ended()
+		return r.check(err)
 	}
 	crashPoint("before-ended")
 	if err := r.journal.Ended(); err != nil {
-		return err
+		return r.check(err)
 	}
 	return r.journalErr
 }
@@ -99,7 +114,7 @@ func (r *run) writeSummaries() {
 		return
 	}
 	for _, root := range r.opt.Settings.Roots {
-		if err := s.WriteSummary(r.ws.ContentRoot(), root.Name); err != nil {
+		if err := s.WriteSummary(r.ws.ContentRoot(), root.Name); err != nil && !r.noteFault(err) {
 			r.logf(Warn, msgSummaryFailed, root.Name, err)
 		}
 	}

@@ -43,12 +43,12 @@ func RenameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newNam
 		}
 	}
 	if _, err := os.Stat(src); err == nil {
-		if err := os.Rename(src, dst); err != nil {
+		if err := workspace.Rename(src, dst); err != nil {
 			return fmt.Errorf("indexer: rename %s: %w", src, err)
 		}
 		// The summary names no index inside: it moves as it is (a
 		// failure only leaves searches of the index without it).
-		if os.Rename(bodyindex.SummaryPath(ws.ContentRoot(), oldName), bodyindex.SummaryPath(ws.ContentRoot(), newName)) != nil {
+		if workspace.Rename(bodyindex.SummaryPath(ws.ContentRoot(), oldName), bodyindex.SummaryPath(ws.ContentRoot(), newName)) != nil {
 			bodyindex.RemoveSummary(ws.ContentRoot(), oldName)
 		}
 	}

@@ -53,6 +53,9 @@ const (
 	msgFailHead      = "＜取り込みに失敗したファイルと原因＞"
 	msgFailMore      = "  ほか %d 件（一覧の「状態」が「失敗」の行。原因は「エラー」列）"
 	msgFailHint      = "失敗したファイルは、「失敗分も再取り込みする」（fumibako index --retry-failed）で取り込むと再取り込みします。"
+	msgFaultStopping = "作業フォルダに書き込めないため、インデックス作成を中止します。（取り込み中のファイルは未取り込みのまま残し、失敗にはしません）"
+	msgFaultKept     = "    作業フォルダに書き込めなかったため、未取り込みのまま残しました。（ファイルの失敗にはしません）"
+	msgPublishFault  = "    インデックスをまとめられませんでした（作業フォルダに書き込めません: %s）。次のインデックス作成でまとめ直します。"
 	msgNoLibre       = "LibreOffice が見つからないため、%d 件を取り込まずに残しました。LibreOffice を入れてから（Debian・Ubuntu: sudo apt-get install libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui）、もう一度インデックス作成を始めると取り込みます。"
 )
 

@@ -146,6 +146,7 @@ type run struct {
 	redo       []journal.Job
 	stats      RunStats
 	journalErr error
+	fault      *workspace.FaultError // the first workspace fault (fault.go)
 }
 
 // Run performs one indexing run. A fatal error is returned as an error
@@ -203,9 +204,9 @@ func Run(opt Options) (sum *Summary, err error) {
 		return nil, &FatalError{Msg: MsgNoEnabled}
 	}
 	if err := r.prepareScratch(); err != nil {
-		return nil, err
+		return nil, r.check(err)
 	}
-	defer os.RemoveAll(r.scratch)
+	defer workspace.RemoveAll(r.scratch)
 
 	if err := r.start(); err != nil {
 		return nil, err
@@ -264,12 +265,12 @@ func (r *run) prepareScratch() error {
 		if _, err := fmt.Sscan(pidText, &pid); err != nil || pid == os.Getpid() || worker.ProcessAlive(pid) {
 			continue
 		}
-		if err := os.RemoveAll(filepath.Join(root, e.Name())); err != nil {
+		if err := workspace.RemoveAll(filepath.Join(root, e.Name())); err != nil {
 			r.logf(Warn, "    作業フォルダを削除できませんでした: %s", filepath.Join(root, e.Name()))
 		}
 	}
 	r.scratch = filepath.Join(root, scratchName(os.Getpid()))
-	if err := os.MkdirAll(r.scratch, 0o755); err != nil {
+	if err := workspace.MkdirAll(r.scratch); err != nil {
 		return fmt.Errorf("indexer: create scratch %s: %w", r.scratch, err)
 	}
 	return nil

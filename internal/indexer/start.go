@@ -88,7 +88,9 @@ func (r *run) start() error {
 			r.unpublish = append(r.unpublish, folders[k])
 		}
 	}
-	return nil
+	// A workspace fault stops the run here: the journal is not replaced,
+	// so the next start finds the same folders to publish.
+	return r.faultErr()
 }
 
 // readList reads the ingest list. One in another form (re-saved by Excel)
@@ -201,18 +203,22 @@ func (r *run) publish(folder string) bool {
 		err = nil
 	}
 	if err != nil {
-		r.logf(Warn, msgPublishFail, err)
+		if r.noteFault(err) {
+			r.logf(Warn, msgPublishFault, r.fault.Path)
+		} else {
+			r.logf(Warn, msgPublishFail, err)
+		}
 		return false
 	}
 	crashPoint("after-publish")
 	delete(r.removals, k)
 	delete(r.toPublish, k)
 	if r.journal != nil {
-		if err := r.journal.Published(folder); err != nil && r.journalErr == nil {
+		if err := r.journal.Published(folder); err != nil && !r.noteFault(err) && r.journalErr == nil {
 			r.journalErr = err
 		}
 	}
-	if err := journal.DropPublished(r.ws.PendingRemove(), folder); err != nil {
+	if err := journal.DropPublished(r.ws.PendingRemove(), folder); err != nil && !r.noteFault(err) {
 		r.logf(Warn, msgPublishFail, err)
 	}
 	return true

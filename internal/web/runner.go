@@ -401,11 +401,12 @@ func endView(sum *indexer.Summary, err error) *EndView {
 		var lockErr *workspace.LockError
 		var fatal *indexer.FatalError
 		var lost *indexer.ErrRootLost
+		var fault *workspace.FaultError
 		msg := msgEndFatalNoCause
 		switch {
 		case errors.As(err, &lockErr):
 			return &EndView{Level: "error", Text: lockErr.Error()}
-		case errors.As(err, &fatal), errors.As(err, &lost):
+		case errors.As(err, &fatal), errors.As(err, &lost), errors.As(err, &fault):
 			msg = err.Error()
 		case err.Error() != "":
 			msg = err.Error() + " " + msgEndFatalNoCause

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Depth is how many requests a slot keeps in its worker's pipe: the one
@@ -51,6 +53,10 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 	send := func(req Request) bool {
 		if s.cmd == nil {
 			if err := s.start(); err != nil {
+				if f := workspace.WriteFault(err); f != nil {
+					done(req, Result{Outcome: Faulted, Msg: f.Error(), Detail: err.Error(), Fault: f})
+					return false
+				}
 				done(req, Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + err.Error() + "）", Detail: err.Error()})
 				return false
 			}
@@ -126,6 +132,10 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 			head := queue[0]
 			queue = queue[1:]
 			arm()
+			if resp.Fault != "" {
+				done(head, faultResult(resp))
+				continue
+			}
 			done(head, Result{Outcome: Finished, Response: resp})
 		case <-exited:
 			if len(queue) == 0 {

@@ -1,5 +1,7 @@
 package worker
 
+import "github.com/fumibako/fumibako/internal/workspace"
+
 // Request asks a worker to extract one file.
 type Request struct {
 	ID    int64  `json:"id"`
@@ -17,6 +19,14 @@ type Response struct {
 	Detail    string   `json:"detail,omitempty"`    // English cause chain, verbose output only
 	Postponed bool     `json:"postponed,omitempty"` // stays 未取り込み with Msg (seed: Postponed)
 	Log       []string `json:"log,omitempty"`       // indented lines for indexing_log.txt
+
+	// Fault, when set, says that the worker could not write the workspace
+	// (its scratch or the staged place TSVs): the disk is full, read-only,
+	// failing or not writable. It is the run's fault, not the file's: the
+	// coordinator stops the run and the file stays 未取り込み. FaultPath is
+	// the file or folder that could not be written; Detail the cause.
+	Fault     workspace.FaultKind `json:"fault,omitempty"`
+	FaultPath string              `json:"faultPath,omitempty"`
 }
 
 // Command is the hidden subcommand that turns fumibako into a worker.

@@ -10,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Serve is the worker's main loop: read requests from r until EOF, extract
@@ -44,18 +46,21 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 	dir := filepath.Join(scratch, "x")
 	clearScratch(dir)
 	defer clearScratch(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return failed(resp, err)
+	if err := workspace.MkdirAll(dir); err != nil {
+		return writeFailed(resp, err)
 	}
 	faultHook(req.Name)
 	res, err := extractSafely(ctx, req, dir)
 	if err != nil {
+		if f := scratchFault(err, scratch); f != nil {
+			return faulted(resp, f)
+		}
 		return failed(resp, err)
 	}
 	resp.Log = res.Log
 	n, err := content.WriteFolder(req.Stage, res.Places)
 	if err != nil {
-		return failed(resp, err)
+		return writeFailed(resp, err)
 	}
 	resp.OK, resp.TSVCount = true, n
 	return resp
@@ -70,6 +75,50 @@ func extractSafely(ctx context.Context, req Request, scratch string) (res *extra
 		}
 	}()
 	return extract.Extract(ctx, req.Path, req.Name, extract.Options{Scratch: scratch})
+}
+
+// writeFailed answers an error of writing the workspace (the scratch, the
+// staged place TSVs): a fault of the workspace when WriteFault says so, a
+// per-file failure otherwise (a place name the file system refuses).
+func writeFailed(resp Response, err error) Response {
+	if f := workspace.WriteFault(err); f != nil {
+		return faulted(resp, f)
+	}
+	return failed(resp, err)
+}
+
+// scratchFault tells a reader's error that comes from writing the scratch
+// (copies, conversions) from one of reading the source, which stays the
+// file's failure: a full or read-only disk can only be the scratch (the
+// worker writes nowhere else), an I/O or permission error only when it
+// names a path inside it.
+func scratchFault(err error, scratch string) *workspace.FaultError {
+	f := workspace.WriteFault(err)
+	if f == nil {
+		return nil
+	}
+	if f.Kind == workspace.FaultFull || f.Kind == workspace.FaultReadOnly || within(f.Path, scratch) {
+		return f
+	}
+	return nil
+}
+
+// within reports whether path lies inside dir.
+func within(path, dir string) bool {
+	if path == "" || dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// faulted answers a workspace fault: not the file's failure.
+func faulted(resp Response, f *workspace.FaultError) Response {
+	resp.OK = false
+	resp.Fault, resp.FaultPath = f.Kind, f.Path
+	resp.Msg = f.Error()
+	resp.Detail = f.Err.Error()
+	return resp
 }
 
 // failed fills a failure response with the reference's message for err
@@ -101,7 +150,7 @@ func clearScratch(dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if e.Name() != extract.LibreOfficeProfile {
-			os.RemoveAll(filepath.Join(dir, e.Name()))
+			workspace.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}
 }

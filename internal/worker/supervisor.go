@@ -2,6 +2,7 @@ package worker
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Outcome classifies how a job ended.
@@ -21,6 +24,7 @@ const (
 	Crashed                    // the worker died on its own
 	OutOfMemory                // the memory cap was exceeded; the process tree was killed
 	Stopped                    // a stop request killed it; the file stays 未取り込み
+	Faulted                    // the workspace could not be written (Result.Fault): the run's fault, not the file's
 )
 
 // Config describes how to start workers.
@@ -68,7 +72,7 @@ func NewSlot(cfg Config, scratch string) *Slot {
 }
 
 func (s *Slot) start() error {
-	if err := os.MkdirAll(s.scratch, 0o755); err != nil {
+	if err := workspace.MkdirAll(s.scratch); err != nil {
 		return fmt.Errorf("worker: create scratch %s: %w", s.scratch, err)
 	}
 	args := append(append([]string{}, s.cfg.Args...), Command, "--scratch", s.scratch,
@@ -116,6 +120,14 @@ type Result struct {
 	Response Response // valid when Outcome == Finished
 	Msg      string   // per-file message for the other outcomes
 	Detail   string
+	Fault    *workspace.FaultError // when Outcome == Faulted
+}
+
+// faultResult is the outcome of a job whose worker could not write the
+// workspace, rebuilt from the worker's answer.
+func faultResult(resp Response) Result {
+	f := &workspace.FaultError{Kind: resp.Fault, Path: resp.FaultPath, Err: errors.New(resp.Detail)}
+	return Result{Outcome: Faulted, Response: resp, Msg: f.Error(), Detail: resp.Detail, Fault: f}
 }
 
 func (s *Slot) crashed(err error) Result {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,15 +16,17 @@ import (
 // injectedFault makes workspace writes fail on purpose, so end-to-end tests
 // can prove that a full or read-only workspace stops the run without
 // blaming a file (issue 15). It exists only in binaries built with -tags
-// testhooks. FUMIBAKO_TEST_WSFAULT holds "<step>:<n>:<errno>[:once]": the
-// n-th operation of that step in this process fails with errno (ENOSPC,
-// EROFS, EIO or EACCES), and so does every later write of any step, as on
-// a disk that is full or read-only from then on (removals still work on a
-// full disk); with ":once" only that one operation fails. Worker processes
-// inherit the variable and count their own steps. Steps, from the path
-// and the operation (stepOf): list-rewrite, list-append, journal-create,
-// journal-append, pending-remove, run-stats, settings, scratch, place-tsv,
-// swap, publish, summary, remove.
+// testhooks. FUMIBAKO_TEST_WSFAULT holds "[worker/]<step>:<n>:<errno>[:once]":
+// the n-th operation of that step in this process fails with errno
+// (ENOSPC, EROFS, EIO or EACCES), and so does every later write of any
+// step, as on a disk that is full or read-only from then on (removals
+// still work on a full disk); with ":once" only that one operation fails.
+// Worker processes inherit the variable and count their own steps; a spec
+// starting with "worker/" applies only in workers, one without it only in
+// the coordinator (and the other commands). Steps, from the path and the
+// operation (stepOf): list-rewrite, list-rename, list-append,
+// journal-create, journal-append, pending-remove, run-stats, settings,
+// scratch, place-tsv, swap, publish, summary, remove, other.
 func injectedFault(op, path string) error {
 	faultOnce.Do(parseFault)
 	if faultSpec.step == "" {
@@ -62,7 +65,12 @@ var (
 )
 
 func parseFault() {
-	parts := strings.Split(os.Getenv("FUMIBAKO_TEST_WSFAULT"), ":")
+	spec := os.Getenv("FUMIBAKO_TEST_WSFAULT")
+	spec, forWorker := strings.CutPrefix(spec, "worker/")
+	if forWorker != slices.Contains(os.Args, "__worker") {
+		return
+	}
+	parts := strings.Split(spec, ":")
 	if len(parts) < 3 {
 		return
 	}
@@ -87,8 +95,11 @@ func stepOf(op, path string) string {
 	case op == opRemove:
 		return "remove"
 	case strings.HasPrefix(base, "ingest_status.tsv"):
-		if op == opAppend {
+		switch op {
+		case opAppend:
 			return "list-append"
+		case opRename:
+			return "list-rename"
 		}
 		return "list-rewrite"
 	case strings.HasPrefix(base, "ingest.tsv") && strings.Contains(slash, "/journal/"):
