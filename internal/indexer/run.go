@@ -170,6 +170,9 @@ func Run(opt Options) (sum *Summary, err error) {
 	ws := opt.Workspace
 	lock, err := ws.Lock()
 	if err != nil {
+		if f := workspace.WriteFault(err); f != nil {
+			return nil, f // a read-only workspace: the lock file cannot be opened for writing
+		}
 		return nil, err
 	}
 	defer lock.Release()
@@ -179,7 +182,7 @@ func Run(opt Options) (sum *Summary, err error) {
 	// The log is opened only with the lock held, so a second instance never
 	// wipes a running instance's log (reference/indexing.md §5.1).
 	if err := r.openLog(); err != nil {
-		return nil, err
+		return nil, r.check(err)
 	}
 	defer r.closeLog()
 	for _, n := range opt.Notices {

@@ -48,10 +48,13 @@ type AtomicFile struct {
 	err       error
 }
 
+// tmpSuffix names the temporary file of an atomic rewrite.
+const tmpSuffix = ".tmp"
+
 // CreateAtomic starts an atomic rewrite of path. The temporary file is
 // "<path>.tmp" in the same folder (the seed names ingest_status.tsv.tmp).
 func CreateAtomic(path string) (*AtomicFile, error) {
-	tmp := path + ".tmp"
+	tmp := path + tmpSuffix
 	if err := injectedFault(opCreate, tmp); err != nil {
 		return nil, fmt.Errorf("workspace: create %s: %w", tmp, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -18,6 +19,7 @@ const (
 	FaultIO       FaultKind = "io"       // the disk or the share failed (EIO, ERROR_CRC, …)
 	FaultDenied   FaultKind = "denied"   // no permission, or a file held open (EACCES, EPERM, ERROR_ACCESS_DENIED)
 	FaultInUse    FaultKind = "inuse"    // a file held open by another program (ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION)
+	FaultSplit    FaultKind = "split"    // folders of work/ on different file systems: renames fail (EXDEV, ERROR_NOT_SAME_DEVICE)
 )
 
 // Messages of the run's workspace faults (DESIGN.md "Bad input and faults":
@@ -25,11 +27,12 @@ const (
 // never recorded as a file's failure). Each names the file or folder that
 // could not be written; msgFaultResume says that nothing is lost.
 const (
-	msgFaultFull     = "作業フォルダのディスクに空きが無いため、インデックス作成を中止しました（書き込めなかったファイル: %s）。空きを作ってから、もう一度インデックス作成を始めてください。"
-	msgFaultReadOnly = "作業フォルダが読み取り専用のため、インデックス作成を中止しました（書き込めなかったファイル: %s）。書き込めるようにしてから、もう一度インデックス作成を始めてください。"
-	msgFaultIO       = "作業フォルダのディスクで読み書きのエラーが起きたため、インデックス作成を中止しました（書き込めなかったファイル: %s）。ディスク（ネットワークのフォルダなら接続）を確かめてから、もう一度インデックス作成を始めてください。"
+	msgFaultFull     = "作業フォルダのディスクに空きが無いため、インデックス作成を中止しました（書き込めなかった場所: %s）。空きを作ってから、もう一度インデックス作成を始めてください。"
+	msgFaultReadOnly = "作業フォルダが読み取り専用のため、インデックス作成を中止しました（書き込めなかった場所: %s）。書き込めるようにしてから、もう一度インデックス作成を始めてください。"
+	msgFaultIO       = "作業フォルダのディスクで読み書きのエラーが起きたため、インデックス作成を中止しました（書き込めなかった場所: %s）。ディスク（ネットワークのフォルダなら接続）を確かめてから、もう一度インデックス作成を始めてください。"
 	msgFaultDenied   = "%s に書き込めないため、インデックス作成を中止しました（ほかのアプリ（Excel など）で開かれているか、書き込みの権限がありません）。開いていればファイルを閉じ、書き込めるようにしてから、もう一度インデックス作成を始めてください。"
 	msgFaultInUse    = "%s がほかのアプリ（Excel など）で開かれているため書き込めず、インデックス作成を中止しました。ファイルを閉じてから、もう一度インデックス作成を始めてください。"
+	msgFaultSplit    = "作業フォルダの中のフォルダが別のドライブ（マウント）に分かれていてファイルを移せないため、インデックス作成を中止しました（移せなかった場所: %s）。作業フォルダ全体を 1 つのドライブに置いてから、もう一度インデックス作成を始めてください。"
 	msgFaultResume   = "取り込み済みのファイルはそのまま残り、次のインデックス作成で続きから取り込みます（ファイルの失敗にはしていません）。"
 	msgFaultNoPath   = "作業フォルダ"
 )
@@ -61,6 +64,8 @@ func (e *FaultError) Error() string {
 		format = msgFaultDenied
 	case FaultInUse:
 		format = msgFaultInUse
+	case FaultSplit:
+		format = msgFaultSplit
 	}
 	return fmt.Sprintf(format, path) + msgFaultResume
 }
@@ -106,21 +111,26 @@ func faultKind(err error) (FaultKind, bool) {
 		return FaultIO, true
 	case syscall.EACCES, syscall.EPERM:
 		return FaultDenied, true
+	case syscall.EXDEV:
+		return FaultSplit, true
 	}
 	return "", false
 }
 
-// errPath returns the path of the first path-carrying error in err's chain.
+// errPath returns the path of the first path-carrying error in err's
+// chain; for the temporary file of an atomic rewrite, the file it rewrites
+// (the one the user knows).
 func errPath(err error) string {
 	var pe *fs.PathError
 	var le *os.LinkError
+	path := ""
 	switch {
 	case errors.As(err, &le):
-		return le.New
+		path = le.New
 	case errors.As(err, &pe):
-		return pe.Path
+		path = pe.Path
 	}
-	return ""
+	return strings.TrimSuffix(path, tmpSuffix)
 }
 
 // Windows error codes (winerror.h) that faults and retries are about. They
@@ -131,6 +141,7 @@ const (
 	winNotReady         = 21   // ERROR_NOT_READY
 	winCRC              = 23   // ERROR_CRC
 	winSharingViolation = 32   // ERROR_SHARING_VIOLATION
+	winNotSameDevice    = 17   // ERROR_NOT_SAME_DEVICE
 	winLockViolation    = 33   // ERROR_LOCK_VIOLATION
 	winHandleDiskFull   = 39   // ERROR_HANDLE_DISK_FULL
 	winUnexpNetErr      = 59   // ERROR_UNEXP_NET_ERR
@@ -165,6 +176,8 @@ func windowsFaultKind(code uintptr) (FaultKind, bool) {
 		return FaultDenied, true
 	case winSharingViolation, winLockViolation:
 		return FaultInUse, true
+	case winNotSameDevice:
+		return FaultSplit, true
 	}
 	return "", false
 }

@@ -19,6 +19,7 @@ func TestWindowsCodes(t *testing.T) {
 		{winCRC, FaultIO, false},
 		{winIODevice, FaultIO, false},
 		{winNetnameDeleted, FaultIO, false},
+		{winNotSameDevice, FaultSplit, false},
 		{2, "", false},   // ERROR_FILE_NOT_FOUND
 		{3, "", false},   // ERROR_PATH_NOT_FOUND
 		{123, "", false}, // ERROR_INVALID_NAME

@@ -13,8 +13,8 @@ import (
 )
 
 func TestWriteFault(t *testing.T) {
-	path := "/ws/work/store/ingest_status.tsv.tmp"
-	pathErr := func(errno syscall.Errno) error { return &fs.PathError{Op: "write", Path: path, Err: errno} }
+	path := "/ws/work/store/ingest_status.tsv"
+	pathErr := func(errno syscall.Errno) error { return &fs.PathError{Op: "write", Path: path + ".tmp", Err: errno} }
 	tests := []struct {
 		name string
 		err  error
@@ -30,6 +30,7 @@ func TestWriteFault(t *testing.T) {
 		{"not permitted", pathErr(syscall.EPERM), workspace.FaultDenied, path, "書き込みの権限"},
 		{"wrapped twice", fmt.Errorf("ingestlist: write: %w", fmt.Errorf("workspace: write: %w", pathErr(syscall.ENOSPC))), workspace.FaultFull, path, path},
 		{"rename names the target", &os.LinkError{Op: "rename", Old: "a.tmp", New: "/ws/a", Err: syscall.EROFS}, workspace.FaultReadOnly, "/ws/a", "/ws/a"},
+		{"split workspace", &os.LinkError{Op: "rename", Old: "/ws/work/tmp/s", New: "/ws/work/store/content/a", Err: syscall.EXDEV}, workspace.FaultSplit, "/ws/work/store/content/a", "別のドライブ"},
 		{"no path", syscall.ENOSPC, workspace.FaultFull, "", "作業フォルダ"},
 		{"missing file", pathErr(syscall.ENOENT), "", "", ""},
 		{"bad name", pathErr(syscall.EINVAL), "", "", ""},
