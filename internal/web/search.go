@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,6 +165,36 @@ func (sw *streamWriter) line(v any, flush bool) error {
 	return nil
 }
 
+// flushTicker starts a goroutine that flushes, every flushEvery, lines
+// that wait in the buffer. The returned function stops it and returns once
+// it has ended; a handler defers it, so that nothing touches the response
+// after the handler returns.
+func (sw *streamWriter) flushTicker() (stop func()) {
+	quit, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(flushEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				sw.mu.Lock()
+				if sw.fl != nil && sw.err == nil && time.Since(sw.lastFlush) >= flushEvery {
+					sw.fl.Flush()
+					sw.lastFlush = time.Now()
+				}
+				sw.mu.Unlock()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-ended
+	}
+}
+
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	words, opt, err := searchParams(r.URL.Query())
 	if err != nil {
@@ -187,27 +216,11 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A ticker flushes hits that arrived after the last flush, so a slow
-	// search shows them without waiting for the next one.
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	go func() {
-		t := time.NewTicker(flushEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				sw.mu.Lock()
-				if sw.fl != nil && sw.err == nil && time.Since(sw.lastFlush) >= flushEvery {
-					sw.fl.Flush()
-					sw.lastFlush = time.Now()
-				}
-				sw.mu.Unlock()
-			}
-		}
-	}()
-	st, err := search.Run(ctx, s.ws.ContentRoot(), indexes, q, func(h search.Hit) bool {
+	// search shows them without waiting for the next one. It is stopped,
+	// and waited for, before the handler returns: net/http recycles the
+	// response's buffer then, and a late flush would write to nothing.
+	defer sw.flushTicker()()
+	st, err := search.Run(r.Context(), s.ws.ContentRoot(), indexes, q, func(h search.Hit) bool {
 		return sw.line(hitLine{Type: "hit", Hit: h, PlaceLabel: search.PlaceLabel(h.FileKind, h.Place)}, false) == nil
 	})
 	if err != nil {
@@ -222,7 +235,6 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		sw.line(errorLine{Type: "error", Message: err.Error(), Word: -1, Pos: -1}, true)
 		return
 	}
-	cancel()
 	sw.line(s.doneLine(st), true)
 }
 
