@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -94,7 +95,8 @@ func TestSearchCancelStorm(t *testing.T) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	defer client.CloseIdleConnections()
 	q := "q=" + url.QueryEscape("見積") + "&max=-1"
-	const clients, rounds = 24, 20
+	const clients = 48
+	until := time.Now().Add(3 * time.Second)
 	var wg sync.WaitGroup
 	var failed atomic.Int32
 	for c := 0; c < clients; c++ {
@@ -102,9 +104,9 @@ func TestSearchCancelStorm(t *testing.T) {
 		go func(c int) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(c), 1))
-			for i := 0; i < rounds && failed.Load() == 0; i++ {
-				stop := rng.IntN(2000) // mostly cut off mid-stream
-				if i%5 == 0 {
+			for i := 0; time.Now().Before(until) && failed.Load() == 0; i++ {
+				stop := rng.IntN(500) // mostly cut off mid-stream
+				if i%10 == 0 {
 					stop = -1
 				}
 				res, err := searchOnce(context.Background(), client, e.ts.URL, q, stop)
