@@ -118,7 +118,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 			fv.Last = row.IngestedAt
 		}
 	}
-	exists := checkFolders(st.Roots)
+	exists := s.probe.check(st.Roots)
 	now := time.Now()
 	for i, root := range st.Roots {
 		fv := FolderView{}
@@ -143,37 +143,6 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 		v.Folders = append(v.Folders, fv)
 	}
 	writeJSON(w, http.StatusOK, v)
-}
-
-// checkFolders stats every root in parallel and waits at most
-// folderCheckWait: ok, missing, or checking for a folder still silent.
-func checkFolders(roots []workspace.Root) []string {
-	out := make([]string, len(roots))
-	type res struct {
-		i  int
-		ok bool
-	}
-	ch := make(chan res, len(roots))
-	for i, r := range roots {
-		out[i] = "checking"
-		go func(i int, p string) {
-			st, err := os.Stat(p)
-			ch <- res{i, err == nil && st.IsDir()}
-		}(i, r.Path)
-	}
-	deadline := time.After(folderCheckWait)
-	for range roots {
-		select {
-		case x := <-ch:
-			out[x.i] = "missing"
-			if x.ok {
-				out[x.i] = "ok"
-			}
-		case <-deadline:
-			return out
-		}
-	}
-	return out
 }
 
 // shortTime formats an ingest-list time as the older index list does:

@@ -54,8 +54,9 @@ type Server struct {
 	addrMu sync.RWMutex
 	addr   string // host:port of the listener ("" until known)
 
-	run *runner
-	hs  *http.Server
+	run   *runner
+	probe folderProbe // root existence checks of the index list
+	hs    *http.Server
 
 	settingsMu sync.Mutex  // serialises settings edits
 	otherLock  atomic.Bool // another process held the lock at the last look

@@ -1,0 +1,67 @@
+package web
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// TestFolderProbeHungShare: a root whose stat hangs (a network share gone
+// silent) shows as checking, and however many polls come meanwhile only
+// one stat of it runs; once it answers, the next poll shows the result.
+func TestFolderProbeHungShare(t *testing.T) {
+	dir := t.TempDir()
+	hung := filepath.Join(dir, "共有")
+	missing := filepath.Join(dir, "ない")
+	release := make(chan struct{})
+	var hungStats atomic.Int32
+	p := &folderProbe{stat: func(path string) (os.FileInfo, error) {
+		if path == hung {
+			hungStats.Add(1)
+			<-release
+		}
+		return os.Stat(path)
+	}}
+	roots := []workspace.Root{{Name: "手元", Path: dir}, {Name: "共有", Path: hung}, {Name: "ない", Path: missing}}
+	var wg sync.WaitGroup
+	results := make([][]string, 8)
+	for i := range results {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			results[i] = p.check(roots)
+		}(i)
+	}
+	wg.Wait()
+	for i, got := range results {
+		if want := []string{"ok", "checking", "missing"}; !slices.Equal(got, want) {
+			t.Errorf("poll %d while the share hangs = %v, want %v", i, got, want)
+		}
+	}
+	if n := hungStats.Load(); n != 1 {
+		t.Errorf("%d stats of the hung share ran, want 1", n)
+	}
+	if err := os.Mkdir(hung, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	// The hung stat ends and a fresh one answers the next poll.
+	for {
+		p.mu.Lock()
+		left := len(p.inflight)
+		p.mu.Unlock()
+		if left == 0 {
+			break
+		}
+		runtime.Gosched()
+	}
+	if got, want := p.check(roots), []string{"ok", "ok", "missing"}; !slices.Equal(got, want) {
+		t.Errorf("after the share answered = %v, want %v", got, want)
+	}
+}
