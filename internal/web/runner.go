@@ -34,6 +34,7 @@ type runner struct {
 	logNext int       // sequence number of the next line
 	changed chan struct{}
 	done    chan struct{} // closed when cur ends
+	closed  bool          // Shutdown began: no run starts any more
 }
 
 // runState is the state of the run in progress.
@@ -119,11 +120,18 @@ func (rn *runner) notify() {
 // errBusy is returned by start when this server already runs one.
 var errBusy = errors.New("web: an indexing run is already going on")
 
+// errClosed is returned by start once the server shuts down: a run
+// started then would outlive the server.
+var errClosed = errors.New("web: the server is shutting down")
+
 // start begins an indexing run in the background: of the indexes named
 // in only, or of every checked one.
 func (rn *runner) start(only []string) error {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
+	if rn.closed {
+		return errClosed
+	}
 	if rn.cur != nil {
 		return errBusy
 	}
@@ -257,6 +265,14 @@ func (rn *runner) answer(a indexer.Answer) bool {
 	default:
 		return false
 	}
+}
+
+// close refuses every later start and stops the running run.
+func (rn *runner) close() {
+	rn.mu.Lock()
+	rn.closed = true
+	rn.mu.Unlock()
+	rn.stop(false)
 }
 
 // stop asks the running run to stop; kill skips the grace. It reports

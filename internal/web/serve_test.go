@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/web"
 )
 
 // TestServeCommand runs `fumibako serve`: it prints the URL, serves the
@@ -70,5 +73,24 @@ func TestServeCommand(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not end after Ctrl-C")
+	}
+}
+
+// TestNoRunAfterShutdown: once Shutdown has begun, a start that comes in
+// (a page still open) is refused; a run started then would outlive the
+// server that stopped and waited for the last one.
+func TestNoRunAfterShutdown(t *testing.T) {
+	e := newEnv(t, "")
+	e.write("a.txt", []byte("あ"))
+	if err := e.srv.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if resp, m := e.post("/api/run/start", map[string]any{}); resp.StatusCode == http.StatusOK {
+		t.Errorf("start after Shutdown = %d %v", resp.StatusCode, m)
+	}
+	var st web.StateView
+	e.getJSON("/api/state", &st)
+	if st.Run.Running {
+		t.Errorf("a run started after Shutdown: %+v", st.Run)
 	}
 }

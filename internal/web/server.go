@@ -111,10 +111,11 @@ func (s *Server) Serve(ln net.Listener) error {
 // skips the grace for files in flight (a second Ctrl-C).
 func (s *Server) StopRun(kill bool) { s.run.stop(kill) }
 
-// Shutdown stops a running indexing run, waits for it to end and closes
-// the HTTP server. Waiting ends early when ctx is done.
+// Shutdown stops a running indexing run (and refuses new ones), waits for
+// it to end and closes the HTTP server. Waiting ends early when ctx is
+// done.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.run.stop(false)
+	s.run.close()
 	s.run.wait(ctx)
 	s.closeOnce.Do(func() { close(s.closing) })
 	s.addrMu.RLock()
