@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin/fumibako
 
-.PHONY: build demo test check setup cross bench clean
+.PHONY: build demo test race check setup cross bench clean
 
 # CGO_ENABLED=0: a static binary starts faster (no dynamic loader, no
 # libc threads), which a search pays on every call; nothing needs cgo.
@@ -20,9 +20,19 @@ demo: build
 	$(BIN) --workspace demo/ws status
 	$(BIN) --workspace demo/ws search 見積
 
-# test: every test of the module (the command CI runs).
+# test: every test of the module (the command CI runs), then the race run.
 test:
 	$(GO) test -timeout 30m ./...
+	$(MAKE) race
+
+# race: the packages with goroutines or state shared between them again
+# under the race detector (it needs cgo: Debian's gcc, see setup), the web
+# server's load test (TestLoad) among them. cmd/fumibako is left out: its
+# tests run the fumibako binary, which is built without the detector.
+RACE_PKGS := ./internal/web/ ./internal/indexer/ ./internal/worker/ ./internal/search/... \
+	./internal/bodyindex/ ./internal/extract/ ./internal/workspace/ ./internal/journal/
+race:
+	CGO_ENABLED=1 $(GO) test -race -timeout 30m $(RACE_PKGS)
 
 # check: what CI checks besides the tests.
 check:
@@ -35,12 +45,13 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./...
 
 # setup: Debian packages for legacy formats (LibreOffice), the search
-# benchmark anchor (ripgrep) and the browser tests (Chromium).
+# benchmark anchor (ripgrep), the browser tests (Chromium) and the race
+# detector (gcc: `go test -race` needs cgo).
 setup:
 	sudo=$$(command -v sudo || true); \
 	$$sudo apt-get update && $$sudo apt-get install -y --no-install-recommends \
 		libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui \
-		ripgrep chromium fonts-noto-cjk fonts-ipafont-gothic
+		ripgrep chromium fonts-noto-cjk fonts-ipafont-gothic gcc libc6-dev
 
 bench:
 	$(GO) run ./bench/cmd/bench
