@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -206,7 +207,7 @@ func TestLoad(t *testing.T) {
 	dur := loadSeconds(t)
 	until := time.Now().Add(dur)
 	var wg sync.WaitGroup
-	var searches, cut, exports, streams, runs, stopped atomic.Int64
+	var searches, cut, exports, streams, runs, stopped, cutRuns atomic.Int64
 	added := 0 // files the runs were given
 	const searchers, streamers, pollers = 40, 5, 4
 	for c := 0; c < searchers; c++ {
@@ -296,7 +297,15 @@ func TestLoad(t *testing.T) {
 				for l := 0; l < addLines; l++ {
 					fmt.Fprintf(&b, "追加分 %d-%d の %d 行\n", n, i, l)
 				}
-				e.write(fmt.Sprintf("追加/r%03d_%d.txt", n, i), []byte(b.String()))
+				p := filepath.Join(e.root, "追加", fmt.Sprintf("r%03d_%d.txt", n, i))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					lc.fail("%v", err)
+					return
+				}
+				if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+					lc.fail("%v", err)
+					return
+				}
 				added++
 			}
 			stop := time.Duration(-1)
@@ -306,6 +315,9 @@ func TestLoad(t *testing.T) {
 			}
 			end, err := lc.indexRun(stop)
 			runs.Add(1)
+			if err == nil && end.Level == "warn" {
+				cutRuns.Add(1)
+			}
 			if err != nil || (end.Level != "ok" && end.Level != "warn") || (stop < 0 && end.Level != "ok") {
 				lc.fail("run %d (stop %v): %+v %v", n, stop, end, err)
 				return
@@ -313,8 +325,8 @@ func TestLoad(t *testing.T) {
 		}
 	}()
 	wg.Wait()
-	t.Logf("%v: %d searches (%d cut off), %d exports, %d event streams, %d runs (%d stopped), %d files added",
-		dur, searches.Load(), cut.Load(), exports.Load(), streams.Load(), runs.Load(), stopped.Load(), added)
+	t.Logf("%v: %d searches (%d cut off), %d exports, %d event streams, %d runs (stop pressed in %d, %d ended stopped), %d files added",
+		dur, searches.Load(), cut.Load(), exports.Load(), streams.Load(), runs.Load(), stopped.Load(), cutRuns.Load(), added)
 	if n := lc.errs.Load(); n > 0 {
 		t.Fatalf("%d failed requests, among them:\n%s", n, strings.Join(lc.report, "\n"))
 	}

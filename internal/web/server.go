@@ -97,7 +97,9 @@ func (s *Server) Serve(ln net.Listener) error {
 	if s.addr == "" {
 		s.addr = ln.Addr().String()
 	}
-	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// IdleTimeout: a keep-alive connection that a vanished browser left
+	// open does not hold its goroutine for ever.
+	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	hs := s.hs
 	s.addrMu.Unlock()
 	err := hs.Serve(ln)
