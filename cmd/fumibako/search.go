@@ -122,10 +122,7 @@ func runSearch(e *env, args []string) int {
 	if notice != "" {
 		fmt.Fprintln(e.stderr, notice)
 	}
-	var indexes []search.Index
-	for _, r := range s.Roots {
-		indexes = append(indexes, search.Index{Name: r.Name, RootPath: r.Path})
-	}
+	indexes := search.Indexes(ws.ContentRoot(), s)
 	if ws.IsLocked() {
 		fmt.Fprintln(e.stderr, search.MsgDuringIndexing)
 	}

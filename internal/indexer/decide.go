@@ -80,6 +80,7 @@ func (r *run) crawlAndDecide() error {
 		}
 		scans = append(scans, rootScan{root: root, res: res, kind: "取り込み"})
 	}
+	r.keepOrphans()
 	complete := r.completeChecker()
 	retry := r.opt.RetryFailed
 	plans := r.decideAll(scans, retry, complete)

@@ -71,20 +71,38 @@ func RenameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newNam
 	return ws.SaveSettings(s)
 }
 
-// UsedIndexNames lists the index names the ingest list knows (folder
-// lines, legacy folders and row prefixes), which a new default name avoids.
-func UsedIndexNames(ws *workspace.Workspace) []string {
-	l, err := ingestlist.ReadFile(ws.IngestList())
-	if err != nil {
-		return nil
+// UsedIndexNames lists the indexes the workspace knows: the ingest list's
+// folder lines (with their paths), legacy folders and row prefixes, and
+// the folders under the content root. A new default name avoids them, and
+// a root added again at a known path gets its name back
+// (workspace.Settings.AddRoot).
+func UsedIndexNames(ws *workspace.Workspace) []workspace.KnownIndex {
+	var out []workspace.KnownIndex
+	if l, err := ingestlist.ReadFile(ws.IngestList()); err == nil {
+		for _, f := range l.Folders {
+			out = append(out, workspace.KnownIndex{Name: f.Name, Path: f.Path})
+		}
+		for _, n := range l.LegacyFolders {
+			out = append(out, workspace.KnownIndex{Name: n})
+		}
+		for _, r := range l.Rows {
+			out = append(out, workspace.KnownIndex{Name: r.IndexName()})
+		}
 	}
+	for _, n := range contentIndexes(ws) {
+		out = append(out, workspace.KnownIndex{Name: n})
+	}
+	return out
+}
+
+// contentIndexes lists the index folders under the content root.
+func contentIndexes(ws *workspace.Workspace) []string {
+	entries, _ := os.ReadDir(ws.ContentRoot())
 	var out []string
-	for _, f := range l.Folders {
-		out = append(out, f.Name)
-	}
-	out = append(out, l.LegacyFolders...)
-	for _, r := range l.Rows {
-		out = append(out, r.IndexName())
+	for _, e := range entries {
+		if e.IsDir() && workspace.TestPlainFolderName(e.Name()) {
+			out = append(out, e.Name())
+		}
 	}
 	return out
 }

@@ -143,6 +143,7 @@ type run struct {
 	removals   map[string][]string // folder key → file names to drop
 	unpublish  []string            // folders the start could not publish
 	lostRoot   string
+	orphans    []ingestlist.Folder // indexes no root names, kept (dropRemovedIndexes)
 	redo       []journal.Job
 	stats      RunStats
 	journalErr error

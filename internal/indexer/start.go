@@ -119,46 +119,81 @@ func (r *run) readList() (*ingestlist.List, error) {
 	return l, nil
 }
 
-// dropRemovedIndexes deletes the content of index names that the previous
-// ingest list knew and the settings no longer have (removeDroppedFolders).
+// dropRemovedIndexes deletes the indexes the user removed (settings'
+// Removed: fumibako folder remove, the web UI's confirmed 削除;
+// removeDroppedFolders) and keeps every other index that no root names:
+// its registration was lost (a broken settings file) or edited away by
+// hand, which must never cost an index (issue 15). A kept index keeps its
+// folder line and rows (keepOrphans), stays searchable, and is reported
+// each run until it is restored or removed.
 func (r *run) dropRemovedIndexes() {
-	inSettings := map[string]bool{}
-	for _, root := range r.opt.Settings.Roots {
-		inSettings[workspace.FoldKey(root.Name)] = true
-	}
+	s := r.opt.Settings
 	paths := map[string]string{}
-	for _, f := range r.prev.Folders {
+	names := map[string]string{}
+	for _, f := range append(append([]ingestlist.Folder(nil), r.prev.Folders...), r.prev.LegacyLines...) {
 		if f.Name != "" {
 			paths[workspace.FoldKey(f.Name)] = f.Path
-		}
-	}
-	names := map[string]string{}
-	for _, f := range r.prev.Folders {
-		if f.Name != "" {
 			names[workspace.FoldKey(f.Name)] = f.Name
 		}
 	}
-	for _, n := range r.prev.LegacyFolders {
-		names[workspace.FoldKey(n)] = n
-	}
 	for _, row := range r.prev.Rows {
 		n := row.IndexName()
-		names[workspace.FoldKey(n)] = n
+		if _, ok := names[workspace.FoldKey(n)]; !ok {
+			names[workspace.FoldKey(n)] = n
+		}
 	}
-	for k, name := range names {
-		if inSettings[k] || !workspace.TestPlainFolderName(name) {
+	for _, n := range contentIndexes(r.ws) {
+		if _, ok := names[workspace.FoldKey(n)]; !ok {
+			names[workspace.FoldKey(n)] = n
+		}
+	}
+	for _, rm := range s.Removed {
+		k := workspace.FoldKey(rm.Name)
+		if !s.IsRemoved(rm.Name) || !workspace.TestPlainFolderName(rm.Name) {
 			continue
 		}
-		dir := filepath.Join(r.ws.ContentRoot(), name)
+		delete(names, k) // its rows and folder line go with the rewrite
+		dir := filepath.Join(r.ws.ContentRoot(), rm.Name)
 		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err := bodyindex.RemoveIndexTree(dir); err != nil {
-			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", name, err)
+			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", rm.Name, err)
 			continue
 		}
-		bodyindex.RemoveSummary(r.ws.ContentRoot(), name)
-		r.logf(Info, msgDroppedIndex, paths[k])
+		bodyindex.RemoveSummary(r.ws.ContentRoot(), rm.Name)
+		path := rm.Path
+		if path == "" {
+			path = paths[k]
+		}
+		r.logf(Info, msgDroppedIndex, path)
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		if _, _, ok := s.Root(names[k]); !ok && workspace.TestPlainFolderName(names[k]) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		name, path := names[k], paths[k]
+		r.orphans = append(r.orphans, ingestlist.Folder{Name: name, Path: path})
+		shown := path
+		if shown == "" {
+			shown = msgOrphanNoPath
+		}
+		r.logf(Warn, msgOrphanKept, name, shown, name)
+	}
+}
+
+// keepOrphans carries the folder lines and rows of the indexes that
+// dropRemovedIndexes kept into the rewritten list.
+func (r *run) keepOrphans() {
+	for _, o := range r.orphans {
+		if o.Path != "" {
+			r.folders = append(r.folders, o)
+		}
+		r.keepRows(o.Name)
 	}
 }
 

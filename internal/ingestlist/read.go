@@ -49,6 +49,9 @@ type List struct {
 	// (names of an earlier version ending in . or a space). Their lines are
 	// skipped; the names serve only the check for removed roots.
 	LegacyFolders []string
+	// LegacyLines are those folder lines with their paths, for writing
+	// them back while their index is kept.
+	LegacyLines []Folder
 	// Encoding is the form the list was in: Native, or one a person's tool
 	// left (the indexer says so in the log; the next rewrite is Native).
 	Encoding Encoding
@@ -273,6 +276,7 @@ func (l *List) addFolder(path, name string, n int) {
 		l.Folders = append(l.Folders, Folder{Path: path, Name: name})
 	case workspace.TestPlainFolderName(name):
 		l.LegacyFolders = append(l.LegacyFolders, name)
+		l.LegacyLines = append(l.LegacyLines, Folder{Path: path, Name: name})
 	default:
 		l.Rejected++
 	}

@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/search"
-	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // The search stream (GET /api/search) is NDJSON, one object per line,
@@ -87,32 +84,14 @@ func searchParams(v url.Values) (words []string, opt search.Options, err error) 
 	return words, opt, nil
 }
 
-// searchIndexes lists what can be searched: the registered roots, then
-// index folders under the content root that no root names (an unchecked
-// or removed registration whose index is still there), by name.
+// searchIndexes lists what can be searched: search.Indexes, the list the
+// CLI searches too.
 func (s *Server) searchIndexes() ([]search.Index, error) {
 	st, _, err := s.loadSettings()
 	if err != nil {
 		return nil, err
 	}
-	var out []search.Index
-	seen := map[string]bool{}
-	for _, r := range st.Roots {
-		out = append(out, search.Index{Name: r.Name, RootPath: r.Path})
-		seen[workspace.FoldKey(r.Name)] = true
-	}
-	entries, _ := os.ReadDir(s.ws.ContentRoot())
-	var extra []string
-	for _, e := range entries {
-		if e.IsDir() && !seen[workspace.FoldKey(e.Name())] && workspace.TestStoredIndexName(e.Name()) {
-			extra = append(extra, e.Name())
-		}
-	}
-	sort.Strings(extra)
-	for _, n := range extra {
-		out = append(out, search.Index{Name: n})
-	}
-	return out, nil
+	return search.Indexes(s.ws.ContentRoot(), st), nil
 }
 
 // handleIndexes lists the index names for the search filter.

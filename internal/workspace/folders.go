@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -51,15 +52,24 @@ func CheckNewName(name string, taken func(string) bool) error {
 	return nil
 }
 
+// KnownIndex is an index that the ingest list's folder lines (or the
+// content folder) know: its name and, where known, the path of its root.
+type KnownIndex struct {
+	Name, Path string
+}
+
 // AddRoot registers path as a new crawl root and returns it. name may be
-// empty: the folder's own name is used, made safe with ToSafeFileName and
-// unique with (2), (3)… usedBefore lists names used earlier (the ingest
-// list's folder lines), which a default name also avoids.
+// empty: a known index of the same path whose root is not in the settings
+// (its registration was lost: a broken settings file) gives its name back,
+// so its index is used again (issue 15); else the folder's own name is
+// used, made safe with ToSafeFileName and unique with (2), (3)… against the
+// settings and known (names used earlier). A pending removal of the name
+// is cancelled.
 //
 // It refuses a path that does not exist, is not a folder, is already
 // registered, overlaps another root, or contains or lies inside the
 // workspace.
-func (s *Settings) AddRoot(path, name, workspaceRoot string, usedBefore []string) (Root, error) {
+func (s *Settings) AddRoot(path, name, workspaceRoot string, known []KnownIndex) (Root, error) {
 	if strings.TrimSpace(path) == "" {
 		return Root{}, refuse(msgNoPath)
 	}
@@ -88,32 +98,23 @@ func (s *Settings) AddRoot(path, name, workspaceRoot string, usedBefore []string
 	if IsWithin(abs, ws) || IsWithin(ws, abs) {
 		return Root{}, refuse(msgInWorkspace, abs, workspaceRoot)
 	}
-	for _, r := range s.Roots {
-		rp := filepath.Clean(r.Path)
-		if real, err := filepath.EvalSymlinks(rp); err == nil {
-			rp = real
-		}
-		if samePath(rp, abs) {
-			return Root{}, refuse(msgRegistered, abs, r.Name)
-		}
-		if IsWithin(abs, rp) || IsWithin(rp, abs) {
-			return Root{}, refuse(msgNested, abs, r.Name, r.Path)
-		}
+	if err := s.checkOverlap(abs); err != nil {
+		return Root{}, err
 	}
 	taken := func(n string) bool {
 		_, _, ok := s.Root(n)
-		return ok || NameIn(usedBefore, n)
+		return ok || slices.ContainsFunc(known, func(k KnownIndex) bool { return FoldKey(k.Name) == FoldKey(n) })
 	}
 	if name == "" {
-		base := ToSafeFileName(filepath.Base(abs))
-		base = strings.TrimRight(base, ". ")
-		if base == "" || base == string(filepath.Separator) || filepath.Base(abs) == abs {
-			base = "フォルダ"
+		for _, k := range known {
+			if _, _, inUse := s.Root(k.Name); !inUse && k.Path != "" && TestIndexName(k.Name) && samePath(realPath(k.Path), abs) {
+				name = k.Name
+				break
+			}
 		}
-		if !TestIndexName(base) {
-			base = "フォルダ"
-		}
-		name = UniqueName(base, taken)
+	}
+	if name == "" {
+		name = defaultName(abs, taken)
 	} else {
 		onlySettings := func(n string) bool { _, _, ok := s.Root(n); return ok }
 		if err := CheckNewName(name, onlySettings); err != nil {
@@ -122,7 +123,91 @@ func (s *Settings) AddRoot(path, name, workspaceRoot string, usedBefore []string
 	}
 	r := Root{Name: name, Path: abs}
 	s.Roots = append(s.Roots, r)
+	s.unremove(name)
 	return r, nil
+}
+
+// RestoreRoot registers r again as it was (fumibako folder restore): its
+// name and path as given, the folder need not be reachable now. It refuses
+// a name that is illegal or in use and a path that is registered or
+// overlaps another root. A pending removal of the name is cancelled.
+func (s *Settings) RestoreRoot(r Root) error {
+	if strings.TrimSpace(r.Path) == "" {
+		return refuse(msgNoPath)
+	}
+	taken := func(n string) bool { _, _, ok := s.Root(n); return ok }
+	if !TestStoredIndexName(r.Name) {
+		return refuse(msgNameIllegal, r.Name)
+	}
+	if taken(r.Name) {
+		return refuse(msgNameTaken, r.Name)
+	}
+	if err := s.checkOverlap(realPath(r.Path)); err != nil {
+		return err
+	}
+	s.Roots = append(s.Roots, r)
+	s.unremove(r.Name)
+	return nil
+}
+
+// checkOverlap refuses abs when it is a registered root or overlaps one.
+func (s *Settings) checkOverlap(abs string) error {
+	for _, r := range s.Roots {
+		rp := realPath(r.Path)
+		if samePath(rp, abs) {
+			return refuse(msgRegistered, abs, r.Name)
+		}
+		if IsWithin(abs, rp) || IsWithin(rp, abs) {
+			return refuse(msgNested, abs, r.Name, r.Path)
+		}
+	}
+	return nil
+}
+
+// realPath is path cleaned, with symbolic links resolved where it exists.
+func realPath(path string) string {
+	p := filepath.Clean(path)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}
+
+// defaultName is the index name a new root at path gets: the folder's own
+// name made safe (ToSafeFileName), フォルダ for a drive or share root or
+// a name that cannot be used, made unique against taken.
+func defaultName(path string, taken func(string) bool) string {
+	base := ToSafeFileName(filepath.Base(path))
+	base = strings.TrimRight(base, ". ")
+	if base == "" || base == string(filepath.Separator) || filepath.Base(path) == path {
+		base = "フォルダ"
+	}
+	if !TestIndexName(base) {
+		base = "フォルダ"
+	}
+	return UniqueName(base, taken)
+}
+
+// unremove cancels a pending removal of name (it names a root again).
+func (s *Settings) unremove(name string) {
+	s.Removed = slices.DeleteFunc(s.Removed, func(r Root) bool { return FoldKey(r.Name) == FoldKey(name) })
+}
+
+// MarkRemoved records that the user removed the index name (its root, if
+// any, already dropped): the next indexing run deletes it. Marking a name
+// twice keeps one entry.
+func (s *Settings) MarkRemoved(r Root) {
+	s.unremove(r.Name)
+	s.Removed = append(s.Removed, Root{Name: r.Name, Path: r.Path})
+}
+
+// IsRemoved reports whether the index name is marked for deletion and is
+// no root.
+func (s *Settings) IsRemoved(name string) bool {
+	if _, _, ok := s.Root(name); ok {
+		return false
+	}
+	return slices.ContainsFunc(s.Removed, func(r Root) bool { return FoldKey(r.Name) == FoldKey(name) })
 }
 
 // RenameRoot changes a root's index name. Moving its content folder and
@@ -140,6 +225,7 @@ func (s *Settings) RenameRoot(oldName, newName string) error {
 		return err
 	}
 	s.Roots[i].Name = newName
+	s.unremove(newName)
 	return nil
 }
 
@@ -155,14 +241,16 @@ func (s *Settings) SetEnabled(name string, enabled bool) error {
 	return nil
 }
 
-// RemoveRoot drops a root from the settings and returns it. The next
-// indexing run deletes its index and rows (removeDroppedFolders).
+// RemoveRoot drops a root from the settings, records the removal
+// (Removed) and returns it. The next indexing run deletes its index and
+// rows (removeDroppedFolders); only a recorded removal does.
 func (s *Settings) RemoveRoot(name string) (Root, error) {
 	r, i, ok := s.Root(name)
 	if !ok {
 		return Root{}, refuse(msgNotFound, name)
 	}
 	s.Roots = append(s.Roots[:i:i], s.Roots[i+1:]...)
+	s.MarkRemoved(r)
 	return r, nil
 }
 

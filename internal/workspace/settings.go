@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -34,22 +36,45 @@ type Settings struct {
 	Roots              []Root `json:"targetFolders"`
 	Workers            int    `json:"workers,omitempty"`
 	FileTimeoutMinutes int    `json:"fileTimeoutMinutes,omitempty"`
+	// Removed are roots the user removed (fumibako folder remove, the web
+	// UI's confirmed 削除): the only indexes an indexing run deletes. An
+	// index whose root is merely missing from the settings (a settings file
+	// lost or broken) is kept (issue 15). An entry whose name is a root
+	// again (re-added) is void.
+	Removed []Root `json:"removedFolders,omitempty"`
 }
 
 // MsgSettingsBroken is logged when settings.json could not be read and was
 // moved aside (reference/indexing.md §17.1).
 const MsgSettingsBroken = "設定ファイルが壊れていたため、既定の設定で起動しました。"
 
+// Messages of a broken settings file (issue 15: no index is lost).
+const (
+	msgSettingsRecovered = "設定ファイルが壊れていたため、読み取れたクロール対象フォルダ %d 件（%s）を戻して起動しました。"
+	msgSettingsMoved     = "（壊れていたファイルは %s に移しました。原因: %s）"
+	msgSettingsKept      = "インデックスは削除していません。fumibako folder restore で、壊れていたファイルと取り込み一覧からクロール対象フォルダを戻せます。"
+)
+
 // BrokenSettingsError reports that settings.json was unreadable and has been
-// moved to MovedTo; the defaults are in use. It is a notice, not a failure:
-// LoadSettings returns it together with default settings.
+// moved to MovedTo. The roots that could still be read from it (Recovered)
+// are in use and saved; with none, the defaults are. It is a notice, not a
+// failure: LoadSettings returns it together with the settings.
 type BrokenSettingsError struct {
-	MovedTo string
-	Cause   error
+	MovedTo   string
+	Cause     error
+	Recovered []Root
 }
 
 func (e *BrokenSettingsError) Error() string {
-	return MsgSettingsBroken + "（壊れていたファイルは " + e.MovedTo + " に移しました。原因: " + e.Cause.Error() + "）"
+	head := MsgSettingsBroken
+	if len(e.Recovered) > 0 {
+		names := make([]string, len(e.Recovered))
+		for i, r := range e.Recovered {
+			names[i] = r.Name
+		}
+		head = fmt.Sprintf(msgSettingsRecovered, len(e.Recovered), strings.Join(names, "、"))
+	}
+	return head + fmt.Sprintf(msgSettingsMoved, e.MovedTo, settingsCause(e.Cause)) + msgSettingsKept
 }
 func (e *BrokenSettingsError) Unwrap() error { return e.Cause }
 
@@ -58,8 +83,10 @@ var now = time.Now
 
 // LoadSettings reads settings.json. A missing file gives empty settings. A
 // file that does not parse is renamed to
-// settings.json.broken-<yyyyMMdd-HHmmss>[-n] and the defaults are returned
-// together with a *BrokenSettingsError describing what happened.
+// settings.json.broken-<yyyyMMdd-HHmmss>[-n]; the roots that can still be
+// read from it (SalvageSettings) are saved as the new settings.json and
+// returned, or the defaults when there are none, together with a
+// *BrokenSettingsError describing what happened.
 func (w *Workspace) LoadSettings() (*Settings, error) {
 	data, err := os.ReadFile(w.SettingsPath())
 	if errors.Is(err, os.ErrNotExist) {
@@ -73,10 +100,19 @@ func (w *Workspace) LoadSettings() (*Settings, error) {
 		return s, nil
 	}
 	dst, err := MoveAside(w.SettingsPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return w.LoadSettings() // another process moved it first
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &Settings{}, &BrokenSettingsError{MovedTo: dst, Cause: perr}
+	rec := SalvageSettings(data)
+	if len(rec.Roots) > 0 {
+		if err := w.SaveSettings(rec); err != nil {
+			return nil, err
+		}
+	}
+	return rec, &BrokenSettingsError{MovedTo: dst, Cause: perr, Recovered: rec.Roots}
 }
 
 // MoveAside renames a file that cannot be read to
@@ -100,30 +136,32 @@ func MoveAside(path string) (string, error) {
 
 // ParseSettings decodes settings.json bytes and checks every root: a root
 // needs a path, and its name must pass TestStoredIndexName and be unique.
+// An error is a *SettingsError. Removed entries naming a root are dropped.
 func ParseSettings(data []byte) (*Settings, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var s Settings
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("workspace: settings.json: %w", err)
+		return nil, jsonError(data, err)
 	}
 	if dec.More() {
-		return nil, errors.New("workspace: settings.json: data after the JSON object")
+		return nil, settingsError(errors.New("workspace: settings.json: data after the JSON object"), msgSetTrailing)
 	}
 	seen := map[string]bool{}
 	for i, r := range s.Roots {
 		if r.Path == "" {
-			return nil, fmt.Errorf("workspace: settings.json: targetFolders[%d]: empty path", i)
+			return nil, settingsError(fmt.Errorf("workspace: settings.json: targetFolders[%d]: empty path", i), msgSetNoPath, i+1)
 		}
 		if r.Name != "" && !TestStoredIndexName(r.Name) {
-			return nil, fmt.Errorf("workspace: settings.json: targetFolders[%d]: illegal index name %q", i, r.Name)
+			return nil, settingsError(fmt.Errorf("workspace: settings.json: targetFolders[%d]: illegal index name %q", i, r.Name), msgSetBadName, i+1, r.Name)
 		}
 		k := FoldKey(r.Name)
 		if r.Name != "" && seen[k] {
-			return nil, fmt.Errorf("workspace: settings.json: targetFolders[%d]: duplicate index name %q", i, r.Name)
+			return nil, settingsError(fmt.Errorf("workspace: settings.json: targetFolders[%d]: duplicate index name %q", i, r.Name), msgSetDupName, i+1, r.Name)
 		}
 		seen[k] = true
 	}
+	s.Removed = slices.DeleteFunc(s.Removed, func(r Root) bool { _, _, ok := s.Root(r.Name); return ok || r.Name == "" })
 	return &s, nil
 }
 

@@ -64,7 +64,7 @@ func TestAddRootRefusals(t *testing.T) {
 	if err != nil || r.Name != "営業(2)" {
 		t.Fatalf("second 営業 = %+v, %v, want 営業(2)", r, err)
 	}
-	r, err = s.AddRoot(filepath.Join(base, "a:b"), "", ws.Root, []string{"a：b"})
+	r, err = s.AddRoot(filepath.Join(base, "a:b"), "", ws.Root, []workspace.KnownIndex{{Name: "a：b"}})
 	if err != nil || r.Name != "a：b(2)" {
 		t.Fatalf("a:b = %+v, %v, want a：b(2)", r, err)
 	}
