@@ -128,7 +128,7 @@ func MoveAside(path string) (string, error) {
 		}
 		dst = fmt.Sprintf("%s-%d", base, n)
 	}
-	if err := os.Rename(path, dst); err != nil {
+	if err := Rename(path, dst); err != nil {
 		return "", fmt.Errorf("workspace: move %s aside: %w", path, err)
 	}
 	return dst, nil
