@@ -35,4 +35,11 @@
 // files in flight get Options.Grace to finish, then their workers are
 // killed and their current row is appended, so the journal reads them as
 // finished, not interrupted. A second stop request skips the grace.
+//
+// A workspace fault (workspace.WriteFault: disk full, read-only, I/O error,
+// no permission, a file held open) anywhere in the run is the run's, not
+// the file's (fault.go): dispatch stops, files in flight are abandoned as
+// on a stop and stay 未取り込み, what can be published is published, the
+// ingest list keeps its appended rows (no rewrite), 終 is appended, and Run
+// returns the *workspace.FaultError (exit 1).
 package indexer

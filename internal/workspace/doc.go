@@ -1,7 +1,19 @@
 // Package workspace owns the workspace folder: where it is, the paths of
 // everything inside it, settings.json, the workspace lock (one indexing run
-// at a time) and the one function through which every file rewrite goes
-// (WriteFileAtomic: temp file, fsync, rename, fsync the folder).
+// at a time), the one function through which every file rewrite goes
+// (WriteFileAtomic: temp file, fsync, rename, fsync the folder) and the file
+// operations every other write of the workspace uses (Rename, Remove,
+// RemoveAll, MkdirAll, WriteNewFile, AppendSync; fileops.go): on Windows
+// they retry sharing and access errors for a few seconds, because
+// antivirus, the search indexer and Excel hold files open; elsewhere they
+// never retry.
+//
+// A write that fails because of the workspace itself (full, read-only,
+// failing, not writable, held open) is classified by WriteFault as a
+// *FaultError: the indexing run's fault, never a source file's, with a
+// Japanese message naming what could not be written (fault.go). Binaries
+// built with -tags testhooks can make these operations fail on purpose
+// (FUMIBAKO_TEST_WSFAULT, hooks_on.go).
 //
 // It imports no other fumibako package; every other package may import it.
 //

@@ -31,6 +31,7 @@ func TestWriteFault(t *testing.T) {
 		{"wrapped twice", fmt.Errorf("ingestlist: write: %w", fmt.Errorf("workspace: write: %w", pathErr(syscall.ENOSPC))), workspace.FaultFull, path, path},
 		{"rename names the target", &os.LinkError{Op: "rename", Old: "a.tmp", New: "/ws/a", Err: syscall.EROFS}, workspace.FaultReadOnly, "/ws/a", "/ws/a"},
 		{"split workspace", &os.LinkError{Op: "rename", Old: "/ws/work/tmp/s", New: "/ws/work/store/content/a", Err: syscall.EXDEV}, workspace.FaultSplit, "/ws/work/store/content/a", "別のドライブ"},
+		{"held open (Windows, after the retries)", &workspace.FaultError{Kind: workspace.FaultInUse, Path: path, Err: syscall.Errno(32)}, workspace.FaultInUse, path, path + " がほかのアプリ（Excel など）で開かれているため書き込めず、インデックス作成を中止しました。ファイルを閉じてから"},
 		{"no path", syscall.ENOSPC, workspace.FaultFull, "", "作業フォルダ"},
 		{"missing file", pathErr(syscall.ENOENT), "", "", ""},
 		{"bad name", pathErr(syscall.EINVAL), "", "", ""},

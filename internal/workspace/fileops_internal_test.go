@@ -125,6 +125,13 @@ func TestRenameRetriesSharingViolation(t *testing.T) {
 	if _, serr := os.Stat(p + ".tmp"); !os.IsNotExist(serr) {
 		t.Errorf("temporary file left behind")
 	}
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		t.Fatalf("error %v carries no system error", err)
+	}
+	if kind, _ := windowsFaultKind(uintptr(errno)); kind != FaultInUse || errPath(err) != p {
+		t.Errorf("error %v: kind %q path %q, want in use of %s", err, kind, errPath(err), p)
+	}
 	if runtime.GOOS == "windows" {
 		f := WriteFault(err)
 		if f == nil || f.Kind != FaultInUse || f.Path != p {
