@@ -107,15 +107,23 @@ type Summarizer interface {
 
 // writeSummaries brings the summary of every index up to date once
 // publishing is over; one that cannot be written only makes searches
-// slower (they list the folders themselves).
+// slower (they list the folders themselves). A full, read-only or failing
+// disk is still the run's fault; a summary that a search holds open (serve
+// on Windows keeps it open) is not.
 func (r *run) writeSummaries() {
 	s, ok := r.opt.Body.(Summarizer)
 	if !ok {
 		return
 	}
 	for _, root := range r.opt.Settings.Roots {
-		if err := s.WriteSummary(r.ws.ContentRoot(), root.Name); err != nil && !r.noteFault(err) {
-			r.logf(Warn, msgSummaryFailed, root.Name, err)
+		err := s.WriteSummary(r.ws.ContentRoot(), root.Name)
+		if err == nil {
+			continue
 		}
+		if f := workspace.WriteFault(err); f != nil && f.Kind != workspace.FaultDenied && f.Kind != workspace.FaultInUse {
+			r.noteFault(f)
+			continue
+		}
+		r.logf(Warn, msgSummaryFailed, root.Name, err)
 	}
 }

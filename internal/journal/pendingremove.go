@@ -91,14 +91,13 @@ func AppendPendingRemove(b []byte, rs []Removal) ([]byte, error) {
 // file is deleted instead (seed: 「0 件なら消す」).
 func WritePendingRemove(path string, rs []Removal) error {
 	if len(rs) == 0 {
-		err := os.Remove(path)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err := workspace.Remove(path); err != nil {
 			return fmt.Errorf("journal: remove %s: %w", path, err)
 		}
-		if err == nil {
-			return workspace.SyncDir(filepath.Dir(path))
-		}
-		return nil
+		return workspace.SyncDir(filepath.Dir(path))
 	}
 	b, err := AppendPendingRemove(nil, rs)
 	if err != nil {

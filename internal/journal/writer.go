@@ -60,7 +60,7 @@ func Create(path string, at time.Time, listRows int, carried []Job, unpublished 
 		}
 		b = r.appendLine(b)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := workspace.MkdirAll(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("journal: create %s: %w", path, err)
 	}
 	if err := workspace.WriteFileAtomic(path, b); err != nil {
