@@ -28,6 +28,14 @@
 //	<workspace>/work/tmp/<host>-<pid>/w<n>/   worker scratch
 //	<workspace>/work/indexing_log.txt         the last run's log
 //
+// settings.json (Settings): {"targetFolders": [{"name", "path", "enabled"}],
+// "workers", "fileTimeoutMinutes", "removedFolders": [{"name", "path"}]}.
+// removedFolders records the roots the user removed: the only indexes an
+// indexing run deletes (issue 15). A file that does not parse is moved to
+// settings.json.broken-<yyyyMMdd-HHmmss>[-n] (MoveAside) and the roots still
+// readable from it are saved back (SalvageSettings); a root re-added at a
+// path the ingest list knows gets its old index name (AddRoot, KnownIndex).
+//
 // Names (DESIGN.md "Names"): TestIndexName, TestStoredIndexName and
 // TestPlainFolderName decide which index names and path segments are legal.
 package workspace

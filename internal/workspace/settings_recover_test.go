@@ -125,3 +125,22 @@ func TestRestoreRoot(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSalvageSettings: any bytes give settings that ParseSettings accepts
+// once written, and never a panic.
+func FuzzSalvageSettings(f *testing.F) {
+	f.Add([]byte(`{"targetFolders": [{"name": "営業", "path": "/srv/営業"} {"name": "経理", "path": "/srv/経理", "enabled": false}], "workers": 3}`))
+	f.Add([]byte(`{"targetFolders": [{"name": "営業", "path": "/srv/営業"}, {"name": "経理", "pa`))
+	f.Add([]byte("\uFEFF{{{\"path\":\"x\",\"name\":\"a\"}}}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := workspace.SalvageSettings(data)
+		out, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := workspace.ParseSettings(out)
+		if err != nil || len(back.Roots) != len(s.Roots) {
+			t.Fatalf("ParseSettings(SalvageSettings(%q)) = %+v, %v", data, back, err)
+		}
+	})
+}
