@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -95,12 +96,14 @@ func UsedIndexNames(ws *workspace.Workspace) []workspace.KnownIndex {
 	return out
 }
 
-// contentIndexes lists the index folders under the content root.
+// contentIndexes lists the index folders under the content root (not the
+// leftovers of a swap or a deferred deletion).
 func contentIndexes(ws *workspace.Workspace) []string {
 	entries, _ := os.ReadDir(ws.ContentRoot())
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() && workspace.TestPlainFolderName(e.Name()) {
+		n := e.Name()
+		if e.IsDir() && workspace.TestPlainFolderName(n) && !strings.HasPrefix(n, ".old-") && !strings.HasPrefix(n, content.DeferredPrefix) {
 			out = append(out, e.Name())
 		}
 	}

@@ -3,7 +3,9 @@ package search
 import (
 	"os"
 	"sort"
+	"strings"
 
+	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -24,7 +26,8 @@ func Indexes(contentRoot string, s *workspace.Settings) []Index {
 	var extra []string
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() && !seen[workspace.FoldKey(n)] && workspace.TestStoredIndexName(n) && !s.IsRemoved(n) {
+		if e.IsDir() && !seen[workspace.FoldKey(n)] && workspace.TestStoredIndexName(n) && !s.IsRemoved(n) &&
+			!strings.HasPrefix(n, ".old-") && !strings.HasPrefix(n, content.DeferredPrefix) {
 			extra = append(extra, n)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // roots first, then kept indexes without a root, never a removed one.
 func TestIssue15Indexes(t *testing.T) {
 	content := t.TempDir()
-	for _, d := range []string{"営業", "経理", "残った", "削除予約", "a.b."} {
+	for _, d := range []string{"営業", "経理", "残った", "削除予約", "a.b.", ".old-営業"} {
 		os.MkdirAll(filepath.Join(content, d), 0o755)
 	}
 	os.WriteFile(filepath.Join(content, ".summary-営業"), []byte("x"), 0o644)
