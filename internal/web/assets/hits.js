@@ -95,10 +95,50 @@ F.hits = (() => {
     return span;
   }
 
-  // Copy and export in the format of search_results.txt (search.md §8).
+  // Copy and export in the format of search_results.txt (search.md §8),
+  // every cell that Excel would read as a formula when pasted neutralised
+  // as search.SafeCell does (a leading '; plain signed numbers kept).
+  const formulaStart = (s) => /^[=+\-@\t\r]/.test(s);
+  const plainNumber = (s) => /^[+-](\d+|\d{1,3}(,\d{3})+)(\.\d+)?%?$/.test(s);
+  const safeCell = (s) => (formulaStart(s) && !plainNumber(s) ? "'" + s : s);
+  function safeField(f) {
+    if (!f.startsWith('"')) return safeCell(f);
+    const inner = f.slice(1);
+    return formulaStart(inner) && !plainNumber(inner.replace(/"$/, '')) ? `"'${inner}` : f;
+  }
+  // excelFields splits an Excel line as search.Fields does: TAB separates
+  // cells, a cell that starts with " runs to its closing ".
+  function excelFields(line) {
+    const out = [];
+    for (let i = 0; ; ) {
+      const start = i;
+      if (line[i] === '"') {
+        for (i++; i < line.length; i++) {
+          if (line[i] !== '"') continue;
+          if (line[i + 1] === '"') {
+            i++;
+            continue;
+          }
+          i++;
+          break;
+        }
+      }
+      const j = line.indexOf('\t', i);
+      if (j < 0) {
+        out.push(line.slice(start));
+        return out;
+      }
+      out.push(line.slice(start, j));
+      i = j + 1;
+    }
+  }
   function exportLine(h) {
-    if (h.fileKind === 'excel') return h.text.replaceAll('\u2028', '\n');
-    return h.text.split('\t').map((f) => (f.startsWith('"') ? '"' + f.replaceAll('"', '""') + '"' : f)).join('\t');
+    if (h.fileKind === 'excel') return excelFields(h.text).map(safeField).join('\t').replaceAll('\u2028', '\n');
+    return h.text
+      .split('\t')
+      .map(safeCell)
+      .map((f) => (f.startsWith('"') ? '"' + f.replaceAll('"', '""') + '"' : f))
+      .join('\t');
   }
   function letters(i) {
     let s = '';
@@ -111,7 +151,7 @@ F.hits = (() => {
     const head = ['ファイル名', '場所', '種別', '行'];
     for (let i = 0; i < cols; i++) head.push(letters(i));
     const lines = [`【検索文字列\u3000${query}】 ${hits.length} 件`, head.join('\t')];
-    for (const h of hits) lines.push([h.file, h.placeLabel, h.kind, h.row, exportLine(h)].join('\t'));
+    for (const h of hits) lines.push([safeCell(h.file), safeCell(h.placeLabel), h.kind, h.row, exportLine(h)].join('\t'));
     return lines.join('\r\n') + '\r\n' + (hits.length ? '\r\n' : '');
   }
 
