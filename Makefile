@@ -3,13 +3,32 @@
 # formats need.
 GO ?= go
 BIN := bin/fumibako
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test race check setup cross bench clean
+.PHONY: build demo test race check setup cross bench clean dist test-windows setup-windows
 
 # CGO_ENABLED=0: a static binary starts faster (no dynamic loader, no
 # libc threads), which a search pays on every call; nothing needs cgo.
+# The version (fumibako version) is stamped from git.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/fumibako
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/fumibako
+
+# dist: dist/fumibako-<version>-windows-amd64.zip and the Linux and macOS
+# archives, each with the executable and README.ja.txt (tools/dist).
+dist:
+	$(GO) run ./tools/dist -version $(VERSION) -out dist
+
+# test-windows: the Windows build's tests under Wine (tools/winelane.sh);
+# setup-windows installs Wine and mingw-w64 for it.
+test-windows:
+	tools/winelane.sh
+
+setup-windows:
+	sudo=$$(command -v sudo || true); \
+	for i in 1 2 3 4 5 6 7 8 9 10; do \
+		$$sudo apt-get install -y --no-install-recommends wine64 gcc-mingw-w64-x86-64-win32 && exit 0; \
+		echo "apt-get busy, retrying"; sleep 30; \
+	done; exit 1
 
 # demo: build, generate a sample folder, index it, search it.
 demo: build
@@ -57,4 +76,4 @@ bench:
 	$(GO) run ./bench/cmd/bench
 
 clean:
-	rm -rf bin demo
+	rm -rf bin demo dist build

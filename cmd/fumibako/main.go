@@ -70,7 +70,7 @@ func (e *env) fail(err error) int {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(startArgs(os.Args[1:]), os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/testcorpus"
+)
+
+// TestPortableCorpusKillResume is the end-to-end run of the Windows test
+// lane (make test-windows runs it under Wine; make test runs it here): a
+// corpus under a Japanese path with spaces, a workbook with a sheet named
+// CON and a file held open during the run; the first run is killed
+// (TerminateProcess on Windows, as taskkill /F does), the second resumes,
+// and a search finds every file.
+func TestPortableCorpusKillResume(t *testing.T) {
+	f := newFixture(t)
+	sub := filepath.Join(f.root, "見積 2024 年度", "東京 支店")
+	files, err := testcorpus.Generate(sub, 16, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	con := filepath.Join(sub, "デバイス名 シート.xlsx")
+	if err := testcorpus.WriteXlsx(con, map[string][][]string{"CON": {{"予約名シートの合言葉"}}, "aux.2024": {{"拡張子つき予約名"}}}); err != nil {
+		t.Fatal(err)
+	}
+	held, err := os.Open(filepath.Join(sub, files[0].Rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	f.mustRun("folder", "add", f.root)
+
+	// The first run is killed while its workers are busy.
+	f.env = []string{"FUMIBAKO_TEST_FAULT=slow:."}
+	c := f.cmd("index", "--workers", "2")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(f.ws, "work", "store", "journal", "ingest.tsv")
+	for i := 0; i < 400; i++ {
+		if data, err := os.ReadFile(journal); err == nil && strings.Count(string(data), "\n始\t") >= 2 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	c.Process.Kill()
+	c.Wait()
+
+	f.env = nil
+	out := f.mustRun("index", "--workers", "2")
+	if !strings.Contains(out, "失敗: 0 件") {
+		t.Fatalf("resumed run:\n%s\nlog:\n%s", out, f.log())
+	}
+	for _, file := range files {
+		if out, _, code := f.run("search", file.Token); code != 0 || !strings.Contains(out, filepath.Base(file.Rel)) {
+			t.Errorf("search %s: exit %d, output %q", file.Token, code, out)
+		}
+	}
+	for word, sheet := range map[string]string{"予約名シートの合言葉": "CON", "拡張子つき予約名": "aux.2024"} {
+		if out, _, code := f.run("search", word); code != 0 || !strings.Contains(out, "デバイス名 シート.xlsx") || !strings.Contains(out, sheet) {
+			t.Errorf("search %s: exit %d, output %q", word, code, out)
+		}
+	}
+	if lo := leftovers(t, f.ws); len(lo) > 0 {
+		t.Errorf("leftovers after the run: %q", lo)
+	}
+}

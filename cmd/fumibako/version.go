@@ -1,0 +1,33 @@
+package main
+
+import "fmt"
+
+// version is stamped at build time: make dist (and make build) pass
+// -ldflags "-X main.version=<git describe>".
+var version = "dev"
+
+func init() {
+	commands["version"] = &command{summary: "print the version", run: runVersion}
+}
+
+func runVersion(e *env, args []string) int {
+	if len(args) != 0 {
+		return exitUsage
+	}
+	fmt.Fprintln(e.stdout, "fumibako", version)
+	return exitOK
+}
+
+// startArgs maps how the program was started to the arguments run gets:
+// --version is the version command, and no arguments at all when no
+// console was there before it (Explorer's double click on Windows) starts
+// the web UI and opens the browser, as users of such tools expect.
+func startArgs(args []string) []string {
+	switch {
+	case len(args) == 1 && (args[0] == "--version" || args[0] == "-version"):
+		return []string{"version"}
+	case len(args) == 0 && startedWithoutConsole():
+		return []string{"serve", "--open"}
+	}
+	return args
+}
