@@ -70,7 +70,8 @@ func (e *env) fail(err error) int {
 }
 
 func main() {
-	os.Exit(run(startArgs(os.Args[1:]), os.Stdout, os.Stderr))
+	stdout, stderr := outputStreams()
+	os.Exit(run(startArgs(os.Args[1:]), stdout, stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

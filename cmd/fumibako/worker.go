@@ -20,7 +20,9 @@ func runWorker(e *env, args []string) int {
 	if err := fs.Parse(args); err != nil || *scratch == "" {
 		return exitUsage
 	}
-	if err := worker.Serve(context.Background(), os.Stdin, e.stdout, *scratch, *memLimit); err != nil {
+	// The protocol pipe is UTF-8 JSON: never re-encoded for a console
+	// (console.go), so os.Stdout and not e.stdout.
+	if err := worker.Serve(context.Background(), os.Stdin, os.Stdout, *scratch, *memLimit); err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitFatal
 	}

@@ -1,0 +1,11 @@
+//go:build !windows
+
+package main
+
+import (
+	"io"
+	"os"
+)
+
+// outputStreams: terminals and pipes on Linux and macOS take UTF-8.
+func outputStreams() (stdout, stderr io.Writer) { return os.Stdout, os.Stderr }
