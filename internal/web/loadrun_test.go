@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/web"
 )
 
@@ -159,12 +160,13 @@ func webGoroutines() []string {
 }
 
 // TestLoad: 50 clients on loopback for loadSeconds: searches of known
-// answers (a third cut off mid-stream), exports, event streams and state
-// polls, while one client starts indexing runs through the UI's endpoints
-// and stops every other one. No request may fail, every complete search
-// must give its exact count, the files the runs add must appear whole
-// (never part of a file) and never disappear again, and once the clients
-// are gone no goroutine of the server may be left.
+// answers (a third cut off mid-stream), exports, event streams, state
+// polls, previews and downloads, while one client starts indexing runs
+// through the UI's endpoints and stops every other one. No request may
+// fail, every complete search must give its exact count, the files the
+// runs add must appear whole (never part of a file) and never disappear
+// again, and once the clients are gone no goroutine of the server may be
+// left.
 func TestLoad(t *testing.T) {
 	e := newEnvWith(t, fumibakoBinary(t), true, 2)
 	const (
@@ -280,6 +282,9 @@ func TestLoad(t *testing.T) {
 				var ix struct{ Indexes []string }
 				if err := lc.getJSON("/api/indexes", &ix); err != nil || len(ix.Indexes) != 1 {
 					lc.fail("indexes: %v %v", ix, err)
+				}
+				if err := lc.previewAndDownload(c % aFiles); err != nil {
+					lc.fail("%v", err)
 				}
 				time.Sleep(30 * time.Millisecond)
 			}
@@ -416,6 +421,42 @@ func (lc *loadClient) events(d time.Duration) error {
 	}
 	if !sawState && ctx.Err() == nil {
 		return fmt.Errorf("event stream ended without a state")
+	}
+	return nil
+}
+
+// previewAndDownload asks for the place around line 50 of 見積\aNN.txt
+// and for the file itself; both must be exactly what was written.
+func (lc *loadClient) previewAndDownload(f int) error {
+	rel := fmt.Sprintf(`営業\見積\a%02d.txt`, f)
+	var v web.PreviewView
+	q := url.Values{"path": {rel}, "place": {extract.PlaceText}, "row": {"50"}, "before": {"1"}, "after": {"1"}}
+	if err := lc.getJSON("/api/preview?"+q.Encode(), &v); err != nil {
+		return err
+	}
+	var got []string
+	for _, r := range v.Rows {
+		got = append(got, fmt.Sprintf("%d:%s", r.N, strings.Join(r.Cells, "|")))
+	}
+	want := fmt.Sprintf("49:見積 第49行 ファイル%d,50:見積 第50行 ファイル%d,51:見積 第51行 ファイル%d", f, f, f)
+	if strings.Join(got, ",") != want {
+		return fmt.Errorf("preview of %s = %v, want %s", rel, got, want)
+	}
+	resp, err := lc.c.Get(lc.e.url("/api/file?" + url.Values{"path": {rel}}.Encode()))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	src, err := os.ReadFile(filepath.Join(lc.e.root, "見積", fmt.Sprintf("a%02d.txt", f)))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, src) {
+		return fmt.Errorf("download of %s: %s, %d bytes, want %d", rel, resp.Status, len(body), len(src))
 	}
 	return nil
 }
