@@ -69,6 +69,9 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 		}
 		return true
 	}); err != nil {
+		if r.Context().Err() != nil {
+			return // the browser went away: nobody to answer
+		}
 		writeUserError(w, http.StatusBadRequest, queryErrorLine(err).Message)
 		return
 	}
