@@ -420,7 +420,9 @@ func TestBrowserIndexManagement(t *testing.T) {
 	b.step("rename",
 		click(`#folders tbody tr[data-name="営業"] td.ops button[data-what="編集"]`),
 		chromedp.WaitVisible(css(`#rename-name`)),
-		chromedp.Evaluate[void](`document.getElementById('rename-name').value = ''`),
+		// The dialog selects the old name in a timer; typing before it
+		// ran lost the first keys to the selection on a loaded machine.
+		waitJS(`(i => i.value.length > 0 && i.selectionStart === 0 && i.selectionEnd === i.value.length)(document.getElementById('rename-name'))`),
 		chromedp.SendKeys(css(`#rename-name`), "営業2"),
 		click(`#rename-ok`),
 		chromedp.WaitVisible(css(`#folders tbody tr[data-name="営業2"]`)))
