@@ -194,9 +194,10 @@ func (r *run) sourceReady(t plan.Target, pos int) bool {
 			return false
 		}
 	}
-	r.logf(Info, msgFileHead, pos, len(r.targets), t.File.RelPath)
-	r.logf(Warn, msgVanished)
 	r.sum.Dropped++
+	r.fileLogf(t.File.RelPath, Info, msgFileHead, r.finishedCount(), len(r.targets), t.File.RelPath)
+	r.fileLogf(t.File.RelPath, Warn, msgVanished)
+	r.finished(t.File.RelPath, OutcomeVanished, "")
 	k := workspace.FoldKey(t.File.RelPath)
 	r.dropped[k] = true
 	folder := content.FolderOf(t.File.RelPath)
@@ -229,14 +230,16 @@ func (r *run) record(j *job, res worker.Result) {
 	}
 	row := r.rows[i]
 	now := ingestlist.FormatFileTime(r.now())
-	lines := []string{sprintf(msgFileHead, j.pos, len(r.targets), t.File.RelPath)}
+	var lines []string
 	level := Info
 	counted := true
+	outcome := OutcomeDone
 	switch {
 	case res.Outcome == worker.Stopped:
 		// Abandoned by a stop: the current row is appended so the journal
 		// reads the job as finished, and the file stays 未取り込み.
 		counted = false
+		outcome = OutcomeStopped
 	case res.Outcome == worker.Faulted:
 		// The worker could not write the workspace: the run's fault, the
 		// file stays 未取り込み with its current row (fault.go).
@@ -244,6 +247,7 @@ func (r *run) record(j *job, res worker.Result) {
 		lines = append(lines, msgFaultKept)
 		level = Warn
 		counted = false
+		outcome = OutcomeStopped
 	case res.Outcome == worker.Finished && res.Response.OK:
 		dst := content.Dir(r.ws.ContentRoot(), t.File.RelPath)
 		// Rule 3: the TSVs are in place before the 済 row.
@@ -284,6 +288,7 @@ func (r *run) record(j *job, res worker.Result) {
 		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: row.Error})
 		r.progress.Failed++
 		counted = false
+		outcome = OutcomePostponed
 	default:
 		msg := res.Msg
 		if res.Outcome == worker.Finished {
@@ -295,6 +300,7 @@ func (r *run) record(j *job, res worker.Result) {
 		level = Error
 	}
 	if row.State == ingestlist.Failed {
+		outcome = OutcomeFailed
 		r.sum.Failed++
 		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: row.Error})
 		r.progress.Failed++
@@ -309,16 +315,26 @@ func (r *run) record(j *job, res worker.Result) {
 	}
 	r.progress.Remaining = len(r.targets) - r.progress.Done
 	r.progress.Current = t.File.RelPath
-	for n, l := range lines {
-		if n == 0 {
-			r.logf(Info, "%s", l)
-		} else {
-			r.logf(level, "%s", l)
-		}
+	// The head counts finished files, so the numbers run in order
+	// whatever order the workers finish in.
+	r.fileLogf(t.File.RelPath, Info, msgFileHead, r.finishedCount(), len(r.targets), t.File.RelPath)
+	for _, l := range lines {
+		r.fileLogf(t.File.RelPath, level, "%s", l)
 	}
+	reason := ""
+	if outcome == OutcomeFailed || outcome == OutcomePostponed {
+		reason = row.Error
+	}
+	r.finished(t.File.RelPath, outcome, reason)
 	fk := workspace.FoldKey(content.FolderOf(t.File.RelPath))
 	r.pendingIn[fk]--
 	r.maybePublish(fk)
+}
+
+// finishedCount is the number of files this run has finished, the i of
+// the log's [i/N] head: ingested, failed, postponed or vanished.
+func (r *run) finishedCount() int {
+	return r.progress.Done + r.sum.Postponed + r.sum.Dropped
 }
 
 func failedRow(row ingestlist.Row, now, msg string) ingestlist.Row {

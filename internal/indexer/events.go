@@ -29,12 +29,33 @@ type Progress struct {
 	Remaining int
 }
 
-// Event is one thing that happened: a log line, or a progress change.
+// Event is one thing that happened: a log line, a progress change, or the
+// end of one file.
 type Event struct {
 	Line     string // a log line ("" for a pure progress update)
 	Level    Level
 	Progress Progress
+	// File is the relative path a per-file line or outcome is about; ""
+	// for lines about the run as a whole. A terminal shows the lines of a
+	// file only when one of them is a warning or failure.
+	File string
+	// Outcome is set, with File and Reason, on the event that closes a
+	// file (after its lines); "" on every other event.
+	Outcome Outcome
+	Reason  string // the ingest list's エラー text of a failed or postponed file
 }
+
+// Outcome is how one file of a run ended.
+type Outcome string
+
+// Outcomes of a file.
+const (
+	OutcomeDone      Outcome = "done"      // 済
+	OutcomeFailed    Outcome = "failed"    // 失敗
+	OutcomePostponed Outcome = "postponed" // 未取り込み with a reason, retried next run
+	OutcomeVanished  Outcome = "vanished"  // the source went away before its turn
+	OutcomeStopped   Outcome = "stopped"   // abandoned by a stop or a workspace fault, stays 未取り込み
+)
 
 // Observer receives events; it is called from the coordinator goroutine
 // and must not block for long.

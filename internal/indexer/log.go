@@ -27,14 +27,29 @@ func (r *run) closeLog() {
 // logf writes one line to indexing_log.txt (CRLF, flushed per line) and
 // sends it to the observer.
 func (r *run) logf(level Level, format string, a ...any) {
-	line := fmt.Sprintf(format, a...)
+	r.emit(level, "", fmt.Sprintf(format, a...))
+}
+
+// fileLogf is logf for a line about one file (Event.File).
+func (r *run) fileLogf(rel string, level Level, format string, a ...any) {
+	r.emit(level, rel, fmt.Sprintf(format, a...))
+}
+
+func (r *run) emit(level Level, rel, line string) {
 	if r.log != nil {
 		r.log.WriteString(line)
 		r.log.WriteString("\r\n")
 		r.log.Flush()
 	}
 	if r.opt.Observe != nil {
-		r.opt.Observe(Event{Line: line, Level: level, Progress: r.progress})
+		r.opt.Observe(Event{Line: line, Level: level, Progress: r.progress, File: rel})
+	}
+}
+
+// finished sends the event that closes a file: its outcome and reason.
+func (r *run) finished(rel string, o Outcome, reason string) {
+	if r.opt.Observe != nil {
+		r.opt.Observe(Event{Progress: r.progress, File: rel, Outcome: o, Reason: reason})
 	}
 }
 

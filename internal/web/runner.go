@@ -40,8 +40,7 @@ type runner struct {
 // runState is the state of the run in progress.
 type runState struct {
 	progress    indexer.Progress
-	firstDoneAt time.Time // when the first file finished (rate base)
-	firstDone   int
+	rate        indexer.Rate // the same smoothed rate as the terminal's
 	stopping    bool
 	stopCh      chan struct{}
 	killCh      chan struct{}
@@ -206,8 +205,8 @@ func (rn *runner) observe(cur *runState, ev indexer.Event) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	cur.progress = ev.Progress
-	if cur.firstDoneAt.IsZero() && ev.Progress.Phase == indexer.PhaseIngest && ev.Progress.Done > 0 {
-		cur.firstDoneAt, cur.firstDone = time.Now(), ev.Progress.Done
+	if ev.Progress.Phase == indexer.PhaseIngest {
+		cur.rate.Observe(time.Now(), ev.Progress.Done)
 	}
 	if ev.Line != "" {
 		rn.logs = append(rn.logs, LogLine{Seq: rn.logNext, Text: ev.Line, Level: levelNames[ev.Level]})
@@ -390,13 +389,9 @@ func fillProgress(v *RunView, cur *runState, now time.Time) {
 			v.Current = fmt.Sprintf(msgCurrent, p.Current)
 		}
 	}
-	if !cur.firstDoneAt.IsZero() && p.Done > cur.firstDone {
-		if el := now.Sub(cur.firstDoneAt).Seconds(); el > 0 {
-			v.Rate = float64(p.Done-cur.firstDone) / el
-		}
-	}
-	if v.Rate > 0 && p.Phase == indexer.PhaseIngest && p.Remaining > 0 {
-		v.TimeLeft = timeLeft(time.Duration(float64(p.Remaining) / v.Rate * float64(time.Second)))
+	v.Rate = cur.rate.PerSecond()
+	if left, ok := cur.rate.Left(p.Remaining); ok && p.Phase == indexer.PhaseIngest && p.Remaining > 0 {
+		v.TimeLeft = timeLeft(left)
 	}
 	if cur.stopping {
 		v.Banner = msgStopping

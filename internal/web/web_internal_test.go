@@ -48,10 +48,10 @@ func TestFillProgress(t *testing.T) {
 		{"first file", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 31, Remaining: 31, Current: `営業\a.xlsx`}}, t0,
 			"31 件のファイルを更新します", "更新中のファイル：営業\\a.xlsx", "", 0},
 		{"counting", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 31, Done: 14, Failed: 1, Remaining: 17, Current: `営業\b.docx`},
-			firstDoneAt: t0, firstDone: 1}, t0.Add(13 * time.Second),
+			rate: rateOf(t0, 1, t0.Add(13*time.Second), 14)}, t0.Add(13 * time.Second),
 			"インデックスを更新しています（14 / 31 件・失敗 1 件）", "更新中のファイル：営業\\b.docx", "残り 1 分未満", 100 * 14.0 / 31},
 		{"minutes", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 1000, Done: 100, Remaining: 900},
-			firstDoneAt: t0, firstDone: 0}, t0.Add(100 * time.Second),
+			rate: rateOf(t0, 1, t0.Add(100*time.Second), 100)}, t0.Add(100 * time.Second),
 			"インデックスを更新しています（100 / 1000 件）", "", "残り約 15 分", 10},
 		{"finish", runState{progress: indexer.Progress{Phase: indexer.PhaseFinish, Total: 10, Done: 10}}, t0, "インデックス作成を終えています…", "", "", 100},
 		{"stopping", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 10, Done: 3, Remaining: 7}, stopping: true}, t0,
@@ -65,6 +65,14 @@ func TestFillProgress(t *testing.T) {
 			t.Errorf("%s: banner %q current %q left %q percent %v", tt.name, v.Banner, v.Current, v.TimeLeft, v.Percent)
 		}
 	}
+}
+
+// rateOf is a rate that saw first files finished at t0 and done at t1.
+func rateOf(t0 time.Time, first int, t1 time.Time, done int) indexer.Rate {
+	var r indexer.Rate
+	r.Observe(t0, first)
+	r.Observe(t1, done)
+	return r
 }
 
 func TestShortTime(t *testing.T) {
