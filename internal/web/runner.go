@@ -39,13 +39,13 @@ type runner struct {
 
 // runState is the state of the run in progress.
 type runState struct {
-	progress    indexer.Progress
-	rate        indexer.Rate // the same smoothed rate as the terminal's
-	stopping    bool
-	stopCh      chan struct{}
-	killCh      chan struct{}
-	confirm     *pendingConfirm
-	only        []string // OnlyNames of a row's ［更新］, nil for every checked index
+	progress indexer.Progress
+	rate     indexer.Rate // the same smoothed rate as the terminal's
+	stopping bool
+	stopCh   chan struct{}
+	killCh   chan struct{}
+	confirm  *pendingConfirm
+	only     []string // OnlyNames of a row's ［更新］, nil for every checked index
 }
 
 type pendingConfirm struct {
