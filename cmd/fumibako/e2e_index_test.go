@@ -123,7 +123,7 @@ func TestIndexChanges(t *testing.T) {
 	f.mustRun("folder", "add", other)
 	f.mustRun("folder", "disable", "営業")
 	out = f.mustRun("index")
-	if !strings.Contains(out, "チェックなしのため取り込みません") {
+	if !strings.Contains(out, "取り込み対象外のため取り込みません") {
 		t.Errorf("disabled root not logged:\n%s", out)
 	}
 	if _, _, code := f.run("search", "もも"); code != 0 {
@@ -131,7 +131,7 @@ func TestIndexChanges(t *testing.T) {
 	}
 	f.mustRun("folder", "disable", "経理")
 	_, errOut, code := f.run("index")
-	if code != 1 || !strings.Contains(errOut, "チェックの付いたクロール対象フォルダがありません。") {
+	if code != 1 || !strings.Contains(errOut, "取り込み対象のクロール対象フォルダがありません。") {
 		t.Errorf("no checked root: exit %d, %q", code, errOut)
 	}
 	f.mustRun("folder", "enable", "営業")
@@ -295,7 +295,7 @@ func TestIndexOnly(t *testing.T) {
 	f.write("new.txt", "新しいりんご\n")
 	os.WriteFile(filepath.Join(other, "b.txt"), []byte("経理のみかん\n"), 0o644)
 	out := f.mustRun("index", "--only", "経理")
-	if !strings.Contains(out, "[営業] "+f.root+" … 今回は更新の対象外のため取り込みません（インデックスはそのまま残します）") {
+	if !strings.Contains(out, "[営業] "+f.root+" … 今回は取り込むインデックスに選ばれていないため取り込みません（インデックスはそのまま残します）") {
 		t.Errorf("the other root is not logged as left alone:\n%s", out)
 	}
 	if _, ok := f.list().Lookup(`営業\new.txt`); ok {
@@ -308,17 +308,25 @@ func TestIndexOnly(t *testing.T) {
 		t.Errorf("the other index is no longer searchable")
 	}
 
-	// A name the run cannot use is logged with the reference's reason;
-	// with no usable name left there is nothing to run.
+	// A name that is not registered is a usage error that names it once,
+	// with the registered names; a run of 対象外 indexes only has nothing
+	// to do and says how to include them (issue 17).
 	f.mustRun("folder", "disable", "経理")
-	_, errOut, code := f.run("index", "--only", "経理", "--only", "どこにもない")
-	if code != 1 || !strings.Contains(errOut, "チェックの付いたクロール対象フォルダがありません。") {
-		t.Errorf("no usable name: exit %d, %q", code, errOut)
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"index", "--only", "どこにもない"}, 2, "インデックス [どこにもない] はありません（登録されているインデックス: 営業、経理。一覧は fumibako folder list で表示します）。"},
+		{[]string{"index", "--only", "営業", "--only", "どこにもない"}, 2, "インデックス [どこにもない] はありません"},
+		{[]string{"index", "--only", "経理"}, 1, "インデックス [経理] は取り込み対象から外れています。fumibako folder enable 経理 で取り込み対象にしてから実行してください。"},
+	} {
+		out, errOut, code := f.run(tc.args...)
+		if code != tc.code || strings.Count(out+errOut, tc.msg) != 1 || strings.Contains(out+errOut, "画面") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q once", tc.args, code, out, errOut, tc.code, tc.msg)
+		}
 	}
-	out = f.mustRun("index", "--only", "営業", "--only", "どこにもない")
-	if !strings.Contains(out, "[どこにもない] は取り込めません: 設定にありません") {
-		t.Errorf("unknown name not logged:\n%s", out)
-	}
+	out = f.mustRun("index", "--only", "営業")
 	if r, ok := f.list().Lookup(`営業\new.txt`); !ok || r.State != ingestlist.Done {
 		t.Errorf("営業\\new.txt = %+v, %v; want 済", r, ok)
 	}

@@ -32,7 +32,7 @@ func TestStopAndResume(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return strings.Count(f.log(), "TSV 1 件を作成しました。") >= 2 })
+	waitFor(t, func() bool { return strings.Count(f.log(), "取り込みました（1 か所）。") >= 2 })
 	c.Process.Signal(syscall.SIGINT)
 	err := c.Wait()
 	if code := c.ProcessState.ExitCode(); code != 2 {

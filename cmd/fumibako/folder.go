@@ -1,116 +1,210 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"text/tabwriter"
 
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 func init() {
-	commands["folder"] = &command{summary: "manage crawl roots: add PATH [--name NAME] | list | rename OLD NEW | enable NAME | disable NAME | remove NAME | restore [FILE] [--list]", run: runFolder}
+	register(&command{name: "folder", args: "サブコマンド [引数]", summary: "クロール対象フォルダ（取り込むフォルダ）を登録・一覧・変更する", order: 10,
+		about: "クロール対象フォルダごとにインデックスが 1 つでき、インデックス名で呼び分けます（既定の名前はフォルダ名）。"})
+	register(&command{name: "folder add", args: "フォルダ [--name インデックス名]", summary: "クロール対象フォルダを登録する", order: 1,
+		about:    "フォルダを登録します。次の fumibako index で取り込みます。まだつながっていないネットワークドライブのフォルダも登録できます。",
+		examples: []string{`fumibako folder add ~/share/営業`, `fumibako folder add "\\server\共有\経理" --name 経理2024`},
+		minArgs:  1, maxArgs: 1, setup: setupFolderAdd})
+	register(&command{name: "folder list", summary: "登録されているクロール対象フォルダを一覧にする", order: 2,
+		about:    "インデックス名・取り込み（対象／対象外）・フォルダを表示します。--json では 1 行に 1 つの JSON で出力します（README「--json」）。",
+		examples: []string{"fumibako folder list", "fumibako folder list --json"},
+		setup:    setupFolderList})
+	register(&command{name: "folder restore", args: "[設定ファイル] [--list]", summary: "失われた登録を戻す（壊れていた設定ファイルや取り込み一覧から）", order: 7,
+		about: `設定ファイルが壊れて移されたとき（settings.json.broken-…）や、登録が消えてインデックスだけが残っているときに、
+クロール対象フォルダの登録を元の名前で戻します。設定ファイルを指定しなければ、いちばん新しい settings.json.broken-… を使います。`,
+		examples: []string{"fumibako folder restore --list", "fumibako folder restore"},
+		maxArgs:  1, setup: setupFolderRestore})
+	register(&command{name: "folder rename", args: "インデックス名 新しい名前", summary: "インデックスの名前を変える（取り込み直しはしません）", order: 3,
+		examples: []string{"fumibako folder rename 営業 営業部"},
+		minArgs:  2, maxArgs: 2, setup: setupFolderRename})
+	register(&command{name: "folder enable", args: "インデックス名", summary: "取り込み対象にする（次のインデックス作成で取り込みます）", order: 4,
+		examples: []string{"fumibako folder enable 経理2024"},
+		minArgs:  1, maxArgs: 1, setup: setupFolderEnable(true)})
+	register(&command{name: "folder disable", args: "インデックス名", summary: "取り込み対象から外す（インデックスは残し、検索できます）", order: 5,
+		examples: []string{"fumibako folder disable 経理2024"},
+		minArgs:  1, maxArgs: 1, setup: setupFolderEnable(false)})
+	register(&command{name: "folder remove", args: "インデックス名", summary: "登録を外す（インデックスは次のインデックス作成で削除します。元のファイルは残ります）", order: 6,
+		examples: []string{"fumibako folder remove 経理2024"},
+		minArgs:  1, maxArgs: 1, setup: setupFolderRemove})
 }
 
-func runFolder(e *env, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, "usage: fumibako folder add PATH [--name NAME] | list | rename OLD NEW | enable NAME | disable NAME | remove NAME | restore [FILE] [--list]")
-		return exitUsage
-	}
-	sub := args[0]
-	fs := newFlags(e, "folder "+sub)
-	name := fs.String("name", "", "index name (add)")
-	onlyList := fs.Bool("list", false, "show what would be restored, change nothing (restore)")
-	pos, err := parseInterspersed(fs, args[1:])
+// settingsEdit opens the workspace, loads the settings (printing a
+// recovery notice), lets edit change them and saves them.
+func settingsEdit(e *env, edit func(ws *workspace.Workspace, s *workspace.Settings) error) error {
+	ws, s, err := openSettings(e)
 	if err != nil {
-		return exitUsage
+		return err
 	}
-	want := map[string]int{"add": 1, "list": 0, "rename": 2, "enable": 1, "disable": 1, "remove": 1, "restore": 0}
-	n, ok := want[sub]
-	if !ok || (len(pos) != n && !(sub == "restore" && len(pos) == 1)) {
-		fmt.Fprintf(e.stderr, "fumibako folder: bad arguments for %q\n", sub)
-		return exitUsage
+	if err := edit(ws, s); err != nil {
+		return err
 	}
+	return ws.SaveSettings(s)
+}
+
+// openSettings opens the workspace and loads its settings, printing a
+// recovery notice on stderr.
+func openSettings(e *env) (*workspace.Workspace, *workspace.Settings, error) {
 	ws, err := e.workspace()
 	if err != nil {
-		return e.fail(err)
+		return nil, nil, err
 	}
 	s, notice, err := loadSettings(ws)
 	if err != nil {
-		return e.fail(err)
+		return nil, nil, err
 	}
 	if notice != "" {
 		fmt.Fprintln(e.stderr, notice)
 	}
-	switch sub {
-	case "list":
-		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "インデックス名\t状態\tフォルダ")
-		for _, r := range s.Roots {
-			state := "チェックあり"
-			if !r.IsEnabled() {
-				state = "チェックなし"
+	return ws, s, nil
+}
+
+func setupFolderAdd(fs *flag.FlagSet) func(*env, []string) error {
+	name := fs.String("name", "", "`インデックス名`（既定: フォルダ名）")
+	return func(e *env, args []string) error {
+		var r workspace.Root
+		err := settingsEdit(e, func(ws *workspace.Workspace, s *workspace.Settings) error {
+			var err error
+			r, err = s.AddRoot(args[0], *name, ws.Root, indexer.UsedIndexNames(ws))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, msgAddedRoot+"\n", r.Name, r.Path)
+		return nil
+	}
+}
+
+// rootJSON is one line of `folder list --json`.
+type rootJSON struct {
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	Enabled bool   `json:"enabled"`
+	// Kept marks an index kept without its registration (folder restore
+	// brings it back, folder remove deletes it).
+	Kept bool `json:"kept,omitempty"`
+}
+
+func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
+	asJSON := fs.Bool("json", false, "1 行に 1 つの JSON で出力する")
+	return func(e *env, args []string) error {
+		ws, s, err := openSettings(e)
+		if err != nil {
+			return err
+		}
+		orphans := orphanIndexes(ws, s)
+		if *asJSON {
+			out := newJSONLines(e.stdout)
+			for _, r := range s.Roots {
+				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled()})
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, state, r.Path)
+			for _, o := range orphans {
+				out.write(rootJSON{Name: o.Name, Path: o.Path, Kept: true})
+			}
+			return out.err
 		}
-		for _, o := range orphanIndexes(ws, s) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", o.Name, stateOrphan, o.Path)
+		t := table{head: []string{"インデックス名", "取り込み", "フォルダ"}}
+		for _, r := range s.Roots {
+			t.add(r.Name, enabledWord(r.IsEnabled()), r.Path)
 		}
-		tw.Flush()
-		return exitOK
-	case "restore":
+		for _, o := range orphans {
+			t.add(o.Name, stateOrphan, o.Path)
+		}
+		return t.write(e.stdout)
+	}
+}
+
+func enabledWord(on bool) string {
+	if on {
+		return msgEnabled
+	}
+	return msgDisabled
+}
+
+func setupFolderRename(fs *flag.FlagSet) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		ws, s, err := openSettings(e)
+		if err != nil {
+			return err
+		}
+		if err := indexer.RenameIndex(ws, s, args[0], args[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, msgRenamedRoot+"\n", args[0], args[1])
+		return nil
+	}
+}
+
+func setupFolderEnable(on bool) func(fs *flag.FlagSet) func(*env, []string) error {
+	return func(fs *flag.FlagSet) func(*env, []string) error {
+		return func(e *env, args []string) error {
+			err := settingsEdit(e, func(_ *workspace.Workspace, s *workspace.Settings) error {
+				return s.SetEnabled(args[0], on)
+			})
+			if err != nil {
+				return err
+			}
+			if on {
+				fmt.Fprintf(e.stdout, msgEnabledRoot+"\n", args[0])
+			} else {
+				fmt.Fprintf(e.stdout, msgDisabledRoot+"\n", args[0])
+			}
+			return nil
+		}
+	}
+}
+
+func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		var r workspace.Root
+		err := settingsEdit(e, func(ws *workspace.Workspace, s *workspace.Settings) error {
+			var err error
+			r, err = s.RemoveRoot(args[0])
+			if err != nil {
+				o, ok := findOrphan(ws, s, args[0])
+				if !ok {
+					return err
+				}
+				// An index kept without its root: removing it is explicit.
+				r = workspace.Root{Name: o.Name, Path: o.Path}
+				s.MarkRemoved(r)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, msgRemovedRoot+"\n", r.Name, r.Path)
+		return nil
+	}
+}
+
+func setupFolderRestore(fs *flag.FlagSet) func(*env, []string) error {
+	onlyList := fs.Bool("list", false, "戻せる登録を表示するだけで、何も変えない")
+	return func(e *env, args []string) error {
+		ws, s, err := openSettings(e)
+		if err != nil {
+			return err
+		}
 		from := ""
-		if len(pos) == 1 {
-			from = pos[0]
+		if len(args) == 1 {
+			from = args[0]
 		}
 		return restoreFolders(e, ws, s, from, *onlyList)
-	case "add":
-		r, err := s.AddRoot(pos[0], *name, ws.Root, indexer.UsedIndexNames(ws))
-		if err != nil {
-			return e.fail(err)
-		}
-		if err := ws.SaveSettings(s); err != nil {
-			return e.fail(err)
-		}
-		fmt.Fprintf(e.stdout, "クロール対象フォルダを追加しました: [%s] %s\n", r.Name, r.Path)
-	case "rename":
-		if err := indexer.RenameIndex(ws, s, pos[0], pos[1]); err != nil {
-			return e.fail(err)
-		}
-		fmt.Fprintf(e.stdout, "インデックスの名前を変えました: [%s] → [%s]\n", pos[0], pos[1])
-		return exitOK
-	case "enable", "disable":
-		if err := s.SetEnabled(pos[0], sub == "enable"); err != nil {
-			return e.fail(err)
-		}
-		if err := ws.SaveSettings(s); err != nil {
-			return e.fail(err)
-		}
-		if sub == "enable" {
-			fmt.Fprintf(e.stdout, "[%s] にチェックを付けました（次のインデックス作成で取り込みます）\n", pos[0])
-		} else {
-			fmt.Fprintf(e.stdout, "[%s] のチェックを外しました（インデックスはそのまま残し、検索できます）\n", pos[0])
-		}
-	case "remove":
-		r, err := s.RemoveRoot(pos[0])
-		if err != nil {
-			o, ok := findOrphan(ws, s, pos[0])
-			if !ok {
-				return e.fail(err)
-			}
-			// An index kept without its root: removing it is explicit.
-			r = workspace.Root{Name: o.Name, Path: o.Path}
-			s.MarkRemoved(r)
-		}
-		if err := ws.SaveSettings(s); err != nil {
-			return e.fail(err)
-		}
-		fmt.Fprintf(e.stdout, "クロール対象フォルダから外しました: [%s] %s（インデックスは次のインデックス作成で削除します。元のファイルはそのまま残ります）\n", r.Name, r.Path)
 	}
-	return exitOK
 }
 
 // Messages of folder list and folder restore (issue 15).
@@ -121,7 +215,7 @@ const (
 	msgRestoreRefused = "戻せませんでした: [%s] %s（%s）\n"
 	msgRestoreNone    = "戻せるクロール対象フォルダはありません。"
 	msgRestoreRemoved = "削除の予約があるため戻しません（戻すには fumibako folder add）"
-	msgRestoreUnread  = "%s を読めません: %v"
+	msgRestoreUnread  = "%s を読めません。"
 	fromBroken        = "壊れていた設定ファイル %s から"
 	fromList          = "取り込み一覧から"
 )
@@ -173,7 +267,7 @@ func newestBroken(ws *workspace.Workspace) string {
 // (from, else the newest settings.json.broken-*) and of the ingest list's
 // folder lines whose index is kept without a root, and registers them again
 // under their own names (with --list it only shows them).
-func restoreFolders(e *env, ws *workspace.Workspace, s *workspace.Settings, from string, onlyList bool) int {
+func restoreFolders(e *env, ws *workspace.Workspace, s *workspace.Settings, from string, onlyList bool) error {
 	if from == "" {
 		from = newestBroken(ws)
 	}
@@ -186,8 +280,7 @@ func restoreFolders(e *env, ws *workspace.Workspace, s *workspace.Settings, from
 	if from != "" {
 		data, err := os.ReadFile(from)
 		if err != nil {
-			fmt.Fprintf(e.stderr, msgRestoreUnread+"\n", from, err)
-			return exitFatal
+			return &fatalError{msg: fmt.Sprintf(msgRestoreUnread, from), cause: err}
 		}
 		for _, r := range workspace.SalvageSettings(data).Roots {
 			seen[workspace.FoldKey(r.Name)] = true
@@ -222,12 +315,10 @@ func restoreFolders(e *env, ws *workspace.Workspace, s *workspace.Settings, from
 	}
 	if restored == 0 {
 		fmt.Fprintln(e.stdout, msgRestoreNone)
-		return exitOK
+		return nil
 	}
 	if !onlyList {
-		if err := ws.SaveSettings(s); err != nil {
-			return e.fail(err)
-		}
+		return ws.SaveSettings(s)
 	}
-	return exitOK
+	return nil
 }

@@ -1,6 +1,8 @@
 // Command fumibako indexes Office documents and text files and searches
 // them. It only wires: each subcommand parses its flags, calls one package
-// and prints (DESIGN.md "The house").
+// and prints (DESIGN.md "The house"). Every command is a row of one table
+// (cli.go) with its Japanese help; every command returns an error, and
+// report (errors.go) alone prints it and picks the exit code.
 package main
 
 import (
@@ -9,64 +11,34 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"strings"
 
+	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
-// Exit codes (DESIGN.md: 0 done, 1 fatal error, 2 stopped; 2 is also a
-// usage error, as with most Unix tools).
-const (
-	exitOK      = 0
-	exitFatal   = 1
-	exitStopped = 2
-	exitUsage   = 2
-)
-
-// command is one subcommand. run returns the exit code.
-type command struct {
-	summary string
-	hidden  bool
-	run     func(env *env, args []string) int
-}
-
-var commands = map[string]*command{}
-
-// env is what every subcommand gets: output streams and the workspace flag.
+// env is what every subcommand gets: output streams and the global flags.
 type env struct {
 	stdout, stderr io.Writer
 	workspaceFlag  string
+	verbose        bool
 }
 
-// workspace opens the selected workspace.
+// workspace opens the selected workspace; one that cannot be opened is a
+// fatal error naming the folder (exit 1, the same for every command).
 func (e *env) workspace() (*workspace.Workspace, error) {
 	dir, err := workspace.Resolve(e.workspaceFlag)
 	if err != nil {
+		return nil, &fatalError{msg: msgNoWorkspace, cause: err}
+	}
+	ws, err := workspace.Open(dir)
+	if _, ok := indexer.UserText(err); err != nil && !ok {
+		return nil, &fatalError{msg: fmt.Sprintf(msgOpenWorkspace, dir), cause: err}
+	}
+	if err != nil {
 		return nil, err
 	}
-	return workspace.Open(dir)
-}
-
-// fail prints an error the way every command does and returns its exit
-// code: user errors print their Japanese text, others the English chain.
-func (e *env) fail(err error) int {
-	var lockErr *workspace.LockError
-	var folderErr *workspace.FolderError
-	var fault *workspace.FaultError
-	switch {
-	case errors.As(err, &fault):
-		fmt.Fprintln(e.stderr, fault.Error())
-		return exitFatal
-	case errors.As(err, &lockErr):
-		fmt.Fprintln(e.stderr, lockErr.Error())
-		return exitFatal
-	case errors.As(err, &folderErr):
-		fmt.Fprintln(e.stderr, folderErr.Error())
-		return exitFatal
-	default:
-		fmt.Fprintln(e.stderr, "fumibako:", err)
-		return exitFatal
-	}
+	return ws, nil
 }
 
 func main() {
@@ -74,71 +46,114 @@ func main() {
 	os.Exit(run(startArgs(os.Args[1:]), stdout, stderr))
 }
 
+// run runs the command line args and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
+	top := &command{name: "", words: false}
 	fs := flag.NewFlagSet("fumibako", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&e.workspaceFlag, "workspace", "", "workspace folder (default $FUMIBAKO_WORKSPACE or the per-user data folder)")
-	fs.Usage = func() { usage(stderr) }
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	e.globalFlags(fs)
+	// Global flags before the command name; the rest is the command's.
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "--" {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		switch name {
+		case "h", "help":
+			writeTopHelp(stdout)
+			return exitOK
+		case "version":
+			if c, ok := commands["version"]; ok {
+				return e.runCommand(c, nil)
+			}
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			return e.report(unknownFlag(top, fs, args[i], name))
+		}
+		n := 1
+		if !isBool(f) && !hasValue {
+			n = 2
+		}
+		if i+n > len(args) {
+			return e.report(usagef("", msgFlagNeedsValue, "--"+name, flagPlaceholder(f)))
+		}
+		if _, _, err := parseArgs(top, fs, args[i:i+n]); err != nil {
+			return e.report(err)
+		}
+		i += n
 	}
-	rest := fs.Args()
+	if i < len(args) && args[i] == "--" {
+		i++
+	}
+	rest := args[i:]
 	if len(rest) == 0 {
-		usage(stderr)
+		writeTopHelp(stderr)
 		return exitUsage
 	}
 	c, ok := commands[rest[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "fumibako: unknown command %q\n", rest[0])
-		usage(stderr)
-		return exitUsage
-	}
-	return c.run(e, rest[1:])
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: fumibako [--workspace DIR] <command> [arguments]")
-	fmt.Fprintln(w, "\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n, c := range commands {
-		if !c.hidden {
-			names = append(names, n)
+		msg := fmt.Sprintf(msgUnknownCommand, rest[0])
+		if near := nearestCommand(rest[0]); near != "" {
+			msg += fmt.Sprintf(msgDidYouMeanCmd, near)
 		}
+		return e.report(usagef("", "%s", msg))
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
+	return e.runCommand(c, rest[1:])
 }
 
-// newFlags returns a flag set for a subcommand that accepts --workspace
-// after the subcommand name as well.
-func newFlags(e *env, name string) *flag.FlagSet {
-	fs := flag.NewFlagSet("fumibako "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.StringVar(&e.workspaceFlag, "workspace", e.workspaceFlag, "workspace folder")
-	return fs
-}
-
-// parseInterspersed parses flags that may appear before or after the
-// positional arguments (fumibako search 見積 --regex).
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
+// runCommand resolves a group's subcommand, parses the flags and runs.
+func (e *env) runCommand(c *command, args []string) int {
+	if c.raw != nil {
+		return e.report(c.raw(e, args))
+	}
+	for c.setup == nil { // a group: the next argument names the subcommand
 		if len(args) == 0 {
-			return pos, nil
+			e.writeHelp(e.stderr, c)
+			return e.report(usagef(c.name, msgNoSub, c.name))
 		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
+		switch args[0] {
+		case "-h", "-help", "--help", "help":
+			e.writeHelp(e.stdout, c)
+			return exitOK
 		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		sub, ok := commands[c.name+" "+args[0]]
+		if !ok || sub.hidden {
+			return e.report(usagef(c.name, msgUnknownSub, c.name, args[0]))
+		}
+		c, args = sub, args[1:]
 	}
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	e.globalFlags(fs)
+	runFn := c.setup(fs)
+	pos, literal, err := parseArgs(c, fs, args)
+	if errors.Is(err, errHelp) {
+		e.writeHelp(e.stdout, c)
+		return exitOK
+	}
+	if err != nil {
+		return e.report(err)
+	}
+	if len(pos) < c.minArgs {
+		return e.report(usagef(c.name, msgTooFewArgs))
+	}
+	if c.maxArgs >= 0 && len(pos) > c.maxArgs {
+		return e.report(usagef(c.name, msgTooManyArgs, strings.Join(pos[c.maxArgs:], " ")))
+	}
+	if c.words {
+		pos = literalWords(pos, literal)
+	}
+	return e.report(runFn(e, pos))
+}
+
+// literalWords escapes the words that came after `--` and start with -,
+// so that search looks for them as typed instead of excluding them.
+func literalWords(pos []string, literal []bool) []string {
+	for i, w := range pos {
+		if literal[i] && strings.HasPrefix(w, "-") {
+			pos[i] = `\` + w
+		}
+	}
+	return pos
 }
 
 // loadSettings reads settings.json. A broken file is not an error: it has
@@ -151,4 +166,31 @@ func loadSettings(ws *workspace.Workspace) (s *workspace.Settings, notice string
 		return s, b.Error(), nil
 	}
 	return s, "", err
+}
+
+func init() {
+	register(&command{name: "help", args: "[コマンド [サブコマンド]]", summary: "コマンドの説明を表示する", order: 90,
+		about:    "コマンドを指定しなければ、コマンドの一覧と終了コードを表示します。",
+		examples: []string{"fumibako help", "fumibako help search", "fumibako help folder add"},
+		maxArgs:  2,
+		setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
+			return runHelp
+		}})
+}
+
+func runHelp(e *env, args []string) error {
+	if len(args) == 0 {
+		writeTopHelp(e.stdout)
+		return nil
+	}
+	c, ok := commands[strings.Join(args, " ")]
+	if !ok || c.hidden {
+		msg := fmt.Sprintf(msgUnknownCommand, strings.Join(args, " "))
+		if near := nearestCommand(args[0]); near != "" && len(args) == 1 {
+			msg += fmt.Sprintf(msgDidYouMeanCmd, near)
+		}
+		return usagef("", "%s", msg)
+	}
+	e.writeHelp(e.stdout, c)
+	return nil
 }

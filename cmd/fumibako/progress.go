@@ -12,75 +12,229 @@ import (
 	"github.com/fumibako/fumibako/internal/indexer"
 )
 
-// progressUI renders indexer events: on a terminal a bar redrawn about 10
-// times a second under the log lines, otherwise plain log lines.
+// progressUI renders the indexer's events for `fumibako index` (STYLE.md
+// §6), in one of three modes:
+//
+//   - terminal: one status line kept at the bottom (bar, done/total,
+//     failures, smoothed rate, time left, the current file with its name
+//     whole), redrawn at most ten times a second. The lines about the run,
+//     and every line of a file that failed or warned, scroll above it; the
+//     lines of files that went well are only in the log file. When the run
+//     reaches its finishing phase the status line is printed one last time
+//     and stays, and the summary follows below it.
+//   - plain (not a terminal, or --plain): every log line, no status line.
+//   - json (--json): one JSON object per event (README "--json").
+//
+// The indexer's own copy of a fatal error (＜エラー＞ and its text) is not
+// printed: report prints the error once, on stderr.
 type progressUI struct {
-	w       io.Writer
-	tty     bool
-	last    time.Time
-	start   time.Time
-	p       indexer.Progress
-	barShow bool
+	w     io.Writer
+	mode  progressMode
+	width func() int // terminal columns
+	now   func() time.Time
+
+	p        indexer.Progress
+	rate     indexer.Rate
+	barShown bool      // the status line is on screen (no newline after it)
+	frozen   bool      // the final status line has been printed
+	lastDraw time.Time // when the status line was last drawn
+	started  bool      // json: the start event is out
+
+	held     []indexer.Event // lines of the current file, shown if it fails or warns
+	heldFile string
+	showFile string // the file whose lines are being shown
+	skipNext bool   // the next line is the fatal error's text
+
+	json *jsonLines
 }
 
-func newProgressUI(w io.Writer, plain bool) *progressUI {
-	tty := false
-	if f, ok := w.(*os.File); ok && !plain {
-		tty = term.IsTerminal(int(f.Fd()))
+type progressMode int
+
+const (
+	modePlain progressMode = iota
+	modeTerminal
+	modeJSON
+)
+
+// fatalMark is the line the indexer logs before a fatal error's text.
+const fatalMark = "＜エラー＞"
+
+// barCells is the width of the bar itself, in columns.
+const barCells = 20
+
+// redrawEvery bounds how often the status line is redrawn.
+const redrawEvery = 100 * time.Millisecond
+
+func newProgressUI(w io.Writer, plain, asJSON bool) *progressUI {
+	u := &progressUI{w: w, mode: modePlain, now: time.Now, width: func() int { return 80 }}
+	switch {
+	case asJSON:
+		u.mode = modeJSON
+		u.json = newJSONLines(w)
+	case plain:
+	default:
+		if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			u.mode = modeTerminal
+			u.width = func() int {
+				if c, _, err := term.GetSize(int(f.Fd())); err == nil && c > 0 {
+					return c
+				}
+				return 80
+			}
+		}
 	}
-	return &progressUI{w: w, tty: tty, start: time.Now()}
+	return u
 }
 
 var levelColor = map[indexer.Level]string{indexer.Warn: "\x1b[33m", indexer.Error: "\x1b[31m", indexer.Good: "\x1b[32m"}
 
 func (u *progressUI) observe(ev indexer.Event) {
-	if ev.Progress.Phase == indexer.PhaseIngest && u.p.Phase != indexer.PhaseIngest {
-		u.start = time.Now()
-	}
 	u.p = ev.Progress
-	if ev.Line != "" || ev.Progress.Phase == "" {
-		u.clearBar()
-		if c, ok := levelColor[ev.Level]; ok && u.tty {
-			fmt.Fprintf(u.w, "%s%s\x1b[0m\n", c, ev.Line)
-		} else {
-			fmt.Fprintln(u.w, ev.Line)
-		}
+	if u.p.Phase == indexer.PhaseIngest {
+		u.rate.Observe(u.now(), u.p.Done)
 	}
-	if u.tty && u.p.Phase == indexer.PhaseIngest && u.p.Total > 0 && time.Since(u.last) > 100*time.Millisecond {
-		u.drawBar()
+	if u.mode == modeJSON {
+		u.observeJSON(ev)
+		return
+	}
+	// An empty line and a progress update look alike; empty lines are
+	// kept only before the first phase (the notices' block).
+	if ev.Line != "" || ev.Outcome == "" && ev.Progress.Phase == "" {
+		u.line(ev)
+	}
+	if ev.Outcome != "" {
+		u.held, u.heldFile, u.showFile = nil, "", ""
+	}
+	if u.mode != modeTerminal {
+		return
+	}
+	if u.p.Phase == indexer.PhaseFinish && u.barShown && !u.frozen {
+		u.draw()
+		fmt.Fprint(u.w, "\n")
+		u.barShown, u.frozen = false, true
+		return
+	}
+	if u.p.Phase == indexer.PhaseIngest && u.p.Total > 0 && !u.frozen && (!u.barShown || u.now().Sub(u.lastDraw) >= redrawEvery) {
+		u.draw()
 	}
 }
 
-func (u *progressUI) clearBar() {
-	if u.barShow {
-		fmt.Fprint(u.w, "\r\x1b[2K")
-		u.barShow = false
+// line handles one log line: the fatal copy is dropped; on a terminal a
+// file's lines wait until it is known whether the file failed or warned.
+func (u *progressUI) line(ev indexer.Event) {
+	if u.skipNext {
+		u.skipNext = false
+		return
+	}
+	if ev.File == "" && ev.Level == indexer.Error && ev.Line == fatalMark {
+		u.skipNext = true
+		return
+	}
+	if u.mode != modeTerminal || ev.File == "" || ev.File == u.showFile {
+		u.print(ev)
+		return
+	}
+	if ev.File != u.heldFile {
+		u.held, u.heldFile = nil, ev.File
+	}
+	if ev.Level == indexer.Info || ev.Level == indexer.Good {
+		u.held = append(u.held, ev)
+		return
+	}
+	for _, h := range u.held {
+		u.print(h)
+	}
+	u.held, u.heldFile, u.showFile = nil, "", ev.File
+	u.print(ev)
+}
+
+// print writes a line above the status line.
+func (u *progressUI) print(ev indexer.Event) {
+	if u.mode != modeTerminal {
+		fmt.Fprintln(u.w, ev.Line)
+		return
+	}
+	clear := ""
+	if u.barShown {
+		clear = "\r\x1b[K"
+		u.barShown = false
+	}
+	if c, ok := levelColor[ev.Level]; ok {
+		fmt.Fprintf(u.w, "%s%s%s\x1b[0m\n", clear, c, ev.Line)
+	} else {
+		fmt.Fprintf(u.w, "%s%s\n", clear, ev.Line)
 	}
 }
 
-func (u *progressUI) drawBar() {
-	u.last = time.Now()
-	p := u.p
-	const width = 24
+// draw redraws the status line in place.
+func (u *progressUI) draw() {
+	u.lastDraw = u.now()
+	fmt.Fprint(u.w, "\r"+statusLine(u.p, &u.rate, u.width()-1)+"\x1b[K")
+	u.barShown = true
+}
+
+// statusLine is the terminal's status line in at most cols columns:
+// `[#####.....] 735/760 件 失敗 3 12.5 件/秒 残り 約 2 分  営業\…\見積\a.xlsx`.
+// On a narrow terminal the parts go in this order: the current file, the
+// rate, the time left, the failures.
+func statusLine(p indexer.Progress, rate *indexer.Rate, cols int) string {
 	fill := 0
 	if p.Total > 0 {
-		fill = width * p.Done / p.Total
+		fill = min(barCells, barCells*p.Done/p.Total)
 	}
-	rate := 0.0
-	if el := time.Since(u.start).Seconds(); el > 0 {
-		rate = float64(p.Done) / el
+	bar := "[" + strings.Repeat("#", fill) + strings.Repeat(".", barCells-fill) + "]"
+	// parts in display order; keep says which fit, filled by priority.
+	parts := []string{fmt.Sprintf(msgBar, bar, p.Done, p.Total), "", "", ""}
+	if p.Failed > 0 {
+		parts[1] = fmt.Sprintf(msgBarFailed, p.Failed)
 	}
-	left := "-"
-	if rate > 0 {
-		left = (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second).String()
+	if r := rate.PerSecond(); r > 0 {
+		parts[2] = fmt.Sprintf(msgBarRate, r)
 	}
-	cur := []rune(p.Current)
-	if len(cur) > 40 {
-		cur = append([]rune("…"), cur[len(cur)-39:]...)
+	if left, ok := rate.Left(p.Remaining); ok && p.Remaining > 0 {
+		parts[3] = fmt.Sprintf(msgBarLeft, leftText(left))
 	}
-	fmt.Fprintf(u.w, "\r\x1b[2K[%s%s] %d/%d 失敗 %d  %.1f 件/秒  残り %s  %s",
-		strings.Repeat("#", fill), strings.Repeat(".", width-fill), p.Done, p.Total, p.Failed, rate, left, string(cur))
-	u.barShow = true
+	if displayWidth(parts[0]) >= cols {
+		return truncateRight(parts[0], cols)
+	}
+	used := displayWidth(parts[0])
+	keep := []bool{true, false, false, false}
+	for _, i := range []int{1, 3, 2} {
+		if wd := displayWidth(parts[i]); used+wd <= cols {
+			keep[i], used = true, used+wd
+		}
+	}
+	var b strings.Builder
+	for i, part := range parts {
+		if keep[i] {
+			b.WriteString(part)
+		}
+	}
+	s := b.String()
+	if p.Current != "" && keep[2] && keep[3] {
+		if room := cols - displayWidth(s) - 2; room >= 8 {
+			s += "  " + shortenPath(p.Current, room)
+		}
+	}
+	return s
 }
 
-func (u *progressUI) done() { u.clearBar() }
+// leftText is the time left as the status line shows it: seconds rounded
+// up to 5 under a minute, else whole minutes (a smoothed estimate is not
+// worth more digits).
+func leftText(d time.Duration) string {
+	if d < time.Minute {
+		s := (int(d.Seconds()) + 4) / 5 * 5
+		return fmt.Sprintf("約 %d 秒", max(5, s))
+	}
+	return fmt.Sprintf("約 %d 分", int((d+30*time.Second)/time.Minute))
+}
+
+// done ends the display: a status line still on screen is finished with a
+// newline so that nothing after it overwrites it.
+func (u *progressUI) done() {
+	if u.barShown {
+		fmt.Fprint(u.w, "\n")
+		u.barShown = false
+	}
+}

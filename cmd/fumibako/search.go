@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -23,108 +24,96 @@ import (
 )
 
 func init() {
-	commands["search"] = &command{summary: "search the index: WORD... [-WORD] [--regex] [--case] [--kana] [--index NAME] [--folder PATH] [--name PATTERNS] [--kind KIND] [--json] [--export FILE]", run: runSearch}
+	register(&command{name: "search", args: "語... [オプション]", summary: "インデックスを検索する（ファイル・場所・該当行を表示）", order: 30, words: true,
+		minArgs: 0, maxArgs: -1,
+		about: `すべての語を含む行（Excel の 1 行、Word・PowerPoint の 1 段落）を探します。
+既定では大文字・小文字、全角・半角を区別しません。
+-語 と書くと、その語を含む行を除きます（-下書き、-draft）。オプションの名前に似た
+英字の -語（-regx など）は打ち間違いとしてエラーにします。その語を除くときは
+--not 語 と書いてください。-- のあとの語は、- で始まっていてもそのまま探します。
+終了コード: 0 見つかった、1 見つからなかった・続けられないエラー、2 書き方が正しくない・中止した。`,
+		examples: []string{
+			"fumibako search 見積 -下書き",
+			"fumibako search 見積 --name '*.xlsx;!*old*' --index 営業",
+			`fumibako search 請求 --folder 営業\2024`,
+			"fumibako search --regex '第[0-9]+期' --json",
+			"fumibako search 見積 --export ~/search_results.txt",
+			"fumibako search -- --help",
+		},
+		setup: setupSearch})
 }
-
-// listFlag is a repeatable string flag.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 // searchFlags are the flags of `fumibako search`.
 type searchFlags struct {
-	opts           search.Options
-	indexes, kinds listFlag
-	json, verbose  bool
-	export, color  string
+	opts                search.Options
+	indexes, kinds, not listFlag
+	json                bool
+	export, color       string
 }
 
-func newSearchFlags(e *env) (*flag.FlagSet, *searchFlags) {
+func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
 	f := &searchFlags{}
-	fs := newFlags(e, "search")
-	fs.BoolVar(&f.opts.Case, "case", false, "match case exactly (default: ignore case and width)")
-	fs.BoolVar(&f.opts.Regex, "regex", false, "words are RE2 regular expressions")
-	fs.BoolVar(&f.opts.Kana, "kana", false, "hiragana and katakana match each other")
-	fs.Var(&f.indexes, "index", "search only this index (repeatable)")
-	fs.StringVar(&f.opts.Folder, "folder", "", `search only under this path: <index>\<folder>[\<file>]`)
-	fs.StringVar(&f.opts.Names, "name", "", "file-name patterns: *.xlsx;見積;!*old*")
-	fs.Var(&f.kinds, "kind", "excel, word, powerpoint or text (repeatable, or comma separated)")
-	fs.BoolVar(&f.opts.NoShapes, "no-shapes", false, "skip shapes and embedded files")
-	fs.BoolVar(&f.opts.NoComments, "no-comments", false, "skip comments")
-	fs.IntVar(&f.opts.Max, "max", search.DefaultMax, "stop after this many hits (-1: no limit)")
-	fs.BoolVar(&f.json, "json", false, "print one JSON object per hit")
-	fs.StringVar(&f.export, "export", "", "write the hits to FILE in the search_results.txt format")
-	fs.StringVar(&f.color, "color", "auto", "highlight matches: auto, always or never")
-	fs.BoolVar(&f.verbose, "verbose", false, "print search statistics")
-	return fs, f
+	fs.BoolVar(&f.opts.Case, "case", false, "大文字・小文字、全角・半角を区別する")
+	fs.BoolVar(&f.opts.Regex, "regex", false, "語を正規表現（RE2）として扱う")
+	fs.BoolVar(&f.opts.Kana, "kana", false, "ひらがなとカタカナを区別しない")
+	fs.Var(&f.not, "not", "この`語`を含む行を除く（-語 と同じ。繰り返し指定できます）")
+	fs.Var(&f.indexes, "index", "この`インデックス名`だけを検索する（繰り返し指定できます）")
+	fs.StringVar(&f.opts.Folder, "folder", "", "この`フォルダ`の中だけを検索する: インデックス名、インデックス名\\フォルダ、またはクロール対象フォルダの中のフォルダの絶対パス")
+	fs.StringVar(&f.opts.Names, "name", "", "ファイル名の`パターン`: *.xlsx;見積;!*old*（; で区切る。! で除く）")
+	fs.Var(&f.kinds, "kind", "この`種類`だけを検索する: excel・word・powerpoint・text（繰り返し、または , で区切る）")
+	fs.BoolVar(&f.opts.NoShapes, "no-shapes", false, "図形と埋め込みファイルを検索しない")
+	fs.BoolVar(&f.opts.NoComments, "no-comments", false, "コメントを検索しない")
+	fs.IntVar(&f.opts.Max, "max", search.DefaultMax, "この`件数`で打ち切る（既定: 10000。0 または -1 で上限なし）")
+	fs.BoolVar(&f.json, "json", false, "1 件ごとに 1 行の JSON で出力する")
+	fs.StringVar(&f.export, "export", "", "結果を search_results.txt の形式でこの`ファイル`に書き出す")
+	fs.StringVar(&f.color, "color", "auto", "該当箇所の`色付け`: auto（既定。端末のときだけ）・always・never")
+	return func(e *env, words []string) error { return runSearch(e, f, words) }
 }
 
-// splitSearchArgs separates flags from words, so that `-下書き` is an
-// excluded word while `--regex` and `-max 5` are flags.
-func splitSearchArgs(fs *flag.FlagSet, args []string) (flags, words []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return flags, append(words, args[i+1:]...)
-		}
-		name := strings.TrimLeft(a, "-")
-		if !strings.HasPrefix(a, "-") || len(a) == 1 || name == "" {
-			words = append(words, a)
-			continue
-		}
-		name, _, hasValue := strings.Cut(name, "=")
-		f := fs.Lookup(name)
-		if f == nil {
-			words = append(words, a)
-			continue
-		}
-		flags = append(flags, a)
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			continue
-		}
-		if !hasValue && i+1 < len(args) {
-			i++
-			flags = append(flags, args[i])
-		}
-	}
-	return flags, words
-}
-
-func runSearch(e *env, args []string) int {
+func runSearch(e *env, f *searchFlags, words []string) error {
 	// A search lives for milliseconds and keeps little: collecting less
 	// often saves more than the heap it costs.
 	debug.SetGCPercent(400)
-	fs, f := newSearchFlags(e)
-	flagArgs, words := splitSearchArgs(fs, args)
-	if err := fs.Parse(flagArgs); err != nil {
-		return exitUsage
+	switch f.color {
+	case "auto", "always", "never":
+	default:
+		return usagef("search", msgFlagBadValue, "--color", f.color, msgBadColor)
+	}
+	for _, w := range f.not {
+		words = append(words, "-"+w)
 	}
 	f.opts.Indexes = f.indexes
 	f.opts.Kinds = f.kinds
 	if f.opts.Max == 0 {
 		f.opts.Max = -1
 	}
-	q, err := search.Parse(words, f.opts)
-	if err != nil {
-		return searchError(e, err)
+	// The query is checked before the workspace: a typo in the words is
+	// reported even where no workspace exists yet.
+	if _, err := search.Parse(words, f.opts); err != nil {
+		return err
 	}
-	ws, err := e.workspace()
+	ws, s, err := openSettings(e)
 	if err != nil {
-		e.fail(err)
-		return exitUsage
-	}
-	s, notice, err := loadSettings(ws)
-	if err != nil {
-		e.fail(err)
-		return exitUsage
-	}
-	if notice != "" {
-		fmt.Fprintln(e.stderr, notice)
+		return err
 	}
 	indexes := search.Indexes(ws.ContentRoot(), s)
+	if f.opts.Folder != "" {
+		if f.opts.Folder, err = resolveFolder(ws, indexes, f.opts.Folder); err != nil {
+			return err
+		}
+	}
+	q, err := search.Parse(words, f.opts)
+	if err != nil {
+		return err
+	}
 	if ws.IsLocked() {
 		fmt.Fprintln(e.stderr, search.MsgDuringIndexing)
+	}
+	export := ""
+	if f.export != "" {
+		if export, err = exportTarget(f.export); err != nil {
+			return err
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -132,7 +121,7 @@ func runSearch(e *env, args []string) int {
 	out := newHitPrinter(e.stdout, f)
 	var collected []search.Hit
 	st, err := search.Run(ctx, ws.ContentRoot(), indexes, q, func(h search.Hit) bool {
-		if f.export != "" {
+		if export != "" {
 			collected = append(collected, h)
 			return true
 		}
@@ -140,18 +129,16 @@ func runSearch(e *env, args []string) int {
 	})
 	out.flush()
 	if err != nil && !st.Cancelled {
-		return searchError(e, err)
+		return err
 	}
 	for _, p := range st.Problems {
 		fmt.Fprintln(e.stderr, p.Message())
 	}
-	if f.export != "" {
-		if err := writeExport(f.export, q.Text, collected); err != nil {
-			fmt.Fprintln(e.stderr, fmt.Sprintf(search.MsgExportLocked, filepath.Base(f.export)))
-			fmt.Fprintln(e.stderr, "fumibako:", err)
-			return exitUsage
+	if export != "" {
+		if err := writeExport(export, q.Text, collected); err != nil {
+			return &fatalError{msg: fmt.Sprintf(msgExportFailed, export) + msgExportHint, cause: err}
 		}
-		fmt.Fprintf(e.stdout, search.MsgExported+"\n", filepath.Base(f.export), len(collected))
+		fmt.Fprintf(e.stdout, search.MsgExported+"\n", export, len(collected))
 	}
 	switch {
 	case st.Cancelled:
@@ -165,28 +152,85 @@ func runSearch(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, search.CutMessage(q.Max()))
 		fmt.Fprintf(e.stderr, search.MsgCutAt+"\n", st.CutAt, st.CutLabel)
 	}
-	if f.verbose {
+	if e.verbose {
 		printStats(e.stderr, st)
 	}
 	switch {
 	case st.Cancelled:
-		return exitStopped
+		return errStopped
 	case st.Hits == 0:
-		return 1
+		return errNoHits
 	}
-	return exitOK
+	return nil
 }
 
-// searchError prints a query error's Japanese text (exit 2) or any other
-// error the usual way.
-func searchError(e *env, err error) int {
-	var qe *search.QueryError
-	if errors.As(err, &qe) {
-		fmt.Fprintln(e.stderr, qe.Msg)
-		return exitUsage
+// resolveFolder turns a --folder value into the `<index>\<folder>` form
+// search.Options.Folder takes: an index name, `<index>\<folder>` (or /),
+// or an absolute path inside a registered folder. A value that names
+// nothing is an error that says so (exit 2) instead of a silent empty
+// result.
+func resolveFolder(ws *workspace.Workspace, indexes []search.Index, v string) (string, error) {
+	v = strings.TrimRight(v, `\/`)
+	if filepath.IsAbs(v) {
+		clean := filepath.Clean(v)
+		for _, r := range indexes {
+			if r.RootPath == "" {
+				continue
+			}
+			rel, err := filepath.Rel(filepath.Clean(r.RootPath), clean)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				continue
+			}
+			if rel == "." {
+				return r.Name, nil
+			}
+			return r.Name + `\` + strings.ReplaceAll(filepath.ToSlash(rel), "/", `\`), nil
+		}
+		return "", usagef("search", msgFolderOutside, v)
 	}
-	e.fail(err)
-	return exitUsage
+	name, rest, _ := strings.Cut(strings.ReplaceAll(v, "/", `\`), `\`)
+	var root search.Index
+	ok := false
+	var names []string
+	for _, r := range indexes {
+		names = append(names, r.Name)
+		if workspace.FoldKey(r.Name) == workspace.FoldKey(name) {
+			root, ok = r, true
+		}
+	}
+	if !ok {
+		if len(names) == 0 {
+			return "", usagef("search", msgNoIndexes, name)
+		}
+		return "", usagef("search", msgUnknownIndex, name, strings.Join(names, "、"))
+	}
+	if rest == "" {
+		return root.Name, nil
+	}
+	// The folder or file must exist in the source folder or in the index
+	// (a source folder that is offline is still searchable).
+	sub := filepath.FromSlash(strings.ReplaceAll(rest, `\`, "/"))
+	for _, p := range []string{filepath.Join(root.RootPath, sub), filepath.Join(ws.ContentRoot(), root.Name, sub)} {
+		if _, err := os.Stat(p); err == nil && p != sub {
+			return root.Name + `\` + rest, nil
+		}
+	}
+	return "", usagef("search", msgFolderMissing, v)
+}
+
+// exportTarget is the export file's absolute path; its folder must exist.
+func exportTarget(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", &fatalError{msg: fmt.Sprintf(msgExportFailed, p), cause: err}
+	}
+	if st, err := os.Stat(filepath.Dir(abs)); err != nil || !st.IsDir() {
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return "", fatalf(msgExportNoFolder, filepath.Dir(abs))
+		}
+		return "", &fatalError{msg: fmt.Sprintf(msgExportFailed, abs), cause: err}
+	}
+	return abs, nil
 }
 
 // writeExport writes the export file through workspace.CreateAtomic, so

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -13,37 +14,43 @@ import (
 )
 
 func init() {
-	commands["serve"] = &command{summary: "web UI for search and index management [--addr 127.0.0.1:0] [--open]", run: runServe}
+	register(&command{name: "serve", args: "[オプション]", summary: "ブラウザで使う画面（検索とインデックスの管理）を開く", order: 60,
+		about: `このパソコンだけから使える画面を http://127.0.0.1:<ポート>/ で開きます。表示されたアドレスをブラウザで開いてください。
+Ctrl-C で終了します（インデックス作成の途中なら、中止してから終了します）。`,
+		examples: []string{"fumibako serve --open", "fumibako serve --addr 127.0.0.1:8080"},
+		setup:    setupServe})
 }
 
 // shutdownWait bounds how long Ctrl-C waits for a running indexing run to
 // stop before the server closes anyway (a second Ctrl-C kills at once).
 const shutdownWait = 60 * time.Second
 
-func runServe(e *env, args []string) int {
-	fs := newFlags(e, "serve")
-	addr := fs.String("addr", "127.0.0.1:0", "listen address host:port (port 0: any free port)")
-	open := fs.Bool("open", false, "open the UI in the default browser")
-	workers := fs.Int("workers", 0, "worker processes for indexing (default: settings, then number of CPUs)")
-	timeout := fs.Duration("file-timeout", 0, "per-file deadline for indexing (default: settings, then 10m)")
-	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) != 0 {
-		return exitUsage
+func setupServe(fs *flag.FlagSet) func(*env, []string) error {
+	addr := fs.String("addr", "127.0.0.1:0", "待ち受ける`アドレス:ポート`（ポート 0: 空いているポート）")
+	open := fs.Bool("open", false, "既定のブラウザで画面を開く")
+	workers := fs.Int("workers", 0, "インデックス作成で並べて取り込む`プロセス数`（既定: 設定、なければ CPU の数）")
+	timeout := fs.Duration("file-timeout", 0, "インデックス作成で 1 ファイルにかけてよい`時間`（既定: 設定、なければ 10 分）")
+	return func(e *env, args []string) error {
+		return serve(e, *addr, *open, *workers, *timeout)
 	}
+}
+
+func serve(e *env, addr string, open bool, workers int, timeout time.Duration) error {
 	ws, err := e.workspace()
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
-	srv, err := web.New(web.Options{Workspace: ws, WorkerExe: exe, Workers: *workers, FileTimeout: *timeout})
+	srv, err := web.New(web.Options{Workspace: ws, WorkerExe: exe, Workers: workers, FileTimeout: timeout})
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return e.fail(fmt.Errorf("serve: listen on %s: %w", *addr, err))
+		return &fatalError{msg: fmt.Sprintf(msgListenFailed, addr), cause: err}
 	}
 	url := web.URLFor(ln.Addr())
 	fmt.Fprintf(e.stdout, "fumibako の画面: %s\n", url)
@@ -56,17 +63,17 @@ func runServe(e *env, args []string) int {
 	defer signal.Stop(sig)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	if *open {
+	if open {
 		if err := web.OpenURL(url); err != nil {
-			fmt.Fprintf(e.stderr, "ブラウザを開けませんでした（%v）。%s を開いてください。\n", err, url)
+			fmt.Fprintf(e.stderr, "ブラウザを開けませんでした。%s を開いてください。\n", url)
 		}
 	}
 	select {
 	case err := <-served:
 		if err != nil {
-			return e.fail(err)
+			return err
 		}
-		return exitOK
+		return nil
 	case <-sig:
 	}
 	// First Ctrl-C: stop a running indexing run (as the stop button does)
@@ -78,7 +85,7 @@ func runServe(e *env, args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
-		return e.fail(err)
+		return err
 	}
-	return exitOK
+	return nil
 }

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
-	"text/tabwriter"
+	"strconv"
 
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/ingestlist"
@@ -10,22 +11,21 @@ import (
 )
 
 func init() {
-	commands["status"] = &command{summary: "per index: files, done, failed, pending, last run", run: runStatus}
-	commands["failures"] = &command{summary: "files that failed, with the reason", run: runFailures}
+	register(&command{name: "status", summary: "インデックスごとのファイル数・取り込み済み・失敗・未取り込み・最終取り込みを表示する", order: 40,
+		about:    "取り込み一覧（ingest_status.tsv）から数えます。--json では 1 行に 1 インデックスの JSON で出力します（README「--json」）。",
+		examples: []string{"fumibako status", "fumibako status --json"},
+		setup:    setupStatus})
+	register(&command{name: "failures", summary: "取り込みに失敗したファイルと原因を、新しい順に表示する", order: 50,
+		about:    "もう一度取り込むには fumibako index --retry-failed を実行します。--json では 1 行に 1 ファイルの JSON で出力します（README「--json」）。",
+		examples: []string{"fumibako failures", "fumibako failures --json"},
+		setup:    setupFailures})
 }
 
 // loadList opens the workspace and reads its settings and ingest list.
 func loadList(e *env) (*workspace.Workspace, *workspace.Settings, *ingestlist.List, error) {
-	ws, err := e.workspace()
+	ws, s, err := openSettings(e)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	s, notice, err := loadSettings(ws)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if notice != "" {
-		fmt.Fprintln(e.stderr, notice)
 	}
 	l, err := ingestlist.ReadFile(ws.IngestList())
 	if err != nil {
@@ -34,84 +34,107 @@ func loadList(e *env) (*workspace.Workspace, *workspace.Settings, *ingestlist.Li
 	return ws, s, l, nil
 }
 
-type indexStats struct {
-	files, done, failed, pending int
-	last                         string
+// statusJSON is one line of `status --json` (README "--json").
+type statusJSON struct {
+	Name      string `json:"name"`
+	Path      string `json:"path"`
+	Enabled   bool   `json:"enabled"`
+	Files     int    `json:"files"`
+	Done      int    `json:"done"`
+	Failed    int    `json:"failed"`
+	Pending   int    `json:"pending"`
+	CloudOnly int    `json:"cloudOnly"`
+	Last      string `json:"last"` // yyyy/MM/dd HH:mm:ss, "" when never
+	Running   bool   `json:"running"`
 }
 
-func runStatus(e *env, args []string) int {
-	fs := newFlags(e, "status")
-	if _, err := parseInterspersed(fs, args); err != nil {
-		return exitUsage
-	}
-	ws, s, l, err := loadList(e)
-	if err != nil {
-		return e.fail(err)
-	}
-	stats := map[string]*indexStats{}
-	for _, r := range l.Rows {
-		k := workspace.FoldKey(r.IndexName())
-		st := stats[k]
-		if st == nil {
-			st = &indexStats{}
-			stats[k] = st
+func setupStatus(fs *flag.FlagSet) func(*env, []string) error {
+	asJSON := fs.Bool("json", false, "1 行に 1 インデックスの JSON で出力する")
+	return func(e *env, args []string) error {
+		ws, s, l, err := loadList(e)
+		if err != nil {
+			return err
 		}
-		st.files++
-		switch {
-		case r.Failed():
-			st.failed++
-		case r.State == ingestlist.Done:
-			st.done++
-		default:
-			st.pending++
+		counts := l.CountByIndex()
+		cloud := indexer.ReadRunStats(ws)
+		running := ws.IsLocked()
+		var rows []statusJSON
+		for _, root := range s.Roots {
+			r := statusJSON{Name: root.Name, Path: root.Path, Enabled: root.IsEnabled(), CloudOnly: cloud[root.Name].CloudOnly, Running: running}
+			if c := counts[workspace.FoldKey(root.Name)]; c != nil {
+				r.Files, r.Done, r.Failed, r.Pending, r.Last = c.Files, c.Done, c.Failed, c.Pending, c.Last
+			}
+			rows = append(rows, r)
 		}
-		if r.IngestedAt > st.last {
-			st.last = r.IngestedAt
+		if *asJSON {
+			out := newJSONLines(e.stdout)
+			for _, r := range rows {
+				out.write(r)
+			}
+			return out.err
 		}
+		t := table{head: []string{"インデックス名", "ファイル", "取り込み済み", "失敗", "未取り込み", "クラウドのみ", "最終取り込み", "取り込み", "フォルダ"},
+			right: []bool{false, true, true, true, true, true}}
+		for _, r := range rows {
+			last := r.Last
+			if last == "" {
+				last = msgNever
+			}
+			t.add(r.Name, strconv.Itoa(r.Files), strconv.Itoa(r.Done), strconv.Itoa(r.Failed), strconv.Itoa(r.Pending),
+				strconv.Itoa(r.CloudOnly), last, enabledWord(r.Enabled), r.Path)
+		}
+		if err := t.write(e.stdout); err != nil {
+			return err
+		}
+		if running {
+			fmt.Fprintln(e.stdout, msgRunning)
+		}
+		fmt.Fprintf(e.stdout, msgListAt+"\n", ws.IngestList())
+		return nil
 	}
-	cloud := indexer.ReadRunStats(ws)
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "インデックス名\tファイル\t済\t失敗\t未取り込み\tクラウドのみ\t最終取り込み\t状態\tフォルダ")
-	for _, root := range s.Roots {
-		st := stats[workspace.FoldKey(root.Name)]
-		if st == nil {
-			st = &indexStats{last: "-"}
-		}
-		state := "チェックあり"
-		if !root.IsEnabled() {
-			state = "チェックなし"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n", root.Name, st.files, st.done, st.failed, st.pending,
-			cloud[root.Name].CloudOnly, st.last, state, root.Path)
-	}
-	tw.Flush()
-	if ws.IsLocked() {
-		fmt.Fprintln(e.stdout, "インデックス作成が実行中です。")
-	}
-	return exitOK
 }
 
-func runFailures(e *env, args []string) int {
-	fs := newFlags(e, "failures")
-	if _, err := parseInterspersed(fs, args); err != nil {
-		return exitUsage
-	}
-	_, _, l, err := loadList(e)
-	if err != nil {
-		return e.fail(err)
-	}
-	n := 0
-	for _, r := range l.Rows {
-		if !r.Failed() {
-			continue
+// failureJSON is one line of `failures --json` (README "--json").
+type failureJSON struct {
+	Path  string `json:"path"`  // <index name>\<path under the folder>
+	Error string `json:"error"` // the reason (エラー), "" when none was recorded
+	At    string `json:"at"`    // 取り込み日時, yyyy/MM/dd HH:mm:ss
+	State string `json:"state"` // 失敗, or 未取り込み for a postponed file
+}
+
+func setupFailures(fs *flag.FlagSet) func(*env, []string) error {
+	asJSON := fs.Bool("json", false, "1 行に 1 ファイルの JSON で出力する")
+	return func(e *env, args []string) error {
+		ws, _, l, err := loadList(e)
+		if err != nil {
+			return err
 		}
-		msg := r.Error
-		if msg == "" {
-			msg = "（原因は記録されていません）"
+		failures := l.Failures()
+		if *asJSON {
+			out := newJSONLines(e.stdout)
+			for _, r := range failures {
+				out.write(failureJSON{Path: r.RelPath, Error: r.Error, At: r.IngestedAt, State: string(r.State)})
+			}
+			return out.err
 		}
-		fmt.Fprintf(e.stdout, "%s\n    → %s\n", r.RelPath, msg)
-		n++
+		if len(failures) == 0 {
+			fmt.Fprintln(e.stdout, msgFailuresNone)
+			return nil
+		}
+		t := table{head: []string{"取り込み日時", "ファイル", "原因"}}
+		for _, r := range failures {
+			msg := r.Error
+			if msg == "" {
+				msg = msgNoFailureCause
+			}
+			t.add(r.IngestedAt, r.RelPath, msg)
+		}
+		if err := t.write(e.stdout); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, msgFailuresCount+"\n", len(failures))
+		fmt.Fprintln(e.stdout, msgRetryHint)
+		fmt.Fprintf(e.stdout, msgListAt+"\n", ws.IngestList())
+		return nil
 	}
-	fmt.Fprintf(e.stdout, "取り込みに失敗したファイル %d 件\n", n)
-	return exitOK
 }

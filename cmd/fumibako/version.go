@@ -1,21 +1,26 @@
 package main
 
-import "fmt"
+import (
+	"flag"
+	"fmt"
+)
 
 // version is stamped at build time: make dist (and make build) pass
 // -ldflags "-X main.version=<git describe>".
 var version = "dev"
 
 func init() {
-	commands["version"] = &command{summary: "print the version", run: runVersion}
+	register(&command{name: "version", summary: "版を表示する", order: 80,
+		about:    "fumibako --version でも表示します。",
+		examples: []string{"fumibako version"},
+		setup: func(fs *flag.FlagSet) func(*env, []string) error {
+			return runVersion
+		}})
 }
 
-func runVersion(e *env, args []string) int {
-	if len(args) != 0 {
-		return exitUsage
-	}
+func runVersion(e *env, args []string) error {
 	fmt.Fprintln(e.stdout, "fumibako", version)
-	return exitOK
+	return nil
 }
 
 // startArgs maps how the program was started to the arguments run gets:

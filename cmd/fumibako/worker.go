@@ -4,27 +4,31 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/fumibako/fumibako/internal/worker"
 )
 
 func init() {
-	commands[worker.Command] = &command{hidden: true, summary: "internal: extraction worker", run: runWorker}
+	register(&command{name: worker.Command, hidden: true, summary: "internal: extraction worker", raw: runWorker})
 }
 
-func runWorker(e *env, args []string) int {
+// runWorker is the worker process the indexer starts; its flags are the
+// indexer's, never a user's.
+func runWorker(e *env, args []string) error {
 	fs := flag.NewFlagSet(worker.Command, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
 	scratch := fs.String("scratch", "", "scratch folder")
 	memLimit := fs.Int64("mem-limit", 0, "memory limit in bytes")
 	if err := fs.Parse(args); err != nil || *scratch == "" {
-		return exitUsage
+		return usagef(worker.Command, "bad worker arguments: %q", args)
 	}
 	// The protocol pipe is UTF-8 JSON: never re-encoded for a console
 	// (console.go), so os.Stdout and not e.stdout.
 	if err := worker.Serve(context.Background(), os.Stdin, os.Stdout, *scratch, *memLimit); err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitFatal
+		return errShown
 	}
-	return exitOK
+	return nil
 }

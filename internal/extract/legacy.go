@@ -58,8 +58,16 @@ import (
 // wording).
 const MsgConvertedEncrypted = "ファイルを暗号化する製品が一時ファイルを暗号化したため取り込めません。"
 
-// protectionLog is the log line of §10 for Password, Rights and Unknown.
+// protectionLog is the log line of §10 for Password, Rights and Unknown,
+// with the kinds in words users read instead of the reference's English
+// names (issue 17).
 const protectionLog = "    暗号化の判定: "
+
+var protectionWords = map[officefile.Protection]string{
+	officefile.Password: "パスワード付き",
+	officefile.Rights:   "権限の保護（IRM・秘密度ラベル）付き",
+	officefile.Unknown:  "判定できません（暗号化されているか、壊れています）",
+}
 
 func init() {
 	register(readLegacy, ".xls", ".xlsb", ".doc", ".ppt")
@@ -108,7 +116,7 @@ func readLegacyWith(ctx context.Context, path string, opt Options, native map[st
 	}
 	protected := func(msg string) error {
 		return &Error{Msg: msg, Cause: fmt.Errorf("extract: %s: %s", path, d.Reason),
-			Log: []string{protectionLog + d.Protection.String()}}
+			Log: []string{protectionLog + protectionWords[d.Protection]}}
 	}
 	switch d.Protection {
 	case officefile.Password:

@@ -22,7 +22,7 @@ func officefileSeed(t *testing.T, name string) []byte {
 // TestLegacyDetection covers the outcomes decided before any converter
 // runs, so it needs no LibreOffice.
 func TestLegacyDetection(t *testing.T) {
-	const logPassword = "    暗号化の判定: Password"
+	const logPassword = "    暗号化の判定: パスワード付き"
 	tests := []struct {
 		name  string
 		in    []byte
@@ -32,11 +32,11 @@ func TestLegacyDetection(t *testing.T) {
 	}{
 		{name: "a.xls", in: officefileSeed(t, "password-ooxml.cfb"), msg: extract.MsgPassword, log: logPassword},
 		{name: "a.xlsb", in: officefileSeed(t, "password-ooxml.cfb"), msg: extract.MsgPassword, log: logPassword},
-		{name: "a.doc", in: officefileSeed(t, "rights-ooxml.cfb"), msg: extract.MsgRights, log: "    暗号化の判定: Rights"},
+		{name: "a.doc", in: officefileSeed(t, "rights-ooxml.cfb"), msg: extract.MsgRights, log: "    暗号化の判定: 権限の保護（IRM・秘密度ラベル）付き"},
 		{name: "a.xls", in: officefileSeed(t, "xls-cryptoapi.cfb"), msg: extract.MsgPassword, log: logPassword},
 		{name: "a.doc", in: officefileSeed(t, "doc-encrypted.cfb"), msg: extract.MsgPassword, log: logPassword},
 		{name: "a.ppt", in: officefileSeed(t, "ppt-encrypted.cfb"), msg: extract.MsgPassword, log: logPassword},
-		{name: "cipher.xls", in: []byte("\x8a\x01\x00\x13\xfe\xff secret"), msg: extract.MsgEncryptedOrBad, log: "    暗号化の判定: Unknown"},
+		{name: "cipher.xls", in: []byte("\x8a\x01\x00\x13\xfe\xff secret"), msg: extract.MsgEncryptedOrBad, log: "    暗号化の判定: 判定できません（暗号化されているか、壊れています）"},
 		{name: "cipher.doc", in: []byte("\x8a\x01\x00\x13"), msg: extract.MsgEncryptedOrBad},
 		{name: "cipher.ppt", in: []byte("\x8a\x01\x00\x13"), msg: extract.MsgEncryptedOrBad},
 		{name: "outline.ppt", in: []byte("Slide title\r\n\tbullet\r\n"), msg: extract.MsgNotPowerPoint},

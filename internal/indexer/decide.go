@@ -44,7 +44,7 @@ type Answer struct {
 // ingest list with every target as 未取り込み and replaces the journal
 // (reference/indexing.md §5.2–§5.4).
 func (r *run) crawlAndDecide() error {
-	r.logf(Info, msgOutput, r.ws.ContentRoot())
+	r.logf(Info, msgOutput, r.ws.Root)
 	r.logf(Info, "")
 	r.logf(Info, msgCrawling)
 	r.stats = ReadRunStats(r.ws)

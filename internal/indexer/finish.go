@@ -82,7 +82,7 @@ func (r *run) summary() {
 	if s.NoLibreOffice > 0 {
 		r.logf(Warn, msgNoLibre, s.NoLibreOffice)
 	}
-	r.logf(Info, msgSeeList)
+	r.logf(Info, msgSeeList, r.ws.IngestList())
 	if len(s.Failures) == 0 {
 		return
 	}

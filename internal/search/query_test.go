@@ -167,7 +167,7 @@ func TestQueryErrors(t *testing.T) {
 		{"empty", nil, search.Options{}, search.MsgEmptyQuery, -1, -1},
 		{"spaces", []string{" ", "\u3000"}, search.Options{}, search.MsgEmptyQuery, -1, -1},
 		{"only excluded", []string{"-a"}, search.Options{}, search.MsgOnlyExcluded, -1, -1},
-		{"paren", []string{"ok", "(りんご"}, search.Options{Regex: true}, "正規表現として不正です（2 語目「(りんご」の 5 文字目「」: 閉じかっこ ) が足りません）", 1, 4},
+		{"paren", []string{"ok", "(りんご"}, search.Options{Regex: true}, "正規表現として不正です（2 語目「(りんご」の終わり: 閉じかっこ ) が足りません）", 1, 4},
 		{"repeat", []string{"a**"}, search.Options{Regex: true}, "正規表現として不正です（1 語目「a**」の 2 文字目「**」: 繰り返しの指定が不正です）", 0, 1},
 		{"lookahead", []string{"a(?=b)"}, search.Options{Regex: true}, "正規表現として不正です（1 語目「a(?=b)」の 2 文字目「(?=」: (? の使い方が不正です（先読み・後読み・後方参照は使えません））", 0, 1},
 		{"kind", []string{"a"}, search.Options{Kinds: []string{"pdf"}}, `種類 "pdf" はありません（excel・word・powerpoint・text から選んでください）`, -1, -1},

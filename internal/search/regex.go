@@ -88,7 +88,7 @@ func compileRegex(pattern string, w int, fold, kana bool) (*regexTerm, error) {
 func regexError(pattern string, w int, err error) error {
 	var se *syntax.Error
 	if !errors.As(err, &se) {
-		return &QueryError{Msg: fmt.Sprintf(MsgBadRegex, w+1, pattern, 1, "", err.Error()), Word: w, Pos: 0, Cause: err}
+		return &QueryError{Msg: fmt.Sprintf(MsgBadRegexWord, w+1, pattern), Word: w, Pos: 0, Cause: err}
 	}
 	pos := 0
 	if i := strings.Index(pattern, se.Expr); i >= 0 && se.Code != syntax.ErrMissingParen {
@@ -96,11 +96,11 @@ func regexError(pattern string, w int, err error) error {
 	} else if se.Code == syntax.ErrMissingParen {
 		pos = utf8.RuneCountInString(pattern)
 	}
-	expr := se.Expr
-	if se.Code == syntax.ErrMissingParen {
-		expr = ""
+	if se.Code == syntax.ErrMissingParen || se.Expr == "" {
+		// The text is missing, not wrong: point at the end of the word.
+		return &QueryError{Msg: fmt.Sprintf(MsgBadRegexEnd, w+1, pattern, regexReason(se.Code)), Word: w, Pos: pos, Cause: err}
 	}
-	return &QueryError{Msg: fmt.Sprintf(MsgBadRegex, w+1, pattern, pos+1, expr, regexReason(se.Code)), Word: w, Pos: pos, Cause: err}
+	return &QueryError{Msg: fmt.Sprintf(MsgBadRegex, w+1, pattern, pos+1, se.Expr, regexReason(se.Code)), Word: w, Pos: pos, Cause: err}
 }
 
 // regexReason says in Japanese what a syntax error code means.

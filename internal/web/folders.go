@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -92,38 +91,20 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 	}
 	run, _ := s.runView()
 	v := StateView{Workspace: s.ws.Root, Notice: notice, Run: run, Folders: []FolderView{}}
-	stats := map[string]*FolderView{}
-	for _, row := range l.Rows {
-		k := workspace.FoldKey(row.IndexName())
-		fv := stats[k]
-		if fv == nil {
-			fv = &FolderView{}
-			stats[k] = fv
-		}
-		fv.Files++
-		switch {
-		case row.Failed():
-			fv.Failed++
-			v.Failures++
-		case row.State == ingestlist.Done:
-			fv.Done++
-			v.HasIndex = true
-		default:
-			fv.Pending++
-			if !run.Running {
-				v.Interrupted++
-			}
-		}
-		if row.IngestedAt > fv.Last {
-			fv.Last = row.IngestedAt
+	counts := l.CountByIndex()
+	for _, c := range counts {
+		v.Failures += c.Failed
+		v.HasIndex = v.HasIndex || c.Done > 0
+		if !run.Running {
+			v.Interrupted += c.Pending
 		}
 	}
 	exists := s.probe.check(st.Roots)
 	now := time.Now()
 	for i, root := range st.Roots {
 		fv := FolderView{}
-		if p := stats[workspace.FoldKey(root.Name)]; p != nil {
-			fv = *p
+		if c := counts[workspace.FoldKey(root.Name)]; c != nil {
+			fv.Files, fv.Done, fv.Failed, fv.Pending, fv.Last = c.Files, c.Done, c.Failed, c.Pending, c.Last
 		}
 		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
 		fv.Last = shortTime(fv.Last, now)
@@ -178,18 +159,13 @@ func (s *Server) handleFailures(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var rows []FailureView
-	for _, row := range l.Rows {
-		if !row.Failed() {
-			continue
-		}
+	for _, row := range l.Failures() { // newest first
 		msg := row.Error
 		if msg == "" {
 			msg = msgNoCause
 		}
 		rows = append(rows, FailureView{Path: row.RelPath, Msg: msg, At: row.IngestedAt})
 	}
-	// Newest first; equal times keep list order.
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].At > rows[j].At })
 	total := len(rows)
 	if len(rows) > maxFailuresShown {
 		rows = rows[:maxFailuresShown]
@@ -265,14 +241,16 @@ func (s *Server) checkIndex(name string) error {
 	return err
 }
 
+// writeEditError answers an index edit that failed: a user error with its
+// text (indexer.UserText, the CLI's too), a held lock as a conflict.
 func writeEditError(w http.ResponseWriter, err error) {
-	var fe *workspace.FolderError
 	var le *workspace.LockError
+	text, ok := indexer.UserText(err)
 	switch {
-	case errors.As(err, &fe):
-		writeUserError(w, http.StatusBadRequest, fe.Error())
 	case errors.As(err, &le):
-		writeUserError(w, http.StatusConflict, le.Error())
+		writeUserError(w, http.StatusConflict, text)
+	case ok:
+		writeUserError(w, http.StatusBadRequest, text)
 	default:
 		writeError(w, http.StatusInternalServerError, err.Error())
 	}

@@ -409,18 +409,15 @@ func timeLeft(d time.Duration) string {
 // endView turns a run's outcome into its end text (reference/gui.md §3.5).
 func endView(sum *indexer.Summary, err error) *EndView {
 	if err != nil {
+		// The same texts as the CLI's (indexer.UserText); an internal
+		// error's English chain is in the log, not in the banner.
 		var lockErr *workspace.LockError
-		var fatal *indexer.FatalError
-		var lost *indexer.ErrRootLost
-		var fault *workspace.FaultError
-		msg := msgEndFatalNoCause
-		switch {
-		case errors.As(err, &lockErr):
+		if errors.As(err, &lockErr) {
 			return &EndView{Level: "error", Text: lockErr.Error()}
-		case errors.As(err, &fatal), errors.As(err, &lost), errors.As(err, &fault):
-			msg = err.Error()
-		case err.Error() != "":
-			msg = err.Error() + " " + msgEndFatalNoCause
+		}
+		msg := msgEndFatalNoCause
+		if text, ok := indexer.UserText(err); ok {
+			msg = text
 		}
 		return &EndView{Level: "error", Text: msgEndFatal, Hint: msg}
 	}

@@ -25,7 +25,7 @@ func TestEndView(t *testing.T) {
 		{"stopped", &indexer.Summary{Stopped: true, Succeeded: 4, Failed: 1, Remaining: 7}, nil, EndView{Level: "warn", Text: "更新を中止しました（成功 4 件 / 失敗 1 件 / 残り 7 件）", Hint: "次回は続きから再開できます。"}},
 		{"no roots", nil, &indexer.FatalError{Msg: indexer.MsgNoRoots}, EndView{Level: "error", Text: "インデックスを作成できませんでした", Hint: indexer.MsgNoRoots}},
 		{"lock", nil, &workspace.LockError{}, EndView{Level: "error", Text: workspace.MsgLocked}},
-		{"other", nil, errors.New("disk full"), EndView{Level: "error", Text: "インデックスを作成できませんでした", Hint: "disk full 詳しくはログを確認してください。"}},
+		{"other", nil, errors.New("disk full"), EndView{Level: "error", Text: "インデックスを作成できませんでした", Hint: "詳しくはログを確認してください。"}},
 	}
 	for _, tt := range tests {
 		if got := endView(tt.sum, tt.err); *got != tt.want {

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/search"
+)
+
+// Exit codes, the same for every command (README "Exit codes"; DESIGN.md:
+// index exits 0 done, 1 fatal error, 2 stopped).
+const (
+	exitOK    = 0 // done; search found something; help shown
+	exitFatal = 1 // a fatal error; search found nothing
+	exitUsage = 2 // a command line that cannot run; stopped (Ctrl-C) or declined
+)
+
+// Outcomes that are not failures to print: the command has said what
+// happened already and only the exit code is left to choose.
+var (
+	errNoHits  = errors.New("cmd: no hits")  // search: 見つかりませんでした (exit 1)
+	errStopped = errors.New("cmd: stopped")  // Ctrl-C or a declined run (exit 2)
+	errShown   = errors.New("cmd: reported") // a fatal error already printed (exit 1)
+)
+
+// report prints what explain says about err on stderr and returns the
+// exit code: the one place that does so (STYLE.md §5).
+func (e *env) report(err error) int {
+	code, lines := e.explain(err)
+	for _, l := range lines {
+		fmt.Fprintln(e.stderr, l)
+	}
+	return code
+}
+
+// explain maps a command's error to its exit code and the lines the user
+// reads: user errors their Japanese text (the same text the web UI shows,
+// indexer.UserText); an internal error a Japanese line, and its English
+// chain only with --verbose.
+func (e *env) explain(err error) (code int, lines []string) {
+	var usage *usageError
+	var fatal *fatalError
+	var query *search.QueryError
+	switch {
+	case err == nil:
+		return exitOK, nil
+	case errors.Is(err, errNoHits), errors.Is(err, errShown):
+		return exitFatal, nil
+	case errors.Is(err, errStopped):
+		return exitUsage, nil
+	case errors.As(err, &usage):
+		hint := fmt.Sprintf(msgSeeHelp, usage.cmd)
+		if usage.cmd == "" {
+			hint = msgSeeTopHelp
+		}
+		return exitUsage, []string{"fumibako: " + usage.msg, hint}
+	case errors.As(err, &query):
+		return exitUsage, []string{query.Msg}
+	case errors.As(err, &fatal):
+		lines = []string{fmt.Sprintf(msgErrorHead, fatal.msg)}
+		if e.verbose && fatal.cause != nil {
+			lines = append(lines, fmt.Sprintf(msgInternalDetail, fatal.cause))
+		}
+		return exitFatal, lines
+	}
+	text, ok := indexer.UserText(err)
+	if !ok {
+		if e.verbose {
+			return exitFatal, []string{fmt.Sprintf(msgErrorHead, msgInternal), fmt.Sprintf(msgInternalDetail, err)}
+		}
+		return exitFatal, []string{fmt.Sprintf(msgErrorHead, msgInternal), msgInternalHint}
+	}
+	lines = []string{fmt.Sprintf(msgErrorHead, text)}
+	if e.verbose && errors.Unwrap(err) != nil {
+		lines = append(lines, fmt.Sprintf(msgInternalDetail, errors.Unwrap(err)))
+	}
+	return exitFatal, lines
+}
+
+// fatalError is a refusal of the command with a Japanese text (exit 1);
+// cause, if any, is shown with --verbose.
+type fatalError struct {
+	msg   string
+	cause error
+}
+
+func (e *fatalError) Error() string { return e.msg }
+func (e *fatalError) Unwrap() error { return e.cause }
+
+func fatalf(format string, a ...any) error { return &fatalError{msg: fmt.Sprintf(format, a...)} }
