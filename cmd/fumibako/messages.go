@@ -95,11 +95,8 @@ const (
 
 // Progress line of `fumibako index` on a terminal.
 const (
-	msgBar        = "%s %d/%d 件"
-	msgBarFailed  = " 失敗 %d"
-	msgBarRate    = " %.1f 件/秒"
-	msgBarLeft    = " 残り %s"
-	msgBarCrawl   = "クロールしています… %s"
-	msgBarFinish  = "仕上げています…"
-	msgEndSummary = "すべての一覧: fumibako failures（取り込み一覧: %s）"
+	msgBar       = "%s %d/%d 件"
+	msgBarFailed = " 失敗 %d"
+	msgBarRate   = " %.1f 件/秒"
+	msgBarLeft   = " 残り %s"
 )

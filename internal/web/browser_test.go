@@ -249,7 +249,7 @@ func TestBrowser(t *testing.T) {
 	b.step("confirmation", click(`#run-start`), chromedp.WaitVisible(css(`#confirm-table`)))
 	plan := strings.ReplaceAll(get(b, "plan", textOf(`#dialog`)), ",", "")
 	wantPlan := fmt.Sprintf("営業\t%d\t%d", len(files)+1, len(files)+1)
-	if !strings.Contains(plan, wantPlan) || !strings.Contains(plan, "更新対象: 1 フォルダ") {
+	if !strings.Contains(plan, wantPlan) || !strings.Contains(plan, "取り込み対象: 1 フォルダ") {
 		t.Errorf("confirmation = %q", plan)
 	}
 	b.screenshot("confirmation")
@@ -268,21 +268,21 @@ func TestBrowser(t *testing.T) {
 				document.getElementById('run-left').textContent)).observe(
 				document.getElementById('run-banner'), {subtree: true, childList: true, characterData: true, attributes: true});`),
 		click(`#confirm-start`),
-		waitJSFor(`document.getElementById('run-text').textContent.startsWith('更新が終わりました')`, runLimit),
+		waitJSFor(`document.getElementById('run-text').textContent.startsWith('インデックス作成が完了しました')`, runLimit),
 		waitJS(`document.querySelector('#failures tbody tr') !== null`))
 	seen := get(b, "seen", eval[[]string](`window.__seen`))
 	endText := get(b, "end text", textOf(`#run-text`))
 	failures := get(b, "failures", textOf(`#failures-section`))
 	progress := 0
 	for _, s := range seen {
-		if strings.HasPrefix(s, "インデックスを更新しています（") && strings.Contains(s, "更新中のファイル：営業\\") {
+		if strings.HasPrefix(s, "取り込んでいます（") && strings.Contains(s, "取り込み中のファイル：営業\\") {
 			progress++
 		}
 	}
 	if progress == 0 {
 		t.Errorf("no live progress seen; banner texts:\n%s", strings.Join(seen, "\n"))
 	}
-	if want := fmt.Sprintf("更新が終わりました（成功 %d 件 / 失敗 1 件）", len(files)); strings.ReplaceAll(endText, ",", "") != want {
+	if want := fmt.Sprintf("インデックス作成が完了しました（成功 %d 件 / 失敗 1 件）", len(files)); strings.ReplaceAll(endText, ",", "") != want {
 		t.Errorf("end text = %q, want %q", endText, want)
 	}
 	for _, w := range []string{"⚠ 取り込みに失敗したファイル 1 件", `営業\x.txt`, "テキストファイルではないため取り込めません。"} {
@@ -434,11 +434,11 @@ func TestBrowserIndexManagement(t *testing.T) {
 	b.step("start",
 		click(`#run-start`),
 		click(`#confirm-start`),
-		waitJS(`document.getElementById('run-text').textContent.startsWith('インデックスを更新しています（')`),
+		waitJS(`document.getElementById('run-text').textContent.startsWith('取り込んでいます（')`),
 		click(`#run-stop`),
 		chromedp.WaitVisible(css(`#dialog-ok`)))
-	if d := get(b, "stop dialog", textOf(`#dialog`)); !strings.Contains(d, "インデックスの更新を中止しますか？") ||
-		!strings.Contains(d, "更新したところまでは残ります。あとで続きから再開できます。") {
+	if d := get(b, "stop dialog", textOf(`#dialog`)); !strings.Contains(d, "インデックス作成を中止しますか？") ||
+		!strings.Contains(d, "取り込んだところまでは残ります。あとで続きから再開できます。") {
 		t.Errorf("stop dialog = %q", d)
 	}
 	if f := get(b, "default button", eval[string](`document.activeElement.textContent`)); f != "キャンセル" {
@@ -446,7 +446,7 @@ func TestBrowserIndexManagement(t *testing.T) {
 	}
 	b.step("stop",
 		click(`#dialog-ok`),
-		waitJS(`document.getElementById('run-text').textContent.startsWith('更新を中止しました（')`),
+		waitJS(`document.getElementById('run-text').textContent.startsWith('インデックス作成を中止しました（')`),
 		chromedp.WaitVisible(css(`#run-resume`)))
 	if h := get(b, "hint", textOf(`#run-hint`)); h != "次回は続きから再開できます。" {
 		t.Errorf("hint = %q", h)
@@ -461,9 +461,9 @@ func TestBrowserIndexManagement(t *testing.T) {
 	}
 	b.step("finish",
 		click(`#confirm-start`),
-		waitJS(`document.getElementById('run-text').textContent.startsWith('更新が終わりました')`))
+		waitJS(`document.getElementById('run-text').textContent.startsWith('インデックス作成が完了しました')`))
 
-	// A row's ［更新］ updates that index alone.
+	// A row's ［取り込む］ updates that index alone.
 	if err := os.WriteFile(filepath.Join(e.root, "追加.txt"), []byte("あとから足した行\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +471,7 @@ func TestBrowserIndexManagement(t *testing.T) {
 	// button in one step, once it is enabled.
 	row := `document.querySelector('#folders tbody tr[data-name="営業2"] td.ops button.row-run')`
 	b.step("row update",
-		waitJS(row+` && !`+row+`.disabled && `+row+`.textContent === '更新'`),
+		waitJS(row+` && !`+row+`.disabled && `+row+`.textContent === '取り込む'`),
 		chromedp.Evaluate[void](row+`.click()`),
 		chromedp.WaitVisible(css(`#confirm-table`)))
 	if n := get(b, "plan rows", eval[int](`document.querySelectorAll('#confirm-table tbody tr').length`)); n != 1 {
@@ -479,7 +479,7 @@ func TestBrowserIndexManagement(t *testing.T) {
 	}
 	b.step("row update finish",
 		click(`#confirm-start`),
-		waitJS(`document.getElementById('run-text').textContent.startsWith('更新が終わりました（成功 1 件')`))
+		waitJS(`document.getElementById('run-text').textContent.startsWith('インデックス作成が完了しました（成功 1 件')`))
 
 	// Another process holds the lock: the page says so and refuses to start.
 	lock, err := e.ws.Lock()

@@ -39,14 +39,14 @@ type FolderView struct {
 	Pending int    `json:"pending"`
 	Failed  int    `json:"failed"`
 	Last    string `json:"last"`   // H:mm today, else M/d H:mm; "" when never
-	Status  string `json:"status"` // 未作成, 更新中, 要更新, エラー, 最新
+	Status  string `json:"status"` // 未作成, 取り込み中, 取り込み待ち, エラー, 最新
 }
 
 // Index status badges (reference/gui.md §2.2).
 const (
 	statusNone    = "未作成"
-	statusRunning = "更新中"
-	statusStale   = "要更新"
+	statusRunning = "取り込み中"
+	statusStale   = "取り込み待ち"
 	statusError   = "エラー"
 	statusFresh   = "最新"
 )
@@ -229,7 +229,7 @@ func (s *Server) changeSettings(edit func(*workspace.Settings) (string, error)) 
 	return msg, err
 }
 
-// checkIndex checks the index name in the settings (a row's ［更新］),
+// checkIndex checks the index name in the settings (a row's ［取り込む］),
 // saving them only when it was unchecked.
 func (s *Server) checkIndex(name string) error {
 	_, err := s.changeSettings(func(st *workspace.Settings) (string, error) {
@@ -327,7 +327,7 @@ func runCovers(run RunView, name string) bool {
 }
 
 // handleRunStart starts a run: of every checked index, or with Only of
-// that one index (a row's ［更新］: it is checked first, reference/gui.md
+// that one index (a row's ［取り込む］: it is checked first, reference/gui.md
 // §3.1).
 func (s *Server) handleRunStart(w http.ResponseWriter, r *http.Request) {
 	var req struct{ Only string }

@@ -79,9 +79,9 @@ func TestEditsRefusedWhileLocked(t *testing.T) {
 		body map[string]any
 		want string
 	}{
-		{"/api/folders/add", map[string]any{"path": t.TempDir()}, "更新中はインデックスを追加できません。更新が終わるまでお待ちください（［中止］で止められます）。"},
-		{"/api/folders/rename", map[string]any{"name": "営業", "newName": "x"}, "更新中はインデックスを編集できません。"},
-		{"/api/folders/remove", map[string]any{"name": "営業"}, "更新中はインデックスを削除できません。"},
+		{"/api/folders/add", map[string]any{"path": t.TempDir()}, "インデックス作成中はインデックスを追加できません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。"},
+		{"/api/folders/rename", map[string]any{"name": "営業", "newName": "x"}, "インデックス作成中はインデックスを編集できません。"},
+		{"/api/folders/remove", map[string]any{"name": "営業"}, "インデックス作成中はインデックスを削除できません。"},
 		{"/api/run/start", map[string]any{}, workspace.MsgLocked},
 	}
 	for _, tt := range tests {

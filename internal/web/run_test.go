@@ -46,7 +46,7 @@ func TestRunDeclined(t *testing.T) {
 				t.Fatalf("start = %d %v", resp.StatusCode, m)
 			}
 			v := e.waitRun("the confirmation", confirming)
-			if v.Banner != "更新する内容を確認してください" || len(v.Confirm.Rows) != 1 {
+			if v.Banner != "取り込む内容を確認してください" || len(v.Confirm.Rows) != 1 {
 				t.Fatalf("run = %+v", v)
 			}
 			r := v.Confirm.Rows[0]
@@ -62,7 +62,7 @@ func TestRunDeclined(t *testing.T) {
 				e.post("/api/run/stop", map[string]any{})
 			}
 			v = e.waitRun("the end", ended)
-			if *v.End != (web.EndView{Level: "warn", Text: "更新を取りやめました"}) {
+			if *v.End != (web.EndView{Level: "warn", Text: "インデックス作成を取りやめました"}) {
 				t.Errorf("end = %+v", v.End)
 			}
 		})
@@ -149,7 +149,7 @@ func TestRunIngests(t *testing.T) {
 	}
 	e.post("/api/run/confirm", map[string]any{"proceed": true})
 	v = e.waitRun("the end", ended)
-	want := web.EndView{Level: "fail", Text: "更新が終わりました（成功 2 件 / 失敗 1 件）",
+	want := web.EndView{Level: "fail", Text: "インデックス作成が完了しました（成功 2 件 / 失敗 1 件）",
 		Hint: "失敗したファイルと原因は「取り込みに失敗したファイル」の一覧で確認できます。"}
 	if *v.End != want {
 		t.Errorf("end = %+v, want %+v", *v.End, want)
@@ -168,7 +168,7 @@ func TestRunIngests(t *testing.T) {
 	for _, v := range s.views {
 		banners = append(banners, v.Banner)
 	}
-	if joined := strings.Join(banners, "\n"); !strings.Contains(joined, "更新する内容を確認してください") {
+	if joined := strings.Join(banners, "\n"); !strings.Contains(joined, "取り込む内容を確認してください") {
 		t.Errorf("banners:\n%s", joined)
 	}
 	var logText []string
@@ -204,7 +204,7 @@ func TestRunIngests(t *testing.T) {
 	}
 	e.post("/api/run/confirm", map[string]any{"proceed": true})
 	v = e.waitRun("the second end", ended)
-	if *v.End != (web.EndView{Level: "ok", Text: "更新が必要なファイルはありませんでした"}) {
+	if *v.End != (web.EndView{Level: "ok", Text: "取り込みが必要なファイルはありませんでした"}) {
 		t.Errorf("end = %+v", *v.End)
 	}
 
@@ -213,12 +213,12 @@ func TestRunIngests(t *testing.T) {
 	e.waitRun("the third confirmation", confirming)
 	e.post("/api/run/confirm", map[string]any{"proceed": true, "retryFailed": true})
 	v = e.waitRun("the third end", ended)
-	if v.End.Text != "更新が終わりました（成功 0 件 / 失敗 1 件）" {
+	if v.End.Text != "インデックス作成が完了しました（成功 0 件 / 失敗 1 件）" {
 		t.Errorf("end = %+v", *v.End)
 	}
 }
 
-// TestRunOnly: a row's ［更新］ checks that index and updates it alone; the
+// TestRunOnly: a row's ［取り込む］ checks that index and updates it alone; the
 // other index is left as it is and not shown as running.
 func TestRunOnly(t *testing.T) {
 	if testing.Short() {
@@ -270,18 +270,18 @@ func TestRunOnly(t *testing.T) {
 	for _, f := range st.Folders {
 		status[f.Name] = f
 	}
-	if f := status["経理"]; !f.Enabled || f.Status != "更新中" {
-		t.Errorf("経理 = %+v, want checked and 更新中", f)
+	if f := status["経理"]; !f.Enabled || f.Status != "取り込み中" {
+		t.Errorf("経理 = %+v, want checked and 取り込み中", f)
 	}
-	if f := status["営業"]; f.Status == "更新中" {
+	if f := status["営業"]; f.Status == "取り込み中" {
 		t.Errorf("営業 = %+v, shown as running", f)
 	}
 	e.post("/api/run/confirm", map[string]any{"proceed": true})
 	e.waitRun("the end", ended)
 	if lines := e.search("q=" + url.QueryEscape("みかん")); len(lines) != 2 || lines[0].Path != "請求.txt" {
-		t.Errorf("経理's file after its ［更新］: %+v", lines)
+		t.Errorf("経理's file after its ［取り込む］: %+v", lines)
 	}
 	if lines := e.search("q=" + url.QueryEscape("りんご")); len(lines) != 1 || lines[0].Message != "見つかりませんでした。" {
-		t.Errorf("営業's file was ingested by 経理's ［更新］: %+v", lines)
+		t.Errorf("営業's file was ingested by 経理's ［取り込む］: %+v", lines)
 	}
 }

@@ -45,7 +45,7 @@ type runState struct {
 	stopCh   chan struct{}
 	killCh   chan struct{}
 	confirm  *pendingConfirm
-	only     []string // OnlyNames of a row's ［更新］, nil for every checked index
+	only     []string // OnlyNames of a row's ［取り込む］, nil for every checked index
 }
 
 type pendingConfirm struct {
@@ -72,10 +72,10 @@ type RunView struct {
 	Percent   float64 `json:"percent"` // 0..100; -1 while the amount is unknown
 	Rate      float64 `json:"rate"`    // files per second since the first finished file
 	Banner    string  `json:"banner"`
-	Current   string  `json:"current,omitempty"` // 更新中のファイル：…
+	Current   string  `json:"current,omitempty"` // 取り込み中のファイル：…
 	TimeLeft  string  `json:"timeLeft,omitempty"`
 	Stopping  bool    `json:"stopping"`
-	// Only names the indexes of a row's ［更新］; empty when the run
+	// Only names the indexes of a row's ［取り込む］; empty when the run
 	// covers every checked index.
 	Only []string `json:"only,omitempty"`
 

@@ -16,13 +16,13 @@ func TestEndView(t *testing.T) {
 		err  error
 		want EndView
 	}{
-		{"done", &indexer.Summary{Succeeded: 12}, nil, EndView{Level: "ok", Text: "更新が終わりました（成功 12 件 / 失敗 0 件）"}},
-		{"failures", &indexer.Summary{Succeeded: 12, Failed: 2}, nil, EndView{Level: "fail", Text: "更新が終わりました（成功 12 件 / 失敗 2 件）", Hint: msgEndFailHint}},
-		{"postponed", &indexer.Summary{Succeeded: 12, Failed: 1, Postponed: 3}, nil, EndView{Level: "fail", Text: "更新が終わりました（成功 12 件 / 失敗 1 件 / 残り 3 件）", Hint: msgEndFailHint}},
-		{"postponed only", &indexer.Summary{Postponed: 3}, nil, EndView{Level: "warn", Text: "更新が終わりました（更新せずに残したファイル 3 件）", Hint: msgEndFailHint}},
-		{"nothing", &indexer.Summary{NothingToDo: true}, nil, EndView{Level: "ok", Text: "更新が必要なファイルはありませんでした"}},
-		{"declined", &indexer.Summary{Stopped: true, Cancelled: true}, nil, EndView{Level: "warn", Text: "更新を取りやめました"}},
-		{"stopped", &indexer.Summary{Stopped: true, Succeeded: 4, Failed: 1, Remaining: 7}, nil, EndView{Level: "warn", Text: "更新を中止しました（成功 4 件 / 失敗 1 件 / 残り 7 件）", Hint: "次回は続きから再開できます。"}},
+		{"done", &indexer.Summary{Succeeded: 12}, nil, EndView{Level: "ok", Text: "インデックス作成が完了しました（成功 12 件 / 失敗 0 件）"}},
+		{"failures", &indexer.Summary{Succeeded: 12, Failed: 2}, nil, EndView{Level: "fail", Text: "インデックス作成が完了しました（成功 12 件 / 失敗 2 件）", Hint: msgEndFailHint}},
+		{"postponed", &indexer.Summary{Succeeded: 12, Failed: 1, Postponed: 3}, nil, EndView{Level: "fail", Text: "インデックス作成が完了しました（成功 12 件 / 失敗 1 件 / 残り 3 件）", Hint: msgEndFailHint}},
+		{"postponed only", &indexer.Summary{Postponed: 3}, nil, EndView{Level: "warn", Text: "インデックス作成が完了しました（取り込まずに残したファイル 3 件）", Hint: msgEndFailHint}},
+		{"nothing", &indexer.Summary{NothingToDo: true}, nil, EndView{Level: "ok", Text: "取り込みが必要なファイルはありませんでした"}},
+		{"declined", &indexer.Summary{Stopped: true, Cancelled: true}, nil, EndView{Level: "warn", Text: "インデックス作成を取りやめました"}},
+		{"stopped", &indexer.Summary{Stopped: true, Succeeded: 4, Failed: 1, Remaining: 7}, nil, EndView{Level: "warn", Text: "インデックス作成を中止しました（成功 4 件 / 失敗 1 件 / 残り 7 件）", Hint: "次回は続きから再開できます。"}},
 		{"no roots", nil, &indexer.FatalError{Msg: indexer.MsgNoRoots}, EndView{Level: "error", Text: "インデックスを作成できませんでした", Hint: indexer.MsgNoRoots}},
 		{"lock", nil, &workspace.LockError{}, EndView{Level: "error", Text: workspace.MsgLocked}},
 		{"other", nil, errors.New("disk full"), EndView{Level: "error", Text: "インデックスを作成できませんでした", Hint: "詳しくはログを確認してください。"}},
@@ -43,19 +43,19 @@ func TestFillProgress(t *testing.T) {
 		banner, current, left string
 		percent               float64
 	}{
-		{"crawl", runState{progress: indexer.Progress{Phase: indexer.PhaseCrawl}}, t0, "更新するファイルを調べています…", "", "", -1},
-		{"confirm", runState{progress: indexer.Progress{Phase: indexer.PhaseCrawl}, confirm: &pendingConfirm{}}, t0, "更新する内容を確認してください", "", "", -1},
+		{"crawl", runState{progress: indexer.Progress{Phase: indexer.PhaseCrawl}}, t0, "取り込むファイルを調べています…", "", "", -1},
+		{"confirm", runState{progress: indexer.Progress{Phase: indexer.PhaseCrawl}, confirm: &pendingConfirm{}}, t0, "取り込む内容を確認してください", "", "", -1},
 		{"first file", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 31, Remaining: 31, Current: `営業\a.xlsx`}}, t0,
-			"31 件のファイルを更新します", "更新中のファイル：営業\\a.xlsx", "", 0},
+			"31 件のファイルを取り込みます", "取り込み中のファイル：営業\\a.xlsx", "", 0},
 		{"counting", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 31, Done: 14, Failed: 1, Remaining: 17, Current: `営業\b.docx`},
 			rate: rateOf(t0, 1, t0.Add(13*time.Second), 14)}, t0.Add(13 * time.Second),
-			"インデックスを更新しています（14 / 31 件・失敗 1 件）", "更新中のファイル：営業\\b.docx", "残り 1 分未満", 100 * 14.0 / 31},
+			"取り込んでいます（14 / 31 件・失敗 1 件）", "取り込み中のファイル：営業\\b.docx", "残り 1 分未満", 100 * 14.0 / 31},
 		{"minutes", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 1000, Done: 100, Remaining: 900},
 			rate: rateOf(t0, 1, t0.Add(100*time.Second), 100)}, t0.Add(100 * time.Second),
-			"インデックスを更新しています（100 / 1000 件）", "", "残り約 15 分", 10},
+			"取り込んでいます（100 / 1000 件）", "", "残り約 15 分", 10},
 		{"finish", runState{progress: indexer.Progress{Phase: indexer.PhaseFinish, Total: 10, Done: 10}}, t0, "インデックス作成を終えています…", "", "", 100},
 		{"stopping", runState{progress: indexer.Progress{Phase: indexer.PhaseIngest, Total: 10, Done: 3, Remaining: 7}, stopping: true}, t0,
-			"中止しています…（更新中のファイルが終わるまでお待ちください）", "", "", 30},
+			"中止しています…（取り込み中のファイルが終わるまでお待ちください）", "", "", 30},
 	}
 	for _, tt := range tests {
 		var v RunView

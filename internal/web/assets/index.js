@@ -12,8 +12,8 @@ F.index = (() => {
 
   // Texts from reference/gui.md (older 取り込み wording where it gives one).
   const T = {
-    busy: (what) => `更新中はインデックスを${what}できません。更新が終わるまでお待ちください（［中止］で止められます）。`,
-    interrupted: (n) => `更新を中断しました（残り ${n} 件）`,
+    busy: (what) => `インデックス作成中はインデックスを${what}できません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。`,
+    interrupted: (n) => `インデックス作成を中断しました（残り ${n} 件）`,
     folderOk: '✓ フォルダがあります',
     folderMissing: '✗ フォルダが見つかりません',
     folderChecking: '… フォルダを確認しています',
@@ -23,8 +23,8 @@ F.index = (() => {
     total: (n) => `合計: ${n} ファイル`,
     left: (n) => `残り ${n} 件`,
   };
-  const statusClass = { 最新: 's-fresh', 要更新: 's-stale', エラー: 's-error', 未作成: 's-none', 更新中: 's-running' };
-  const statusMark = { 最新: '✓ ', 要更新: '⚠ ', エラー: '✗ ', 未作成: '－ ', 更新中: '● ' };
+  const statusClass = { 最新: 's-fresh', 取り込み待ち: 's-stale', エラー: 's-error', 未作成: 's-none', 取り込み中: 's-running' };
+  const statusMark = { 最新: '✓ ', 取り込み待ち: '⚠ ', エラー: '✗ ', 未作成: '－ ', 取り込み中: '● ' };
 
   function init() {
     $('folder-add-open').addEventListener('click', openAdd);
@@ -71,7 +71,7 @@ F.index = (() => {
   }
 
   function folderRow(f, busy) {
-    const check = el('input', { type: 'checkbox', 'aria-label': f.name + ' を作成する' });
+    const check = el('input', { type: 'checkbox', 'aria-label': f.name + ' を取り込む' });
     check.checked = f.enabled;
     check.addEventListener('change', async () => {
       try {
@@ -85,17 +85,17 @@ F.index = (() => {
     const folder = { ok: T.folderOk, missing: T.folderMissing, checking: T.folderChecking }[f.folder] || '';
     const status = el('span', { class: 'status ' + (statusClass[f.status] || ''), text: (statusMark[f.status] || '') + f.status });
     const statusCell = el('td', {}, status);
-    if (f.status === '更新中' && F.run && F.run.running && F.run.percent >= 0) {
+    if (f.status === '取り込み中' && F.run && F.run.running && F.run.percent >= 0) {
       const mini = el('div', { class: 'mini-bar' }, el('div', {}));
       mini.firstChild.style.width = F.run.percent + '%';
       statusCell.append(mini, el('div', { class: 'muted', text: T.left(F.run.remaining) }));
     }
-    // ［更新］ runs this index alone and turns into ［中止］ while it runs
+    // ［取り込む］ runs this index alone and turns into ［中止］ while it runs
     // (reference/gui.md §2.2).
-    const mine = f.status === '更新中';
+    const mine = f.status === '取り込み中';
     const upd = mine
       ? el('button', { type: 'button', class: 'row-run', text: '中止', onclick: stop })
-      : el('button', { type: 'button', class: 'row-run', text: '更新', disabled: busy, title: busy ? T.busy('更新') : null, onclick: () => start(f.name) });
+      : el('button', { type: 'button', class: 'row-run', text: '取り込む', disabled: busy, title: busy ? 'インデックス作成中は取り込めません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。' : null, onclick: () => start(f.name) });
     const edit = el('button', { type: 'button', text: '編集…', 'data-what': '編集', disabled: busy, title: busy ? T.busy('編集') : null, onclick: () => rename(f) });
     const del = el('button', { type: 'button', text: '削除', 'data-what': '削除', disabled: busy, title: busy ? T.busy('削除') : null, onclick: () => remove(f) });
     const tr = el('tr', { tabindex: '0', 'data-name': f.name },
@@ -302,7 +302,7 @@ F.index = (() => {
       facts: [
         ['lost', `インデックス [${f.name}]（${f.files.toLocaleString()} ファイル分）を削除します。次のインデックス作成で消え、検索できなくなります。`],
         ['kept', `元のフォルダ（${f.path}）のファイルはそのまま残ります。`],
-        ['next', '検索の対象から外さずに更新だけ止めるなら、削除せずに「作成」のチェックを外してください（インデックスは残り、検索できます）。'],
+        ['next', '検索の対象から外さずに取り込みだけ止めるなら、削除せずに「取り込む」のチェックを外してください（インデックスは残り、検索できます）。'],
       ],
       ok: '削除する',
       danger: true,
@@ -319,7 +319,7 @@ F.index = (() => {
   }
 
   // start runs every checked index, or with a name only that one (a
-  // row's ［更新］, which checks it first).
+  // row's ［取り込む］, which checks it first).
   async function start(only) {
     try {
       await F.post('/api/run/start', typeof only === 'string' ? { only } : {});
@@ -332,8 +332,8 @@ F.index = (() => {
 
   async function stop() {
     const yes = await F.confirm({
-      title: 'インデックスの更新を中止しますか？',
-      note: '更新したところまでは残ります。あとで続きから再開できます。',
+      title: 'インデックス作成を中止しますか？',
+      note: '取り込んだところまでは残ります。あとで続きから再開できます。',
       ok: '中止する',
       danger: true,
     });
@@ -345,7 +345,7 @@ F.index = (() => {
     }
   }
 
-  // openConfirm is インデックス更新の確認 (reference/gui.md §3.2), with
+  // openConfirm is インデックス作成の確認 (reference/gui.md §3.2), with
   // the older per-index statuses and the counts as columns.
   async function openConfirm(c) {
     confirmShown = c;
@@ -353,13 +353,13 @@ F.index = (() => {
       const num = (n) => el('td', { class: 'num', text: n.toLocaleString() });
       const tb = el('tbody');
       for (const r of c.rows) {
-        if (r.Kind === '対象外') continue; // another row's ［更新］: not part of this run
+        if (r.Kind === '対象外') continue; // another row's ［取り込む］: not part of this run
         let badge;
         let cls;
         if (r.Kind === 'チェックなし') [badge, cls] = ['取り込みません', 's-none'];
         else if (r.Kind === 'フォルダなし') [badge, cls] = ['取り込めません', 's-error'];
         else if (r.Targets > 0) [badge, cls] = [`${r.Targets.toLocaleString()} 件`, 's-stale'];
-        else [badge, cls] = ['更新不要', 's-fresh'];
+        else [badge, cls] = ['取り込み不要', 's-fresh'];
         const tip = `新規 ${r.New} 件 / 更新あり ${r.Updated} 件 / 前回未完了 ${r.Pending} 件 / インデックスが無い・壊れている ${r.Lost} 件 / 前回失敗 ${r.Failed} 件`;
         tb.append(el('tr', {},
           el('td', { text: r.Index }), num(r.Files), num(r.New), num(r.Updated), num(r.Pending), num(r.Lost), num(r.Failed),
@@ -373,7 +373,7 @@ F.index = (() => {
         tb);
       const retry = el('input', { type: 'checkbox', id: 'confirm-retry' });
       const totalLine = el('p', { id: 'confirm-total' });
-      const startBtn = el('button', { type: 'button', class: 'primary', id: 'confirm-start', text: '更新を開始', onclick: () => close({ proceed: true, retryFailed: retry.checked }) });
+      const startBtn = el('button', { type: 'button', class: 'primary', id: 'confirm-start', text: 'インデックス作成を開始', onclick: () => close({ proceed: true, retryFailed: retry.checked }) });
       const update = () => {
         let files = c.targets;
         let folders = c.folders;
@@ -382,14 +382,14 @@ F.index = (() => {
           folders = c.rows.filter((r) => r.Targets > 0 || r.Failed > 0).length;
         }
         totalLine.textContent = files > 0
-          ? `更新対象: ${folders} フォルダ / ${files.toLocaleString()} ファイル（最新のフォルダは更新しません）`
-          : '更新が必要なファイルはありません（すべて最新です）。';
+          ? `取り込み対象: ${folders} フォルダ / ${files.toLocaleString()} ファイル（最新のフォルダは取り込みません）`
+          : '取り込みが必要なファイルはありません（すべて最新です）。';
         startBtn.disabled = files === 0;
       };
       retry.addEventListener('change', update);
-      box.append(el('h2', { id: 'dialog-title', text: 'インデックス更新の確認' }), table);
+      box.append(el('h2', { id: 'dialog-title', text: 'インデックス作成の確認' }), table);
       if (c.failed > 0) {
-        box.append(el('label', { class: 'check' }, retry, ` 前回更新に失敗し、その後変わっていないファイル ${c.failed.toLocaleString()} 件も更新し直す（パスワード付きなど）`));
+        box.append(el('label', { class: 'check' }, retry, ` 前回取り込みに失敗し、その後変わっていないファイル ${c.failed.toLocaleString()} 件も取り込み直す（パスワード付きなど）`));
       }
       box.append(totalLine);
       if (c.targets === 0 && c.failed === 0) {
@@ -397,7 +397,7 @@ F.index = (() => {
         box.append(el('div', { class: 'buttons' },
           el('button', { type: 'button', class: 'primary', id: 'confirm-close', autofocus: true, text: '閉じる', onclick: () => close({ proceed: true, retryFailed: false }) })));
       } else {
-        box.append(el('p', { class: 'remark', text: '※ 更新には時間がかかることがあります。' }));
+        box.append(el('p', { class: 'remark', text: '※ 取り込みには時間がかかることがあります。' }));
         box.append(el('p', { class: 'remark', text: '※ 元のファイルはコピーしてから読み取ります。元のファイルを変えたり、開けなくしたりすることはありません。' }));
         box.append(el('div', { class: 'buttons' },
           startBtn,

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestVocabulary holds every message table, CLI and web alike, to the one
+// vocabulary of messages.go (issue 17): no internal words, 更新 only for a
+// file's modification, and in what the CLI prints no screen or checkbox.
+func TestVocabulary(t *testing.T) {
+	internal := regexp.MustCompile(`TSV|\bstore\b|Unknown|Password|ingest_status\.tsv で`)
+	update := regexp.MustCompile(`更新(?:日時|あり|され|が無くても)`)
+	cliOnly := regexp.MustCompile(`画面|チェック`)
+	// The indexer's texts for the web UI's screen; the CLI prints its own
+	// (checkOnly), so they may speak of the screen.
+	screenTexts := map[string]bool{"MsgNoRoots": true, "MsgNoEnabled": true}
+	for _, tc := range []struct {
+		path string
+		cli  bool // printed by the CLI
+	}{
+		{"messages.go", true},
+		{"../../internal/indexer/messages.go", true},
+		{"../../internal/web/messages.go", false},
+		{"../../internal/web/assets/index.js", false},
+		{"../../internal/web/assets/index.html", false},
+	} {
+		texts := map[string]string{}
+		if strings.HasSuffix(tc.path, ".go") {
+			texts = goConstants(t, tc.path)
+		} else {
+			data, err := os.ReadFile(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(string(data), "\n") {
+				if !strings.HasPrefix(strings.TrimSpace(line), "//") {
+					texts[filepath.Base(tc.path)+":"+strconv.Itoa(i+1)] = line
+				}
+			}
+		}
+		for name, text := range texts {
+			if strings.HasSuffix(tc.path, ".js") || strings.HasSuffix(tc.path, ".html") {
+				// Only Japanese text: identifiers and CSS are not read by users.
+				if !regexp.MustCompile(`[\p{Han}\p{Hiragana}\p{Katakana}]`).MatchString(text) {
+					continue
+				}
+			}
+			if m := internal.FindString(text); m != "" {
+				t.Errorf("%s %s: internal word %q in %q", tc.path, name, m, text)
+			}
+			if n := strings.Count(text, "更新") - len(update.FindAllString(text, -1)); n > 0 {
+				t.Errorf("%s %s: 更新 for a run in %q (use インデックス作成 or 取り込み)", tc.path, name, text)
+			}
+			if tc.cli && !screenTexts[name] {
+				if m := cliOnly.FindString(text); m != "" {
+					t.Errorf("%s %s: %q in a text the CLI prints: %q", tc.path, name, m, text)
+				}
+			}
+		}
+	}
+}
+
+// goConstants returns the string constants of a Go file by name.
+func goConstants(t *testing.T, path string) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, v := range vs.Values {
+				if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					s, _ := strconv.Unquote(lit.Value)
+					out[vs.Names[i].Name] = s
+				}
+			}
+		}
+	}
+	return out
+}
