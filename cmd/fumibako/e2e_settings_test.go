@@ -22,7 +22,7 @@ func TestIssue15BrokenSettingsKeepsIndex(t *testing.T) {
 	settings := filepath.Join(f.ws, "settings.json")
 	os.WriteFile(settings, []byte(`{"targetFolders": [{"name": "営業", "pa`), 0o644) // cut
 	_, errOut, code := f.run("index")
-	if code != 1 || !strings.Contains(errOut, "クロール対象フォルダがありません。") {
+	if code != 1 || !strings.Contains(errOut, "クロール対象フォルダが登録されていません。") {
 		t.Fatalf("index: exit %d %q", code, errOut)
 	}
 	out, errOut, code := f.run("search", "りんご")
