@@ -101,6 +101,22 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 				}
 			}
 
+			// Where the coordinator could still write (the fault was a
+			// worker's, or a single write), what was finished before the
+			// fault is published by the faulty run itself: searchable now.
+			if strings.HasPrefix(tt.spec, "worker/") || strings.HasSuffix(tt.spec, ":once") {
+				done := 0
+				for _, file := range files {
+					if r := f.row(file.Rel); r.State == ingestlist.Done {
+						done++
+						if out, _, code := f.run("search", file.Token); code != 0 || !strings.Contains(out, filepath.Base(file.Rel)) {
+							t.Errorf("%s is 済 but not searchable after the faulty run", file.Rel)
+						}
+					}
+				}
+				t.Logf("%d files 済 and searchable after the faulty run", done)
+			}
+
 			// Space is back: the next run finishes every file.
 			f.env = nil
 			out, errOut, code = f.run("index", "--workers", "2")
