@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Deferred deletion. Windows refuses to delete a file that a process has
@@ -24,7 +25,9 @@ import (
 // the old name is free at once.
 
 // removeFile is a fault seam: tests make it fail as Windows does while a
-// file is mapped.
+// file is mapped. It is os.Remove, not the retrying workspace.Remove: a
+// mapped file stays undeletable until it is unmapped, so the deferral comes
+// at once instead of after seconds of retries.
 var removeFile = os.Remove
 
 // removeOrDefer removes path, or when that fails renames it to a "to
@@ -61,7 +64,7 @@ func moveAway(path, to string) (string, error) {
 		}
 		name = to + "." + strconv.Itoa(n)
 	}
-	return name, os.Rename(path, name)
+	return name, workspace.Rename(path, name)
 }
 
 // removeDeferredOf removes what deferrals of path left, once it may be
@@ -113,7 +116,7 @@ func RemoveIndexTree(dir string) error {
 		return nil
 	})
 	for i := len(dirs) - 1; i >= 0; i-- {
-		if err := os.Remove(dirs[i]); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+		if err := workspace.Remove(dirs[i]); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
 			first = err
 		}
 	}
