@@ -94,10 +94,17 @@ func readPids(t *testing.T, path string) (worker, child int) {
 }
 
 // waitDead polls until pid is gone (killing is asynchronous on Windows).
+// A zombie counts as gone: an orphan waits for a reaper that a container's
+// first process may never be.
 func waitDead(pid int) bool {
 	for range 200 {
 		if !ProcessAlive(pid) {
 			return true
+		}
+		if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+			if i := strings.LastIndexByte(string(st), ')'); i > 0 && strings.HasPrefix(string(st[i+1:]), " Z") {
+				return true
+			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
