@@ -45,7 +45,8 @@ type progressUI struct {
 	showFile string // the file whose lines are being shown
 	skipNext bool   // the next line is the fatal error's text
 
-	json *jsonLines
+	json    *jsonLines
+	restore func() // gives the console its mode back (Windows)
 }
 
 type progressMode int
@@ -66,7 +67,7 @@ const barCells = 20
 const redrawEvery = 100 * time.Millisecond
 
 func newProgressUI(w io.Writer, plain, asJSON bool) *progressUI {
-	u := &progressUI{w: w, mode: modePlain, now: time.Now, width: func() int { return 80 }}
+	u := &progressUI{w: w, mode: modePlain, now: time.Now, width: func() int { return 80 }, restore: func() {}}
 	switch {
 	case asJSON:
 		u.mode = modeJSON
@@ -74,7 +75,11 @@ func newProgressUI(w io.Writer, plain, asJSON bool) *progressUI {
 	case plain:
 	default:
 		if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			u.mode = modeTerminal
+			restore, vt := enableVT(f)
+			if !vt {
+				break
+			}
+			u.mode, u.restore = modeTerminal, restore
 			u.width = func() int {
 				if c, _, err := term.GetSize(int(f.Fd())); err == nil && c > 0 {
 					return c
@@ -236,5 +241,8 @@ func (u *progressUI) done() {
 	if u.barShown {
 		fmt.Fprint(u.w, "\n")
 		u.barShown = false
+	}
+	if u.restore != nil {
+		u.restore()
 	}
 }

@@ -265,6 +265,7 @@ type hitPrinter struct {
 	color    bool
 	lastFile string
 	line     []byte // reused for each table row
+	restore  func() // gives the console its mode back (Windows)
 }
 
 func newHitPrinter(w io.Writer, f *searchFlags) *hitPrinter {
@@ -284,11 +285,20 @@ func newHitPrinter(w io.Writer, f *searchFlags) *hitPrinter {
 		return p
 	}
 	p.color = f.color == "always" || (f.color == "auto" && p.terminal)
+	if file, ok := w.(*os.File); ok && p.color && p.terminal {
+		// A classic Windows console shows colours only once asked to.
+		restore, vt := enableVT(file)
+		p.color, p.restore = vt, restore
+	}
 	return p
 }
 
-// flush writes out buffered hits.
+// flush writes out buffered hits and gives the console its mode back.
 func (p *hitPrinter) flush() error {
+	if p.restore != nil {
+		p.restore()
+		p.restore = nil
+	}
 	if p.buf != nil {
 		return p.buf.Flush()
 	}

@@ -52,7 +52,7 @@ const (
 	msgDropped       = "取り込みの直前に元のファイルが無くなった %d 件は、取り込まずに一覧から除きました。"
 	msgCloudSummary  = "クラウドにだけあるため取り込まなかったファイル %d 件"
 	msgSeeList       = "各ファイルの状態・取り込み日時は取り込み一覧 %s で確認できます（fumibako status・fumibako failures でも表示します）。"
-	msgFailHead      = "＜取り込みに失敗したファイルと原因＞"
+	msgFailHead      = "＜取り込みに失敗したファイルと原因＞（すべての一覧: fumibako failures）"
 	msgFaultStopping = "作業フォルダに書き込めないため、インデックス作成を中止します。（取り込み中のファイルは未取り込みのまま残し、失敗にはしません）"
 	msgFaultKept     = "    作業フォルダに書き込めなかったため、未取り込みのまま残しました。（ファイルの失敗にはしません）"
 	msgPublishFault  = "    インデックスをまとめられませんでした（作業フォルダに書き込めません: %s）。次のインデックス作成でまとめ直します。"
