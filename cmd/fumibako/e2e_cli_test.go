@@ -201,3 +201,28 @@ func TestSearchFolderAndExport(t *testing.T) {
 		t.Errorf("export: exit %d, %q", code, out)
 	}
 }
+
+// TestFatalErrorOnce: a fatal error of the run is printed once, on stderr,
+// in Japanese, whether stdout is the log (plain) or JSON; the log file
+// keeps its own copy.
+func TestFatalErrorOnce(t *testing.T) {
+	for _, mode := range [][]string{{"--plain"}, {"--json"}} {
+		t.Run(mode[0], func(t *testing.T) {
+			f := newFixture(t)
+			f.write("a.txt", "りんご\n")
+			f.mustRun("folder", "add", f.root)
+			f.env = []string{"FUMIBAKO_TEST_WSFAULT=list-rewrite:1:ENOSPC"}
+			out, errOut, code := f.run(append([]string{"index"}, mode...)...)
+			msg := faultTexts["ENOSPC"]
+			if code != 1 || strings.Count(errOut, msg) != 1 || strings.Count(out, msg) > 1 || mode[0] == "--plain" && strings.Contains(out, msg) {
+				t.Errorf("exit %d; the fault message must be on stderr once\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+			if mode[0] == "--json" && !strings.Contains(out, `"event":"end"`) || mode[0] == "--json" && !strings.Contains(out, `"exitCode":1`) {
+				t.Errorf("no end event with exit code 1:\n%s", out)
+			}
+			if !strings.Contains(f.log(), msg) {
+				t.Errorf("the log lacks the message")
+			}
+		})
+	}
+}
