@@ -298,6 +298,10 @@ func TestBrowser(t *testing.T) {
 		click(`#nav-search`),
 		chromedp.WaitVisible(css(`#q`)),
 		chromedp.SendKeys(css(`#q`), xlsx.Token),
+		// The list of the whole token, not of a prefix typed before it
+		// (a loaded machine searches between keys), which the next
+		// search would replace under the clicks below.
+		waitJS(`window.__fumibako.done === `+strconv.Quote(xlsx.Token)),
 		chromedp.WaitVisible(css(`#results .ghead`)),
 		waitJS(`document.getElementById('counts').textContent.startsWith('該当 1 件')`))
 	if counts := get(b, "counts", textOf(`#counts`)); !strings.HasPrefix(counts, "該当 1 件（1 ファイル） ・ ") {

@@ -17,8 +17,9 @@ F.results = (() => {
   let filterText = '';
   let filterTimer = 0;
 
-  // Test hook: milliseconds from a keystroke to the first hit on screen.
-  window.__fumibako = { timings: [] };
+  // Test hooks: milliseconds from a keystroke to the first hit on screen;
+  // the query whose results the list shows complete (null while one runs).
+  window.__fumibako = { timings: [], done: null };
 
   function init() {
     $('expand-all').addEventListener('click', () => toggleAll(true));
@@ -50,6 +51,7 @@ F.results = (() => {
   function start(qs, query, typedAt) {
     clear();
     res = { qs, query, typedAt, hits: [], groups: [], byFile: new Map(), shown: 0, limit: GROUP_PAGE, flushTimer: 0, done: false, shownFirst: false };
+    window.__fumibako.done = null;
     $('counts').textContent = '検索中…';
     return res;
   }
@@ -59,6 +61,7 @@ F.results = (() => {
     flush(r);
     r.done = true;
     r.doneLine = m;
+    if (r === res) window.__fumibako.done = r.query;
     if (m) showCounts();
     else if (r === res) $('counts').textContent = '';
   }
