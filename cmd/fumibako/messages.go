@@ -36,8 +36,8 @@ const (
 const (
 	msgUnknownCommand = "「%s」というコマンドはありません。"
 	msgDidYouMeanCmd  = "「%s」のことですか？"
-	msgUnknownSub     = "fumibako %s に「%s」というサブコマンドはありません。"
-	msgNoSub          = "fumibako %s のあとにサブコマンドを指定してください。"
+	msgUnknownSub     = "%s に「%s」というサブコマンドはありません。"
+	msgNoSub          = "%s のあとにサブコマンドを指定してください。"
 	msgUnknownFlag    = "「%s」というオプションはありません。"
 	msgDidYouMean     = "%s のことですか？"
 	msgExcludeHint    = "「%s」を含む行を除くときは --not %s と書いてください。"
