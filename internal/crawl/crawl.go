@@ -59,6 +59,12 @@ type Options struct {
 	Exclude []string
 	// Attrs defaults to the OS's attributes (OSAttributes).
 	Attrs Attributes
+	// Only, when set, limits the crawl to these paths under the root
+	// (`\` separators, no index name; a file or a folder, whose whole
+	// subtree is crawled): the folders above them are listed and filtered
+	// exactly as a full crawl does, so a path is found if and only if a
+	// full crawl would find it. A path that does not exist gives nothing.
+	Only []string
 }
 
 // Skip reasons (log wording).
@@ -92,7 +98,11 @@ func Crawl(ctx context.Context, root workspace.Root, opt Options) (*Result, erro
 		}
 	}
 	c := &crawler{ctx: ctx, res: res, attrs: attrs, exclude: excl, index: root.Name}
-	if err := c.walk(base, ""); err != nil {
+	var want *scope
+	if len(opt.Only) > 0 {
+		want = newScope(opt.Only)
+	}
+	if err := c.walk(base, "", want); err != nil {
 		return nil, err
 	}
 	sort.Slice(res.Files, func(i, j int) bool {
@@ -118,8 +128,9 @@ func (c *crawler) excluded(dir string) bool {
 	return false
 }
 
-// walk lists dir (rel is its `\` path under the root, "" for the root).
-func (c *crawler) walk(dir, rel string) error {
+// walk lists dir (rel is its `\` path under the root, "" for the root);
+// a non-nil want keeps only the entries it names (Options.Only).
+func (c *crawler) walk(dir, rel string, want *scope) error {
 	if err := c.ctx.Err(); err != nil {
 		return err
 	}
@@ -128,6 +139,9 @@ func (c *crawler) walk(dir, rel string) error {
 		return nil
 	}
 	entries, err := readDir(dir)
+	if want != nil && err != nil && errors.Is(err, fs.ErrNotExist) && rel != "" {
+		return nil // a scoped folder that went away: nothing under it
+	}
 	if err != nil {
 		c.res.Incomplete = true
 		c.res.Errors = append(c.res.Errors, fmt.Errorf("crawl: read folder %s: %w", dir, err))
@@ -140,6 +154,13 @@ func (c *crawler) walk(dir, rel string) error {
 		name := d.Name()
 		path := filepath.Join(dir, name)
 		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		// Entries of other names cannot collide with a wanted one (the
+		// case-duplicate check compares fold keys), so filtering by fold
+		// key first gives what a full crawl gives for the wanted paths.
+		sub := want.child(name)
+		if want != nil && sub == nil {
 			continue
 		}
 		isDir := d.IsDir()
@@ -156,7 +177,7 @@ func (c *crawler) walk(dir, rel string) error {
 				continue
 			}
 		}
-		if !isDir && (!extract.IsTarget(name) || isOwnOutput(name)) {
+		if !isDir && (!extract.IsTarget(name) || isOwnOutput(name) || want != nil && !sub.all) {
 			continue
 		}
 		info, err := d.Info()
@@ -190,7 +211,7 @@ func (c *crawler) walk(dir, rel string) error {
 			childRel = rel + `\` + name
 		}
 		if isDir {
-			if err := c.walk(path, childRel); err != nil {
+			if err := c.walk(path, childRel, sub.below()); err != nil {
 				return err
 			}
 			continue

@@ -65,7 +65,8 @@ func (r *run) crawlAndDecide() error {
 			scans = append(scans, rootScan{root: root, kind: "対象外"})
 			continue
 		}
-		res, err := crawl.Crawl(context.Background(), root, crawl.Options{Exclude: []string{r.ws.Root}, Attrs: CrawlAttrs})
+		only, _ := r.opt.scope(root.Name)
+		res, err := crawl.Crawl(context.Background(), root, crawl.Options{Exclude: []string{r.ws.Root}, Attrs: CrawlAttrs, Only: only})
 		if err != nil {
 			return err
 		}
@@ -237,8 +238,13 @@ func (r *run) decideAll(scans []rootScan, retry bool, complete func(ingestlist.R
 		if sc.res == nil {
 			continue
 		}
+		only, _ := r.opt.scope(sc.root.Name)
+		var scope []string
+		for _, p := range only {
+			scope = append(scope, sc.root.Name+`\`+p)
+		}
 		plans[i] = plan.Decide(plan.Input{Root: sc.root, Crawl: sc.res, Prev: r.prev, Complete: complete,
-			RetryFailed: retry, Version: extract.Version})
+			RetryFailed: retry, Version: extract.Version, Scope: scope})
 	}
 	return plans
 }

@@ -49,7 +49,19 @@ type Options struct {
 	// ［更新］, reference/gui.md §3.1): the other roots are left as they
 	// are, as if unchecked. A named root that is unchecked or not in the
 	// settings is reported in Summary.OnlySkipped (selectOnlyNames).
-	OnlyNames   []string
+	OnlyNames []string
+	// Paths, when set, limits the run to these paths of these roots (a
+	// watch run over what file-system events named): key the index name,
+	// value paths under its root with `\` separators (a file or a folder's
+	// subtree; none = the whole root). Other roots are left as they are,
+	// as for OnlyNames, and so are the rows outside the paths; files gone
+	// from the paths are removed as in a full run (plan.Input.Scope).
+	Paths map[string][]string
+	// Lock, when set, is the workspace lock the caller already holds (a
+	// watcher holds it for as long as it runs); Run neither takes nor
+	// releases it.
+	Lock *workspace.Lock
+
 	Workers     int           // 0 = number of CPUs
 	FileTimeout time.Duration // 0 = 10 minutes
 	MemLimit    int64         // bytes per worker; 0 = 2 GiB, <0 = none
@@ -169,14 +181,16 @@ func Run(opt Options) (sum *Summary, err error) {
 		opt.Grace = 5 * time.Second
 	}
 	ws := opt.Workspace
-	lock, err := ws.Lock()
-	if err != nil {
-		if f := workspace.WriteFault(err); f != nil {
-			return nil, f // a read-only workspace: the lock file cannot be opened for writing
+	if opt.Lock == nil {
+		lock, err := ws.Lock()
+		if err != nil {
+			if f := workspace.WriteFault(err); f != nil {
+				return nil, f // a read-only workspace: the lock file cannot be opened for writing
+			}
+			return nil, err
 		}
-		return nil, err
+		defer lock.Release()
 	}
-	defer lock.Release()
 
 	r := &run{opt: opt, ws: ws, now: opt.Now, dropped: map[string]bool{},
 		pendingIn: map[string]int{}, toPublish: map[string]string{}, removals: map[string][]string{}}
@@ -283,7 +297,22 @@ func (r *run) prepareScratch() error {
 // named reports whether the run covers the index name: every index, or
 // those in OnlyNames.
 func (o *Options) named(name string) bool {
+	if _, ok := o.scope(name); o.Paths != nil && !ok {
+		return false
+	}
 	return len(o.OnlyNames) == 0 || workspace.NameIn(o.OnlyNames, name)
+}
+
+// scope returns Options.Paths' entry of an index (its key compared as
+// names are): the paths under the root (none: the whole root), ok when
+// the index is named.
+func (o *Options) scope(name string) (paths []string, ok bool) {
+	for n, p := range o.Paths {
+		if workspace.FoldKey(n) == workspace.FoldKey(name) {
+			return p, true
+		}
+	}
+	return nil, false
 }
 
 // onlySkipped lists the names of OnlyNames the run cannot use.

@@ -7,6 +7,7 @@
 package plan
 
 import (
+	"strings"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/crawl"
@@ -55,6 +56,12 @@ type Input struct {
 	RetryFailed bool
 	// Version returns the current extract version of a file name.
 	Version func(name string) int
+	// Scope, when set, says the crawl covered only these relative paths
+	// (`<index>\<path>`, a file or a folder's subtree; crawl.Options.Only):
+	// rows outside them are kept as they are, and only rows inside them
+	// that the crawl did not see are removed (a watch run over the paths
+	// that file-system events named).
+	Scope []string
 }
 
 // Root is the plan of one crawl root.
@@ -150,18 +157,56 @@ func Decide(in Input) *Root {
 	}
 	// Rows of this root that the crawl did not see.
 	prefix := workspace.FoldKey(in.Root.Name + `\`)
+	scope := newScopeSet(in.Scope)
 	for _, r := range in.Prev.Rows {
 		k := r.Key()
 		if seen[k] || len(k) <= len(prefix) || k[:len(prefix)] != prefix {
 			continue
 		}
-		if in.Crawl.Incomplete {
+		if in.Crawl.Incomplete || !scope.has(r.RelPath) {
 			p.Rows = append(p.Rows, r)
 		} else {
 			p.Removed = append(p.Removed, r)
 		}
 	}
 	return p
+}
+
+// InScope reports whether a relative path lies in a scope (Input.Scope):
+// it is one of the scope's paths or under one, compared case-insensitively.
+// Every path is in an empty scope.
+func InScope(scope []string, rel string) bool { return newScopeSet(scope).has(rel) }
+
+// scopeSet holds a scope's paths by fold key; has looks up a path and its
+// parent folders, so a check costs the path's depth, not the scope's size.
+type scopeSet map[string]bool
+
+func newScopeSet(scope []string) scopeSet {
+	if len(scope) == 0 {
+		return nil
+	}
+	s := scopeSet{}
+	for _, p := range scope {
+		s[workspace.FoldKey(strings.TrimRight(p, `\`))] = true
+	}
+	return s
+}
+
+func (s scopeSet) has(rel string) bool {
+	if s == nil {
+		return true
+	}
+	k := workspace.FoldKey(rel)
+	for {
+		if s[k] {
+			return true
+		}
+		i := strings.LastIndexByte(k, '\\')
+		if i < 0 {
+			return false
+		}
+		k = k[:i]
+	}
 }
 
 // FreshRow is the 未取り込み row of a target as the crawl saw it.

@@ -116,6 +116,37 @@ func TestDecideDeletions(t *testing.T) {
 	}
 }
 
+// TestDecideScope: a scoped crawl (a watch run) removes only the unseen
+// rows inside its scope and keeps every other row of the root unchanged.
+func TestDecideScope(t *testing.T) {
+	prev := listOf(nil, []ingestlist.Row{
+		row(`営業\keep.txt`, 1, ingestlist.Done, 1, ""),
+		row(`営業\sub\gone.txt`, 1, ingestlist.Done, 1, ""),
+		row(`営業\sub\deep\gone2.txt`, 1, ingestlist.Done, 1, ""),
+		row(`営業\subway.txt`, 1, ingestlist.Done, 1, ""),
+		row(`営業\edit.txt`, 1, ingestlist.Done, 1, ""),
+	})
+	p := plan.Decide(plan.Input{Root: workspace.Root{Name: "営業"}, Prev: prev, Version: func(string) int { return 1 },
+		Crawl: &crawl.Result{Files: []crawl.File{file(`営業\edit.txt`, 2, false)}},
+		Scope: []string{`営業\SUB`, `営業\edit.txt`}})
+	var removed, kept []string
+	for _, r := range p.Removed {
+		removed = append(removed, r.RelPath)
+	}
+	for _, r := range p.Rows {
+		kept = append(kept, r.RelPath+":"+string(r.State))
+	}
+	if want := []string{`営業\sub\gone.txt`, `営業\sub\deep\gone2.txt`}; !reflect.DeepEqual(removed, want) {
+		t.Errorf("Removed = %q, want %q", removed, want)
+	}
+	if want := []string{`営業\edit.txt:未取り込み`, `営業\keep.txt:済`, `営業\subway.txt:済`}; !reflect.DeepEqual(kept, want) {
+		t.Errorf("Rows = %q, want %q", kept, want)
+	}
+	if len(p.Targets) != 1 || p.Targets[0].Reason != plan.Updated {
+		t.Errorf("Targets = %+v, want edit.txt updated", p.Targets)
+	}
+}
+
 func TestApplyRedo(t *testing.T) {
 	targets := []plan.Target{{File: file(`a\1.txt`, 1, false)}, {File: file(`a\2.txt`, 1, false)}, {File: file(`a\3.txt`, 1, false)}}
 	rows := []ingestlist.Row{plan.FreshRow(targets[0].File), plan.FreshRow(targets[1].File), plan.FreshRow(targets[2].File)}
