@@ -20,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/watch"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -106,7 +107,7 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 	if err != nil {
 		return err
 	}
-	if ws.IsLocked() {
+	if watch.Indexing(ws) {
 		fmt.Fprintln(e.stderr, search.MsgDuringIndexing)
 	}
 	export := ""

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/watch"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -86,7 +87,15 @@ func setupStatus(fs *flag.FlagSet) func(*env, []string) error {
 		if err := t.write(e.stdout); err != nil {
 			return err
 		}
-		if running {
+		if st, ok := watch.ReadStatus(ws); ok {
+			fmt.Fprintf(e.stdout, msgWatcherHolds+"\n", st.PID, st.Started.Format("2006/01/02 15:04"), st.Doing)
+			if st.LastChange != "" {
+				fmt.Fprintf(e.stdout, msgWatchLast+"\n", st.LastChangeAt.Format("2006/01/02 15:04:05"), st.LastChange)
+			}
+			for _, r := range st.Rescan {
+				fmt.Fprintf(e.stdout, msgWatchRescan+"\n", r.Name, r.Path, r.Reason)
+			}
+		} else if running {
 			fmt.Fprintln(e.stdout, msgRunning)
 		}
 		fmt.Fprintf(e.stdout, msgListAt+"\n", ws.IngestList())

@@ -18,6 +18,9 @@ const module = "github.com/fumibako/fumibako/internal/"
 //   - crawl → extract: the list of target extensions lives with the readers;
 //   - worker → content: a worker writes the place TSVs of its file into its
 //     staging folder (issue 3), the coordinator only swaps it in.
+//   - watch → indexer: the watcher drives the coordinator's run from
+//     file-system events (DESIGN.md "Keeping the index fresh"); web → watch:
+//     serve runs the watcher when 自動で更新する is on.
 var allowed = map[string][]string{
 	"workspace":  {},
 	"ingestlist": {},
@@ -31,6 +34,7 @@ var allowed = map[string][]string{
 	"plan":       {"ingestlist", "journal", "crawl"},
 	"worker":     {"extract", "officefile", "content"},
 	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile"},
+	"watch":      {"indexer"},
 	"web":        {"search", "indexer", "ingestlist"},
 	"testcorpus": {},
 	"layers":     {},

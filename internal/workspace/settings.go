@@ -36,6 +36,12 @@ type Settings struct {
 	Roots              []Root `json:"targetFolders"`
 	Workers            int    `json:"workers,omitempty"`
 	FileTimeoutMinutes int    `json:"fileTimeoutMinutes,omitempty"`
+	// AutoUpdate (自動で更新する): serve runs the watcher in the
+	// background. Off by default.
+	AutoUpdate bool `json:"autoUpdate,omitempty"`
+	// WatchFullRescanHours is how often the watcher rescans every root in
+	// full (0 = every 24 hours, -1 = only at start).
+	WatchFullRescanHours int `json:"watchFullRescanHours,omitempty"`
 	// Removed are roots the user removed (fumibako folder remove, the web
 	// UI's confirmed 削除): the only indexes an indexing run deletes. An
 	// index whose root is merely missing from the settings (a settings file

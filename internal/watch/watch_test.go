@@ -1,0 +1,123 @@
+package watch_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/watch"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// harness runs Watch with a fake indexing run that reports the paths of
+// every run on a channel.
+type harness struct {
+	runs     chan map[string][]string
+	overflow chan struct{}
+	stop     chan struct{}
+	done     chan error
+	status   chan watch.Status
+}
+
+func start(t *testing.T, roots []workspace.Root, noEvents string) *harness {
+	t.Helper()
+	ws, err := workspace.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.SaveSettings(&workspace.Settings{Roots: roots}); err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{runs: make(chan map[string][]string, 100), overflow: make(chan struct{}), stop: make(chan struct{}),
+		done: make(chan error, 1), status: make(chan watch.Status, 1000)}
+	go func() {
+		_, err := watch.Watch(watch.Options{
+			Index:     indexer.Options{Workspace: ws},
+			Debounce:  20 * time.Millisecond,
+			PollEvery: 50 * time.Millisecond,
+			FullEvery: -1,
+			Stop:      h.stop,
+			Overflow:  h.overflow,
+			NoEvents:  func(r workspace.Root) bool { return r.Name == noEvents },
+			Observe: func(st watch.Status) {
+				select {
+				case h.status <- st:
+				default:
+				}
+			},
+			Run: func(o indexer.Options) (*indexer.Summary, error) {
+				if o.Lock == nil {
+					t.Error("a run without the watcher's lock")
+				}
+				h.runs <- o.Paths
+				return &indexer.Summary{}, nil
+			},
+		})
+		h.done <- err
+	}()
+	t.Cleanup(func() { close(h.stop); <-h.done })
+	if got := <-h.runs; got != nil {
+		t.Fatalf("first run paths = %v, want a full run", got)
+	}
+	for st := range h.status {
+		if st.Doing == watch.DoingWait {
+			break
+		}
+	}
+	return h
+}
+
+func (h *harness) next(t *testing.T) map[string][]string {
+	t.Helper()
+	return <-h.runs
+}
+
+func TestBatchesAndIgnores(t *testing.T) {
+	dir := t.TempDir()
+	h := start(t, []workspace.Root{{Name: "営業", Path: dir}}, "")
+	os.WriteFile(filepath.Join(dir, "~$a.xlsx"), []byte("x"), 0o644) // owner file: no run
+	os.WriteFile(filepath.Join(dir, "tmp123"), []byte("x"), 0o644)   // temp name: no run
+	for i := range 50 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []byte("x"), 0o644)
+	}
+	got := map[string]bool{}
+	for len(got) < 50 {
+		for _, p := range h.next(t)["営業"] {
+			got[p] = true
+		}
+	}
+	for p := range got {
+		if p == "~$a.xlsx" || p == "tmp123" {
+			t.Errorf("run over ignored path %q", p)
+		}
+	}
+}
+
+// TestRescanFallback: a root without notifications, and an overflowed
+// queue, fall back to rescans of the whole root, shown in the status.
+func TestRescanFallback(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	h := start(t, []workspace.Root{{Name: "a", Path: a}, {Name: "b", Path: b}}, "a")
+	if got := h.next(t); !reflect.DeepEqual(got, map[string][]string{"a": nil}) {
+		t.Errorf("rescan of a = %v, want the whole root a", got)
+	}
+	h.overflow <- struct{}{}
+	for {
+		st := <-h.status
+		if len(st.Rescan) == 2 {
+			if st.Rescan[0].Reason != watch.ReasonNoEvents || st.Rescan[1].Reason != watch.ReasonOverflow {
+				t.Errorf("rescan reasons = %+v", st.Rescan)
+			}
+			break
+		}
+	}
+	for {
+		if got := h.next(t); got == nil || reflect.DeepEqual(got, map[string][]string{"b": nil}) {
+			break
+		}
+	}
+}
