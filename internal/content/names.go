@@ -135,10 +135,11 @@ func encodeBase(b *strings.Builder, base string) {
 
 // PlaceName maps a TSV file name back to the place display name
 // (convertIndexFileNameToPlace); ok is false for a name that is not a
-// place file.
+// place file. `.tsv` is the empty place (a sheet without a name in a
+// damaged workbook): FileName stores it so, and the folder must read back.
 func PlaceName(file string) (place string, ok bool) {
 	stem, found := strings.CutSuffix(file, ".tsv")
-	if !found || stem == "" {
+	if !found {
 		return "", false
 	}
 	base, kind := stem, ""

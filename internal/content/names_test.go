@@ -1,7 +1,10 @@
 package content_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -44,6 +47,9 @@ func TestFileName(t *testing.T) {
 		{"LPT10", "LPT10.tsv"},
 		{"%43ON", "%2543ON.tsv"},
 		{"x%4E", "x%254E.tsv"},
+		// The empty place (a nameless sheet of a damaged workbook).
+		{"", ".tsv"},
+		{"[図形]", "[shape].tsv"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.place, func(t *testing.T) {
@@ -86,22 +92,39 @@ func TestFileNameTooLong(t *testing.T) {
 }
 
 func TestPlaceNameRejects(t *testing.T) {
-	for _, f := range []string{"x.txt", "a_b.tsv", ".tsv"} {
+	for _, f := range []string{"x.txt", "a_b.tsv", "tsv", "a.tsv.x"} {
 		if p, ok := content.PlaceName(f); ok {
 			t.Errorf("PlaceName(%q) = %q, want not a place", f, p)
 		}
 	}
 }
 
+// FuzzPlaceName: every place name an extractor can make (valid UTF-8,
+// brackets only in a trailing object kind: reference/extraction.md §2.2)
+// that FileName stores maps back to itself through PlaceName, and the
+// stored name is never a Windows device name.
 func FuzzPlaceName(f *testing.F) {
-	for _, s := range []string{"売上", "ページ003[図形]", "a%5Fb", "%ZZ"} {
+	for _, s := range []string{"売上", "ページ003[図形]", "a%5Fb", "%ZZ", "", "[図形]", "CON", "x%43", "スライド002（非表示）[埋め込み3]"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, place string) {
-		name, err := content.FileName(place)
-		if err != nil {
+		if base, _ := content.SplitKind(place); !utf8.ValidString(place) || strings.ContainsAny(base, "[]") {
 			return
 		}
-		content.PlaceName(name)
+		name, err := content.FileName(place)
+		if err != nil {
+			var ne *content.NameError
+			if !errors.As(err, &ne) {
+				t.Fatalf("FileName(%q): %v, not a NameError", place, err)
+			}
+			return
+		}
+		if workspace.IsReservedName(name) {
+			t.Fatalf("FileName(%q) = %q: a Windows device name", place, name)
+		}
+		back, ok := content.PlaceName(name)
+		if !ok || back != place {
+			t.Fatalf("PlaceName(FileName(%q) = %q) = %q, %v: not the place", place, name, back, ok)
+		}
 	})
 }
