@@ -1,6 +1,7 @@
 package bodyindex
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -49,12 +50,21 @@ func randomPlaces(r *rand.Rand) []extract.Place {
 func indexBytes(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	ents, _ := os.ReadDir(dir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ManifestName) {
-			b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
 			out[e.Name()] = string(b)
 		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no index files in %s", dir)
 	}
 	return out
 }
@@ -201,36 +211,51 @@ func TestLegacyConvert(t *testing.T) {
 // the bytes of an uninterrupted one.
 func TestPublishCrashBeforeCommit(t *testing.T) {
 	dir := tempDir(t)
-	content.WriteFolder(filepath.Join(dir, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"old"}}})
+	writeFolder := func(root, line string) {
+		t.Helper()
+		if _, err := content.WriteFolder(filepath.Join(root, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{line}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readLine := func(when string) string {
+		t.Helper()
+		got, err := ReadFile(dir, "a.txt")
+		if err != nil || len(got) != 1 || len(got[0].Lines) != 1 {
+			t.Fatalf("%s the index reads %q, %v", when, got, err)
+		}
+		return got[0].Lines[0]
+	}
+	writeFolder(dir, "old")
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	content.WriteFolder(filepath.Join(dir, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"new"}}})
+	writeFolder(dir, "new")
+	crash := errors.New("crash before the manifest")
 	beforeCommit = func(final string) error {
 		if filepath.Base(final) == ManifestName {
-			return fmt.Errorf("crash")
+			return crash
 		}
 		return nil
 	}
 	err := Publish(dir, nil)
 	beforeCommit = func(string) error { return nil }
-	if err == nil {
-		t.Fatal("publish did not stop")
+	if !errors.Is(err, crash) {
+		t.Fatalf("publish returned %v, want the crash", err)
 	}
-	got, _ := ReadFile(dir, "a.txt")
-	if got[0].Lines[0] != "old" {
+	if got := readLine("after the crash"); got != "old" {
 		t.Fatalf("after the crash the index reads %q", got)
 	}
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = ReadFile(dir, "a.txt")
-	if got[0].Lines[0] != "new" {
+	if got := readLine("after the redo"); got != "new" {
 		t.Fatalf("after the redo the index reads %q", got)
 	}
 	scratch := tempDir(t)
-	content.WriteFolder(filepath.Join(scratch, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{"new"}}})
-	Publish(scratch, nil)
+	writeFolder(scratch, "new")
+	if err := Publish(scratch, nil); err != nil {
+		t.Fatal(err)
+	}
 	if a, b := indexBytes(t, dir), indexBytes(t, scratch); !reflect.DeepEqual(a, b) {
 		t.Fatalf("redo left %d files, scratch has %d", len(a), len(b))
 	}
