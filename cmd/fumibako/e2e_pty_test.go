@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/creack/pty"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestIndexOnTerminal drives `fumibako index` in a pseudo-terminal of 120
@@ -34,7 +35,7 @@ func TestIndexOnTerminal(t *testing.T) {
 	c := f.cmd("index", "--workers", "2")
 	tty, err := pty.StartWithSize(c, &pty.Winsize{Cols: 120, Rows: 30})
 	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
+		testutil.Unavailable(t, "no pseudo-terminal here: %v", err)
 	}
 	defer tty.Close()
 	scr := newScreen(120)

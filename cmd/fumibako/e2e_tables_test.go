@@ -1,35 +1,14 @@
 package main
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/<test>/<name>.golden (-update rewrites it).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", strings.Split(t.Name(), "/")[0], name+".golden")
-	if *update {
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n%s\nwant:\n%s", name, p, got, want)
-	}
-}
 
 var timeRe = regexp.MustCompile(`\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}`)
 
@@ -69,7 +48,7 @@ func TestTablesAndJSON(t *testing.T) {
 		{"failures.json", []string{"failures", "--json"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			golden(t, tc.name, norm(f.mustRun(tc.args...)))
+			testutil.Golden(t, testutil.GoldenPath(t, tc.name), []byte(norm(f.mustRun(tc.args...))))
 		})
 	}
 
@@ -78,5 +57,5 @@ func TestTablesAndJSON(t *testing.T) {
 	f.write("c.txt", "ぶどう\n")
 	out := f.mustRun("index", "--json", "--retry-failed", "--workers", "1")
 	// One worker: the files finish in target order.
-	golden(t, "index.json", norm(out))
+	testutil.Golden(t, testutil.GoldenPath(t, "index.json"), []byte(norm(out)))
 }

@@ -2,7 +2,6 @@ package bodyindex_test
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,12 +11,12 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
-var update = flag.Bool("update", false, "regenerate testdata/v<FormatVersion>")
-
 // compatPlaces is the content of the fixture folder of every released
-// format version (testdata/v<N>), made by TestBackwardsCompat -update.
+// format version (testdata/v<N>), made by TestBackwardsCompat -update
+// (go test -update regenerates the current version's).
 var compatPlaces = map[string][]extract.Place{
 	"見積.xlsx": {
 		place("売上", "", "品名\t数量", "りんご\t10", "ＡＢＣ\t\"1行目\u20282行目\""),
@@ -31,8 +30,8 @@ var compatPlaces = map[string][]extract.Place{
 // current one must read back exactly, an older one must give the rebuild
 // error, never a misread.
 func TestBackwardsCompat(t *testing.T) {
-	cur := filepath.Join("testdata", fmt.Sprintf("v%d", bodyindex.FormatVersion))
-	if *update {
+	cur := testutil.FixturePath(fmt.Sprintf("v%d", bodyindex.FormatVersion))
+	if testutil.Update() {
 		os.RemoveAll(cur)
 		os.MkdirAll(cur, 0o755)
 		for name, places := range compatPlaces {
@@ -42,10 +41,7 @@ func TestBackwardsCompat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dirs, _ := filepath.Glob(filepath.Join("testdata", "v*"))
-	if len(dirs) == 0 {
-		t.Fatal("no fixtures")
-	}
+	dirs := testutil.Fixtures(t, "v*")
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			files, err := bodyindex.Files(dir)
@@ -72,7 +68,7 @@ func TestBackwardsCompat(t *testing.T) {
 // fixtureFiles returns the manifest and parts of the current fixture, the
 // seeds of the fuzz targets.
 func fixtureFiles(t testing.TB) (manifest []byte, parts [][]byte) {
-	dir := filepath.Join("testdata", fmt.Sprintf("v%d", bodyindex.FormatVersion))
+	dir := testutil.FixturePath(fmt.Sprintf("v%d", bodyindex.FormatVersion))
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +127,7 @@ func FuzzOpen(f *testing.F) {
 func FuzzManifest(f *testing.F) {
 	m, _ := fixtureFiles(f)
 	f.Add(m)
-	src := filepath.Join("testdata", fmt.Sprintf("v%d", bodyindex.FormatVersion))
+	src := testutil.FixturePath(fmt.Sprintf("v%d", bodyindex.FormatVersion))
 	ents, _ := os.ReadDir(src)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := tempDir(t)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // failWhileMapped makes removeFile fail as Windows does for a file some
@@ -15,7 +17,7 @@ import (
 func failWhileMapped(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat("/proc/self/maps"); err != nil {
-		t.Skip("no /proc/self/maps to tell mapped files")
+		testutil.Unavailable(t, "no /proc/self/maps to tell mapped files: %v", err)
 	}
 	old := removeFile
 	t.Cleanup(func() { removeFile = old })

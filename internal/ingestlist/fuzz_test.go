@@ -3,13 +3,13 @@ package ingestlist_test
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/testutil"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -27,15 +27,7 @@ func sanitizeRow(r ingestlist.Row) ingestlist.Row {
 }
 
 func FuzzRead(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.tsv"))
-	excel, _ := filepath.Glob(filepath.Join("testdata", "excel", "*.*sv"))
-	for _, file := range append(files, excel...) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	testutil.AddSeeds(f, "*.tsv", filepath.Join("excel", "*.*sv"))
 	f.Add([]byte("相対パス\t更新日時\tサイズ\t状態\tTSV数\t取り込み日時\tエラー\r\na\\b\tt\t1\t済\t\t\t\r\n"))
 	f.Add([]byte("\uFEFF"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -3,7 +3,6 @@ package ingestlist_test
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,9 +10,8 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // view is a List's exported content, for comparing.
 type view struct {
@@ -32,11 +30,7 @@ func viewOf(l *ingestlist.List) view {
 
 func readTestdata(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return testutil.Fixture(t, name)
 }
 
 func mustRead(t testing.TB, data []byte) *ingestlist.List {
@@ -209,11 +203,7 @@ func TestReadTestdata(t *testing.T) {
 // TestRewrite reads each testdata list and writes it back; the bytes are
 // kept in testdata/TestRewrite/<file>.golden (go test -update rewrites them).
 func TestRewrite(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.tsv"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata: %v", err)
-	}
-	for _, file := range files {
+	for _, file := range testutil.Fixtures(t, "*.tsv") {
 		name := filepath.Base(file)
 		t.Run(name, func(t *testing.T) {
 			l := mustRead(t, readTestdata(t, name))
@@ -221,22 +211,7 @@ func TestRewrite(t *testing.T) {
 			if err := ingestlist.Write(&buf, l.Folders, l.Rows); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "TestRewrite", name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("rewrite of %s =\n%q\nwant\n%q", name, buf.Bytes(), want)
-			}
+			testutil.Golden(t, testutil.FixturePath("TestRewrite", name+".golden"), buf.Bytes())
 			// The rewrite reads back as the same folders and rows.
 			again := mustRead(t, buf.Bytes())
 			if !reflect.DeepEqual(again.Folders, l.Folders) || !reflect.DeepEqual(again.Rows, l.Rows) {

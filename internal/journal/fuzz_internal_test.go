@@ -2,39 +2,25 @@ package journal
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/workspace"
+
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // The fuzz targets of the journal's readers live inside the package so that
 // they can check the reader against the writer's own validation and
 // encoding (jobRecord, folderRecord, appendLine) without touching the disk.
 
-func addSeeds(f *testing.F, pattern string) {
-	files, err := filepath.Glob(filepath.Join("testdata", pattern))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seeds for %s: %v", pattern, err)
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-}
-
 // FuzzRead: Read never fails on bytes, Recover never panics and keeps to its
 // contract, and every record read is one the writer accepts and encodes to
 // a line that reads back as the same record.
 func FuzzRead(f *testing.F) {
-	addSeeds(f, "*.tsv")
+	testutil.AddSeeds(f, "*.tsv")
 	f.Add([]byte("\uFEFF版\t2\r\n回\t2026/09/19 10:00:00\t1\r\n始\t営業\\A.xlsx\t01\t余分\r\n出\t営"))
 	listKeys := []string{workspace.FoldKey(`営業\A.xlsx`), "", workspace.FoldKey(`営業\2024\見積\A社.xlsx`)}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -90,7 +76,7 @@ func FuzzRead(f *testing.F) {
 // FuzzLegacyIngesting: every job read has a count ≥ 1 and a relative path
 // the journal writer accepts as 持, and no path appears twice.
 func FuzzLegacyIngesting(f *testing.F) {
-	addSeeds(f, "ingesting*.txt")
+	testutil.AddSeeds(f, "ingesting*.txt")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		seen := map[string]bool{}
 		for _, j := range ReadLegacyIngesting(bytes.NewReader(data)) {

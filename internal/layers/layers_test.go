@@ -37,6 +37,7 @@ var allowed = map[string][]string{
 	"watch":      {"indexer"},
 	"web":        {"search", "indexer", "ingestlist"},
 	"testcorpus": {},
+	"testutil":   {},
 	"layers":     {},
 }
 

@@ -2,15 +2,12 @@ package officefile_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/officefile"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite the generated seeds in testdata/")
 
 // seedNames are the cfbCases written to testdata/ as fuzz seeds.
 var seedNames = map[string]string{
@@ -30,8 +27,8 @@ func TestSeeds(t *testing.T) {
 		if !ok {
 			continue
 		}
-		path := filepath.Join("testdata", name)
-		if *update {
+		path := testutil.FixturePath(name)
+		if testutil.Update() {
 			if err := os.WriteFile(path, c.in, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -45,14 +42,7 @@ func TestSeeds(t *testing.T) {
 }
 
 func addSeeds(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.cfb"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	testutil.AddSeeds(f, "*.cfb")
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte("plain text"))
 	f.Add([]byte{0, 1, 2})

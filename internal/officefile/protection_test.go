@@ -5,11 +5,11 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/officefile"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 type node = officefile.Node
@@ -216,12 +216,7 @@ func TestFilePassAccepts(t *testing.T) {
 
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s: %v", dir, err)
-	}
-	return dir
+	return testutil.Corpus(t)
 }
 
 // TestCorpusTikaPassword checks the RC4 verifier against a real workbook
@@ -229,7 +224,7 @@ func corpusDir(t testing.TB) string {
 func TestCorpusTikaPassword(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(corpusDir(t), "tika", "testEXCEL_protected_passtika.xls"))
 	if err != nil {
-		t.Skip(err)
+		testutil.CorpusMissing(t, "corpus file: %v", err)
 	}
 	i := bytes.Index(b, []byte{0x2F, 0x00, 0x36, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00})
 	if i < 0 {

@@ -2,36 +2,11 @@ package search_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/<test>/<name>.golden (rewritten with
-// -update).
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", strings.SplitN(t.Name(), "/", 2)[0], name+".golden")
-	if *update {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\ngot  %q\nwant %q", path, got, want)
-	}
-}
 
 func TestWriteExport(t *testing.T) {
 	root, ix := buildCorpus(t, knownCorpus)
@@ -57,7 +32,7 @@ func TestWriteExport(t *testing.T) {
 			if err := search.WriteExport(&b, q.Text, hits); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.name, b.Bytes())
+			testutil.Golden(t, testutil.GoldenPath(t, tt.name), b.Bytes())
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fumibako/fumibako/internal/testcorpus"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // Browser tests drive Debian's chromium headless through chromedp
@@ -27,15 +27,6 @@ import (
 // test). FUMIBAKO_WEB_BENCH_MB=100 generates a corpus of about that many
 // megabytes of source files for the keystroke-to-first-hit measurement
 // instead of the small default one.
-
-func chromiumPath() string {
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 type browserT struct {
 	t     *testing.T
@@ -48,10 +39,7 @@ type void = chromedp.Void
 
 func newBrowser(t *testing.T) *browserT {
 	t.Helper()
-	path := chromiumPath()
-	if path == "" {
-		t.Skip("chromium is not installed (apt-get install chromium fonts-ipafont-gothic): browser test skipped")
-	}
+	path := testutil.Require(t, "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -75,7 +63,7 @@ func newBrowser(t *testing.T) *browserT {
 		cancelT()
 		cancelC()
 		cancelA()
-		t.Skipf("chromium does not start: %v", err)
+		testutil.Unavailable(t, "chromium does not start: %v", err)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {

@@ -13,6 +13,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestRun runs the command on one generated workbook: a visible sheet
@@ -26,7 +27,7 @@ func TestRun(t *testing.T) {
 	}
 	soffice, err := extract.FindLibreOffice()
 	if err != nil {
-		t.Skip("LibreOffice (soffice) not found: nothing to compare with")
+		testutil.Unavailable(t, "LibreOffice (soffice) not found, nothing to compare with: %v", err)
 	}
 	corpus := t.TempDir()
 	writeBook(t, filepath.Join(corpus, "book.xlsx"))
