@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"worker":     {"extract", "officefile", "content"},
 	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile"},
 	"watch":      {"indexer"},
-	"web":        {"search", "indexer", "ingestlist"},
+	"web":        {"search", "indexer", "ingestlist", "watch"},
 	"testcorpus": {},
 	"testutil":   {},
 	"layers":     {},

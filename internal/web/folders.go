@@ -75,6 +75,7 @@ func (s *Server) runView() (RunView, <-chan struct{}) {
 		v.LockMessage = workspace.MsgLocked
 	}
 	s.otherLock.Store(v.Locked)
+	v.Auto = s.auto.view()
 	return v, ch
 }
 
@@ -342,7 +343,13 @@ func (s *Server) handleRunStart(w http.ResponseWriter, r *http.Request) {
 		}
 		only = []string{req.Only}
 	}
+	// The background watcher (自動で更新する) hands the lock over: its run
+	// stops as on the stop button, and it resumes when this run ends.
+	s.auto.pause()
 	err := s.run.start(only)
+	if err != nil {
+		s.auto.resume()
+	}
 	var le *workspace.LockError
 	switch {
 	case errors.Is(err, errBusy):

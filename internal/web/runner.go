@@ -88,6 +88,9 @@ type RunView struct {
 	LockMessage string `json:"lockMessage,omitempty"`
 
 	LogNext int `json:"logNext"`
+
+	// Auto is 自動で更新する: the background watcher (auto.go).
+	Auto *AutoView `json:"auto,omitempty"`
 }
 
 // EndView is how a run ended (reference/gui.md §3.5).
@@ -155,6 +158,14 @@ func (rn *runner) exec(cur *runState, done chan struct{}) {
 	rn.mu.Lock()
 	rn.cur = nil
 	rn.end = end
+	rn.notify()
+	rn.mu.Unlock()
+	rn.s.auto.resume() // paused by handleRunStart
+}
+
+// touch wakes the subscribers (the background watcher's state changed).
+func (rn *runner) touch() {
+	rn.mu.Lock()
 	rn.notify()
 	rn.mu.Unlock()
 }
@@ -319,7 +330,7 @@ func (rn *runner) wait(ctx context.Context) {
 func (rn *runner) otherHolds() bool {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	return rn.cur == nil && rn.s.ws.IsLocked()
+	return rn.cur == nil && !rn.s.auto.holds() && rn.s.ws.IsLocked()
 }
 
 // running reports whether this server runs an indexing run now.

@@ -55,6 +55,7 @@ type Server struct {
 	addr   string // host:port of the listener ("" until known)
 
 	run   *runner
+	auto  *autoWatch  // 自動で更新する (auto.go)
 	probe folderProbe // root existence checks of the index list
 	hs    *http.Server
 
@@ -79,6 +80,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, ws: opt.Workspace, token: hex.EncodeToString(tok), addr: opt.Addr, closing: make(chan struct{})}
 	s.run = newRunner(s)
+	s.auto = &autoWatch{s: s}
 	s.routes()
 	return s, nil
 }
@@ -102,6 +104,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	hs := s.hs
 	s.addrMu.Unlock()
+	s.auto.sync()
 	err := hs.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
@@ -117,6 +120,7 @@ func (s *Server) StopRun(kill bool) { s.run.stop(kill) }
 // it to end and closes the HTTP server. Waiting ends early when ctx is
 // done.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.auto.close()
 	s.run.close()
 	s.run.wait(ctx)
 	s.closeOnce.Do(func() { close(s.closing) })
@@ -149,6 +153,7 @@ func (s *Server) routes() {
 		"/api/run/start":      s.handleRunStart,
 		"/api/run/confirm":    s.handleRunConfirm,
 		"/api/run/stop":       s.handleRunStop,
+		"/api/auto":           s.handleAuto,
 		"/api/open":           s.handleOpen,
 		"/api/export":         s.handleExport,
 	}

@@ -37,6 +37,30 @@ F.index = (() => {
     $('run-start').addEventListener('click', start);
     $('run-resume').addEventListener('click', start);
     $('run-stop').addEventListener('click', stop);
+    $('auto-on').addEventListener('change', async () => {
+      const on = $('auto-on').checked;
+      try {
+        await F.post('/api/auto', { on });
+      } catch (e) {
+        $('auto-on').checked = !on;
+        F.status(e.message, true);
+      }
+    });
+  }
+
+  // 自動で更新する (the background watcher): on or off, what it does, the
+  // last change it picked up, folders it rescans instead of watching.
+  function renderAuto(a) {
+    if (!a) return;
+    $('auto-on').checked = a.on;
+    let text = a.on ? (a.running ? '監視中: ' : '') + (a.error || a.doing || '') : a.doing;
+    if (a.on && a.lastChange) text += ` ・ 最後に取り込んだ変更: ${a.lastChangeAt} ${a.lastChange}`;
+    $('auto-text').textContent = text;
+    const r = $('auto-rescan');
+    r.replaceChildren();
+    for (const x of a.rescan || []) {
+      r.append(el('div', { text: `⚠ ［${x.name}］ ${x.reason}（一定の間隔で調べ直しています）` }));
+    }
   }
 
   async function refresh() {
@@ -176,7 +200,8 @@ F.index = (() => {
     const wasRunning = prev && prev.running;
     if (v.running && !wasRunning) $('log').replaceChildren();
     renderBanner();
-    const key = (x) => (x ? [!!x.running, !!x.locked, JSON.stringify(x.end || null)].join('|') : '');
+    renderAuto(v.auto);
+    const key = (x) => (x ? [!!x.running, !!x.locked, JSON.stringify(x.end || null), x.auto ? x.auto.lastChangeAt + x.auto.doing : ''].join('|') : '');
     if (key(prev) !== key(v)) {
       refresh();
     } else if (v.running && F.state && F.screen === 'index') {
