@@ -42,7 +42,7 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 		}
 	}()
 	var memTick <-chan time.Time
-	if s.cfg.MemLimit > 0 && rssSupported() {
+	if s.cfg.MemLimit > 0 && s.rssOK {
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		memTick = t.C
@@ -51,7 +51,7 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 	// send writes req into a running worker's pipe (starting one if
 	// needed); on failure the worker is treated as crashed.
 	send := func(req Request) bool {
-		if s.cmd == nil {
+		if s.p == nil {
 			if err := s.start(); err != nil {
 				if f := workspace.WriteFault(err); f != nil {
 					done(req, Result{Outcome: Faulted, Msg: f.Error(), Detail: err.Error(), Fault: f})
@@ -62,7 +62,7 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 			}
 		}
 		data, _ := json.Marshal(req)
-		if _, err := s.stdin.Write(append(data, '\n')); err != nil {
+		if err := s.p.write(append(data, '\n')); err != nil {
 			return false
 		}
 		return true
@@ -84,6 +84,27 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 		done(head, res)
 		restart()
 	}
+	// answer takes one line of the worker's: the result of the request at
+	// the head of the queue, or a broken worker.
+	answer := func(line []byte) {
+		var resp Response
+		if err := json.Unmarshal(line, &resp); err != nil || len(queue) == 0 || resp.ID != queue[0].ID {
+			detail := fmt.Sprintf("bad response %q: %v", line, err)
+			s.kill()
+			if len(queue) > 0 {
+				fail(Result{Outcome: Crashed, Msg: msgCrashed, Detail: detail})
+			}
+			return
+		}
+		head := queue[0]
+		queue = queue[1:]
+		arm()
+		if resp.Fault != "" {
+			done(head, faultResult(resp))
+			return
+		}
+		done(head, Result{Outcome: Finished, Response: resp})
+	}
 	for {
 		inC := in
 		if len(queue) >= Depth || in == nil {
@@ -94,8 +115,8 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 		}
 		var lines <-chan []byte
 		var exited <-chan struct{}
-		if s.cmd != nil {
-			lines, exited = s.lines, s.exited
+		if s.p != nil {
+			lines, exited = s.p.lines(), s.p.exited()
 		}
 		select {
 		case req, ok := <-inC:
@@ -108,7 +129,7 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 				continue
 			}
 			if !send(req) {
-				if s.cmd != nil {
+				if s.p != nil {
 					// The pipe broke: the worker died; its outcome arrives
 					// through exited. Keep the request for the restart.
 					queue = append(queue, req)
@@ -120,37 +141,38 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 				arm()
 			}
 		case line := <-lines:
-			var resp Response
-			if err := json.Unmarshal(line, &resp); err != nil || len(queue) == 0 || resp.ID != queue[0].ID {
-				detail := fmt.Sprintf("bad response %q: %v", line, err)
-				s.kill()
-				if len(queue) > 0 {
-					fail(Result{Outcome: Crashed, Msg: msgCrashed, Detail: detail})
-				}
-				continue
-			}
-			head := queue[0]
-			queue = queue[1:]
-			arm()
-			if resp.Fault != "" {
-				done(head, faultResult(resp))
-				continue
-			}
-			done(head, Result{Outcome: Finished, Response: resp})
+			answer(line)
 		case <-exited:
+			// The answers the worker wrote before it ended are all in lines
+			// by now: they come first, so a finished file is never blamed
+			// for the crash of the one after it.
+			// (A broken answer among them replaces the worker: then the
+			// ended one is done with.)
+			ended := s.p
+			for drained := false; !drained && s.p == ended; {
+				select {
+				case line := <-ended.lines():
+					answer(line)
+				default:
+					drained = true
+				}
+			}
+			if s.p != ended {
+				continue
+			}
 			if len(queue) == 0 {
 				s.kill()
 				continue
 			}
-			fail(s.crashed(nil))
+			fail(s.crashed())
 		case <-deadlineC:
 			s.kill()
 			fail(Result{Outcome: TimedOut, Msg: MsgTimeout(s.cfg.Timeout), Detail: "deadline passed"})
 		case <-memTick:
-			if s.cmd == nil || len(queue) == 0 {
+			if s.p == nil || len(queue) == 0 {
 				continue
 			}
-			if rss := processRSS(s.cmd.Process.Pid); rss > s.cfg.MemLimit {
+			if rss, ok := s.p.rss(); ok && rss > s.cfg.MemLimit {
 				s.kill()
 				fail(Result{Outcome: OutOfMemory, Msg: MsgOutOfMemory, Detail: fmt.Sprintf("worker RSS %d bytes over the cap of %d", rss, s.cfg.MemLimit)})
 			}

@@ -1,12 +1,8 @@
 package worker
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -58,59 +54,45 @@ type Slot struct {
 	cfg     Config
 	scratch string
 
-	cmd    *exec.Cmd
-	tree   procTree
-	stdin  io.WriteCloser
-	lines  chan []byte
-	exited chan struct{}
-	stderr *tail
+	// launch starts a worker (execProc; a fake in tests); rssOK says
+	// whether the slot watches the worker's RSS against cfg.MemLimit.
+	launch func(cfg Config, scratch string) (proc, error)
+	rssOK  bool
+	p      proc // the running worker, nil between a kill and the next start
 }
 
 // NewSlot returns a slot whose worker uses scratch as its private folder.
 func NewSlot(cfg Config, scratch string) *Slot {
-	return &Slot{cfg: cfg, scratch: scratch}
+	return &Slot{cfg: cfg, scratch: scratch, launch: startExec, rssOK: rssSupported()}
+}
+
+// proc is one running worker as the slot sees it: a process tree
+// (execProc) or, in tests, a scripted one.
+type proc interface {
+	// write sends one request line to the worker.
+	write(line []byte) error
+	// lines delivers the worker's answer lines; exited is closed once the
+	// worker has ended and every line was delivered.
+	lines() <-chan []byte
+	exited() <-chan struct{}
+	// rss is the worker's resident memory, when it can be measured.
+	rss() (int64, bool)
+	// overMemory reports that the OS stopped the worker at the cap.
+	overMemory() bool
+	// exitDetail says how an exited worker ended, with its last stderr.
+	exitDetail() string
+	// kill ends the whole tree now; close lets the worker end on its own
+	// (stdin closed) before killing what is left. Both release the tree.
+	kill()
+	close()
 }
 
 func (s *Slot) start() error {
-	if err := workspace.MkdirAll(s.scratch); err != nil {
-		return fmt.Errorf("worker: create scratch %s: %w", s.scratch, err)
-	}
-	args := append(append([]string{}, s.cfg.Args...), Command, "--scratch", s.scratch,
-		"--mem-limit", fmt.Sprint(s.cfg.MemLimit))
-	cmd := exec.Command(s.cfg.Exe, args...)
-	cmd.Env = append(os.Environ(), s.cfg.Env...)
-	setProcessGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	p, err := s.launch(s.cfg, s.scratch)
 	if err != nil {
-		return fmt.Errorf("worker: stdin pipe: %w", err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return fmt.Errorf("worker: stdout pipe: %w", err)
-	}
-	s.stderr = &tail{}
-	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("worker: start %s: %w", s.cfg.Exe, err)
-	}
-	tree, err := newTree(cmd, s.cfg.MemLimit)
-	if err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
 		return err
 	}
-	s.cmd, s.tree, s.stdin = cmd, tree, stdin
-	s.lines = make(chan []byte, Depth+1)
-	s.exited = make(chan struct{})
-	go func(lines chan<- []byte, exited chan<- struct{}) {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64*1024), 64<<20)
-		for sc.Scan() {
-			lines <- append([]byte(nil), sc.Bytes()...)
-		}
-		cmd.Wait()
-		close(exited)
-	}(s.lines, s.exited)
+	s.p = p
 	return nil
 }
 
@@ -130,20 +112,10 @@ func faultResult(resp Response) Result {
 	return Result{Outcome: Faulted, Response: resp, Msg: f.Error(), Detail: resp.Detail, Fault: f}
 }
 
-func (s *Slot) crashed(err error) Result {
-	<-s.exited // the reader goroutine has waited for the process
-	state := "exited"
-	if s.cmd.ProcessState != nil {
-		state = s.cmd.ProcessState.String()
-	}
-	detail := state
-	if t := s.stderr.String(); t != "" {
-		detail += ": " + t
-	}
-	if err != nil {
-		detail += ": " + err.Error()
-	}
-	over := s.tree.overMemory()
+func (s *Slot) crashed() Result {
+	<-s.p.exited() // the worker has ended and its lines are read
+	detail := s.p.exitDetail()
+	over := s.p.overMemory()
 	s.kill()
 	if over {
 		return Result{Outcome: OutOfMemory, Msg: MsgOutOfMemory,
@@ -153,40 +125,23 @@ func (s *Slot) crashed(err error) Result {
 }
 
 // kill ends the worker's whole process tree and forgets the process; the
-// next Run starts a fresh worker.
+// next request starts a fresh worker.
 func (s *Slot) kill() {
-	if s.cmd == nil {
+	if s.p == nil {
 		return
 	}
-	s.killTree()
-	s.stdin.Close()
-	select {
-	case <-s.exited:
-	case <-time.After(5 * time.Second):
-	}
-	s.tree.release()
-	s.cmd = nil
-}
-
-func (s *Slot) killTree() {
-	s.tree.kill()
-	s.cmd.Process.Kill()
+	s.p.kill()
+	s.p = nil
 }
 
 // Close stops the worker: stdin is closed so it exits on its own; after a
 // short wait its tree is killed.
 func (s *Slot) Close() {
-	if s.cmd == nil {
+	if s.p == nil {
 		return
 	}
-	s.stdin.Close()
-	select {
-	case <-s.exited:
-	case <-time.After(2 * time.Second):
-	}
-	s.killTree()
-	s.tree.release()
-	s.cmd = nil
+	s.p.close()
+	s.p = nil
 }
 
 func oneLine(s string) string {
