@@ -48,8 +48,8 @@
 //
 // # Manifest (.fumibako-index)
 //
-// All integers are little-endian. The manifest is small (40 bytes per file
-// and per part plus the names) and is read whole.
+// All integers are little-endian. The manifest is small (40 bytes
+// per part, 56 per file, plus the names) and is read whole.
 //
 //	offset  size        field
 //	0       8           magic "FUMIBAKI"
@@ -66,15 +66,23 @@
 //	                      28 4   first line (line index within that file)
 //	                      32 4   last file (the file holding the part's last line)
 //	                      36 4   end line (exclusive, within the last file)
-//	32+40P  40·F        file table, sorted by file name (upper-cased, then bytes):
+//	32+40P  56·F        file table, sorted by file name (upper-cased, then bytes):
 //	                      0  4   name offset in the name pool
 //	                      4  4   name length
 //	                      8  4   places (the TSVs the file had; 0 = no text)
 //	                      12 4   lines (all places together)
 //	                      16 8   text bytes (UTF-8, one LF per line)
 //	                      24 8   folded bytes (one LF per line)
-//	                      32 8   reserved, 0
-//	32+40(P+F) N        name pool: file names, UTF-8
+//	                      32 8   modification time of the source file as
+//	                             indexed (Unix ns; 0 = unknown)
+//	                      40 8   size of the source file as indexed (bytes)
+//	                      48 8   reserved, 0
+//	32+40P+56F N        name pool: file names, UTF-8
+//
+// The time and size come from the per-file folder's .source file
+// (package content), which the coordinator writes from the crawl before
+// the folder is swapped in; search compares them with the file on disk
+// to mark a hit whose file changed or was deleted since.
 //
 // A file's "line index" counts the lines of all its places in document
 // order from 0. A file without text has no lines and appears in no part.

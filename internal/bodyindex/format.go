@@ -15,7 +15,11 @@ import (
 //
 //	1  first fumibako body index: manifest + content-addressed parts with
 //	   folded text, originals as patches over it, per-block n-gram masks.
-const FormatVersion = 1
+//	2  the manifest's file table holds each source file's modification
+//	   time and size as indexed (56-byte rows): hits show them and search
+//	   tells a changed or deleted file. Version 1 folders are rebuilt:
+//	   their files are ingested again (Rebuild names them).
+const FormatVersion = 2
 
 // File names inside a folder.
 const (
@@ -30,7 +34,8 @@ const (
 
 	manifestHeaderSize = 32 // magic 8, version 4, parts 4, files 4, names 4, reserved 4, crc 4
 	manifestPartSize   = 40 // id 16, size 8, first file 4, first line 4, last file 4, end line 4
-	manifestFileSize   = 40 // name off 4, name len 4, places 4, lines 4, text 8, folded 8, reserved 8
+	manifestFileSize   = 56 // name off 4, name len 4, places 4, lines 4, text 8, folded 8, mtime 8, size 8, reserved 8
+	manifestFileSizeV1 = 40 // version 1: name off 4, name len 4, places 4, lines 4, text 8, folded 8, reserved 8
 	partHeaderSize     = 16 // magic 8, version 4, sections 4
 	sectionEntrySize   = 12 // tag 4, offset 4, size 4
 	segSize            = 24 // file 4, name off 4, name len 4, line no 4, first line 4, lines 4

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"time"
 	"unicode/utf8"
 )
 
@@ -20,6 +21,10 @@ type FileInfo struct {
 	Lines int
 	// TextBytes is the size of its text in UTF-8 with one LF per line.
 	TextBytes int64
+	// ModTime and Size are the source file's modification time and size
+	// when it was indexed (from the crawl); ModTime is zero when unknown.
+	ModTime time.Time
+	Size    int64
 }
 
 // manifest is a parsed .fumibako-index.
@@ -118,6 +123,8 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		f.lines = int(le.Uint32(p[12:]))
 		f.textBytes = int64(le.Uint64(p[16:]) & (1<<62 - 1))
 		f.foldedBytes = int64(le.Uint64(p[24:]) & (1<<62 - 1))
+		f.mtime = int64(le.Uint64(p[32:]))
+		f.size = int64(le.Uint64(p[40:]) & (1<<62 - 1))
 		p = p[manifestFileSize:]
 	}
 	for i, r := range m.parts {
@@ -129,13 +136,42 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 }
 
 // legacyFileNames returns the file names of an older manifest version
-// where this build knows how to find them. Version 1 is the first, so no
-// older layout exists yet; a later version adds its predecessor here.
-func legacyFileNames(data []byte) []string { return nil }
+// where this build knows how to find them (so that Rebuild names them and
+// the indexer ingests them again), else nil. Version 1 differs from 2 only
+// in the size of a file-table row.
+func legacyFileNames(data []byte) []string {
+	le := binary.LittleEndian
+	if len(data) < manifestHeaderSize || le.Uint32(data[8:]) != 1 {
+		return nil
+	}
+	nParts, nFiles, nNames := int64(le.Uint32(data[12:])), int64(le.Uint32(data[16:])), int64(le.Uint32(data[20:]))
+	table := manifestHeaderSize + manifestPartSize*nParts
+	pool := table + manifestFileSizeV1*nFiles
+	if pool+nNames != int64(len(data)) || crc32.Checksum(data[manifestHeaderSize:], castagnoli()) != le.Uint32(data[28:]) {
+		return nil
+	}
+	names := data[pool:]
+	var out []string
+	for i := int64(0); i < nFiles; i++ {
+		e := data[table+manifestFileSizeV1*i:]
+		off, n := int64(le.Uint32(e)), int64(le.Uint32(e[4:]))
+		if off+n > nNames {
+			return nil
+		}
+		if name := string(names[off : off+n]); name != "" && utf8.ValidString(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
 
 // info returns the FileInfo of a file entry.
 func (f fileEntry) info() FileInfo {
-	return FileInfo{Places: f.places, Lines: f.lines, TextBytes: f.textBytes}
+	fi := FileInfo{Places: f.places, Lines: f.lines, TextBytes: f.textBytes, Size: f.size}
+	if f.mtime != 0 {
+		fi.ModTime = time.Unix(0, f.mtime)
+	}
+	return fi
 }
 
 // Files returns the files that dir's body index holds, by file name. It

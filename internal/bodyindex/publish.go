@@ -251,6 +251,9 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 		// every place file, which small folders need not pay).
 		it := item{name: e.Name(), places: nonEmpty(places), old: -1}
 		it.entry = entryOf(it.name, it.places)
+		if src, ok := content.ReadSource(sub); ok {
+			it.entry.mtime, it.entry.size = src.ModTime.UnixNano(), src.Size
+		}
 		if kept += it.entry.textBytes; kept > keepText {
 			it.places, it.dir = nil, sub
 		}
@@ -277,7 +280,9 @@ func freshPlaces(it item) ([]extract.Place, error) {
 		return nil, err
 	}
 	places = nonEmpty(places)
-	if e := entryOf(it.name, places); e != it.entry {
+	e := entryOf(it.name, places)
+	e.mtime, e.size = it.entry.mtime, it.entry.size
+	if e != it.entry {
 		return nil, fmt.Errorf("bodyindex: %s changed while it was published", it.dir)
 	}
 	return places, nil

@@ -44,7 +44,7 @@ import (
 //	20      4      row count M (a power of two)
 //	24      4      hashes per key H
 //	28      4      name pool size N
-//	32      4      row size R = ceil(P/8) + 4
+//	32      4      row size R = ceil((P+D)/8) + 4
 //	36      24     reserved, 0
 //	60      4      CRC-32C of bytes 0..60 and of the folder table, the part
 //	               table and the name pool
@@ -59,9 +59,12 @@ import (
 //	                 24 8  modification time (Unix ns)
 //	64+32D  16·P   part table: part ids, folder by folder in manifest order
 //	...     N      name pool: folder names, UTF-8
-//	...     M·R    rows: a bit-sliced Bloom filter. Bit j of row r (byte
-//	               j/8, bit j%8) is set when part j holds a key that
-//	               hashes to r; the last 4 bytes of a row are its CRC-32C.
+//	...     M·R    rows: a bit-sliced Bloom filter of P+D columns. Bit j of
+//	               row r (byte j/8, bit j%8) is set when part j holds a key
+//	               that hashes to r (j < P), or when a file path of folder
+//	               j-P holds one (its path under the index, `\` separated,
+//	               folded: file-name search, issue 18); the last 4 bytes
+//	               of a row are its CRC-32C.
 //
 // A key k sets rows (a + i·b) mod M for i < H, where a and b come from
 // k·0x9E3779B97F4A7C15 (b odd). The parts that may hold every key of a
@@ -69,7 +72,12 @@ import (
 // ceil(P/8) bytes, so a query reads a few hundred bytes whatever the size
 // of the archive. The exact per-block filter of a part still decides what
 // is read once the part is opened.
-const SummaryVersion = 1
+//
+// History:
+//
+//	1  folders, parts and their Bloom columns.
+//	2  one more column per folder, for the paths of its files.
+const SummaryVersion = 2
 
 const (
 	summaryPrefix     = ".fumibako-summary."
@@ -120,6 +128,7 @@ type Summary struct {
 	row   int // R
 	parts [][idSize]byte
 	dirs  map[string]*SummaryDir
+	cols  int // P+D
 }
 
 // SummaryDir is what the summary says about one folder of the index.
@@ -130,6 +139,8 @@ type SummaryDir struct {
 	Opaque    bool     // its manifest could not be read when the summary was written
 	FirstPart int      // its parts are FirstPart .. FirstPart+len(PartIDs)-1
 	PartIDs   [][idSize]byte
+	// NameColumn is the Candidates bit of the paths of its files.
+	NameColumn int
 }
 
 // OpenSummary opens the summary of index. A missing summary gives nil,
@@ -169,7 +180,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	nDirs, nParts, nRows := int64(le.Uint32(h[12:])), int64(le.Uint32(h[16:])), le.Uint32(h[20:])
 	hashes, nNames, row := int(le.Uint32(h[24:])), int64(le.Uint32(h[28:])), int64(le.Uint32(h[32:]))
 	if nDirs == 0 || nDirs > 1<<24 || nParts > 1<<24 || nRows == 0 || nRows&(nRows-1) != 0 ||
-		hashes < 1 || hashes > 8 || row != (nParts+7)/8+summaryRowCRC {
+		hashes < 1 || hashes > 8 || row != (nParts+nDirs+7)/8+summaryRowCRC {
 		return nil, bad("header out of range")
 	}
 	metaSize := summaryDirSize*nDirs + idSize*nParts + nNames
@@ -189,7 +200,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	if crc != le.Uint32(h[60:]) {
 		return nil, bad("checksum mismatch")
 	}
-	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), dirs: make(map[string]*SummaryDir, nDirs)}
+	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), dirs: make(map[string]*SummaryDir, nDirs), cols: int(nParts + nDirs)}
 	ids := meta[summaryDirSize*nDirs:]
 	names := ids[idSize*nParts:]
 	s.parts = make([][idSize]byte, nParts)
@@ -208,7 +219,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 		name := string(names[off : off+n])
 		d := &entries[i]
 		*d = SummaryDir{Mtime: int64(le.Uint64(e[24:])), HasIndex: flags&dirHasIndex != 0, Opaque: flags&dirOpaque != 0,
-			FirstPart: int(first), PartIDs: s.parts[first : first+count]}
+			FirstPart: int(first), PartIDs: s.parts[first : first+count], NameColumn: int(nParts + i)}
 		switch {
 		case i == 0:
 			if parent != noParent || name != "" {
@@ -259,11 +270,12 @@ func joinPath(root, rel string) string { return filepath.Join(root, filepath.Fro
 // Parts returns the number of parts (the length of a Candidates set).
 func (s *Summary) Parts() int { return len(s.parts) }
 
-// Candidates returns the parts that may hold every key, as a bit set
-// (bit j%64 of word j/64 for part j). No keys means every part.
+// Candidates returns the parts (and folders' file paths, at NameColumn)
+// that may hold every key, as a bit set (bit j%64 of word j/64 for column
+// j). No keys means every column.
 func (s *Summary) Candidates(keys []uint32) ([]uint64, error) {
-	set := make([]uint64, (len(s.parts)+63)/64)
-	for j := range s.parts {
+	set := make([]uint64, (s.cols+63)/64)
+	for j := 0; j < s.cols; j++ {
 		set[j/64] |= 1 << uint(j%64)
 	}
 	buf := make([]byte, s.row)

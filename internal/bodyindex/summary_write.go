@@ -63,6 +63,7 @@ type sumDir struct {
 	flags  uint32
 	first  int
 	parts  []partRef
+	files  []string // file names from the manifest
 }
 
 // WriteSummary writes the summary of the index folder contentRoot/index
@@ -104,13 +105,16 @@ func WriteSummary(contentRoot, index string) error {
 			partBytes += r.size
 		}
 	}
-	counts := make([]int, len(paths))
 	maxKeys := 0
-	for j, p := range paths {
-		counts[j] = partKeyCount(p)
-		maxKeys = max(maxKeys, counts[j])
+	for _, p := range paths {
+		maxKeys = max(maxKeys, partKeyCount(p))
 	}
-	row := (len(ids)+7)/8 + summaryRowCRC
+	nameKeys := make([][]uint32, len(dirs))
+	for i := range dirs {
+		nameKeys[i] = pathKeys(dirs, i)
+		maxKeys = max(maxKeys, len(nameKeys[i]))
+	}
+	row := (len(ids)+len(dirs)+7)/8 + summaryRowCRC
 	nRows := uint32(1) << 10
 	for int(nRows) < summaryBitsPerKey*maxKeys && nRows < 1<<26 {
 		nRows <<= 1
@@ -122,7 +126,14 @@ func WriteSummary(contentRoot, index string) error {
 	data := make([]byte, len(head)+int(nRows)*row) // one buffer: 28 MB for 1 GB of text
 	copy(data, head)
 	rows := data[len(head):]
-	fillRows(rows, row, nRows, paths)
+	cols := make([]func([]uint64), 0, len(paths)+len(dirs))
+	for _, p := range paths {
+		cols = append(cols, func(c []uint64) { fillColumn(c, p, nRows) })
+	}
+	for _, keys := range nameKeys {
+		cols = append(cols, func(c []uint64) { fillKeys(c, keys, nRows) })
+	}
+	fillRows(rows, row, nRows, cols)
 	for r := 0; r < int(nRows); r++ {
 		b := rows[r*row : (r+1)*row]
 		binary.LittleEndian.PutUint32(b[row-summaryRowCRC:], crc32.Checksum(b[:row-summaryRowCRC], castagnoli()))
@@ -179,6 +190,9 @@ func walkForSummary(root string) []sumDir {
 				dirs[i].flags |= dirOpaque
 			} else {
 				dirs[i].parts = m.parts
+				for _, f := range m.files {
+					dirs[i].files = append(dirs[i].files, f.name)
+				}
 			}
 		}
 		slices.Sort(subs)
@@ -203,12 +217,47 @@ func relOf(dirs []sumDir, i int) string {
 // copied into the rows (8 bytes of every row).
 const summaryBatch = 64
 
-// fillRows sets the bits of the parts at paths in rows. Setting them row
+// pathKeys returns the keys of the paths (under the index, `\`
+// separated, folded) of the files of folder i, sorted and unique.
+func pathKeys(dirs []sumDir, i int) []uint32 {
+	if len(dirs[i].files) == 0 {
+		return nil
+	}
+	rel := strings.ReplaceAll(relOf(dirs, i), string(filepath.Separator), `\`)
+	seen := map[uint32]bool{}
+	var keys []uint32
+	for _, n := range dirs[i].files {
+		p := n
+		if rel != "" {
+			p = rel + `\` + n
+		}
+		forKeys(AppendFold(nil, []byte(p)), func(k uint32) {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		})
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// fillKeys sets the rows of keys in col.
+func fillKeys(col []uint64, keys []uint32, nRows uint32) {
+	for _, k := range keys {
+		for h := 0; h < summaryHashes; h++ {
+			r := summaryRow(k, h, nRows)
+			col[r/64] |= 1 << (r % 64)
+		}
+	}
+}
+
+// fillRows sets the bits of the columns (parts, then folders' paths) in rows. Setting them row
 // by row would scatter 3 writes per key over the whole matrix (0.9 s of
 // cache misses for 1 GB of text); instead each part's column is built as
 // a bit set of nRows bits (cache-sized), a batch of columns in parallel,
 // and a batch is then copied into 64 rows at a time.
-func fillRows(rows []byte, row int, nRows uint32, paths []string) {
+func fillRows(rows []byte, row int, nRows uint32, paths []func([]uint64)) {
 	words := int(nRows) / 64
 	cols := make([][]uint64, summaryBatch)
 	for start := 0; start < len(paths); start += summaryBatch {
@@ -230,7 +279,7 @@ func fillRows(rows []byte, row int, nRows uint32, paths []string) {
 					} else {
 						clear(c)
 					}
-					fillColumn(c, paths[j], nRows)
+					paths[j](c)
 				}
 			})
 		}

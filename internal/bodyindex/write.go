@@ -278,6 +278,8 @@ type fileEntry struct {
 	lines       int
 	textBytes   int64
 	foldedBytes int64
+	mtime       int64 // source file's modification time as indexed (Unix ns; 0 unknown)
+	size        int64 // source file's size as indexed
 }
 
 // partRef is one row of the manifest's part table.
@@ -311,6 +313,8 @@ func encodeManifest(parts []partRef, files []fileEntry) []byte {
 		body = le.AppendUint32(body, uint32(f.lines))
 		body = le.AppendUint64(body, uint64(f.textBytes))
 		body = le.AppendUint64(body, uint64(f.foldedBytes))
+		body = le.AppendUint64(body, uint64(f.mtime))
+		body = le.AppendUint64(body, uint64(f.size))
 		body = le.AppendUint64(body, 0)
 	}
 	body = append(body, names...)

@@ -250,8 +250,13 @@ func (r *run) record(j *job, res worker.Result) {
 		outcome = OutcomeStopped
 	case res.Outcome == worker.Finished && res.Response.OK:
 		dst := content.Dir(r.ws.ContentRoot(), t.File.RelPath)
-		// Rule 3: the TSVs are in place before the 済 row.
-		if err := content.Swap(j.stage, dst); err != nil {
+		// Rule 3: the TSVs are in place before the 済 row. The crawled
+		// time and size go with them (search tells a changed file).
+		err := content.WriteSource(j.stage, content.Source{ModTime: t.File.ModTime, Size: t.File.Size})
+		if err == nil {
+			err = content.Swap(j.stage, dst)
+		}
+		if err != nil {
 			if r.noteFault(err) {
 				lines = append(lines, msgFaultKept)
 				level = Warn

@@ -143,6 +143,19 @@ func (l *linear) run(q linQuery) []string {
 		if len(q.opts.Kinds) > 0 && !slices.Contains(q.opts.Kinds, string(kind)) {
 			continue
 		}
+		if !q.opts.NoNames {
+			_, rel, _ := strings.Cut(f.path, `\`)
+			ok := true
+			for _, w := range q.pos {
+				ok = ok && q.has(rel, w)
+			}
+			for _, w := range q.neg {
+				ok = ok && !q.has(rel, w)
+			}
+			if ok {
+				out = append(out, fmt.Sprintf("%s|%s|%d|%s", f.path, "", 0, rel))
+			}
+		}
 		for _, p := range f.places {
 			_, obj := content.SplitKind(p.Name)
 			if q.opts.NoShapes && (obj == "図形" || strings.HasPrefix(obj, "埋め込み")) || q.opts.NoComments && obj == "コメント" {
@@ -180,7 +193,7 @@ func TestDifferential(t *testing.T) {
 	root, ix := buildCorpus(t, files)
 	lin := newLinear(files)
 	for n := 0; n < 300; n++ {
-		q := linQuery{opts: search.Options{Case: r.IntN(4) == 0, Kana: r.IntN(3) == 0, NoShapes: r.IntN(5) == 0, NoComments: r.IntN(5) == 0}}
+		q := linQuery{opts: search.Options{Case: r.IntN(4) == 0, Kana: r.IntN(3) == 0, NoShapes: r.IntN(5) == 0, NoComments: r.IntN(5) == 0, NoNames: r.IntN(4) == 0}}
 		if r.IntN(5) == 0 {
 			q.opts.Kinds = []string{[]string{"excel", "word", "powerpoint", "text"}[r.IntN(4)]}
 		}

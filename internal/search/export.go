@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -18,11 +19,17 @@ const ExportName = "search_results.txt"
 //
 //   - UTF-8 with BOM, CRLF line ends;
 //   - line 1: `【検索文字列　<word>】 <N> 件` (U+3000 after 検索文字列);
-//   - line 2: `ファイル名<TAB>場所<TAB>種別<TAB>行`, then `<TAB>A<TAB>B…`
+//   - line 2: `ファイル名<TAB>場所<TAB>種別<TAB>行<TAB>更新日時`, then `<TAB>A<TAB>B…`
 //     with as many column letters as the widest hit line has cells
 //     (counted as Excel splits them, see Fields);
 //   - one line per hit: `<index>\<path><TAB><place><TAB><kind><TAB><line
-//     number><TAB><line>`, the place as PlaceLabel gives it (no cell);
+//     number><TAB><modified><TAB><line>`, the place as PlaceLabel gives it
+//     (no cell); <modified> is the file's modification time as indexed
+//     (`2006/01/02 15:04:05`, local time; empty when unknown): fumibako's
+//     addition to the reference's columns (issue 18), so a paste into
+//     Excel puts sheet column A in column 6;
+//   - a file-name hit (KindFileName) has an empty place and line number
+//     and its path under the index as the line;
 //     Excel lines as stored with U+2028 turned back into LF (the cells that
 //     hold one are quoted already, so a paste into Excel keeps the cell);
 //     other lines with only the cells that start with `"` wrapped in
@@ -37,10 +44,10 @@ const ExportName = "search_results.txt"
 // Example (→ is TAB):
 //
 //	【検索文字列　りんご】 3 件
-//	ファイル名→場所→種別→行→A→B→C→D
-//	営業\2024\見積.xlsx→[シート]明細→セル→4→→→りんご→10
-//	営業\報告.docx→[ページ]3→本文→2→りんごの出荷が増えた
-//	営業\メモ.txt→→本文→12→りんご 10 箱
+//	ファイル名→場所→種別→行→更新日時→A→B→C→D
+//	営業\2024\見積.xlsx→[シート]明細→セル→4→2024/04/01 09:30:00→→→りんご→10
+//	営業\報告.docx→[ページ]3→本文→2→2024/03/28 17:02:11→りんごの出荷が増えた
+//	営業\メモ.txt→→本文→12→2024/01/09 08:00:00→りんご 10 箱
 func WriteExport(w io.Writer, word string, hits []Hit) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("\uFEFF【検索文字列\u3000" + word + "】 " + strconv.Itoa(len(hits)) + " 件\r\n")
@@ -48,7 +55,7 @@ func WriteExport(w io.Writer, word string, hits []Hit) error {
 	for _, h := range hits {
 		cols = max(cols, len(Fields(h.Text)))
 	}
-	bw.WriteString("ファイル名\t場所\t種別\t行")
+	bw.WriteString("ファイル名\t場所\t種別\t行\t更新日時")
 	for i := 0; i < cols; i++ {
 		bw.WriteString("\t" + ColumnName(i))
 	}
@@ -56,11 +63,17 @@ func WriteExport(w io.Writer, word string, hits []Hit) error {
 	for _, h := range hits {
 		bw.WriteString(SafeCell(h.Path()))
 		bw.WriteByte('\t')
+		if h.IsName() {
+			bw.WriteString("\t" + h.Kind + "\t\t" + FormatModified(h.Modified) + "\t" + SafeCell(h.Text) + "\r\n")
+			continue
+		}
 		bw.WriteString(SafeCell(PlaceLabel(h.FileKind, h.Place)))
 		bw.WriteByte('\t')
 		bw.WriteString(h.Kind)
 		bw.WriteByte('\t')
 		bw.WriteString(strconv.Itoa(h.Row))
+		bw.WriteByte('\t')
+		bw.WriteString(FormatModified(h.Modified))
 		bw.WriteByte('\t')
 		bw.WriteString(exportLine(h))
 		bw.WriteString("\r\n")
@@ -69,6 +82,19 @@ func WriteExport(w io.Writer, word string, hits []Hit) error {
 		bw.WriteString("\r\n")
 	}
 	return bw.Flush()
+}
+
+// ModifiedLayout is how a hit's modification time is written (export,
+// terminal table): local time, as the ingest list writes 更新日時.
+const ModifiedLayout = "2006/01/02 15:04:05"
+
+// FormatModified formats a modification time with ModifiedLayout, "" for
+// an unknown (zero) time.
+func FormatModified(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format(ModifiedLayout)
 }
 
 // exportLine returns the line column of one hit, every cell through

@@ -3,6 +3,7 @@ package search_test
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/search"
 	"github.com/fumibako/fumibako/internal/testutil"
@@ -40,18 +41,21 @@ func TestWriteExport(t *testing.T) {
 // TestExportReference writes the reference's example (search.md §8) with
 // the place labels fumibako uses.
 func TestExportReference(t *testing.T) {
+	mod := time.Date(2024, 4, 1, 9, 30, 0, 0, time.Local)
 	hits := []search.Hit{
-		{Index: "営業", RelPath: `2024\見積.xlsx`, FileKind: "excel", Place: "明細", Kind: "セル", Row: 4, Text: "\t\tりんご\t10"},
+		{Index: "営業", RelPath: `2024\見積.xlsx`, FileKind: "excel", Place: "明細", Kind: "セル", Row: 4, Text: "\t\tりんご\t10", Modified: mod},
 		{Index: "営業", RelPath: `報告.docx`, FileKind: "word", Place: "ページ003", Kind: "本文", Row: 2, Text: "りんごの出荷が増えた"},
 		{Index: "営業", RelPath: `メモ.txt`, FileKind: "text", Place: "本文", Kind: "本文", Row: 12, Text: "りんご 10 箱"},
+		{Index: "営業", RelPath: `2024\りんご.txt`, FileKind: "text", Kind: search.KindFileName, Text: `2024\りんご.txt`, Matches: [][2]int{{5, 14}}},
 	}
 	var b bytes.Buffer
 	search.WriteExport(&b, "りんご", hits)
-	want := "\uFEFF【検索文字列\u3000りんご】 3 件\r\n" +
-		"ファイル名\t場所\t種別\t行\tA\tB\tC\tD\r\n" +
-		"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\t\tりんご\t10\r\n" +
-		"営業\\報告.docx\t[ページ]3\t本文\t2\tりんごの出荷が増えた\r\n" +
-		"営業\\メモ.txt\t\t本文\t12\tりんご 10 箱\r\n" +
+	want := "\uFEFF【検索文字列\u3000りんご】 4 件\r\n" +
+		"ファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\tD\r\n" +
+		"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t" + search.FormatModified(mod) + "\t\t\tりんご\t10\r\n" +
+		"営業\\報告.docx\t[ページ]3\t本文\t2\t\tりんごの出荷が増えた\r\n" +
+		"営業\\メモ.txt\t\t本文\t12\t\tりんご 10 箱\r\n" +
+		"営業\\2024\\りんご.txt\t\tファイル名\t\t\t2024\\りんご.txt\r\n" +
 		"\r\n"
 	if b.String() != want {
 		t.Fatalf("WriteExport =\n%q\nwant\n%q", b.String(), want)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/content"
@@ -42,7 +43,21 @@ type Hit struct {
 	// Matches are the matched byte ranges [start, end) in Text, ascending
 	// and not overlapping.
 	Matches [][2]int `json:"matches"`
+	// Modified and Size are the file's modification time and size as
+	// indexed (the crawl's); Modified is zero when the index does not know
+	// it. CheckFile compares them with the file on disk.
+	Modified time.Time `json:"modified"`
+	Size     int64     `json:"size"`
 }
+
+// KindFileName is the 種別 of a hit on the file's name (or its folders
+// under the index): Place is empty, Row 0, Text the path under the index
+// (RelPath) and Matches the matched ranges in it. Such a hit comes before
+// the content hits of its file.
+const KindFileName = "ファイル名"
+
+// IsName reports whether h is a file-name hit.
+func (h Hit) IsName() bool { return h.Kind == KindFileName }
 
 // Path returns `<index>\<path>` (the export's file column).
 func (h Hit) Path() string { return h.Index + `\` + h.RelPath }

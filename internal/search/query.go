@@ -45,6 +45,11 @@ type Options struct {
 	NoShapes, NoComments bool
 	// Max is the hit cap: 0 means DefaultMax, a negative value no cap.
 	Max int
+	// NoNames keeps the words from matching file names (--no-names, the
+	// web UI's toggle). By default a file whose path under its index
+	// matches the words gives a file-name hit (KindFileName) before its
+	// content hits.
+	NoNames bool
 }
 
 // QueryError is a query that cannot run. Msg is the Japanese text shown to
@@ -72,6 +77,10 @@ type Query struct {
 	keys    []uint32
 	primary *term // the term whose needle or regex scans blocks
 	names   *namePattern
+	// listing is a query without words but with a file-name filter
+	// (--name alone): every file that passes the filters is one
+	// file-name hit, and no text is searched.
+	listing bool
 	kinds   map[extract.Kind]bool
 	folder  []string // FoldKey segments
 	indexes map[string]bool
@@ -167,7 +176,10 @@ func Parse(words []string, opts Options) (*Query, error) {
 		if len(q.neg) > 0 {
 			return nil, &QueryError{Msg: MsgOnlyExcluded, Word: -1, Pos: -1}
 		}
-		return nil, &QueryError{Msg: MsgEmptyQuery, Word: -1, Pos: -1}
+		if strings.Trim(opts.Names, " \t;；!！\u3000") == "" {
+			return nil, &QueryError{Msg: MsgEmptyQuery, Word: -1, Pos: -1}
+		}
+		q.listing = true
 	}
 	for _, t := range q.pos {
 		q.keys = append(q.keys, t.keys...)
@@ -297,6 +309,13 @@ func splitPath(p string) []string {
 	}
 	return out
 }
+
+// Listing reports whether the query lists files by name only (--name
+// without words).
+func (q *Query) Listing() bool { return q.listing }
+
+// searchesNames reports whether file names can give hits.
+func (q *Query) searchesNames() bool { return q.listing || !q.opts.NoNames }
 
 // Max returns the hit cap (0 = none).
 func (q *Query) Max() int { return q.max }

@@ -382,7 +382,10 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 				only.pass[i] = w.cand[j/64]&(1<<uint(j%64)) != 0
 				any = any || only.pass[i]
 			}
-			if !any {
+			// A file path of the folder may match the words: open it
+			// for its file-name hits, with no part to scan.
+			names := w.q.searchesNames() && (w.q.listing || w.cand[d.NameColumn/64]&(1<<uint(d.NameColumn%64)) != 0)
+			if !any && !names {
 				hasIndex = false
 				w.st.FoldersSkipped++
 			}

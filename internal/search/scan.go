@@ -26,6 +26,8 @@ type searcher struct {
 	dfa      *linedfa.Scanner // of q.primary.dfa, made on first use
 	starts   []int            // line starts of the block being scanned
 	blockBuf []byte           // folded text of the block, with a BlockFile
+	names    []nameHit        // the folder's file-name hits, by file
+	nextName int              // the first of names not added yet
 }
 
 // full reports whether the hits found so far in this task and the tasks
@@ -72,6 +74,21 @@ func (s *searcher) folder(t *task) {
 		t.stats.FoldersFiltered++
 		return
 	}
+	s.names = s.names[:0]
+	if s.q.searchesNames() {
+		for i := range pass {
+			if pass[i] {
+				if h, ok := s.nameHit(t, f, i); ok {
+					s.names = append(s.names, nameHit{file: i, hit: h})
+				}
+			}
+		}
+	}
+	s.nextName = 0
+	defer s.flushNames(t, f.NumFiles())
+	if s.q.listing {
+		return
+	}
 	summaryPass := t.only.passFor(f)
 	for i := 0; i < f.NumParts(); i++ {
 		if s.ctx.Err() != nil || s.full(t) {
@@ -93,10 +110,76 @@ func (s *searcher) folder(t *task) {
 			t.problems = append(t.problems, Problem{Folder: t.folderName(), Rebuild: errors.As(f.PartErr(i), &rb), Err: f.PartErr(i)})
 			continue
 		}
-		if err := s.part(t, p); err != nil {
+		if err := s.part(t, f, first, p); err != nil {
 			t.problems = append(t.problems, Problem{Folder: t.folderName(), Err: err})
 		}
 	}
+}
+
+// nameHit is a file-name hit waiting for its place in the task's order:
+// before the first content hit of its file.
+type nameHit struct {
+	file int // index in the folder's file table
+	hit  Hit
+}
+
+// flushNames adds the waiting file-name hits of files before file end.
+func (s *searcher) flushNames(t *task, end int) {
+	for s.nextName < len(s.names) && s.names[s.nextName].file < end {
+		if s.ctx.Err() != nil {
+			return
+		}
+		t.add(s.names[s.nextName].hit)
+		s.nextName++
+	}
+}
+
+// nameHit matches the words against file i's path under its index (its
+// folders and name), with the semantics of a line: folding, --case,
+// --kana, regex, every word and no excluded one.
+func (s *searcher) nameHit(t *task, f *bodyindex.Folder, i int) (Hit, bool) {
+	name := f.FileName(i)
+	rel := name
+	if t.rel != "" {
+		rel = t.rel + `\` + name
+	}
+	fk, _ := extract.KindOf(name)
+	info := f.FileInfo(i)
+	h := Hit{Index: t.index, RelPath: rel, FileKind: fk, Kind: KindFileName, Label: KindFileName, Text: rel,
+		Modified: info.ModTime, Size: info.Size}
+	if s.q.listing {
+		return h, true
+	}
+	var region []byte
+	if s.q.opts.Case {
+		region = []byte(rel)
+	} else {
+		region = []byte(bodyindex.Fold(rel))
+	}
+	if s.q.opts.Kana {
+		region = bodyindex.AppendKana(nil, region)
+	}
+	if !s.matches(region) {
+		return Hit{}, false
+	}
+	var ms [][2]int
+	for _, tm := range s.q.pos {
+		ms = tm.all(region, ms)
+	}
+	ms = mergeRanges(ms)
+	if !s.q.opts.Case && string(region) != rel {
+		offs := make([]int, 0, 2*len(ms))
+		for _, m := range ms {
+			offs = append(offs, m[0], m[1])
+		}
+		bodyindex.MapFolded([]byte(rel), offs)
+		for k := range ms {
+			ms[k] = [2]int{offs[2*k], offs[2*k+1]}
+		}
+		ms = mergeRanges(ms)
+	}
+	h.Matches = ms
+	return h, true
 }
 
 // passFor returns, per part of f, whether the summary lets it through, or
@@ -150,15 +233,18 @@ func (s *searcher) placeOK(place string) bool {
 // worked out, when a line of it is first looked at: a part has hundreds
 // of segments and a rare word touches a few.
 type partCtx struct {
-	index   string
-	rel     string // the folder, `\` separated
-	p       *bodyindex.Part
-	files   []string
-	fileOK  []bool
-	kinds   []extract.Kind
-	relPath []string         // per file, once needed
-	segs    map[int]*segInfo // decoded segments by index
-	cur     *segInfo         // the segment of the last line looked at
+	index    string
+	rel      string // the folder, `\` separated
+	f        *bodyindex.Folder
+	base     int   // the folder's index of the part's first file
+	inFolder []int // per file of the part, its folder index, once needed
+	p        *bodyindex.Part
+	files    []string
+	fileOK   []bool
+	kinds    []extract.Kind
+	relPath  []string         // per file, once needed
+	segs     map[int]*segInfo // decoded segments by index
+	cur      *segInfo         // the segment of the last line looked at
 }
 
 // segInfo is a decoded segment and what is known of it.
@@ -189,6 +275,22 @@ func (s *searcher) segmentFor(pc *partCtx, gl int) (*segInfo, error) {
 	return si, nil
 }
 
+// folderFile returns the folder's file-table index of the part's file i.
+// A part lists only files with text, in file-table order from base on.
+func (pc *partCtx) folderFile(i int) int {
+	if pc.inFolder == nil {
+		pc.inFolder = make([]int, len(pc.files))
+		k := pc.base
+		for j, n := range pc.files {
+			for k < pc.f.NumFiles() && pc.f.FileName(k) != n {
+				k++
+			}
+			pc.inFolder[j] = k
+		}
+	}
+	return pc.inFolder[i]
+}
+
 // path returns the path of file i of the part under its index.
 func (pc *partCtx) path(i int) string {
 	if pc.relPath[i] == "" {
@@ -201,8 +303,8 @@ func (pc *partCtx) path(i int) string {
 	return pc.relPath[i]
 }
 
-// part searches one part.
-func (s *searcher) part(t *task, p *bodyindex.Part) error {
+// part searches one part of f, whose first file is file base of f.
+func (s *searcher) part(t *task, f *bodyindex.Folder, base int, p *bodyindex.Part) error {
 	t.stats.Parts++
 	t0 := time.Now()
 	cand := p.Candidates(s.q.keys)
@@ -217,7 +319,7 @@ func (s *searcher) part(t *task, p *bodyindex.Part) error {
 		t.stats.Filter += time.Since(t0)
 		return err
 	}
-	pc := &partCtx{index: t.index, rel: t.rel, p: p, files: files, fileOK: make([]bool, len(files)),
+	pc := &partCtx{index: t.index, rel: t.rel, f: f, base: base, p: p, files: files, fileOK: make([]bool, len(files)),
 		kinds: make([]extract.Kind, len(files)), relPath: make([]string, len(files))}
 	filtered := s.q.opts.NoShapes || s.q.opts.NoComments
 	for i, n := range files {
@@ -476,6 +578,7 @@ func (s *searcher) block(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) e
 			return err
 		}
 		tb := time.Now()
+		s.flushNames(t, pc.folderFile(si.File)+1)
 		t.add(s.hit(pc, si, gl, string(o), fv.line(li), region, off))
 		t.stats.Build += time.Since(tb)
 		if s.full(t) {
@@ -538,6 +641,10 @@ func (s *searcher) hit(pc *partCtx, si *segInfo, gl int, line string, foldedLine
 		ms = mergeRanges(ms)
 	}
 	h.Matches = ms
+	if fi := pc.folderFile(sg.File); fi < pc.f.NumFiles() && pc.f.FileName(fi) == pc.files[sg.File] {
+		info := pc.f.FileInfo(fi)
+		h.Modified, h.Size = info.ModTime, info.Size
+	}
 	h.setCells()
 	if !si.labeled {
 		si.label, si.labeled = PlaceLabel(fk, sg.Place), true
