@@ -51,7 +51,7 @@ type Hit struct {
 }
 
 // KindFileName is the 種別 of a hit on the file's name (or its folders
-// under the index): Place is empty, Row 0, Text the path under the index
+// under the index): Place and Label are empty, Row 0, Text the path under the index
 // (RelPath) and Matches the matched ranges in it. Such a hit comes before
 // the content hits of its file.
 const KindFileName = "ファイル名"

@@ -145,7 +145,7 @@ func (s *searcher) nameHit(t *task, f *bodyindex.Folder, i int) (Hit, bool) {
 	}
 	fk, _ := extract.KindOf(name)
 	info := f.FileInfo(i)
-	h := Hit{Index: t.index, RelPath: rel, FileKind: fk, Kind: KindFileName, Label: KindFileName, Text: rel,
+	h := Hit{Index: t.index, RelPath: rel, FileKind: fk, Kind: KindFileName, Text: rel,
 		Modified: info.ModTime, Size: info.Size}
 	if s.q.listing {
 		return h, true

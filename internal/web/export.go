@@ -18,7 +18,8 @@ import (
 // Export formats. search_results.txt is the reference's file
 // (search.WriteExport, reference/search.md §8). search_results.csv holds
 // the same hits for a spreadsheet: UTF-8 with BOM, CRLF, RFC 4180 quoting,
-// a header `ファイル名,場所,種別,行,セル,A,B,…` and one row per hit whose
+// a header `ファイル名,場所,種別,行,セル,更新日時,サイズ,A,B,…` (更新日時 and サイズ: the
+// file as indexed, issue 18) and one row per hit whose
 // line is split into its cells (Excel cells unquoted, U+2028 as LF; other
 // lines at TAB). Every cell goes through search.SafeCell, so a cell that
 // would start a formula in Excel is text (a leading ').
@@ -113,7 +114,11 @@ func localFilter(f string) func(search.Hit) bool {
 		return func(search.Hit) bool { return true }
 	}
 	return func(h search.Hit) bool {
-		for _, s := range []string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, h.Text} {
+		pl := ""
+		if !h.IsName() {
+			pl = search.PlaceLabel(h.FileKind, h.Place)
+		}
+		for _, s := range []string{h.Path(), pl, h.Kind, h.Text} {
 			if strings.Contains(strings.ToLower(s), f) {
 				return true
 			}
@@ -148,13 +153,21 @@ func writeCSV(w io.Writer, hits []search.Hit) error {
 		cells[i] = lineCells(h)
 		cols = max(cols, len(cells[i]))
 	}
-	head := []string{"ファイル名", "場所", "種別", "行", "セル"}
+	head := []string{"ファイル名", "場所", "種別", "行", "セル", "更新日時", "サイズ"}
 	for i := 0; i < cols; i++ {
 		head = append(head, search.ColumnName(i))
 	}
 	cw.Write(head)
 	for i, h := range hits {
-		rec := append([]string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, strconv.Itoa(h.Row), h.Cell}, cells[i]...)
+		size := ""
+		if !h.Modified.IsZero() {
+			size = strconv.FormatInt(h.Size, 10)
+		}
+		rec := []string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, strconv.Itoa(h.Row), h.Cell, search.FormatModified(h.Modified), size}
+		if h.IsName() {
+			rec[1], rec[3] = "", ""
+		}
+		rec = append(rec, cells[i]...)
 		for j := range rec {
 			rec[j] = search.SafeCell(rec[j])
 		}

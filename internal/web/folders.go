@@ -38,8 +38,8 @@ type FolderView struct {
 	Done    int    `json:"done"`
 	Pending int    `json:"pending"`
 	Failed  int    `json:"failed"`
-	Last    string `json:"last"`   // H:mm today, else M/d H:mm; "" when never
-	Status  string `json:"status"` // 未作成, 取り込み中, 取り込み待ち, エラー, 最新
+	Last    string `json:"last"`   // 2006/01/02 15:04; "" when never
+	Status  string `json:"status"` // 未作成, 取り込み中, 取り込み待ち, 一部失敗 N 件, エラー, 最新
 }
 
 // Index status badges (reference/gui.md §2.2).
@@ -48,6 +48,7 @@ const (
 	statusRunning = "取り込み中"
 	statusStale   = "取り込み待ち"
 	statusError   = "エラー"
+	statusPartial = "一部失敗 %d 件" // files failed, the rest is searchable (issue 18)
 	statusFresh   = "最新"
 )
 
@@ -101,19 +102,21 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	exists := s.probe.check(st.Roots)
-	now := time.Now()
 	for i, root := range st.Roots {
 		fv := FolderView{}
 		if c := counts[workspace.FoldKey(root.Name)]; c != nil {
 			fv.Files, fv.Done, fv.Failed, fv.Pending, fv.Last = c.Files, c.Done, c.Failed, c.Pending, c.Last
 		}
 		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
-		fv.Last = shortTime(fv.Last, now)
+		fv.Last = dateTime(fv.Last)
 		switch {
 		case run.Running && fv.Enabled && runCovers(run, root.Name):
 			fv.Status = statusRunning
 		case fv.Files == 0:
 			fv.Status = statusNone
+		case fv.Failed > 0 && fv.Done > 0:
+			// Searchable all the same: the index is not in error (issue 18).
+			fv.Status = fmt.Sprintf(statusPartial, fv.Failed)
 		case fv.Failed > 0:
 			fv.Status = statusError
 		case fv.Pending > 0:
@@ -127,9 +130,9 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// shortTime formats an ingest-list time as the older index list does:
-// H:mm for today, otherwise M/d H:mm (reference/gui.md §2.2).
-func shortTime(s string, now time.Time) string {
+// dateTime formats an ingest-list time with its date, `2006/01/02 15:04`
+// (issue 18: the older list's `H:mm` for today left the day to guess).
+func dateTime(s string) string {
 	if s == "" {
 		return ""
 	}
@@ -137,10 +140,7 @@ func shortTime(s string, now time.Time) string {
 	if err != nil {
 		return s
 	}
-	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
-		return t.Format("15:04")
-	}
-	return t.Format("1/2 15:04")
+	return t.Format("2006/01/02 15:04")
 }
 
 // FailureView is one row of the failure list (reference/gui.md §2.3).

@@ -116,7 +116,7 @@ func TestStateAndFailures(t *testing.T) {
 		t.Fatalf("folders = %+v", st.Folders)
 	}
 	f := st.Folders[0]
-	want := web.FolderView{Name: "営業", Path: f.Path, Enabled: true, Folder: "ok", Files: 5, Done: 1, Pending: 1, Failed: 3, Last: "4/2 09:00", Status: "エラー"}
+	want := web.FolderView{Name: "営業", Path: f.Path, Enabled: true, Folder: "ok", Files: 5, Done: 1, Pending: 1, Failed: 3, Last: "2024/04/02 09:00", Status: "一部失敗 3 件"}
 	if f != want {
 		t.Errorf("folder = %+v, want %+v", f, want)
 	}

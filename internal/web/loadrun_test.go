@@ -194,7 +194,7 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("first run: %+v %v", end, err)
 	}
 	known := []knownQuery{
-		{"q=" + url.QueryEscape("見積"), aFiles * aLines, aFiles},
+		{"q=" + url.QueryEscape("見積"), aFiles*aLines + aFiles, aFiles}, // + the file-name hits (folder 見積)
 		{"q=" + url.QueryEscape("請求書"), bFiles * bLines, bFiles},
 		{"regex=1&q=" + url.QueryEscape(`請求書\s1\d?\s行目`), bFiles * 11, bFiles}, // 1, 10–19
 		{"q=" + url.QueryEscape("見積 第7行"), aFiles, aFiles},

@@ -58,7 +58,8 @@ const flushEvery = 50 * time.Millisecond
 
 // searchParams reads a query from URL parameters: q (the box, split with
 // search.SplitWords), regex, case, kana (1 = on), shapes, comments (0 =
-// off; default on), kinds (comma separated), indexes (one parameter per
+// off; default on), filenames (0 = words do not match file names),
+// kinds (comma separated), indexes (one parameter per
 // name), folder, names (file-name filter), max.
 func searchParams(v url.Values) (words []string, opt search.Options, err error) {
 	words = search.SplitWords(v.Get("q"))
@@ -76,6 +77,7 @@ func searchParams(v url.Values) (words []string, opt search.Options, err error) 
 	}
 	opt.Folder = v.Get("folder")
 	opt.Names = v.Get("names")
+	opt.NoNames = off("filenames")
 	if m := v.Get("max"); m != "" {
 		if opt.Max, err = strconv.Atoi(m); err != nil {
 			return nil, opt, fmt.Errorf("web: bad max %q", m)
@@ -96,7 +98,7 @@ func (s *Server) searchIndexes() ([]search.Index, error) {
 
 // handleIndexes lists the index names for the search filter.
 func (s *Server) handleIndexes(w http.ResponseWriter, r *http.Request) {
-	ix, err := s.searchIndexes()
+	ix, err := s.indexViews()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -105,7 +107,7 @@ func (s *Server) handleIndexes(w http.ResponseWriter, r *http.Request) {
 	for _, i := range ix {
 		names = append(names, i.Name)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"indexes": names})
+	writeJSON(w, http.StatusOK, map[string]any{"indexes": names, "updated": ix})
 }
 
 // streamWriter writes NDJSON lines and flushes the first hit at once,
@@ -200,7 +202,11 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	// response's buffer then, and a late flush would write to nothing.
 	defer sw.flushTicker()()
 	st, err := search.Run(r.Context(), s.ws.ContentRoot(), indexes, q, func(h search.Hit) bool {
-		return sw.line(hitLine{Type: "hit", Hit: h, PlaceLabel: search.PlaceLabel(h.FileKind, h.Place)}, false) == nil
+		pl := ""
+		if !h.IsName() {
+			pl = search.PlaceLabel(h.FileKind, h.Place)
+		}
+		return sw.line(hitLine{Type: "hit", Hit: h, PlaceLabel: pl}, false) == nil
 	})
 	if err != nil {
 		if r.Context().Err() != nil {

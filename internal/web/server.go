@@ -156,6 +156,7 @@ func (s *Server) routes() {
 		"/api/auto":           s.handleAuto,
 		"/api/open":           s.handleOpen,
 		"/api/export":         s.handleExport,
+		"/api/fresh":          s.handleFresh,
 	}
 	for path, h := range post {
 		m.Handle("POST "+path, s.needToken(h))

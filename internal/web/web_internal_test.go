@@ -75,16 +75,15 @@ func rateOf(t0 time.Time, first int, t1 time.Time, done int) indexer.Rate {
 	return r
 }
 
-func TestShortTime(t *testing.T) {
-	now := time.Date(2024, 4, 2, 15, 0, 0, 0, time.Local)
+func TestDateTime(t *testing.T) {
 	for in, want := range map[string]string{
-		"2024/04/02 09:05:00": "09:05",
-		"2024/04/01 09:05:00": "4/1 09:05",
+		"2024/04/02 09:05:00": "2024/04/02 09:05",
+		"2024/04/01 09:05:00": "2024/04/01 09:05",
 		"":                    "",
 		"garbage":             "garbage",
 	} {
-		if got := shortTime(in, now); got != want {
-			t.Errorf("shortTime(%q) = %q, want %q", in, got, want)
+		if got := dateTime(in); got != want {
+			t.Errorf("dateTime(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -148,11 +148,44 @@ F.hits = (() => {
   function exportText(hits, query) {
     let cols = 0;
     for (const h of hits) cols = Math.max(cols, fields(enc.encode(h.text)).length);
-    const head = ['ファイル名', '場所', '種別', '行'];
+    const head = ['ファイル名', '場所', '種別', '行', '更新日時'];
     for (let i = 0; i < cols; i++) head.push(letters(i));
     const lines = [`【検索文字列\u3000${query}】 ${hits.length} 件`, head.join('\t')];
-    for (const h of hits) lines.push([safeCell(h.file), safeCell(h.placeLabel), h.kind, h.row, exportLine(h)].join('\t'));
+    for (const h of hits) {
+      if (isName(h)) lines.push([safeCell(h.file), '', h.kind, '', exportTime(h.modified), safeCell(h.text)].join('\t'));
+      else lines.push([safeCell(h.file), safeCell(h.placeLabel), h.kind, h.row, exportTime(h.modified), exportLine(h)].join('\t'));
+    }
     return lines.join('\r\n') + '\r\n' + (hits.length ? '\r\n' : '');
+  }
+
+  // A file-name hit (search.KindFileName): its line is the path.
+  const isName = (h) => h.kind === 'ファイル名';
+
+  // Times as search.FormatModified writes them (local time); a zero Go
+  // time (year 1) is unknown.
+  const pad = (n) => String(n).padStart(2, '0');
+  function parseTime(s) {
+    if (!s) return null;
+    const d = new Date(s);
+    return isNaN(d) || d.getFullYear() < 1900 ? null : d;
+  }
+  function exportTime(s) {
+    const d = parseTime(s);
+    if (!d) return '';
+    return `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  }
+  // shownTime is the result list's date column: 2026/12/01 18:11.
+  function shownTime(s) {
+    const d = parseTime(s);
+    if (!d) return '';
+    return `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  }
+  function shownSize(n, modified) {
+    if (!parseTime(modified)) return '';
+    if (n < 1024) return `${n} B`;
+    if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+    if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+    return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
   }
 
   function matchCells(h) {
@@ -178,5 +211,5 @@ F.hits = (() => {
     }
   }
 
-  return { fields, lineEl, shownLine, letters, exportText, matchCells, openHit };
+  return { fields, lineEl, shownLine, letters, exportText, matchCells, openHit, isName, parseTime, shownTime, shownSize };
 })();

@@ -107,7 +107,9 @@ F.index = (() => {
       }
     });
     const folder = { ok: T.folderOk, missing: T.folderMissing, checking: T.folderChecking }[f.folder] || '';
-    const status = el('span', { class: 'status ' + (statusClass[f.status] || ''), text: (statusMark[f.status] || '') + f.status });
+    // 一部失敗 N 件: files failed, the index is searchable (issue 18).
+    const partial = f.status.startsWith('一部失敗');
+    const status = el('span', { class: 'status ' + (partial ? 's-partial' : statusClass[f.status] || ''), text: (partial ? '⚠ ' : statusMark[f.status] || '') + f.status });
     const statusCell = el('td', {}, status);
     if (f.status === '取り込み中' && F.run && F.run.running && F.run.percent >= 0) {
       const mini = el('div', { class: 'mini-bar' }, el('div', {}));

@@ -106,5 +106,20 @@ F.preview = (() => {
     });
   }
 
-  return { init, schedule: schedulePreview };
+  // clear empties the pane (a new search: the previous preview must not
+  // stay when nothing is found, issue 18).
+  function clear() {
+    clearTimeout(previewTimer);
+    previewSeq++;
+    previewHit = null;
+    $('preview-title').textContent = '';
+    $('preview-title').title = '';
+    $('preview-open').disabled = true;
+    $('preview-folder').disabled = true;
+    $('preview-download').hidden = true;
+    $('preview-note').textContent = '';
+    $('preview-body').replaceChildren(el('div', { class: 'empty-small', text: '行を選ぶと、その前後を表示します。' }));
+  }
+
+  return { init, schedule: schedulePreview, clear };
 })();

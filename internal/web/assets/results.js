@@ -6,7 +6,9 @@
 F.results = (() => {
   const $ = F.$;
   const el = F.el;
-  const { lineEl, exportText, openHit } = F.hits;
+  const { lineEl, exportText, openHit, isName, parseTime, shownTime, shownSize } = F.hits;
+  const VIEW = 'fumibako.results'; // remembered: expand all, sort
+  const FRESH_MS = 100; // shown files are checked in batches this often
   const BATCH_MS = 100; // new hits move into the list every 0.1 s (gui.md §8)
   const GROUP_PAGE = 100; // file groups added to the list at a time
 
@@ -16,14 +18,49 @@ F.results = (() => {
   let selected = new Set();
   let filterText = '';
   let filterTimer = 0;
+  let view = loadView(); // {expand, sort}
+  let dateFrom = null; // the date filter, local midnight (inclusive)
+  let dateTo = null; // … and the midnight after the last day (exclusive)
+  // Freshness answers for the page (issue 18): one stat per shown file,
+  // kept while the page lives, keyed by path and indexed time.
+  const fresh = new Map();
+  let freshQueue = [];
+  let freshTimer = 0;
+
+  function loadView() {
+    try {
+      return JSON.parse(localStorage.getItem(VIEW)) || {};
+    } catch (e) {
+      return {};
+    }
+  }
+  function saveView() {
+    localStorage.setItem(VIEW, JSON.stringify(view));
+  }
 
   // Test hooks: milliseconds from a keystroke to the first hit on screen;
   // the query whose results the list shows complete (null while one runs).
   window.__fumibako = { timings: [], done: null };
 
   function init() {
-    $('expand-all').addEventListener('click', () => toggleAll(true));
-    $('collapse-all').addEventListener('click', () => toggleAll(false));
+    // ［すべて展開］ is remembered: later searches open their groups too.
+    $('expand-all').addEventListener('click', () => {
+      view.expand = true;
+      saveView();
+      toggleAll(true);
+    });
+    $('collapse-all').addEventListener('click', () => {
+      view.expand = false;
+      saveView();
+      toggleAll(false);
+    });
+    $('sort').value = view.sort || '';
+    $('sort').addEventListener('change', () => {
+      view.sort = $('sort').value;
+      saveView();
+      if (res) reorder(res);
+    });
+    for (const id of ['date-from', 'date-to']) $(id).addEventListener('change', applyDates);
     $('copy-rows').addEventListener('click', copySelection);
     $('export-txt').addEventListener('click', () => exportFile('txt'));
     $('export-csv').addEventListener('click', () => exportFile('csv'));
@@ -50,7 +87,8 @@ F.results = (() => {
   // start begins the list of a new search.
   function start(qs, query, typedAt) {
     clear();
-    res = { qs, query, typedAt, hits: [], groups: [], byFile: new Map(), shown: 0, limit: GROUP_PAGE, flushTimer: 0, done: false, shownFirst: false };
+    if (F.preview.clear) F.preview.clear();
+    res = { qs, query, typedAt, hits: [], groups: [], byFile: new Map(), shown: 0, limit: GROUP_PAGE, flushTimer: 0, done: false, shownFirst: false, sortedLen: 0 };
     window.__fumibako.done = null;
     $('counts').textContent = '検索中…';
     return res;
@@ -59,6 +97,7 @@ F.results = (() => {
   // finish ends a search: m is its done line, or null after an error.
   function finish(r, m) {
     flush(r);
+    if (view.sort && r === res) reorder(r);
     r.done = true;
     r.doneLine = m;
     if (r === res) window.__fumibako.done = r.query;
@@ -85,9 +124,9 @@ F.results = (() => {
   function showCounts() {
     if (!res) return;
     const m = res.doneLine;
-    const shown = res.hits.filter(matchesFilter).length;
+    const shown = res.hits.filter((h) => matchesFilter(h) && dateOK(h.group)).length;
     let text = m ? m.message : `検索中…（${res.hits.length.toLocaleString()} 件）`;
-    if (filterText) text += ` ・ ${res.hits.length.toLocaleString()} 件中 ${shown.toLocaleString()} 件を表示`;
+    if (filterText || dateFrom || dateTo) text += ` ・ ${res.hits.length.toLocaleString()} 件中 ${shown.toLocaleString()} 件を表示`;
     $('counts').textContent = text;
   }
 
@@ -97,7 +136,7 @@ F.results = (() => {
     r.hits.push(h);
     let g = r.byFile.get(h.file);
     if (!g) {
-      g = { file: h.file, hit0: h, hits: [], places: [], placeSet: new Set(), open: false, el: null, head: null, body: null, rendered: 0 };
+      g = { file: h.file, hit0: h, hits: [], places: [], placeSet: new Set(), open: false, el: null, head: null, body: null, rendered: 0, seq: r.groups.length };
       r.byFile.set(h.file, g);
       r.groups.push(g);
     }
@@ -124,9 +163,14 @@ F.results = (() => {
     const frag = document.createDocumentFragment();
     // Only the first groups are in the page; scrolling to the end adds
     // more (a search can find 10,000 files).
-    while (r.shown < r.groups.length && r.shown < r.limit) frag.append(groupEl(r.groups[r.shown++]));
-    list.append(frag);
-    more(r);
+    if (view.sort && r.groups.length > r.sortedLen) {
+      reorder(r);
+    } else {
+      while (r.shown < r.groups.length && r.shown < r.limit) frag.append(groupEl(r.groups[r.shown++]));
+      list.append(frag);
+      more(r);
+    }
+    queueFresh(r);
     for (const g of r.groups) {
       if (!g.dirty || !g.el) continue;
       g.dirty = false;
@@ -166,6 +210,107 @@ F.results = (() => {
     flush(r);
   }
 
+  // Sort (issue 18): search order, path, modified date (newest first) or
+  // hit count (most first); ties keep search order. The list is rebuilt in
+  // the new order, a page of groups at a time as before.
+  const sorters = {
+    path: (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+    date: (a, b) => (parseTime(b.hit0.modified) || 0) - (parseTime(a.hit0.modified) || 0),
+    hits: (a, b) => b.hits.length - a.hits.length,
+  };
+  function reorder(r) {
+    const cmp = sorters[view.sort];
+    r.groups.sort((a, b) => (cmp && cmp(a, b)) || a.seq - b.seq);
+    r.sortedLen = r.groups.length;
+    const list = $('results');
+    list.replaceChildren();
+    const frag = document.createDocumentFragment();
+    r.shown = 0;
+    while (r.shown < r.groups.length && r.shown < r.limit) {
+      const g = r.groups[r.shown++];
+      frag.append(g.el || groupEl(g));
+    }
+    list.append(frag);
+    more(r);
+    queueFresh(r);
+  }
+
+  // The date filter: files whose indexed modification time is in the
+  // range; a file whose time is unknown is shown only without a filter.
+  function applyDates() {
+    const day = (v, next) => {
+      if (!v) return null;
+      const [y, m, d] = v.split('-').map(Number);
+      return new Date(y, m - 1, d + (next ? 1 : 0));
+    };
+    dateFrom = day($('date-from').value, false);
+    dateTo = day($('date-to').value, true);
+    if (!res) return;
+    for (const g of res.groups) if (g.el) g.el.hidden = !groupVisible(g);
+    showCounts();
+  }
+  function dateOK(g) {
+    if (!dateFrom && !dateTo) return true;
+    const t = parseTime(g.hit0.modified);
+    return !!t && (!dateFrom || t >= dateFrom) && (!dateTo || t < dateTo);
+  }
+
+  // queueFresh asks the server, in batches, whether the files now shown
+  // changed or vanished since they were indexed; the list never waits.
+  function queueFresh(r) {
+    for (let i = 0; i < r.shown; i++) {
+      const g = r.groups[i];
+      if (g.freshAsked) continue;
+      g.freshAsked = true;
+      const key = g.file + '|' + g.hit0.modified;
+      const known = fresh.get(key);
+      if (known !== undefined) {
+        if (known !== 'pending') markFresh(g, known);
+        else freshQueue.push(g);
+        continue;
+      }
+      fresh.set(key, 'pending');
+      freshQueue.push(g);
+    }
+    if (freshQueue.length && !freshTimer) freshTimer = setTimeout(sendFresh, FRESH_MS);
+  }
+  async function sendFresh() {
+    freshTimer = 0;
+    const batch = freshQueue;
+    freshQueue = [];
+    const files = [];
+    const seen = new Set();
+    for (const g of batch) {
+      const key = g.file + '|' + g.hit0.modified;
+      if (fresh.get(key) !== 'pending' || seen.has(key)) continue;
+      seen.add(key);
+      files.push({ path: g.file, modified: g.hit0.modified, size: g.hit0.size || 0 });
+    }
+    let states = {};
+    if (files.length) {
+      try {
+        states = (await F.postJSON('/api/fresh', { files })).states || {};
+      } catch (e) {
+        states = {};
+      }
+      for (const f of files) fresh.set(f.path + '|' + f.modified, states[f.path] || null);
+    }
+    for (const g of batch) {
+      const v = fresh.get(g.file + '|' + g.hit0.modified);
+      if (v !== 'pending') markFresh(g, v);
+    }
+  }
+  // markFresh shows 削除されています / インデックス作成後に変更されています
+  // on the file's header and rows.
+  function markFresh(g, v) {
+    g.freshState = v;
+    if (!g.freshEl) return;
+    g.freshEl.textContent = v ? '⚠ ' + v.message : '';
+    g.freshEl.hidden = !v;
+    g.el.classList.toggle('stale', !!v);
+    g.el.dataset.fresh = v ? v.state : '';
+  }
+
   const appLetter = { excel: 'X', word: 'W', powerpoint: 'P', text: 'T' };
 
   function groupEl(g) {
@@ -175,14 +320,22 @@ F.results = (() => {
     const folder = h.index + (slash >= 0 ? '\\' + h.path.slice(0, slash) : '');
     g.tw = el('span', { class: 'tw', text: '▸' });
     g.sum = el('span', { class: 'gsum' });
+    g.freshEl = el('span', { class: 'fresh', hidden: true });
     g.head = el('div', { class: 'ghead', role: 'treeitem', title: g.file },
       g.tw, el('span', { class: 'app app-' + h.fileKind, text: appLetter[h.fileKind] || '?' }),
-      el('span', { class: 'fname', text: name }), el('span', { class: 'folder', text: folder }), g.sum);
+      el('span', { class: 'fname', text: name }), el('span', { class: 'folder', text: folder }), g.freshEl,
+      el('span', { class: 'gdate', text: shownTime(h.modified), title: '更新日時（インデックス作成時）' }),
+      el('span', { class: 'gsize', text: shownSize(h.size || 0, h.modified) }), g.sum);
     g.head.fgroup = g;
+    // A collapsed group shows its first hit line (issue 18).
+    g.first = el('div', { class: 'gfirst', title: '開くと該当行をすべて表示します' });
+    g.first.fgroup = g;
     g.body = el('div', { class: 'gbody', hidden: true });
-    g.el = el('div', { class: 'group' }, g.head, g.body);
+    g.el = el('div', { class: 'group' }, g.head, g.first, g.body);
     g.el.hidden = !groupVisible(g);
     updateHead(g);
+    if (g.freshState !== undefined) markFresh(g, g.freshState);
+    if (view.expand) toggle(g, true);
     return g.el;
   }
 
@@ -194,12 +347,20 @@ F.results = (() => {
     if (labels.length) places = labels[0] + (labels.length > 1 ? ` ほか ${labels.length - 1} か所` : '') + ' ・ ';
     g.sum.textContent = places + hits.length.toLocaleString() + ' 件';
     g.el.hidden = !groupVisible(g);
+    const h0 = hits[0];
+    if (h0 !== g.firstHit) {
+      g.firstHit = h0;
+      g.first.replaceChildren();
+      if (h0) g.first.append(el('span', { class: 'place', text: h0.label }), el('span', { class: 'kind', text: h0.kind }), lineEl(h0));
+    }
+    g.first.hidden = g.open || !h0;
   }
 
   function toggle(g, open) {
     g.open = open === undefined ? !g.open : open;
     g.tw.textContent = g.open ? '▾' : '▸';
     g.body.hidden = !g.open;
+    if (g.first) g.first.hidden = g.open || !g.firstHit;
     if (g.open) renderRows(g);
   }
 
@@ -238,7 +399,7 @@ F.results = (() => {
     return [h.file, h.placeLabel, h.kind, h.text].some((s) => s.toLowerCase().includes(f));
   }
   function groupVisible(g) {
-    return !filterText || g.hits.some(matchesFilter);
+    return dateOK(g) && (!filterText || g.hits.some(matchesFilter));
   }
 
   function applyFilter(f) {
@@ -323,7 +484,7 @@ F.results = (() => {
   }
 
   function onListClick(e) {
-    const head = e.target.closest('.ghead');
+    const head = e.target.closest('.ghead, .gfirst');
     if (head && head.fgroup) {
       setCursor({ g: head.fgroup, h: null }, false);
       toggle(head.fgroup);

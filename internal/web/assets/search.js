@@ -33,6 +33,7 @@ F.search = (() => {
       kana: $('opt-kana').checked,
       shapes: $('opt-shapes').checked,
       comments: $('opt-comments').checked,
+      filenames: $('opt-filenames').checked,
       kinds: kindBoxes().filter((b) => b.checked).map((b) => b.value),
       folder: $('opt-folder').value,
       names: $('opt-names').value,
@@ -54,6 +55,7 @@ F.search = (() => {
     $('opt-kana').checked = !!o.kana;
     $('opt-shapes').checked = o.shapes !== false;
     $('opt-comments').checked = o.comments !== false;
+    $('opt-filenames').checked = o.filenames !== false;
     for (const b of kindBoxes()) b.checked = (o.kinds || []).includes(b.value);
     $('opt-folder').value = o.folder || '';
     $('opt-names').value = o.names || '';
@@ -76,7 +78,7 @@ F.search = (() => {
       clearTimeout(timer);
       run(true);
     });
-    for (const id of ['opt-case', 'opt-regex', 'opt-kana', 'opt-shapes', 'opt-comments']) $(id).addEventListener('change', optionChanged);
+    for (const id of ['opt-case', 'opt-regex', 'opt-kana', 'opt-shapes', 'opt-comments', 'opt-filenames']) $(id).addEventListener('change', optionChanged);
     for (const b of kindBoxes()) b.addEventListener('change', optionChanged);
     for (const id of ['opt-folder', 'opt-names']) $(id).addEventListener('input', optionChanged);
     $('targets-all').addEventListener('click', () => setAllTargets(true));
@@ -112,6 +114,9 @@ F.search = (() => {
       list.append(el('label', {}, box, ' ' + name));
     }
     if (!indexes.length) list.append(el('div', { class: 'muted', text: 'インデックスがありません' }));
+    // When each index was last updated, with its date (issue 18).
+    const upd = (r.updated || []).map((v) => `${v.name} ${v.updated || '未作成'}`);
+    $('index-updated').textContent = upd.length ? 'インデックスの最終更新: ' + upd.join(' ・ ') : '';
     updateButton();
   }
 
@@ -127,7 +132,8 @@ F.search = (() => {
 
   function updateButton() {
     const { boxes, on } = checkedIndexes();
-    $('search-go').disabled = !$('q').value.trim() || (boxes.length > 0 && on.length === 0);
+    const any = $('q').value.trim() || $('opt-names').value.trim();
+    $('search-go').disabled = !any || (boxes.length > 0 && on.length === 0);
   }
 
   function optionChanged() {
@@ -163,6 +169,7 @@ F.search = (() => {
     if ($('opt-kana').checked) p.set('kana', '1');
     if (!$('opt-shapes').checked) p.set('shapes', '0');
     if (!$('opt-comments').checked) p.set('comments', '0');
+    if (!$('opt-filenames').checked) p.set('filenames', '0');
     const kinds = kindBoxes().filter((b) => b.checked).map((b) => b.value);
     if (kinds.length > 0 && kinds.length < 4) p.set('kinds', kinds.join(','));
     const { boxes, on } = checkedIndexes();
@@ -182,7 +189,8 @@ F.search = (() => {
 
   // run starts a search; force is Enter or the button (any length).
   async function run(force) {
-    const text = $('q').value.trim();
+    // Without words, a file-name filter lists files (search --name).
+    const text = $('q').value.trim() || (force ? $('opt-names').value.trim() && ' ' : '');
     const { boxes, on } = checkedIndexes();
     if (!text || (!force && [...text].length < MIN_CHARS) || (boxes.length > 0 && on.length === 0)) {
       if (ctrl) ctrl.abort();
@@ -198,7 +206,7 @@ F.search = (() => {
     inputAt = null;
     const qs = params();
     clearError();
-    const r = F.results.start(qs, text.split(/[\s\u3000]+/).join(' '), typedAt);
+    const r = F.results.start(qs, text.trim() ? text.split(/[\s\u3000]+/).join(' ') : $('opt-names').value.trim(), typedAt);
     let resp;
     try {
       resp = await fetch('/api/search?' + qs, { signal: c.signal });
@@ -262,8 +270,10 @@ F.search = (() => {
       const notes = [m.cut, m.indexing, ...(m.problems || [])].filter(Boolean);
       $('notes').textContent = notes.join('\n');
       if (m.hits === 0) {
+        // With no index at all nothing can be found: no regex hint then.
         const cond = conditions();
-        $('notes').textContent = [cond ? '検索の条件: ' + cond : '正規表現を使うと、もっと柔軟に探せます。', ...notes].join('\n');
+        const hint = cond ? '検索の条件: ' + cond : indexes.length ? '正規表現を使うと、もっと柔軟に探せます。' : 'インデックスがありません。インデックス管理でフォルダを追加して、インデックスを作成してください。';
+        $('notes').textContent = [hint, ...notes].join('\n');
       }
     } else if (m.type === 'error') {
       F.results.finish(r, null);
@@ -280,6 +290,7 @@ F.search = (() => {
     if ($('opt-kana').checked) c.push('ひらがなとカタカナを区別しない');
     if (!$('opt-shapes').checked) c.push('図形を除く');
     if (!$('opt-comments').checked) c.push('コメントを除く');
+    if (!$('opt-filenames').checked) c.push('ファイル名を除く');
     const k = kindBoxes().filter((b) => b.checked).map((b) => b.parentElement.textContent.trim());
     if (k.length && k.length < 4) c.push('種類: ' + k.join('・'));
     if ($('opt-folder').value.trim()) c.push('フォルダ: ' + $('opt-folder').value.trim());
