@@ -38,6 +38,7 @@ func init() {
 			"fumibako search 見積 --name '*.xlsx;!*old*' --index 営業",
 			`fumibako search 請求 --folder 営業\2024`,
 			"fumibako search --regex '第[0-9]+期' --json",
+			"fumibako search --name '*見積*.xlsx'",
 			"fumibako search 見積 --export ~/search_results.txt",
 			"fumibako search -- --help",
 		},
@@ -64,6 +65,7 @@ func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
 	fs.Var(&f.kinds, "kind", "この`種類`だけを検索する: excel・word・powerpoint・text（繰り返し、または , で区切る）")
 	fs.BoolVar(&f.opts.NoShapes, "no-shapes", false, "図形と埋め込みファイルを検索しない")
 	fs.BoolVar(&f.opts.NoComments, "no-comments", false, "コメントを検索しない")
+	fs.BoolVar(&f.opts.NoNames, "no-names", false, "ファイル名とフォルダ名を検索しない（既定では語を含むファイル名も 種別「ファイル名」で出す）")
 	fs.IntVar(&f.opts.Max, "max", search.DefaultMax, "この`件数`で打ち切る（既定: 10000。0 または -1 で上限なし）")
 	fs.BoolVar(&f.json, "json", false, "1 件ごとに 1 行の JSON で出力する")
 	fs.StringVar(&f.export, "export", "", "結果を search_results.txt の形式でこの`ファイル`に書き出す")
@@ -120,6 +122,7 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	out := newHitPrinter(e.stdout, f)
+	out.fresh = search.NewChecker(indexes)
 	var collected []search.Hit
 	st, err := search.Run(ctx, ws.ContentRoot(), indexes, q, func(h search.Hit) bool {
 		if export != "" {
@@ -267,6 +270,38 @@ type hitPrinter struct {
 	lastFile string
 	line     []byte // reused for each table row
 	restore  func() // gives the console its mode back (Windows)
+	// fresh tells a file changed or deleted since it was indexed (one
+	// stat per file): the terminal table and --json mark such hits.
+	fresh *search.Checker
+}
+
+// jsonHit is one line of --json: the hit, and its file's freshness
+// ("deleted", "changed"; absent when as indexed).
+type jsonHit struct {
+	search.Hit
+	Freshness search.Freshness `json:"freshness,omitempty"`
+}
+
+// fileHeader is the terminal table's line above a file's hits: its path,
+// its modification time as indexed and, when the file changed or was
+// deleted since, the marker (issue 18).
+func fileHeader(h search.Hit, f search.Freshness, color bool) string {
+	head := h.Path()
+	if color {
+		head = colorFile + head + colorReset
+	}
+	if m := search.FormatModified(h.Modified); m != "" {
+		head += "  " + m
+	}
+	if msg := f.Message(); msg != "" {
+		if color {
+			msg = colorMatch + "⚠ " + msg + colorReset
+		} else {
+			msg = "⚠ " + msg
+		}
+		head += "  " + msg
+	}
+	return head
 }
 
 func newHitPrinter(w io.Writer, f *searchFlags) *hitPrinter {
@@ -315,12 +350,17 @@ const (
 
 func (p *hitPrinter) print(h search.Hit) error {
 	if p.json != nil {
-		return p.json.Encode(h)
+		jh := jsonHit{Hit: h}
+		if p.fresh != nil {
+			jh.Freshness = p.fresh.Check(h)
+		}
+		return p.json.Encode(jh)
 	}
 	if !p.terminal {
 		b := append(append(append(p.line[:0], h.Index...), '\\'), h.RelPath...)
 		b = append(append(b, '\t'), h.Label...)
 		b = append(append(b, '\t'), h.Kind...)
+		b = append(append(b, '\t'), search.FormatModified(h.Modified)...)
 		b = append(b, '\t')
 		b = append(appendDisplayLine(b, h, p.color), '\n')
 		p.line = b
@@ -330,13 +370,16 @@ func (p *hitPrinter) print(h search.Hit) error {
 	text := displayLine(h, p.color)
 	if h.Path() != p.lastFile {
 		p.lastFile = h.Path()
-		if p.color {
-			fmt.Fprintf(p.w, "%s%s%s\n", colorFile, h.Path(), colorReset)
-		} else {
-			fmt.Fprintln(p.w, h.Path())
+		var f search.Freshness
+		if p.fresh != nil {
+			f = p.fresh.Check(h)
 		}
+		fmt.Fprintln(p.w, fileHeader(h, f, p.color))
 	}
-	label := h.Label + " " + h.Kind
+	label := h.Kind
+	if h.Label != "" {
+		label = h.Label + " " + h.Kind
+	}
 	if p.color {
 		label = colorPlace + label + colorReset
 	}

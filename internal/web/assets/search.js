@@ -116,7 +116,7 @@ F.search = (() => {
     if (!indexes.length) list.append(el('div', { class: 'muted', text: 'インデックスがありません' }));
     // When each index was last updated, with its date (issue 18).
     const upd = (r.updated || []).map((v) => `${v.name} ${v.updated || '未作成'}`);
-    $('index-updated').textContent = upd.length ? 'インデックスの最終更新: ' + upd.join(' ・ ') : '';
+    $('index-updated').textContent = upd.length ? 'インデックスの最終取り込み: ' + upd.join(' ・ ') : '';
     updateButton();
   }
 
