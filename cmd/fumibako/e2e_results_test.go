@@ -118,7 +118,7 @@ func TestIssue18FileNames(t *testing.T) {
 	}{
 		{[]string{"旧システム"}, []string{"ファイル名:旧システム移行.txt"}},
 		{[]string{"abc"}, []string{"ファイル名:ＡＢＣ報告.txt", "本文:ＡＢＣ報告.txt"}}, // width and case folded
-		{[]string{"2024", "見積"}, []string{"ファイル名:2024\\見積.txt"}},                 // the folder counts, all words
+		{[]string{"2024", "見積"}, []string{"ファイル名:2024\\見積.txt"}},       // the folder counts, all words
 		{[]string{"見積", "-2024"}, []string{"本文:2024\\見積.txt"}},
 		{[]string{"--regex", "^旧.*移行"}, []string{"ファイル名:旧システム移行.txt"}},
 		{[]string{"--no-names", "旧システム"}, nil},
