@@ -1,0 +1,103 @@
+package web_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserResults (issue 18): a hit whose file was edited after
+// indexing is marked, a word only in a file name gives a name hit, a
+// collapsed group shows its first hit and the file's date, sort by date
+// and the date filter work, and a search without hits clears the preview.
+func TestBrowserResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	b := newBrowser(t)
+	e := newEnv(t, fumibakoBinary(t))
+	at := func(s string) time.Time {
+		v, _ := time.ParseInLocation("2006-01-02", s, time.Local)
+		return v.Add(9 * time.Hour)
+	}
+	for _, f := range []struct{ name, text, date string }{
+		{"古い見積.txt", "りんご 古い行\n", "2020-01-15"},
+		{"新しい報告.txt", "りんご 新しい行\n", "2025-06-01"},
+		{"編集する.txt", "りんご 編集前\n", "2022-03-03"},
+		{"旧システム移行.txt", "中身は関係ない\n", "2023-01-01"},
+	} {
+		os.Chtimes(e.write(f.name, []byte(f.text)), at(f.date), at(f.date))
+	}
+	e.index()
+	e.write("編集する.txt", []byte("りんご 編集後の行\n"))
+
+	group := func(name string) string { return `[...document.querySelectorAll('#results .group')].find(g => g.querySelector('.fname').textContent === '` + name + `')` }
+	b.step("search",
+		chromedp.Navigate(e.url("/")),
+		waitJS(`document.body.dataset.ready === '1'`),
+		click(`#nav-search`),
+		chromedp.WaitVisible(css(`#q`)),
+		chromedp.SendKeys(css(`#q`), "りんご"),
+		waitJS(`window.__fumibako.done === 'りんご'`),
+		waitJS(`document.querySelectorAll('#results .group').length === 3`),
+		// The edited file is marked once the check has answered.
+		waitJS(group("編集する.txt")+`.querySelector('.fresh').textContent.includes('インデックス作成後に変更されています')`))
+	for _, name := range []string{"古い見積.txt", "新しい報告.txt"} {
+		if m := get(b, "marker", eval[string](group(name)+`.querySelector('.fresh').textContent`)); m != "" {
+			t.Errorf("%s marked %q", name, m)
+		}
+	}
+	// Collapsed, each group shows its first hit line and the file's date.
+	first := get(b, "first line", eval[string](group("古い見積.txt")+`.querySelector('.gfirst').innerText`))
+	date := get(b, "date", eval[string](group("古い見積.txt")+`.querySelector('.gdate').textContent`))
+	if !strings.Contains(first, "りんご 古い行") || date != "2020/01/15 09:00" {
+		t.Errorf("collapsed group: first line %q, date %q", first, date)
+	}
+	b.screenshot("results")
+
+	// Sort by date, newest first; then the date filter.
+	names := `[...document.querySelectorAll('#results .group')].filter(g => !g.hidden).map(g => g.querySelector('.fname').textContent).join(',')`
+	b.step("sort by date", chromedp.Evaluate[void](`(s => { s.value = 'date'; s.dispatchEvent(new Event('change')); })(document.getElementById('sort'))`))
+	if got := get(b, "sorted", eval[string](names)); got != "新しい報告.txt,編集する.txt,古い見積.txt" {
+		t.Errorf("sorted by date = %s", got)
+	}
+	b.step("date filter", chromedp.Evaluate[void](`(d => { d.value = '2021-01-01'; d.dispatchEvent(new Event('change')); })(document.getElementById('date-from'))`))
+	if got := get(b, "filtered", eval[string](names)); got != "新しい報告.txt,編集する.txt" {
+		t.Errorf("from 2021-01-01 = %s", got)
+	}
+	b.step("no date filter", chromedp.Evaluate[void](`(d => { d.value = ''; d.dispatchEvent(new Event('change')); })(document.getElementById('date-from'))`),
+		chromedp.Evaluate[void](`(s => { s.value = ''; s.dispatchEvent(new Event('change')); })(document.getElementById('sort'))`))
+
+	// Open a group and a hit: the preview shows it.
+	b.step("preview",
+		click(`#results .ghead`),
+		click(`#results .hrow`),
+		waitJS(`document.getElementById('preview-title').textContent !== ''`))
+
+	// A word that is only in a file name finds the file.
+	b.step("name hit",
+		chromedp.Evaluate[void](`document.getElementById('q').value = ''`),
+		chromedp.SendKeys(css(`#q`), "旧システム"),
+		waitJS(`window.__fumibako.done === '旧システム'`),
+		waitJS(`document.querySelectorAll('#results .group').length === 1`))
+	if k := get(b, "name hit", eval[string](`document.querySelector('#results .group .gfirst .kind').textContent + ':' + document.querySelector('#results .group .fname').textContent`)); k != "ファイル名:旧システム移行.txt" {
+		t.Errorf("name hit = %q", k)
+	}
+	// The search screen says when the index was last updated.
+	if u := get(b, "updated", textOf(`#index-updated`)); !strings.HasPrefix(u, "インデックスの最終取り込み: 営業 "+time.Now().Format("2006/01/02")) {
+		t.Errorf("index updated line = %q", u)
+	}
+
+	// No hits: the previous preview does not stay.
+	b.step("no hits",
+		chromedp.Evaluate[void](`document.getElementById('q').value = ''`),
+		chromedp.SendKeys(css(`#q`), "存在しない語"),
+		waitJS(`window.__fumibako.done === '存在しない語'`),
+		waitJS(`document.getElementById('counts').textContent.startsWith('見つかりませんでした')`))
+	if title := get(b, "preview after no hits", eval[string](`document.getElementById('preview-title').textContent`)); title != "" {
+		t.Errorf("preview title after a search without hits = %q", title)
+	}
+}

@@ -1,0 +1,116 @@
+package web_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/web"
+)
+
+// index runs an indexing run through the API and waits for its end.
+func (e *env) index() web.EndView {
+	e.t.Helper()
+	if resp, m := e.post("/api/run/start", map[string]any{}); resp.StatusCode != http.StatusOK {
+		e.t.Fatalf("start = %d %v", resp.StatusCode, m)
+	}
+	e.waitRun("the confirmation", confirming)
+	e.post("/api/run/confirm", map[string]any{"proceed": true})
+	return *e.waitRun("the end", ended).End
+}
+
+// searchHits runs /api/search and returns its hit lines.
+func (e *env) searchHits(params url.Values) []map[string]any {
+	e.t.Helper()
+	resp := e.do(http.MethodGet, "/api/search?"+params.Encode(), "", nil)
+	defer resp.Body.Close()
+	var hits []map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			e.t.Fatalf("bad line %q", sc.Text())
+		}
+		if m["type"] == "hit" {
+			hits = append(hits, m)
+		}
+	}
+	return hits
+}
+
+// TestIssue18FreshAPI: hits carry the modification time and size as
+// indexed; POST /api/fresh answers, with one stat per file, which files
+// were edited or deleted since; a file read but not changed (its time
+// set back) is not reported; the index list of the search screen says
+// when each index was last updated.
+func TestIssue18FreshAPI(t *testing.T) {
+	e := newEnv(t, fumibakoBinary(t))
+	old := time.Date(2024, 4, 1, 9, 30, 0, 0, time.Local)
+	for _, n := range []string{"edit.txt", "gone.txt", "touch.txt", "keep.txt"} {
+		p := e.write(n, []byte("りんご "+n+"\n"))
+		os.Chtimes(p, old, old)
+	}
+	e.write("旧システム.txt", []byte("中身\n"))
+	e.index()
+
+	hits := e.searchHits(url.Values{"q": {"りんご"}})
+	if len(hits) != 4 {
+		t.Fatalf("hits = %v", hits)
+	}
+	var files []map[string]any
+	for _, h := range hits {
+		mod, _ := time.Parse(time.RFC3339Nano, h["modified"].(string))
+		if !mod.Equal(old) || h["size"].(float64) == 0 {
+			t.Errorf("%s: modified %v size %v, want %v", h["path"], h["modified"], h["size"], old)
+		}
+		files = append(files, map[string]any{"path": h["index"].(string) + `\` + h["path"].(string), "modified": h["modified"], "size": h["size"]})
+	}
+	e.write("edit.txt", []byte("りんご 書き換えた\n"))
+	os.Remove(filepath.Join(e.root, "gone.txt"))
+	os.Chtimes(filepath.Join(e.root, "touch.txt"), time.Now(), old)
+
+	resp, m := e.post("/api/fresh", map[string]any{"files": files})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("fresh = %d %v", resp.StatusCode, m)
+	}
+	states := m["states"].(map[string]any)
+	want := map[string]string{`営業\edit.txt`: "インデックス作成後に変更されています", `営業\gone.txt`: "削除されています"}
+	if len(states) != len(want) {
+		t.Errorf("states = %v, want %v", states, want)
+	}
+	for p, msg := range want {
+		st, _ := states[p].(map[string]any)
+		if st == nil || st["message"] != msg {
+			t.Errorf("%s: state %v, want %q", p, st, msg)
+		}
+	}
+	// A path outside any index is refused quietly, not stat'ed.
+	_, m = e.post("/api/fresh", map[string]any{"files": []map[string]any{{"path": `..\..\etc\passwd`}}})
+	if len(m["states"].(map[string]any)) != 0 {
+		t.Errorf("bad path answered: %v", m)
+	}
+
+	// A word only in a file name finds the file (kind ファイル名); the
+	// toggle turns it off.
+	if h := e.searchHits(url.Values{"q": {"旧システム"}}); len(h) != 1 || h[0]["kind"] != "ファイル名" || h[0]["placeLabel"] != "" {
+		t.Errorf("name hit = %v", h)
+	}
+	if h := e.searchHits(url.Values{"q": {"旧システム"}, "filenames": {"0"}}); len(h) != 0 {
+		t.Errorf("name hit with filenames=0: %v", h)
+	}
+	// The search screen's index list carries the last update with its date.
+	var ix struct {
+		Updated []struct{ Name, Updated string }
+	}
+	e.getJSON("/api/indexes", &ix)
+	if len(ix.Updated) != 1 || ix.Updated[0].Name != "営業" || !strings.HasPrefix(ix.Updated[0].Updated, time.Now().Format("2006/01/02 ")) {
+		t.Errorf("indexes = %+v", ix)
+	}
+}
