@@ -34,7 +34,9 @@ func TestBrowserResults(t *testing.T) {
 	e.index()
 	e.write("編集する.txt", []byte("りんご 編集後の行\n"))
 
-	group := func(name string) string { return `[...document.querySelectorAll('#results .group')].find(g => g.querySelector('.fname').textContent === '` + name + `')` }
+	group := func(name string) string {
+		return `[...document.querySelectorAll('#results .group')].find(g => g.querySelector('.fname').textContent === '` + name + `')`
+	}
 	b.step("search",
 		chromedp.Navigate(e.url("/")),
 		waitJS(`document.body.dataset.ready === '1'`),
