@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -267,14 +268,33 @@ func cleanPath(p string) string {
 	return p
 }
 
+// typedPathProblem returns why a folder typed in the browser cannot be
+// registered as it is, "" when it can: it must be absolute on the server,
+// and a Windows path (\\server\share, C:\…) only works on Windows.
+func typedPathProblem(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return ""
+	}
+	unc := strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//")
+	drive := len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+	if unc || drive {
+		return fmt.Sprintf(msgWindowsPath, p)
+	}
+	return fmt.Sprintf(msgRelativePath, p)
+}
+
 func (s *Server) handleFolderAdd(w http.ResponseWriter, r *http.Request) {
 	var req struct{ Path, Name string }
 	if !readJSON(w, r, &req) || s.busy(w, "追加") {
 		return
 	}
 	used := indexer.UsedIndexNames(s.ws)
+	path := cleanPath(req.Path)
 	s.editSettings(w, func(st *workspace.Settings) (string, error) {
-		root, err := st.AddRoot(cleanPath(req.Path), strings.TrimSpace(req.Name), s.ws.Root, used)
+		if msg := typedPathProblem(path); msg != "" {
+			return "", &workspace.FolderError{Msg: msg}
+		}
+		root, err := st.AddRoot(path, strings.TrimSpace(req.Name), s.ws.Root, used)
 		return fmt.Sprintf(msgAdded, root.Name, root.Path), err
 	})
 }

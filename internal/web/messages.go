@@ -45,6 +45,11 @@ const (
 	msgRenamed = "インデックスを変更しました（名前 [%s] → [%s]）"
 	msgAdded   = "インデックス [%s] を追加しました（%s）"
 	msgRemoved = "インデックス [%s] を削除しました（インデックスは次のインデックス作成で消えます。元のファイルはそのまま残ります）"
+	// A folder typed in the browser is a path on the server: a relative
+	// one would be resolved against the server's working folder, and a
+	// Windows path means nothing to a server on Linux or macOS (issue 18).
+	msgRelativePath = "元のフォルダは「%s」のような相対パスではなく、絶対パスで指定してください。"
+	msgWindowsPath  = "「%s」は Windows のパスのため、このコンピューターでは開けません。共有フォルダをマウントしたフォルダのパスを指定してください。"
 
 	// Failure list (gui.md §2.3, older title).
 	msgNoCause = "（原因は記録されていません）"

@@ -114,3 +114,29 @@ func TestIssue18FreshAPI(t *testing.T) {
 		t.Errorf("indexes = %+v", ix)
 	}
 }
+
+// TestIssue18TypedPaths: a folder typed in the browser is never resolved
+// against the server's working folder; a Windows path on another OS says
+// why it cannot be used.
+func TestIssue18TypedPaths(t *testing.T) {
+	e := newEnvWith(t, "", false, 1)
+	tests := []struct{ path, want string }{
+		{`営業`, "絶対パスで指定してください"},
+		{`./共有/営業`, "絶対パスで指定してください"},
+	}
+	if filepath.Separator == '/' {
+		tests = append(tests, struct{ path, want string }{`\\fs01\share\営業`, "Windows のパスのため"},
+			struct{ path, want string }{`C:\共有\営業`, "Windows のパスのため"})
+	}
+	for _, tt := range tests {
+		resp, m := e.post("/api/folders/add", map[string]any{"path": tt.path})
+		msg, _ := m["message"].(string)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(msg, tt.want) || !strings.Contains(msg, tt.path) {
+			t.Errorf("add %q = %d %v, want a refusal with %q", tt.path, resp.StatusCode, m, tt.want)
+		}
+	}
+	s, _ := e.ws.LoadSettings()
+	if len(s.Roots) != 0 {
+		t.Errorf("roots = %+v", s.Roots)
+	}
+}

@@ -9,6 +9,9 @@ F.index = (() => {
   let failuresAt = 0;
   let failuresTimer = 0;
   let confirmShown = null; // the ConfirmView the open dialog shows
+  let stopAsking = false; // the stop dialog is open
+  let countsAt = 0; // when the list was last reloaded during a run
+  const COUNTS_MS = 2000; // the list's counts are reloaded this often during a run
 
   // Texts from reference/gui.md (older 取り込み wording where it gives one).
   const T = {
@@ -203,8 +206,15 @@ F.index = (() => {
     if (v.running && !wasRunning) $('log').replaceChildren();
     renderBanner();
     renderAuto(v.auto);
-    const key = (x) => (x ? [!!x.running, !!x.locked, JSON.stringify(x.end || null), x.auto ? x.auto.lastChangeAt + x.auto.doing : ''].join('|') : '');
+    // The confirmation's end is a change too: the run writes the list of
+    // its files then, so ファイル and 合計 count them (issue 18).
+    const key = (x) => (x ? [!!x.running, !!x.locked, !!x.confirm, JSON.stringify(x.end || null), x.auto ? x.auto.lastChangeAt + x.auto.doing : ''].join('|') : '');
     if (key(prev) !== key(v)) {
+      countsAt = Date.now();
+      refresh();
+    } else if (v.running && F.state && F.screen === 'index' && Date.now() - countsAt >= COUNTS_MS) {
+      // Live counts during a run.
+      countsAt = Date.now();
       refresh();
     } else if (v.running && F.state && F.screen === 'index') {
       // Keep the rows' bars moving without reloading the list.
@@ -219,6 +229,8 @@ F.index = (() => {
       failedSeen = v.failed;
       scheduleFailures();
     }
+    // The run ended while ［中止］ asked: nothing is left to stop.
+    if (!v.running && stopAsking && F.dialogClose) F.dialogClose(false);
     if (v.confirm && !confirmShown) openConfirm(v.confirm);
     if (!v.confirm && confirmShown && F.dialogClose) {
       confirmShown = null;
@@ -358,13 +370,15 @@ F.index = (() => {
   }
 
   async function stop() {
+    stopAsking = true;
     const yes = await F.confirm({
       title: 'インデックス作成を中止しますか？',
       note: '取り込んだところまでは残ります。あとで続きから再開できます。',
       ok: '中止する',
       danger: true,
     });
-    if (!yes) return;
+    stopAsking = false;
+    if (!yes || !(F.run && F.run.running)) return;
     try {
       await F.post('/api/run/stop', {});
     } catch (e) {
