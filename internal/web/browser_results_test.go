@@ -2,11 +2,14 @@ package web_test
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/fumibako/fumibako/internal/extract"
 )
 
 // TestBrowserResults (issue 18): a hit whose file was edited after
@@ -92,6 +95,28 @@ func TestBrowserResults(t *testing.T) {
 	if u := get(b, "updated", textOf(`#index-updated`)); !strings.HasPrefix(u, "インデックスの最終取り込み: 営業 "+time.Now().Format("2006/01/02")) {
 		t.Errorf("index updated line = %q", u)
 	}
+
+	// An Excel hit far below the first row: the preview shows the sheet's
+	// first row frozen above the rows around the hit.
+	lines := []string{"品名\t数量\t単価"}
+	for i := 2; i < 60; i++ {
+		lines = append(lines, "みかん\t"+strconv.Itoa(i)+"\t100")
+	}
+	lines = append(lines, "ぶどう特選\t5\t900")
+	e.publish("大きい表.xlsx", extract.Place{Name: "売上", Lines: lines})
+	b.step("frozen header",
+		chromedp.Evaluate[void](`document.getElementById('q').value = ''`),
+		chromedp.SendKeys(css(`#q`), "ぶどう特選"),
+		waitJS(`window.__fumibako.done === 'ぶどう特選'`),
+		chromedp.WaitVisible(css(`#results .ghead`)),
+		click(`#results .ghead`),
+		click(`#results .hrow`),
+		chromedp.WaitVisible(css(`#preview-sheet tr.sel td.match`)))
+	frozen := get(b, "frozen row", eval[string](`(r => r ? r.innerText.replace(/\s+/g, ' ').trim() : '')(document.querySelector('#preview-sheet thead tr.frozen'))`))
+	if frozen != "1 品名 数量 単価" {
+		t.Errorf("frozen header row = %q, want the sheet's row 1", frozen)
+	}
+	b.screenshot("frozen-header")
 
 	// No hits: the previous preview does not stay.
 	b.step("no hits",

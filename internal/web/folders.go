@@ -19,7 +19,8 @@ type StateView struct {
 	Workspace   string       `json:"workspace"`
 	Folders     []FolderView `json:"folders"`
 	TotalFiles  int          `json:"totalFiles"`
-	Failures    int          `json:"failures"`
+	Failures    int          `json:"failures"`    // not counting the expected ones (Ignored)
+	Ignored     int          `json:"ignored"`     // failures marked 無視する
 	Interrupted int          `json:"interrupted"` // 未取り込み rows left by a stopped or killed run
 	HasIndex    bool         `json:"hasIndex"`    // some file has been ingested
 	Notice      string       `json:"notice,omitempty"`
@@ -39,8 +40,9 @@ type FolderView struct {
 	Done    int    `json:"done"`
 	Pending int    `json:"pending"`
 	Failed  int    `json:"failed"`
-	Last    string `json:"last"`   // 2006/01/02 15:04; "" when never
-	Status  string `json:"status"` // 未作成, 取り込み中, 取り込み待ち, 一部失敗 N 件, エラー, 最新
+	Ignored int    `json:"ignored"` // failed files marked 無視する: not counted in Failed or Status
+	Last    string `json:"last"`    // 2006/01/02 15:04; "" when never
+	Status  string `json:"status"`  // 未作成, 取り込み中, 取り込み待ち, 一部失敗 N 件, エラー, 最新
 }
 
 // Index status badges (reference/gui.md §2.2).
@@ -95,6 +97,23 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 	run, _ := s.runView()
 	v := StateView{Workspace: s.ws.Root, Notice: notice, Run: run, Folders: []FolderView{}}
 	counts := l.CountByIndex()
+	// Expected failures (無視する) do not make an index fail (issue 18).
+	expected, err := ingestlist.ReadExpected(ingestlist.ExpectedPath(s.ws.IngestList()))
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	ignored := map[string]int{}
+	if expected.Len() > 0 {
+		for _, row := range l.Rows {
+			if row.Failed() && expected.Has(row.RelPath) {
+				k := workspace.FoldKey(row.IndexName())
+				counts[k].Failed--
+				ignored[k]++
+				v.Ignored++
+			}
+		}
+	}
 	for _, c := range counts {
 		v.Failures += c.Failed
 		v.HasIndex = v.HasIndex || c.Done > 0
@@ -107,6 +126,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 		fv := FolderView{}
 		if c := counts[workspace.FoldKey(root.Name)]; c != nil {
 			fv.Files, fv.Done, fv.Failed, fv.Pending, fv.Last = c.Files, c.Done, c.Failed, c.Pending, c.Last
+			fv.Ignored = ignored[workspace.FoldKey(root.Name)]
 		}
 		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
 		fv.Last = dateTime(fv.Last)
@@ -146,9 +166,10 @@ func dateTime(s string) string {
 
 // FailureView is one row of the failure list (reference/gui.md §2.3).
 type FailureView struct {
-	Path string `json:"path"`
-	Msg  string `json:"msg"`
-	At   string `json:"at"`
+	Path    string `json:"path"`
+	Msg     string `json:"msg"`
+	At      string `json:"at"`
+	Ignored bool   `json:"ignored,omitempty"` // marked 無視する (issue 18)
 }
 
 // maxFailuresShown bounds the failure list sent to the browser.
@@ -160,22 +181,66 @@ func (s *Server) handleFailures(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
+	expected, err := ingestlist.ReadExpected(ingestlist.ExpectedPath(s.ws.IngestList()))
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
 	var rows []FailureView
+	total, ignored := 0, 0
 	for _, row := range l.Failures() { // newest first
 		msg := row.Error
 		if msg == "" {
 			msg = msgNoCause
 		}
-		rows = append(rows, FailureView{Path: row.RelPath, Msg: msg, At: row.IngestedAt})
+		fv := FailureView{Path: row.RelPath, Msg: msg, At: row.IngestedAt, Ignored: expected.Has(row.RelPath)}
+		if fv.Ignored {
+			ignored++
+		} else {
+			total++
+		}
+		rows = append(rows, fv)
 	}
-	total := len(rows)
 	if len(rows) > maxFailuresShown {
 		rows = rows[:maxFailuresShown]
 	}
 	if rows == nil {
 		rows = []FailureView{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"count": total, "rows": rows})
+	writeJSON(w, http.StatusOK, map[string]any{"count": total, "ignored": ignored, "rows": rows})
+}
+
+// handleIgnore marks a failed file as an expected failure or unmarks it
+// (POST /api/failures/ignore {path, ignore}; issue 18).
+func (s *Server) handleIgnore(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Path   string
+		Ignore bool
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if !ingestlist.ValidRelPath(req.Path) {
+		writeError(w, http.StatusBadRequest, "web: not an index path: "+req.Path)
+		return
+	}
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	path := ingestlist.ExpectedPath(s.ws.IngestList())
+	e, err := ingestlist.ReadExpected(path)
+	if err == nil {
+		e.Set(req.Path, req.Ignore)
+		err = ingestlist.WriteExpected(path, e)
+	}
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	msg := fmt.Sprintf(msgIgnored, req.Path)
+	if !req.Ignore {
+		msg = fmt.Sprintf(msgUnignored, req.Path)
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 }
 
 func (s *Server) handleLog(w http.ResponseWriter, r *http.Request) {

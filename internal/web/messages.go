@@ -53,6 +53,9 @@ const (
 
 	// Failure list (gui.md §2.3, older title).
 	msgNoCause = "（原因は記録されていません）"
+	// Expected failures (issue 18).
+	msgIgnored   = "%s の失敗を無視します（インデックスの状態に数えません）"
+	msgUnignored = "%s の失敗を無視するのをやめました"
 
 	// Opening the original (search.md §9, gui.md §4.8).
 	msgFileMissing = "%s が見つかりません"

@@ -32,6 +32,10 @@ type PreviewView struct {
 	FirstCol  int          `json:"firstCol"`  // 0-based column of Rows[i].Cells[0]
 	TotalCols int          `json:"totalCols"` // widest row of the shown ones
 	ColNote   string       `json:"colNote,omitempty"`
+	// Header is the sheet's first row when the window starts below it:
+	// the browser shows it frozen above the rows around the hit, as a
+	// header row (issue 18). Nil for paragraphs and when row 1 is shown.
+	Header *PreviewRow `json:"header,omitempty"`
 }
 
 // PreviewRow is one line of the place.
@@ -100,18 +104,23 @@ func preview(lines []string, row, before, after, col int, grid bool) PreviewView
 	}
 	first := max(1, row-before)
 	last := min(len(lines), row+after)
-	for n := first; n <= last; n++ {
-		line := lines[n-1]
-		var cells []string
-		if grid {
-			for _, f := range search.Fields(line) {
-				cells = append(cells, cutText(unquoteCell(line[f[0]:f[1]])))
-			}
-		} else {
-			cells = []string{cutText(line)}
+	cellsOf := func(line string) []string {
+		if !grid {
+			return []string{cutText(line)}
 		}
+		var cells []string
+		for _, f := range search.Fields(line) {
+			cells = append(cells, cutText(unquoteCell(line[f[0]:f[1]])))
+		}
+		return cells
+	}
+	for n := first; n <= last; n++ {
+		cells := cellsOf(lines[n-1])
 		v.TotalCols = max(v.TotalCols, len(cells))
 		v.Rows = append(v.Rows, PreviewRow{N: n, Cells: cells})
+	}
+	if grid && first > 1 && len(lines) > 0 {
+		v.Header = &PreviewRow{N: 1, Cells: cellsOf(lines[0])}
 	}
 	if grid && v.TotalCols > previewMaxCols {
 		start := min(max(0, col-previewMaxCols/2), v.TotalCols-previewMaxCols)
@@ -119,6 +128,10 @@ func preview(lines []string, row, before, after, col int, grid bool) PreviewView
 		for i := range v.Rows {
 			c := v.Rows[i].Cells
 			v.Rows[i].Cells = c[min(start, len(c)):min(end, len(c))]
+		}
+		if v.Header != nil {
+			c := v.Header.Cells
+			v.Header.Cells = c[min(start, len(c)):min(end, len(c))]
 		}
 		v.FirstCol = start
 		v.ColNote = fmt.Sprintf("表示は %s〜%s の %d 列（全 %s 列）", search.ColumnName(start), search.ColumnName(end-1),

@@ -140,3 +140,51 @@ func TestIssue18TypedPaths(t *testing.T) {
 		t.Errorf("roots = %+v", s.Roots)
 	}
 }
+
+// TestIssue18ExpectedFailures: a failed file marked 無視する is listed
+// apart, does not count in its index's state or the failure total, and
+// stays marked across runs; unmarking brings it back.
+func TestIssue18ExpectedFailures(t *testing.T) {
+	e := newEnv(t, fumibakoBinary(t))
+	e.write("a.txt", []byte("りんご\n"))
+	e.write("x.txt", pngBytes)
+	e.index()
+	state := func() (web.StateView, web.FolderView) {
+		var st web.StateView
+		e.getJSON("/api/state", &st)
+		return st, st.Folders[0]
+	}
+	if st, f := state(); f.Status != "一部失敗 1 件" || st.Failures != 1 {
+		t.Fatalf("before: status %q, failures %d", f.Status, st.Failures)
+	}
+	if resp, m := e.post("/api/failures/ignore", map[string]any{"path": `営業\x.txt`, "ignore": true}); resp.StatusCode != http.StatusOK || !strings.Contains(m["message"].(string), "無視します") {
+		t.Fatalf("ignore = %d %v", resp.StatusCode, m)
+	}
+	check := func(when string) {
+		t.Helper()
+		st, f := state()
+		if f.Status != "最新" || f.Failed != 0 || f.Ignored != 1 || st.Failures != 0 || st.Ignored != 1 {
+			t.Errorf("%s: folder %+v, failures %d ignored %d", when, f, st.Failures, st.Ignored)
+		}
+		var fl struct {
+			Count, Ignored int
+			Rows           []web.FailureView
+		}
+		e.getJSON("/api/failures", &fl)
+		if fl.Count != 0 || fl.Ignored != 1 || len(fl.Rows) != 1 || !fl.Rows[0].Ignored {
+			t.Errorf("%s: failures %+v", when, fl)
+		}
+	}
+	check("after 無視する")
+	e.write("b.txt", []byte("みかん\n"))
+	e.index()
+	check("after another run")
+	data, _ := os.ReadFile(filepath.Join(e.ws.Store(), "expected_failures.tsv"))
+	if string(data) != "\ufeff営業\\x.txt\r\n" {
+		t.Errorf("expected_failures.tsv = %q", data)
+	}
+	e.post("/api/failures/ignore", map[string]any{"path": `営業\x.txt`, "ignore": false})
+	if st, f := state(); f.Status != "一部失敗 1 件" || st.Failures != 1 || st.Ignored != 0 {
+		t.Errorf("after 戻す: status %q failures %d ignored %d", f.Status, st.Failures, st.Ignored)
+	}
+}

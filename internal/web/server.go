@@ -146,17 +146,18 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/search", s.handleSearch)
 	m.HandleFunc("GET /api/preview", s.handlePreview)
 	post := map[string]http.HandlerFunc{
-		"/api/folders/add":    s.handleFolderAdd,
-		"/api/folders/rename": s.handleFolderRename,
-		"/api/folders/enable": s.handleFolderEnable,
-		"/api/folders/remove": s.handleFolderRemove,
-		"/api/run/start":      s.handleRunStart,
-		"/api/run/confirm":    s.handleRunConfirm,
-		"/api/run/stop":       s.handleRunStop,
-		"/api/auto":           s.handleAuto,
-		"/api/open":           s.handleOpen,
-		"/api/export":         s.handleExport,
-		"/api/fresh":          s.handleFresh,
+		"/api/folders/add":     s.handleFolderAdd,
+		"/api/folders/rename":  s.handleFolderRename,
+		"/api/folders/enable":  s.handleFolderEnable,
+		"/api/folders/remove":  s.handleFolderRemove,
+		"/api/run/start":       s.handleRunStart,
+		"/api/run/confirm":     s.handleRunConfirm,
+		"/api/run/stop":        s.handleRunStop,
+		"/api/auto":            s.handleAuto,
+		"/api/open":            s.handleOpen,
+		"/api/export":          s.handleExport,
+		"/api/fresh":           s.handleFresh,
+		"/api/failures/ignore": s.handleIgnore,
 	}
 	for path, h := range post {
 		m.Handle("POST "+path, s.needToken(h))

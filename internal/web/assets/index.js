@@ -22,6 +22,7 @@ F.index = (() => {
     folderChecking: '… フォルダを確認しています',
     filesTip: (f) => `済 ${f.done} 件 ・ 未取り込み ${f.pending} 件 ・ 失敗 ${f.failed} 件`,
     failuresTitle: (n) => `⚠ 取り込みに失敗したファイル ${n} 件`,
+    ignoredTitle: (n) => `無視している失敗 ${n} 件（インデックスの状態に数えません）`,
     registered: (n) => `登録済み: ${n} フォルダ`,
     total: (n) => `合計: ${n} ファイル`,
     left: (n) => `残り ${n} 件`,
@@ -257,12 +258,30 @@ F.index = (() => {
       return;
     }
     $('failures-title').textContent = T.failuresTitle(res.count);
-    $('failures-section').hidden = res.count === 0;
+    $('failures-section').hidden = res.count === 0 && !res.ignored;
+    $('failures').hidden = res.count === 0;
     const tb = $('failures').querySelector('tbody');
+    const ib = $('ignored').querySelector('tbody');
     tb.replaceChildren();
-    for (const r of res.rows) {
-      tb.append(el('tr', {}, el('td', { text: r.path }), el('td', { text: r.msg }), el('td', { text: r.at })));
+    ib.replaceChildren();
+    // ［無視する］ marks a failure as expected: it moves to its own list
+    // and no longer counts in the index's state (issue 18).
+    const row = (r) =>
+      el('tr', { 'data-path': r.path }, el('td', { text: r.path }), el('td', { text: r.msg }), el('td', { text: r.at }),
+        el('td', {}, el('button', { type: 'button', class: 'small ignore', text: r.ignored ? '戻す' : '無視する', onclick: () => ignore(r.path, !r.ignored) })));
+    for (const r of res.rows) (r.ignored ? ib : tb).append(row(r));
+    $('ignored-title').textContent = T.ignoredTitle(res.ignored || 0);
+    $('ignored-wrap').hidden = !res.ignored;
+  }
+
+  async function ignore(path, on) {
+    try {
+      const r = await F.postJSON('/api/failures/ignore', { path, ignore: on });
+      F.status(r.message);
+    } catch (e) {
+      F.status(e.message, true);
     }
+    refresh();
   }
 
   function onLog(lines) {

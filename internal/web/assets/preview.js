@@ -65,7 +65,17 @@ F.preview = (() => {
     const width = v.rows.reduce((m, r) => Math.max(m, r.cells.length), 1);
     const hr = el('tr', {}, el('th', {}));
     for (let i = 0; i < width; i++) hr.append(el('th', { text: v.grid ? letters(v.firstCol + i) : String(i + 1) }));
-    table.append(el('thead', {}, hr));
+    const head = el('thead', {}, hr);
+    // The sheet's first row, frozen above the rows around the hit.
+    if (v.header) {
+      const fr = el('tr', { class: 'frozen' }, el('th', { text: v.header.n }));
+      for (let i = 0; i < width; i++) {
+        const t = v.header.cells[i] || '';
+        fr.append(el('td', { title: t.length > 0 ? t.slice(0, 1000) : null, text: [...t].length > 300 ? [...t].slice(0, 300).join('') + '…' : t }));
+      }
+      head.append(fr);
+    }
+    table.append(head);
     const tb = el('tbody');
     for (const r of v.rows) {
       const isHit = r.n === h.row;
