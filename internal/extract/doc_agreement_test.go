@@ -110,7 +110,7 @@ func TestAgreementDocPpt(t *testing.T) {
 			t.Logf("skip %s: LibreOffice could not convert it", in.label)
 			continue
 		}
-		want, err := readers[filepath.Ext(conv)](ctx, conv, Options{Scratch: t.TempDir()})
+		want, err := readerFor(filepath.Ext(conv))(ctx, conv, Options{Scratch: t.TempDir()})
 		if err != nil {
 			skipped++
 			t.Logf("skip %s: the converted file does not read: %v", in.label, err)

@@ -35,7 +35,7 @@ func TestDocPptDump(t *testing.T) {
 		case ".ppt":
 			read = readPptNative
 		default:
-			read = readers[strings.ToLower(filepath.Ext(p))]
+			read = readerFor(strings.ToLower(filepath.Ext(p)))
 		}
 		if read == nil {
 			t.Errorf("%s: no reader for this extension", p)

@@ -144,27 +144,11 @@ func (e *nativeEmbeds) fromCompound(c *compound, prefix string) ([]string, embed
 		}
 		return embedPackageLines(data, e.lim)
 	case c.has(prefix + "WordDocument"):
-		r, fib, _, err := openDocReader(c, prefix)
-		if err != nil {
-			return nil, embedDocument, err
-		}
-		var out []string
-		for _, l := range r.lines(0, fib.ccp[storyMain], false) {
-			out = append(out, l.text)
-		}
-		return out, embedDocument, nil
+		out, err := compoundDocumentText(c, prefix)
+		return out, embedDocument, err
 	case c.has(prefix + "PowerPoint Document"):
-		d, err := openPptCompound(c, prefix)
-		if err != nil {
-			return nil, embedPresentation, err
-		}
-		var out []string
-		for _, id := range d.slideList(0) {
-			if rec, ok := d.container(id, rtSlide); ok {
-				out = append(out, d.readSlide(rec, id).lines...)
-			}
-		}
-		return out, embedPresentation, nil
+		out, err := compoundPresentationText(c, prefix)
+		return out, embedPresentation, err
 	case c.has(prefix + "Workbook"):
 		data, err := c.stream(prefix + "Workbook")
 		if err != nil {
@@ -174,6 +158,20 @@ func (e *nativeEmbeds) fromCompound(c *compound, prefix string) ([]string, embed
 		return lines, embedWorkbook, err
 	}
 	return nil, embedNone, nil
+}
+
+// compoundDocumentText and compoundPresentationText read the body text of
+// an embedded Word and PowerPoint compound file (the storage under prefix
+// of c); the .doc and .ppt readers set them.
+var compoundDocumentText, compoundPresentationText func(c *compound, prefix string) ([]string, error)
+
+func registerCompoundText(document, presentation func(c *compound, prefix string) ([]string, error)) {
+	if document != nil {
+		compoundDocumentText = document
+	}
+	if presentation != nil {
+		compoundPresentationText = presentation
+	}
 }
 
 // embedPackageLines reads an embedded OOXML package as readEmbedded does,

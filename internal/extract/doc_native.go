@@ -33,7 +33,24 @@ import (
 // anything malformed fail with the corrupt-file message (the caller then
 // converts the file with LibreOffice).
 
-func init() { nativeReaders[".doc"] = readDocNative }
+func init() {
+	registerNative(readDocNative, ".doc")
+	registerCompoundText(docEmbeddedText, nil)
+}
+
+// docEmbeddedText returns the body paragraphs and table rows of a Word
+// document embedded as the storage under prefix of c.
+func docEmbeddedText(c *compound, prefix string) ([]string, error) {
+	r, fib, _, err := openDocReader(c, prefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range r.lines(0, fib.ccp[storyMain], false) {
+		out = append(out, l.text)
+	}
+	return out, nil
+}
 
 func readDocNative(ctx context.Context, path string, opt Options) (res *Result, err error) {
 	defer nativeRecover(&res, &err)

@@ -200,8 +200,8 @@ func TestDocPptNative(t *testing.T) {
 // legacy path.
 func TestDocPptNativeRegistered(t *testing.T) {
 	for _, ext := range []string{".doc", ".ppt"} {
-		if nativeReaders[ext] == nil {
-			t.Errorf("nativeReaders[%q] is not set", ext)
+		if nativeReaderMap()[ext] == nil {
+			t.Errorf("nativeReaderMap()[%q] is not set", ext)
 		}
 	}
 }

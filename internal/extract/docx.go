@@ -33,10 +33,14 @@ func init() { register(readDocx, ".docx", ".docm") }
 // Place name parts (reference/extraction.md §2.1).
 const (
 	ooxmlHeaderFooter = "ヘッダー・フッター"
-	docxFootnotes     = "脚注"
-	docxDocComments   = "文書[コメント]"
 	ooxmlShape        = "[図形]"
 	ooxmlComment      = "[コメント]"
+)
+
+// Word place names (reference/extraction.md §2.1).
+const (
+	docxFootnotes   = "脚注"
+	docxDocComments = "文書[コメント]"
 )
 
 // docxPageName is "ページ%03d".

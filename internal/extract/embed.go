@@ -96,6 +96,14 @@ func readEmbedded(p *pkg, part string) ([]string, embedFormat, error) {
 	return embeddedPackageLines(data, p.lim, p.budget)
 }
 
+// packagePresentationText reads the slide text of an embedded
+// presentation package; the .pptx reader sets it.
+var packagePresentationText func(p *pkg) ([]string, error)
+
+func registerPackageText(presentation func(p *pkg) ([]string, error)) {
+	packagePresentationText = presentation
+}
+
 // embeddedPackageLines reads the text of an embedded OOXML package (a
 // workbook's text cells, a document's paragraphs, a presentation's slides)
 // whose uncompressed parts count against b.
@@ -115,7 +123,7 @@ func embeddedPackageLines(data []byte, lim Limits, b *budget) ([]string, embedFo
 		}
 		return x.texts(), embedDocument, nil
 	case inner.has(pptxMain):
-		lines, err := readPresentationText(inner)
+		lines, err := packagePresentationText(inner)
 		return lines, embedPresentation, err
 	}
 	return nil, embedNone, nil

@@ -71,6 +71,16 @@ func register(r Reader, exts ...string) {
 	}
 }
 
+// readerFor returns the reader registered for a lower-case extension, or
+// nil.
+func readerFor(ext string) Reader { return readers[ext] }
+
+// notZip reads a file under an OOXML name that is no ZIP; the legacy
+// path registers itself with registerNotZip.
+var notZip Reader
+
+func registerNotZip(r Reader) { notZip = r }
+
 // ooxmlExtensions are the package formats whose content is sniffed first:
 // a file under such a name that is no ZIP (an encrypted package, which is
 // a compound file, or a legacy document renamed) goes to the legacy path,
@@ -89,7 +99,7 @@ func Extract(ctx context.Context, path, name string, opt Options) (*Result, erro
 		return nil, ErrUnsupported
 	}
 	if ooxmlExtensions[ext] && !isZip(path) {
-		return readLegacy(ctx, path, opt)
+		return notZip(ctx, path, opt)
 	}
 	return r(ctx, path, opt)
 }

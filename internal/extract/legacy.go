@@ -71,6 +71,7 @@ var protectionWords = map[officefile.Protection]string{
 
 func init() {
 	register(readLegacy, ".xls", ".xlsb", ".doc", ".ppt")
+	registerNotZip(readLegacy)
 }
 
 // legacyTarget maps a legacy extension to the OOXML extension it is read
@@ -84,7 +85,7 @@ var programExt = map[string]string{
 }
 
 func readLegacy(ctx context.Context, path string, opt Options) (*Result, error) {
-	return readLegacyWith(ctx, path, opt, nativeReaders)
+	return readLegacyWith(ctx, path, opt, nativeReaderMap())
 }
 
 // readLegacyWith is readLegacy with the native readers to try before
@@ -147,7 +148,7 @@ func readLegacyWith(ctx context.Context, path string, opt Options, native map[st
 		case ".doc":
 			return convertLegacy(ctx, path, ".doc", "docx", opt)
 		}
-		res, err := readText(ctx, path, opt)
+		res, err := readerFor(".txt")(ctx, path, opt)
 		var e *Error
 		if errors.As(err, &e) && e.Msg == MsgNotText {
 			return nil, Fail(MsgCorrupt, fmt.Errorf("extract: %s: neither a workbook nor readable text: %w", path, err))
@@ -286,7 +287,7 @@ func ReadConverted(ctx context.Context, path, target string, opt Options) (*Resu
 	if !bytes.Equal(head[:n], []byte("PK\x03\x04")) {
 		return nil, Fail(MsgConvertedEncrypted, fmt.Errorf("extract: converted file %s does not start with a ZIP signature", path))
 	}
-	r := readers["."+target]
+	r := readerFor("." + target)
 	if r == nil {
 		return nil, fmt.Errorf("extract: no reader for .%s", target)
 	}
@@ -303,7 +304,7 @@ func ReadConverted(ctx context.Context, path, target string, opt Options) (*Resu
 // readOOXML reads a ZIP package under a legacy name with the reader of
 // target.
 func readOOXML(ctx context.Context, path, target string, opt Options) (*Result, error) {
-	r := readers["."+target]
+	r := readerFor("." + target)
 	if r == nil {
 		return nil, fmt.Errorf("extract: no reader for .%s", target)
 	}

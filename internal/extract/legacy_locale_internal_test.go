@@ -75,7 +75,7 @@ func TestLegacyLocaleLibreOffice(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	native, err := nativeReaders[".xls"](ctx, p, Options{Scratch: t.TempDir()})
+	native, err := nativeReaderMap()[".xls"](ctx, p, Options{Scratch: t.TempDir()})
 	if err != nil {
 		t.Fatalf("native .xls reader: %v", err)
 	}

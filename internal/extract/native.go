@@ -1,5 +1,7 @@
 package extract
 
+import "maps"
+
 // nativeReaders maps a lower-case legacy extension (.xls .xlsb .doc .ppt)
 // to its reader written on the published binary specifications, without
 // LibreOffice. They are not registered with register(): the legacy path
@@ -7,3 +9,12 @@ package extract
 // fails with anything but encryption (issue 6). Each format's file adds
 // its entry in an init function.
 var nativeReaders = map[string]Reader{}
+
+func registerNative(r Reader, exts ...string) {
+	for _, e := range exts {
+		nativeReaders[e] = r
+	}
+}
+
+// nativeReaderMap returns a copy of the native readers by extension.
+func nativeReaderMap() map[string]Reader { return maps.Clone(nativeReaders) }

@@ -39,7 +39,26 @@ import (
 // DocumentContainer's text is not guessed: the file fails and LibreOffice
 // gets it.
 
-func init() { nativeReaders[".ppt"] = readPptNative }
+func init() {
+	registerNative(readPptNative, ".ppt")
+	registerCompoundText(nil, pptEmbeddedText)
+}
+
+// pptEmbeddedText returns the slide text of a presentation embedded as
+// the storage under prefix of c.
+func pptEmbeddedText(c *compound, prefix string) ([]string, error) {
+	d, err := openPptCompound(c, prefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, id := range d.slideList(0) {
+		if rec, ok := d.container(id, rtSlide); ok {
+			out = append(out, d.readSlide(rec, id).lines...)
+		}
+	}
+	return out, nil
+}
 
 func readPptNative(ctx context.Context, path string, opt Options) (res *Result, err error) {
 	defer nativeRecover(&res, &err)

@@ -32,7 +32,10 @@ import (
 // presentation, slides, notes or comments → Corrupt; size limits →
 // MsgTooLarge. Broken charts, SmartArt and embeds are logged and skipped.
 
-func init() { register(readPptx, ".pptx", ".pptm") }
+func init() {
+	register(readPptx, ".pptx", ".pptm")
+	registerPackageText(readPresentationText)
+}
 
 const pptxMain = "ppt/presentation.xml"
 

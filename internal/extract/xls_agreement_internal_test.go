@@ -127,7 +127,7 @@ func TestNativeAgreement(t *testing.T) {
 			excluded = append(excluded, fmt.Sprintf("%s: LibreOffice's conversion unreadable: %v", in.label, err))
 			continue
 		}
-		nr := nativeReaders[strings.ToLower(filepath.Ext(in.path))]
+		nr := nativeReaderMap()[strings.ToLower(filepath.Ext(in.path))]
 		if nr == nil {
 			excluded = append(excluded, in.label+": no native reader")
 			continue

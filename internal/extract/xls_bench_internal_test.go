@@ -46,7 +46,7 @@ func BenchmarkLegacyExcel(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		for _, f := range files {
-			nativeReaders[strings.ToLower(filepath.Ext(f))](ctx, f, Options{Scratch: scratch})
+			nativeReaderMap()[strings.ToLower(filepath.Ext(f))](ctx, f, Options{Scratch: scratch})
 		}
 		nativeDur += time.Since(start)
 		nativeFiles += len(files)

@@ -33,7 +33,7 @@ func TestNativeCorpus(t *testing.T) {
 	var read, failed int
 	for _, f := range files {
 		rel, _ := filepath.Rel(root, f)
-		r := nativeReaders[strings.ToLower(filepath.Ext(f))]
+		r := nativeReaderMap()[strings.ToLower(filepath.Ext(f))]
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		done := make(chan struct{})

@@ -19,7 +19,7 @@ func TestNativeDump(t *testing.T) {
 		t.Skip("set FUMIBAKO_NATIVE_DUMP to a list of .xls/.xlsb files to print")
 	}
 	for _, f := range filepath.SplitList(list) {
-		r, ok := nativeReaders[strings.ToLower(filepath.Ext(f))]
+		r, ok := nativeReaderMap()[strings.ToLower(filepath.Ext(f))]
 		if !ok {
 			t.Logf("##### %s: no native reader", f)
 			continue

@@ -43,7 +43,7 @@ import (
 // to LibreOffice; more text than xlsTextCap → MsgOutOfMemory. A panic
 // while parsing is Corrupt.
 
-func init() { nativeReaders[".xls"] = readXlsNative }
+func init() { registerNative(readXlsNative, ".xls") }
 
 var (
 	// errXlsEncrypted: the workbook is encrypted in a way the reader does

@@ -39,7 +39,7 @@ import (
 // size limit of reference/extraction.md §13 → MsgTooLarge; more text than
 // xlsTextCap → MsgOutOfMemory. A panic while parsing is Corrupt.
 
-func init() { nativeReaders[".xlsb"] = readXlsbNative }
+func init() { registerNative(readXlsbNative, ".xlsb") }
 
 // errXlsbNoWorkbook: the package has no binary workbook part.
 var errXlsbNoWorkbook = errors.New("extract: xlsb package has no binary workbook part")
