@@ -265,10 +265,11 @@ func (b *xlsBook) resolveCharts(sheets []*xlsSheet) error {
 		}
 		for i := range s.shapes {
 			o := &s.shapes[i]
-			if o.chart == nil {
+			c, _ := o.chart.(*xlsChart)
+			if c == nil {
 				continue
 			}
-			o.text = o.chart.line(resolve)
+			o.text = c.line(resolve)
 			o.chart = nil
 			if err := b.budget.add(len(o.text)); err != nil {
 				return err

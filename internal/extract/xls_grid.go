@@ -47,7 +47,7 @@ type xlsObject struct {
 	row, col int // 1-based
 	seq      int // file order
 	text     string
-	chart    *xlsChart // .xls chart whose text is resolved at the end
+	chart    any // *xlsChart: an .xls chart whose text is resolved at the end
 }
 
 // xlsSheet collects one worksheet.
@@ -100,7 +100,7 @@ func (s *xlsSheet) object(list *[]xlsObject, row, col int, text string) error {
 
 // chartObject records a chart at 1-based row and col; its text comes
 // once every sheet is read (xlsBook.resolveCharts).
-func (s *xlsSheet) chartObject(row, col int, c *xlsChart) {
+func (s *xlsSheet) chartObject(row, col int, c any) {
 	s.shapes = append(s.shapes, xlsObject{row: max(row, 1), col: max(col, 1), seq: len(s.shapes), chart: c})
 }
 

@@ -45,10 +45,11 @@ import (
 
 func init() { registerNative(readXlsNative, ".xls") }
 
+// errXlsEncrypted: the workbook is encrypted in a way the reader does not
+// decrypt (XOR obfuscation; xls_decrypt.go).
+var errXlsEncrypted = errors.New("extract: xls workbook encryption not decrypted natively")
+
 var (
-	// errXlsEncrypted: the workbook is encrypted in a way the reader does
-	// not decrypt (XOR obfuscation; xls_decrypt.go).
-	errXlsEncrypted = errors.New("extract: xls workbook encryption not decrypted natively")
 	// errXlsNoWorkbook: no Workbook or Book stream at the root.
 	errXlsNoWorkbook = errors.New("extract: xls compound file has no Workbook or Book stream")
 	// errXlsVersion: a BIFF version other than 5 or 8.
