@@ -7,7 +7,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 )
 
-// embedWorkbook: shared, inline and formula strings are read; numbers,
+// embed.workbook: shared, inline and formula strings are read; numbers,
 // booleans and the hidden sheet are not; phonetic guides are not text.
 // pad (incompressible bytes in an unused part) makes the package larger.
 func embedWorkbook(tb testing.TB, pad int) string {

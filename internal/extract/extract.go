@@ -36,7 +36,7 @@ var DefaultLimits = Limits{
 	TextBytes:     10 * 1000 * 1000,
 }
 
-func (o Options) limits() Limits {
+func (o Options) ResolvedLimits() Limits {
 	l := o.Limits
 	d := DefaultLimits
 	if l.ZipPartBytes == 0 {
@@ -65,21 +65,21 @@ type Reader func(ctx context.Context, path string, opt Options) (*Result, error)
 // registers itself in an init function.
 var readers = map[string]Reader{}
 
-func register(r Reader, exts ...string) {
+func Register(r Reader, exts ...string) {
 	for _, e := range exts {
 		readers[e] = r
 	}
 }
 
-// readerFor returns the reader registered for a lower-case extension, or
+// ReaderFor returns the reader registered for a lower-case extension, or
 // nil.
-func readerFor(ext string) Reader { return readers[ext] }
+func ReaderFor(ext string) Reader { return readers[ext] }
 
 // notZip reads a file under an OOXML name that is no ZIP; the legacy
-// path registers itself with registerNotZip.
+// path registers itself with RegisterNotZip.
 var notZip Reader
 
-func registerNotZip(r Reader) { notZip = r }
+func RegisterNotZip(r Reader) { notZip = r }
 
 // ooxmlExtensions are the package formats whose content is sniffed first:
 // a file under such a name that is no ZIP (an encrypted package, which is
@@ -119,9 +119,9 @@ func isZip(path string) bool {
 	return n == 0 || string(head[:n]) == "PK"
 }
 
-// openSized opens path read-only and returns it with its size; errors
+// OpenSized opens path read-only and returns it with its size; errors
 // name the path.
-func openSized(path string) (*os.File, int64, error) {
+func OpenSized(path string) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("extract: open %s: %w", path, err)

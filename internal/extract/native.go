@@ -10,11 +10,11 @@ import "maps"
 // its entry in an init function.
 var nativeReaders = map[string]Reader{}
 
-func registerNative(r Reader, exts ...string) {
+func RegisterNative(r Reader, exts ...string) {
 	for _, e := range exts {
 		nativeReaders[e] = r
 	}
 }
 
-// nativeReaderMap returns a copy of the native readers by extension.
-func nativeReaderMap() map[string]Reader { return maps.Clone(nativeReaders) }
+// NativeReaders returns a copy of the native readers by extension.
+func NativeReaders() map[string]Reader { return maps.Clone(nativeReaders) }

@@ -11,10 +11,9 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/fumibako/fumibako/internal/extract"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
-
-	"github.com/fumibako/fumibako/internal/extract"
 )
 
 func utf16Bytes(s string, bigEndian bool) []byte {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -19,16 +20,16 @@ const xlsxBenchRows = 20000
 func xlsxBenchWorkbook(tb testing.TB, path string) {
 	tb.Helper()
 	f := excelize.NewFile()
-	num := xlsxStyle(tb, f, "", 3)
-	date := xlsxStyle(tb, f, "", 14)
-	pct := xlsxStyle(tb, f, "", 10)
+	num := fixture.XlsxStyle(tb, f, "", 3)
+	date := fixture.XlsxStyle(tb, f, "", 14)
+	pct := fixture.XlsxStyle(tb, f, "", 10)
 	sw, err := f.NewStreamWriter("Sheet1")
-	xlsxNoErr(tb, err)
+	fixture.XlsxNoErr(tb, err)
 	names := []string{"りんご", "みかん", "ぶどう", "もも", "なし"}
 	for r := 1; r <= xlsxBenchRows; r++ {
 		cell, err := excelize.CoordinatesToCellName(1, r)
-		xlsxNoErr(tb, err)
-		xlsxNoErr(tb, sw.SetRow(cell, []any{
+		fixture.XlsxNoErr(tb, err)
+		fixture.XlsxNoErr(tb, sw.SetRow(cell, []any{
 			names[r%len(names)] + "の出荷記録",
 			excelize.Cell{StyleID: num, Value: r * 1234},
 			excelize.Cell{StyleID: date, Value: 45000 + r%3650},
@@ -37,9 +38,9 @@ func xlsxBenchWorkbook(tb testing.TB, path string) {
 			r%2 == 0,
 		}))
 	}
-	xlsxNoErr(tb, sw.Flush())
-	xlsxNoErr(tb, f.SaveAs(path))
-	xlsxNoErr(tb, f.Close())
+	fixture.XlsxNoErr(tb, sw.Flush())
+	fixture.XlsxNoErr(tb, f.SaveAs(path))
+	fixture.XlsxNoErr(tb, f.Close())
 }
 
 // BenchmarkXlsxRows extracts a 20,000-row workbook and reports rows/s.
@@ -48,7 +49,7 @@ func BenchmarkXlsxRows(b *testing.B) {
 	path := filepath.Join(dir, "bench.xlsx")
 	xlsxBenchWorkbook(b, path)
 	st, err := os.Stat(path)
-	xlsxNoErr(b, err)
+	fixture.XlsxNoErr(b, err)
 	b.SetBytes(st.Size())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -68,7 +69,7 @@ func BenchmarkXlsxRows(b *testing.B) {
 func BenchmarkXlsxSmall(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "small.xlsx")
-	xlsxNoErr(b, os.WriteFile(path, xlsxObjectsFixture(b), 0o644))
+	fixture.XlsxNoErr(b, os.WriteFile(path, fixture.XlsxObjectsFixture(b), 0o644))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := extract.Extract(context.Background(), path, "small.xlsx", extract.Options{Scratch: dir}); err != nil {

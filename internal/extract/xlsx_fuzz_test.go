@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 )
 
 // xlsxFuzzLimits keep fuzzed inputs small and fast.
@@ -38,7 +39,7 @@ func xlsxCheckOutcome(t *testing.T, res *extract.Result, err error) {
 // short -fuzzminimizetime (go test -fuzz FuzzXlsx -fuzztime 20s
 // -fuzzminimizetime 3s).
 func FuzzXlsx(f *testing.F) {
-	for _, build := range xlsxBuilders {
+	for _, build := range fixture.XlsxBuilders {
 		f.Add(build(f))
 	}
 	f.Add(xlsxMinimal(f, map[string]string{"S": `<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>`}))
@@ -52,15 +53,15 @@ func FuzzXlsx(f *testing.F) {
 func xlsxPartsOf(tb testing.TB, data []byte, names ...string) []string {
 	tb.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	xlsxNoErr(tb, err)
+	fixture.XlsxNoErr(tb, err)
 	out := make([]string, len(names))
 	for _, zf := range zr.File {
 		for i, n := range names {
 			if zf.Name == n {
 				rc, err := zf.Open()
-				xlsxNoErr(tb, err)
+				fixture.XlsxNoErr(tb, err)
 				b, err := io.ReadAll(rc)
-				xlsxNoErr(tb, err)
+				fixture.XlsxNoErr(tb, err)
 				rc.Close()
 				out[i] = string(b)
 			}
@@ -75,14 +76,14 @@ func xlsxPartsOf(tb testing.TB, data []byte, names ...string) []string {
 // than the ZIP checksums.
 func FuzzXlsxParts(f *testing.F) {
 	names := []string{"xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/styles.xml", "xl/drawings/drawing1.xml", "xl/comments1.xml", "xl/threadedComments/threadedComment1.xml"}
-	for _, build := range []func(testing.TB) []byte{xlsxCellsFixture, xlsxObjectsFixture} {
+	for _, build := range []func(testing.TB) []byte{fixture.XlsxCellsFixture, fixture.XlsxObjectsFixture} {
 		p := xlsxPartsOf(f, build(f), names...)
 		f.Add(p[0], p[1], p[2], p[3], p[4], p[5])
 	}
-	base := xlsxObjectsFixture(f)
+	base := fixture.XlsxObjectsFixture(f)
 	f.Fuzz(func(t *testing.T, sheet, sst, styles, drawing, comments, threaded string) {
 		repl := map[string]string{names[0]: sheet, names[1]: sst, names[2]: styles, names[3]: drawing, names[4]: comments, names[5]: threaded}
-		data := xlsxPatch(t, base, func(n string, b []byte) []byte {
+		data := fixture.XlsxPatch(t, base, func(n string, b []byte) []byte {
 			if s, ok := repl[n]; ok {
 				delete(repl, n)
 				return []byte(s)

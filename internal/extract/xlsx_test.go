@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 )
 
 func init() {
@@ -64,7 +66,7 @@ func xlsxDump(res *extract.Result) string {
 }
 
 func TestXlsxGolden(t *testing.T) {
-	for name, build := range xlsxBuilders {
+	for name, build := range fixture.XlsxBuilders {
 		t.Run(name, func(t *testing.T) {
 			res, err := xlsxExtract(t, build(t), name+".xlsx", extract.Limits{})
 			if err != nil {
@@ -154,16 +156,16 @@ func xlsxZipOf(tb testing.TB, files map[string]string) []byte {
 	zw := zip.NewWriter(&buf)
 	for _, k := range keys {
 		w, err := zw.Create(k)
-		xlsxNoErr(tb, err)
+		fixture.XlsxNoErr(tb, err)
 		_, err = w.Write([]byte(files[k]))
-		xlsxNoErr(tb, err)
+		fixture.XlsxNoErr(tb, err)
 	}
-	xlsxNoErr(tb, zw.Close())
+	fixture.XlsxNoErr(tb, zw.Close())
 	return buf.Bytes()
 }
 
 func TestXlsxFailures(t *testing.T) {
-	cells := xlsxCellsFixture(t)
+	cells := fixture.XlsxCellsFixture(t)
 	bigSheet := `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>` + strings.Repeat("x", 5000) + `</t></is></c></row></sheetData></worksheet>`
 	tests := []struct {
 		name    string
@@ -194,7 +196,7 @@ func TestXlsxFailures(t *testing.T) {
 			if !strings.HasPrefix(fe.Msg, tt.msg) {
 				t.Errorf("Msg = %q, want prefix %q", fe.Msg, tt.msg)
 			}
-			if got := errors.Is(err, extract.ErrNotZip); got != tt.notZip {
+			if got := errors.Is(err, ooxml.ErrNotZip); got != tt.notZip {
 				t.Errorf("errors.Is(err, ErrNotZip) = %v, want %v", got, tt.notZip)
 			}
 		})
@@ -205,7 +207,7 @@ func TestXlsxFailures(t *testing.T) {
 // a log line but keeps cells and header/footer; a broken chart part only
 // empties the chart.
 func TestXlsxBrokenObjects(t *testing.T) {
-	data := xlsxPatch(t, xlsxObjectsFixture(t), func(n string, b []byte) []byte {
+	data := fixture.XlsxPatch(t, fixture.XlsxObjectsFixture(t), func(n string, b []byte) []byte {
 		if n == "xl/drawings/drawing1.xml" {
 			return b[:len(b)/2]
 		}
@@ -226,7 +228,7 @@ func TestXlsxBrokenObjects(t *testing.T) {
 		t.Errorf("log = %q", res.Log)
 	}
 
-	data = xlsxPatch(t, xlsxObjectsFixture(t), func(n string, b []byte) []byte {
+	data = fixture.XlsxPatch(t, fixture.XlsxObjectsFixture(t), func(n string, b []byte) []byte {
 		if n == "xl/charts/chart1.xml" {
 			return []byte("<c:chartSpace")
 		}
@@ -253,7 +255,7 @@ func TestXlsxBrokenObjects(t *testing.T) {
 func TestXlsxCanceled(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.xlsx")
-	if err := os.WriteFile(path, xlsxCellsFixture(t), 0o644); err != nil {
+	if err := os.WriteFile(path, fixture.XlsxCellsFixture(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

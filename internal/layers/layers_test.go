@@ -3,18 +3,20 @@ package layers_test
 import (
 	"go/parser"
 	"go/token"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 )
 
-const module = "github.com/fumibako/fumibako/internal/"
+const module = "github.com/fumibako/fumibako/"
 
-// allowed lists each package's direct edges; a package may also import
-// whatever those reach (the closure). workspace is importable by all.
-// Edges beyond STYLE.md's list, with the reason:
+// allowed lists each top-level package's direct edges; a package may also
+// import whatever those reach (the closure). workspace is importable by
+// all. A package's sub-packages (search/linedfa, extract/xlsx, …) belong
+// to it: they share its edges and may import each other, within the rules
+// of extractTree. Edges beyond STYLE.md's list, with the reason:
 //   - crawl → extract: the list of target extensions lives with the readers;
 //   - worker → content: a worker writes the place TSVs of its file into its
 //     staging folder (issue 3), the coordinator only swaps it in.
@@ -41,6 +43,13 @@ var allowed = map[string][]string{
 	"layers":     {},
 }
 
+// readerImporters are the only packages outside internal/extract that may
+// import a package of the extraction tree other than its root (the
+// readers register themselves through internal/extract/all, as image/png
+// does with image): the worker, which runs the extractions, and the tools.
+// cmd/fumibako runs the worker through package worker and needs none.
+var readerImporters = []string{"internal/worker", "tools/"}
+
 func closure(pkg string, seen map[string]bool) {
 	for _, d := range allowed[pkg] {
 		if !seen[d] {
@@ -50,37 +59,171 @@ func closure(pkg string, seen map[string]bool) {
 	}
 }
 
-func TestImportsGoOneWay(t *testing.T) {
-	dirs, err := os.ReadDir("..")
-	if err != nil {
-		t.Fatal(err)
+// check returns the violations of the layers by the given packages'
+// imports (both as module-relative paths: "internal/search/linedfa").
+func check(pkgs map[string][]string) []string {
+	var bad []string
+	names := make([]string, 0, len(pkgs))
+	for p := range pkgs {
+		names = append(names, p)
 	}
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
-		}
-		pkg := d.Name()
-		if _, ok := allowed[pkg]; !ok {
-			t.Errorf("package internal/%s is not in the layer table", pkg)
-			continue
-		}
-		ok := map[string]bool{"workspace": true, pkg: true}
-		closure(pkg, ok)
-		for _, imp := range imports(t, filepath.Join("..", pkg)) {
-			dep := strings.Split(strings.TrimPrefix(imp, module), "/")[0]
-			if pkg == "testcorpus" || ok[dep] {
-				continue
+	sort.Strings(names)
+	for _, pkg := range names {
+		for _, imp := range pkgs[pkg] {
+			if why := edge(pkg, imp); why != "" {
+				bad = append(bad, pkg+" imports "+imp+": "+why)
 			}
-			t.Errorf("internal/%s imports internal/%s: not allowed by the layers", pkg, dep)
+		}
+	}
+	return bad
+}
+
+// edge returns why pkg may not import imp, or "" when it may.
+func edge(pkg, imp string) string {
+	if !strings.HasPrefix(imp, "internal/") {
+		return ""
+	}
+	if why := extractTree(pkg, imp); why != "" {
+		return why
+	}
+	if !strings.HasPrefix(pkg, "internal/") {
+		return "" // cmd, tools and bench sit above every layer
+	}
+	top, dep := topOf(pkg), topOf(imp)
+	if _, ok := allowed[top]; !ok {
+		return "internal/" + top + " is not in the layer table"
+	}
+	if top == "testcorpus" || top == dep {
+		return ""
+	}
+	ok := map[string]bool{"workspace": true}
+	closure(top, ok)
+	if !ok[dep] {
+		return "not allowed by the layers"
+	}
+	return ""
+}
+
+// extractTree applies the rules of the extraction tree (DESIGN.md "The
+// house"): consumers import only its root; the root imports nothing of
+// the tree; the shared machinery under extract/internal and the readers
+// import the root and the machinery, never a reader; extract/all imports
+// the readers.
+func extractTree(pkg, imp string) string {
+	const root = "internal/extract"
+	if imp != root && !strings.HasPrefix(imp, root+"/") {
+		return ""
+	}
+	inTree := pkg == root || strings.HasPrefix(pkg, root+"/")
+	if !inTree {
+		if imp == root {
+			return ""
+		}
+		for _, p := range readerImporters {
+			if pkg == p || strings.HasSuffix(p, "/") && strings.HasPrefix(pkg, p) {
+				return ""
+			}
+		}
+		return "only the worker and the tools import more of the extraction tree than " + root
+	}
+	switch {
+	case pkg == root:
+		return "the root of the extraction tree imports none of its readers or machinery"
+	case pkg == root+"/all", imp == root, strings.HasPrefix(imp, root+"/internal/"):
+		return ""
+	}
+	return "a reader or the shared machinery imports no reader (only " + root + "/all does)"
+}
+
+// topOf returns the top-level package of a path under internal/.
+func topOf(p string) string {
+	return strings.Split(strings.TrimPrefix(p, "internal/"), "/")[0]
+}
+
+func TestImportsGoOneWay(t *testing.T) {
+	pkgs := map[string][]string{}
+	for _, dir := range []string{"internal", "cmd", "tools", "bench"} {
+		err := filepath.WalkDir(filepath.Join("..", "..", dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() {
+				return nil
+			}
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			rel, _ := filepath.Rel(filepath.Join("..", ".."), p)
+			if imps, ok := imports(t, p); ok {
+				pkgs[filepath.ToSlash(rel)] = imps
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{"internal/search/linedfa", "internal/extract/xlsx", "internal/extract/internal/ooxml", "cmd/fumibako"} {
+		if _, ok := pkgs[want]; !ok {
+			t.Errorf("the walk did not reach %s", want)
+		}
+	}
+	for p := range pkgs {
+		if _, ok := allowed[topOf(p)]; strings.HasPrefix(p, "internal/") && !ok {
+			t.Errorf("package %s is not in the layer table", p)
+		}
+	}
+	for _, v := range check(pkgs) {
+		t.Error(v)
+	}
+}
+
+// TestCheckCatchesWrongImports feeds deliberately wrong imports to the
+// check: each must be reported, and the right ones must not.
+func TestCheckCatchesWrongImports(t *testing.T) {
+	tests := []struct {
+		pkg, imp string
+		bad      bool
+	}{
+		{"internal/web", "internal/extract/xlsx", true},
+		{"internal/search", "internal/extract/internal/sheet", true},
+		{"cmd/fumibako", "internal/extract/all", true},
+		{"internal/indexer", "internal/extract/libreoffice", true},
+		{"internal/search/linedfa", "internal/web", true},
+		{"internal/extract", "internal/extract/xlsx", true},
+		{"internal/extract/xlsx", "internal/extract/xls", true},
+		{"internal/extract/internal/sheet", "internal/extract/docx", true},
+		{"internal/extract/internal/ooxml", "internal/content", true},
+		{"internal/content", "internal/search", true},
+		{"internal/nosuch", "internal/workspace", true},
+
+		{"internal/web", "internal/extract", false},
+		{"internal/worker", "internal/extract/all", false},
+		{"internal/worker", "internal/extract/libreoffice", false},
+		{"tools/xlsxagree", "internal/extract/all", false},
+		{"internal/extract/xlsx", "internal/extract/internal/sheet", false},
+		{"internal/extract/internal/sheet", "internal/extract/internal/numfmt", false},
+		{"internal/extract/all", "internal/extract/doc", false},
+		{"internal/extract/docx", "internal/officefile", false},
+		{"internal/search", "internal/search/linedfa", false},
+		{"internal/search/linedfa", "internal/workspace", false},
+		{"cmd/fumibako", "internal/web", false},
+	}
+	for _, tt := range tests {
+		got := check(map[string][]string{tt.pkg: {tt.imp}})
+		if (len(got) > 0) != tt.bad {
+			t.Errorf("check(%s → %s) = %q, want a violation: %v", tt.pkg, tt.imp, got, tt.bad)
 		}
 	}
 }
 
-// imports lists the fumibako packages that the non-test files of dir import.
-func imports(t *testing.T, dir string) []string {
+// imports lists the fumibako packages (module-relative) that the non-test
+// files of dir import, and false when dir holds no Go package.
+func imports(t *testing.T, dir string) ([]string, bool) {
 	fset := token.NewFileSet()
 	seen := map[string]bool{}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	found := false
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -89,10 +232,11 @@ func imports(t *testing.T, dir string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		found = true
 		for _, imp := range af.Imports {
 			p := strings.Trim(imp.Path.Value, `"`)
 			if strings.HasPrefix(p, module) {
-				seen[p] = true
+				seen[strings.TrimPrefix(p, module)] = true
 			}
 		}
 	}
@@ -101,5 +245,5 @@ func imports(t *testing.T, dir string) []string {
 		out = append(out, p)
 	}
 	sort.Strings(out)
-	return out
+	return out, found
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
+	"github.com/fumibako/fumibako/internal/extract/libreoffice"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -149,7 +151,7 @@ func failed(resp Response, err error) Response {
 func clearScratch(dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != extract.LibreOfficeProfile {
+		if e.Name() != libreoffice.Profile {
 			workspace.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}

@@ -36,6 +36,8 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
+	"github.com/fumibako/fumibako/internal/extract/libreoffice"
 )
 
 // job is one file in one state.
@@ -208,7 +210,7 @@ func extractSafely(ctx context.Context, path, name, scratch string) (res *extrac
 func clearScratch(dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != extract.LibreOfficeProfile {
+		if e.Name() != libreoffice.Profile {
 			os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/libreoffice"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
 
@@ -25,7 +25,7 @@ func TestRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts LibreOffice")
 	}
-	soffice, err := extract.FindLibreOffice()
+	soffice, err := libreoffice.Find()
 	if err != nil {
 		testutil.Unavailable(t, "LibreOffice (soffice) not found, nothing to compare with: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
 )
 
 // fileResult is the comparison of one workbook.

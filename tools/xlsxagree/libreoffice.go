@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/libreoffice"
 )
 
 // csvFilter is the CSV export filter with its options (see the package
@@ -30,7 +30,7 @@ const csvFilter = "csv:Text - txt - csv (StarCalc):44,34,76,1,,1041,true,true,tr
 // profile as fumibako's conversions do, so that the locale-bound built-in
 // formats (dates among them) show as in a Japanese Excel. The filter's
 // language token only affects import.
-const loLocale = extract.LibreOfficeLocale
+const loLocale = libreoffice.Locale
 
 // profileTimeout bounds the creation of the private profile, which takes
 // far longer than one conversion.
@@ -91,7 +91,7 @@ func (e *exporter) makeProfile(ctx context.Context) error {
 	if _, err := e.soffice1(ctx, "--terminate_after_init"); err != nil {
 		return fmt.Errorf("creating the LibreOffice profile: %w", err)
 	}
-	if err := extract.EnsureLibreOfficeLocale(dir); err != nil {
+	if err := libreoffice.EnsureLibreOfficeLocale(dir); err != nil {
 		return fmt.Errorf("setting LibreOffice's locale: %w", err)
 	}
 	return nil

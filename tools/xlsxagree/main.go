@@ -96,7 +96,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/libreoffice"
 )
 
 // config is what one run compares and how it reports.
@@ -220,7 +220,7 @@ func run(ctx context.Context, cfg config, w io.Writer) error {
 		return fmt.Errorf("no .xlsx, .xlsm, .xls or .xlsb under %s", cfg.corpus)
 	}
 	if cfg.soffice == "" {
-		if cfg.soffice, err = extract.FindLibreOffice(); err != nil {
+		if cfg.soffice, err = libreoffice.Find(); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,346 @@
+package biff
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
+)
+
+// Strings in BIFF8 ([MS-XLS] 2.5.293 XLUnicodeString, 2.5.294
+// XLUnicodeRichExtendedString): a character count, a flag byte whose bit 0
+// says 2-byte (UTF-16LE) or 1-byte (the low byte of UTF-16, i.e. Latin-1)
+// characters, then for rich strings a run count and for extended strings
+// the size of the phonetic block. When the characters continue in a
+// CONTINUE record, that record starts with a new flag byte for the rest;
+// runs and phonetic data are continued without one.
+//
+// BIFF5 strings are bytes in the workbook's code page (CODEPAGE record,
+// e.g. 932 Shift_JIS; 1252 when absent).
+
+// Cursor reads across the segments of a record and its CONTINUEs.
+type Cursor struct {
+	Segs [][]byte
+	Si   int // current segment
+	P    int // offset in it
+	u16  []uint16
+}
+
+// avail is what is left in the current segment.
+func (c *Cursor) avail() int {
+	if c.Si >= len(c.Segs) {
+		return 0
+	}
+	return len(c.Segs[c.Si]) - c.P
+}
+
+// advance moves to the next non-empty segment when the current one is
+// used up; false at the end of the data.
+func (c *Cursor) Advance() bool {
+	for c.Si < len(c.Segs) && c.P >= len(c.Segs[c.Si]) {
+		c.Si++
+		c.P = 0
+	}
+	return c.Si < len(c.Segs)
+}
+
+func (c *Cursor) Byte() (byte, bool) {
+	if !c.Advance() {
+		return 0, false
+	}
+	b := c.Segs[c.Si][c.P]
+	c.P++
+	return b, true
+}
+
+func (c *Cursor) Uint(n int) (uint32, bool) {
+	var v uint32
+	for i := 0; i < n; i++ {
+		b, ok := c.Byte()
+		if !ok {
+			return 0, false
+		}
+		v |= uint32(b) << (8 * i)
+	}
+	return v, true
+}
+
+// skip drops n bytes, crossing segments without flag bytes.
+func (c *Cursor) skip(n int) bool {
+	for n > 0 {
+		if !c.Advance() {
+			return false
+		}
+		k := min(n, c.avail())
+		c.P += k
+		n -= k
+	}
+	return true
+}
+
+// chars reads cch characters starting with the given width; when the
+// characters run past the end of a segment, the next segment starts with
+// a new flag byte.
+func (c *Cursor) Chars(cch int, high bool) (string, bool) {
+	u := c.u16[:0]
+	for cch > 0 {
+		if c.Si >= len(c.Segs) {
+			c.u16 = u
+			return "", false
+		}
+		seg := c.Segs[c.Si][c.P:]
+		if len(seg) == 0 {
+			c.Si++
+			if !c.AdvanceFlag(&high) {
+				c.u16 = u
+				return "", false
+			}
+			continue
+		}
+		if high {
+			n := min(cch, len(seg)/2)
+			if n == 0 {
+				c.u16 = u
+				return "", false // an odd byte before a boundary
+			}
+			for i := 0; i < n; i++ {
+				u = append(u, uint16(seg[2*i])|uint16(seg[2*i+1])<<8)
+			}
+			c.P += 2 * n
+			cch -= n
+			continue
+		}
+		n := min(cch, len(seg))
+		for i := 0; i < n; i++ {
+			u = append(u, uint16(seg[i]))
+		}
+		c.P += n
+		cch -= n
+	}
+	c.u16 = u
+	return UTF16(u), true
+}
+
+// advanceFlag reads the flag byte at the start of the current segment.
+func (c *Cursor) AdvanceFlag(high *bool) bool {
+	for c.Si < len(c.Segs) && len(c.Segs[c.Si]) == 0 {
+		c.Si++
+	}
+	if c.Si >= len(c.Segs) {
+		return false
+	}
+	*high = c.Segs[c.Si][0]&1 != 0
+	c.P = 1
+	return true
+}
+
+// UTF16 converts UTF-16 code units to a string, with a fast path for
+// ASCII.
+func UTF16(u []uint16) string {
+	ascii := true
+	for _, v := range u {
+		if v >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		b := make([]byte, len(u))
+		for i, v := range u {
+			b[i] = byte(v)
+		}
+		return string(b)
+	}
+	return string(utf16.Decode(u))
+}
+
+// richString reads an XLUnicodeRichExtendedString (the SST entries):
+// characters, then runs and phonetic data skipped.
+func (c *Cursor) RichString() (string, bool) {
+	cch, ok := c.Uint(2)
+	if !ok {
+		return "", false
+	}
+	flags, ok := c.Byte()
+	if !ok {
+		return "", false
+	}
+	runs, ext := 0, 0
+	if flags&0x08 != 0 {
+		v, ok := c.Uint(2)
+		if !ok {
+			return "", false
+		}
+		runs = int(v)
+	}
+	if flags&0x04 != 0 {
+		v, ok := c.Uint(4)
+		if !ok {
+			return "", false
+		}
+		ext = int(int32(v))
+		if ext < 0 {
+			return "", false
+		}
+	}
+	s, ok := c.Chars(int(cch), flags&1 != 0)
+	if !ok {
+		return "", false
+	}
+	if !c.skip(4*runs) || !c.skip(ext) {
+		// Runs or phonetic data cut by the end of the table: keep the text.
+		return s, true
+	}
+	return s, true
+}
+
+// UnicodeString reads a BIFF8 XLUnicodeString (2-byte count) from b at
+// i; it returns the string and the offset after it.
+func UnicodeString(b []byte, i int) (string, int, bool) {
+	if i+3 > len(b) {
+		return "", i, false
+	}
+	cch := Le16(b, i)
+	return flaggedChars(b, i+2, cch)
+}
+
+// ShortUnicodeString reads a ShortXLUnicodeString (1-byte count).
+func ShortUnicodeString(b []byte, i int) (string, int, bool) {
+	if i+2 > len(b) {
+		return "", i, false
+	}
+	return flaggedChars(b, i+1, int(b[i]))
+}
+
+// flaggedChars reads a flag byte and cch characters from b at i (one
+// record, no CONTINUE); a string cut short is returned as far as it goes.
+func flaggedChars(b []byte, i, cch int) (string, int, bool) {
+	if i >= len(b) {
+		return "", i, cch == 0
+	}
+	flags := b[i]
+	i++
+	if flags&0x08 != 0 { // rich (seen in LABEL written by some tools)
+		i += 2
+	}
+	if flags&0x04 != 0 {
+		i += 4
+	}
+	if i > len(b) {
+		return "", len(b), false
+	}
+	if flags&1 != 0 {
+		n := min(cch, (len(b)-i)/2)
+		u := make([]uint16, n)
+		for k := 0; k < n; k++ {
+			u[k] = uint16(b[i+2*k]) | uint16(b[i+2*k+1])<<8
+		}
+		return UTF16(u), i + 2*n, n == cch
+	}
+	n := min(cch, len(b)-i)
+	return latin1(b[i : i+n]), i + n, n == cch
+}
+
+// latin1 decodes compressed BIFF8 characters (the low bytes of UTF-16).
+func latin1(b []byte) string {
+	for _, c := range b {
+		if c >= 0x80 {
+			var s strings.Builder
+			s.Grow(len(b) + 8)
+			for _, c := range b {
+				s.WriteRune(rune(c))
+			}
+			return s.String()
+		}
+	}
+	return string(b)
+}
+
+// CodePage decodes BIFF5 byte strings.
+type CodePage struct {
+	Enc encoding.Encoding // nil: Latin-1-like single bytes (1252 by default)
+}
+
+// Encoding returns the encoding of a CODEPAGE value ([MS-XLS] 2.4.52);
+// nil for UTF-16 (1200, BIFF8) and code pages without a decoder, which are
+// read as Windows-1252.
+func Encoding(cp int) encoding.Encoding {
+	switch cp {
+	case 932:
+		return japanese.ShiftJIS
+	case 936:
+		return simplifiedchinese.GBK
+	case 949:
+		return korean.EUCKR
+	case 950:
+		return traditionalchinese.Big5
+	case 437:
+		return charmap.CodePage437
+	case 850:
+		return charmap.CodePage850
+	case 852:
+		return charmap.CodePage852
+	case 855:
+		return charmap.CodePage855
+	case 860:
+		return charmap.CodePage860
+	case 862:
+		return charmap.CodePage862
+	case 863:
+		return charmap.CodePage863
+	case 865:
+		return charmap.CodePage865
+	case 866:
+		return charmap.CodePage866
+	case 874:
+		return charmap.Windows874
+	case 1250:
+		return charmap.Windows1250
+	case 1251:
+		return charmap.Windows1251
+	case 1253:
+		return charmap.Windows1253
+	case 1254:
+		return charmap.Windows1254
+	case 1255:
+		return charmap.Windows1255
+	case 1256:
+		return charmap.Windows1256
+	case 1257:
+		return charmap.Windows1257
+	case 1258:
+		return charmap.Windows1258
+	case 10000, 32768:
+		return charmap.Macintosh
+	}
+	return charmap.Windows1252
+}
+
+// decode converts code-page bytes to a string (ASCII passes through).
+func (cp CodePage) Decode(b []byte) string {
+	ascii := true
+	for _, c := range b {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return string(b)
+	}
+	enc := cp.Enc
+	if enc == nil {
+		enc = charmap.Windows1252
+	}
+	out, err := enc.NewDecoder().Bytes(b)
+	if err != nil || !utf8.Valid(out) {
+		return latin1(b)
+	}
+	return string(out)
+}

@@ -1,0 +1,174 @@
+package ooxml
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// Namespace URIs of the OOXML vocabularies the readers look at, in their
+// transitional and strict (ISO 29500 strict, purl.oclc.org) spellings.
+const (
+	nsW    = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+	nsWS   = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+	nsA    = "http://schemas.openxmlformats.org/drawingml/2006/main"
+	nsAS   = "http://purl.oclc.org/ooxml/drawingml/main"
+	nsP    = "http://schemas.openxmlformats.org/presentationml/2006/main"
+	nsPS   = "http://purl.oclc.org/ooxml/presentationml/main"
+	nsR    = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+	nsRS   = "http://purl.oclc.org/ooxml/officeDocument/relationships"
+	nsC    = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+	nsCS   = "http://purl.oclc.org/ooxml/drawingml/chart"
+	nsDgm  = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+	nsDgmS = "http://purl.oclc.org/ooxml/drawingml/diagram"
+	nsMC   = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+	nsO    = "urn:schemas-microsoft-com:office:office"
+	nsS    = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+	nsSS   = "http://purl.oclc.org/ooxml/spreadsheetml/main"
+)
+
+func IsW(n xml.Name) bool   { return n.Space == nsW || n.Space == nsWS }
+func isA(n xml.Name) bool   { return n.Space == nsA || n.Space == nsAS }
+func IsP(n xml.Name) bool   { return n.Space == nsP || n.Space == nsPS }
+func isC(n xml.Name) bool   { return n.Space == nsC || n.Space == nsCS }
+func isDgm(n xml.Name) bool { return n.Space == nsDgm || n.Space == nsDgmS }
+func IsMC(n xml.Name) bool  { return n.Space == nsMC }
+func isR(space string) bool { return space == nsR || space == nsRS }
+func IsS(n xml.Name) bool   { return n.Space == nsS || n.Space == nsSS }
+
+// ErrDTD is returned for any DOCTYPE: no OOXML part has one, and refusing
+// them shuts out entity tricks (reference/extraction.md §13).
+var ErrDTD = errors.New("extract: XML with a DTD refused")
+
+// XmlDecoder streams one XML part through encoding/xml with namespaces
+// resolved (Name.Space is the URI), refusing DTDs and element nesting
+// deeper than a limit. Token returns the same tokens as xml.Decoder.Token;
+// CharData is only valid until the next call.
+type XmlDecoder struct {
+	d     *xml.Decoder
+	depth int
+	max   int
+}
+
+func NewXMLDecoder(r io.Reader, maxDepth int) *XmlDecoder {
+	if maxDepth <= 0 {
+		maxDepth = extract.DefaultLimits.XMLDepth
+	}
+	d := xml.NewDecoder(r)
+	d.Strict = true
+	d.CharsetReader = XmlCharset
+	return &XmlDecoder{d: d, max: maxDepth}
+}
+
+// XmlCharset decodes a part whose XML declaration names another encoding
+// than UTF-8 (some Japanese tools write Shift_JIS), by its label. The
+// labels are those of the encodings Office files are written in; a table
+// here instead of x/text's htmlindex, whose package initialisation (every
+// WHATWG label, language tables) every fumibako command paid at start-up.
+func XmlCharset(label string, input io.Reader) (io.Reader, error) {
+	var e encoding.Encoding
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case "utf-8", "utf8", "unicode-1-1-utf-8", "us-ascii", "ascii":
+		return input, nil
+	case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j", "cp932", "ms932":
+		e = japanese.ShiftJIS
+	case "euc-jp", "eucjp", "x-euc-jp", "cseucpkdfmtjapanese":
+		e = japanese.EUCJP
+	case "iso-2022-jp", "csiso2022jp":
+		e = japanese.ISO2022JP
+	case "utf-16", "utf-16le", "unicode", "ucs-2":
+		e = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
+	case "utf-16be", "unicodefffe":
+		e = unicode.UTF16(unicode.BigEndian, unicode.UseBOM)
+	case "iso-8859-1", "latin1", "l1", "windows-1252", "cp1252", "x-cp1252":
+		e = charmap.Windows1252
+	default:
+		return nil, fmt.Errorf("unsupported XML encoding %q", label)
+	}
+	return e.NewDecoder().Reader(input), nil
+}
+
+// Token returns the next token. Errors carry the input offset.
+func (x *XmlDecoder) Token() (xml.Token, error) {
+	tok, err := x.d.Token()
+	if err != nil {
+		if err == io.EOF {
+			if x.depth != 0 {
+				return nil, fmt.Errorf("offset %d: unexpected end of XML", x.d.InputOffset())
+			}
+			return nil, io.EOF
+		}
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		x.depth++
+		if x.depth > x.max {
+			return nil, fmt.Errorf("offset %d: XML nesting deeper than %d elements", x.d.InputOffset(), x.max)
+		}
+	case xml.EndElement:
+		x.depth--
+	case xml.Directive:
+		if s := strings.TrimSpace(string(t)); len(s) >= 7 && strings.EqualFold(s[:7], "DOCTYPE") {
+			return nil, fmt.Errorf("offset %d: %w", x.d.InputOffset(), ErrDTD)
+		}
+	}
+	return tok, nil
+}
+
+// Depth is the number of elements open after the last token.
+func (x *XmlDecoder) Depth() int { return x.depth }
+
+// Skip consumes tokens up to the end of the element whose StartElement was
+// returned last.
+func (x *XmlDecoder) Skip() error {
+	target := x.depth - 1
+	for x.depth > target {
+		if _, err := x.Token(); err != nil {
+			if err == io.EOF {
+				return io.ErrUnexpectedEOF
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// attr returns the value of the attribute with the given local name in any
+// namespace (OOXML attributes such as w:val or r:id are found by local
+// name; use attrNS where two namespaces share a local name).
+func Attr(se xml.StartElement, local string) string {
+	for _, a := range se.Attr {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// RelAttr returns the value of the r:<local> attribute (relationship id).
+func RelAttr(se xml.StartElement, local string) string {
+	for _, a := range se.Attr {
+		if a.Name.Local == local && isR(a.Name.Space) {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// isOff reports whether an OOXML boolean attribute value means false.
+func isOff(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "0", "false", "off":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,161 @@
+package sheet
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
+)
+
+// scanEvents renders the scanner's tokens as "<name", ">name" and
+// "'text" lines, adjacent texts merged.
+func scanEvents(data []byte) (string, error) {
+	s, err := NewXlScanner(bytes.NewReader(data), 100)
+	if err != nil {
+		return "", err
+	}
+	var out []string
+	for {
+		err := s.Next()
+		if err == io.EOF {
+			return strings.Join(out, "\n"), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		switch s.Kind {
+		case ScanStart:
+			out = append(out, "<"+string(s.Name))
+		case scanEnd:
+			out = append(out, ">"+string(s.Name))
+		case scanText:
+			if n := len(out); n > 0 && out[n-1][0] == '\'' {
+				out[n-1] += string(s.text)
+			} else {
+				out = append(out, "'"+string(s.text))
+			}
+		}
+	}
+}
+
+// stdEvents renders encoding/xml's tokens the same way (text only
+// inside the root element).
+func stdEvents(data []byte) (string, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	d.CharsetReader = ooxml.XmlCharset
+	var out []string
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return strings.Join(out, "\n"), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			out = append(out, "<"+t.Name.Local)
+		case xml.EndElement:
+			depth--
+			out = append(out, ">"+t.Name.Local)
+		case xml.CharData:
+			if depth == 0 || len(t) == 0 {
+				continue
+			}
+			if n := len(out); n > 0 && out[n-1][0] == '\'' {
+				out[n-1] += string(t)
+			} else {
+				out = append(out, "'"+string(t))
+			}
+		}
+	}
+}
+
+func TestXlScanner(t *testing.T) {
+	tests := []struct {
+		name, in, want string // want "" means must fail
+	}{
+		{"basic", `<?xml version="1.0"?><a x="1"><b>t</b><c/></a>`, "<a\n<b\n't\n>b\n<c\n>c\n>a"},
+		{"prefix", `<x:a xmlns:x="u"><x:b/></x:a>`, "<a\n<b\n>b\n>a"},
+		{"entities", `<a>&lt;&amp;&gt;&quot;&apos;&#65;&#x3042;</a>`, "<a\n'<&>\"'Aあ\n>a"},
+		{"crlf", "<a>x\r\ny\rz</a>", "<a\n'x\ny\nz\n>a"},
+		{"cdata", `<a>x<![CDATA[<&>]]>y</a>`, "<a\n'x<&>y\n>a"},
+		{"comment and pi", `<a><!-- c > d --><?p x?>t</a>`, "<a\n't\n>a"},
+		{"quoted gt", `<a b=">" c='/>'>t</a>`, "<a\n't\n>a"},
+		{"bom", "\xEF\xBB\xBF<a>t</a>", "<a\n't\n>a"},
+		{"shift_jis", "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><a>\x82\xa0</a>", "<a\n'あ\n>a"},
+		{"mismatch", `<a><b></a></b>`, ""},
+		{"unclosed", `<a><b>`, ""},
+		{"dtd", `<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>`, ""},
+		{"entity", `<a>&e;</a>`, ""},
+		{"bad utf8", "<a>\xff</a>", ""},
+		{"bad charref", `<a>&#0;</a>`, ""},
+		{"utf16", "\xff\xfe<\x00a\x00/\x00>\x00", ""},
+	}
+	for _, tt := range tests {
+		got, err := scanEvents([]byte(tt.in))
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("%s: scan(%q) = %q, want error", tt.name, tt.in, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s: scan(%q) = %q, %v; want %q", tt.name, tt.in, got, err, tt.want)
+		}
+	}
+	deep := strings.Repeat("<a>", 101) + strings.Repeat("</a>", 101)
+	if _, err := scanEvents([]byte(deep)); err == nil {
+		t.Errorf("101 nested elements scanned with a limit of 100")
+	}
+}
+
+func TestXlScannerAttr(t *testing.T) {
+	s, err := NewXlScanner(strings.NewReader(`<c  r = "B2" x:s='3' t="s&amp;t" empty=""/>`), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Next(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, want string }{{"r", "B2"}, {"s", "3"}, {"t", "s&t"}, {"empty", ""}, {"none", ""}} {
+		if got := string(s.Attr(tt.name)); got != tt.want {
+			t.Errorf("attr(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// FuzzXlScanner compares the scanner with encoding/xml: where both read a
+// document they must see the same elements and text, and the scanner may
+// refuse only what it documents (DTDs and other <! markup, UTF-16).
+func FuzzXlScanner(f *testing.F) {
+	for _, s := range []string{
+		`<a x="1"><b>t</b><c/></a>`,
+		`<x:worksheet xmlns:x="u"><x:sheetData><x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c></x:row></x:sheetData></x:worksheet>`,
+		"<a>&lt;&#x3042;<![CDATA[x]]>\r\n</a>",
+		`<sst><si><r><t>a</t></r><rPh><t>b</t></rPh></si></sst>`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, gerr := scanEvents(data)
+		want, werr := stdEvents(data)
+		switch {
+		case gerr == nil && werr == nil:
+			if got != want {
+				t.Fatalf("scan(%q) = %q, encoding/xml %q", data, got, want)
+			}
+		case gerr != nil && werr == nil:
+			if bytes.Contains(data, []byte("<!")) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
+				return
+			}
+			t.Fatalf("scan(%q) failed (%v) where encoding/xml read %q", data, gerr, want)
+		}
+	})
+}

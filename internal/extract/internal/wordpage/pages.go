@@ -1,0 +1,60 @@
+package wordpage
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// Word place names (reference/extraction.md §2.1).
+const (
+	Footnotes   = "脚注"
+	DocComments = "文書[コメント]"
+)
+
+// PageName is "ページ%03d".
+func PageName(n int) string { return fmt.Sprintf("ページ%03d", n) }
+
+// page collects the places of one page.
+type page struct {
+	Body, Shapes, Comments []string
+	Embeds                 []extract.Place
+}
+
+// Pages are the pages of a Word document by number (.docx and .doc).
+type Pages map[int]*page
+
+// at returns page n, creating it.
+func (pages Pages) At(n int) *page {
+	if pages[n] == nil {
+		pages[n] = &page{}
+	}
+	return pages[n]
+}
+
+// addPlaces appends the places of every page to res in page order:
+// ページNNN, its [図形], its [コメント], then its embeds.
+func (pages Pages) AddPlaces(res *extract.Result) {
+	nums := make([]int, 0, len(pages))
+	for n := range pages {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	for _, n := range nums {
+		pg := pages[n]
+		name := PageName(n)
+		extract.AddPlace(res, name, pg.Body)
+		extract.AddPlace(res, name+extract.PlaceShape, pg.Shapes)
+		extract.AddPlace(res, name+extract.PlaceComment, pg.Comments)
+		res.Places = append(res.Places, pg.Embeds...)
+	}
+}
+
+// Comment is one w:comment: its id, the id as a number for ordering
+// (ids that are not numbers sort last) and its paragraphs joined by spaces.
+type Comment struct {
+	Id   string
+	Num  int64
+	Text string
+}

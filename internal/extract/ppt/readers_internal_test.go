@@ -1,0 +1,13 @@
+package ppt
+
+// The tests read converted and embedded files through the registry, as
+// the worker does, so every other reader is registered too.
+import (
+	_ "github.com/fumibako/fumibako/internal/extract/doc"
+	_ "github.com/fumibako/fumibako/internal/extract/docx"
+	_ "github.com/fumibako/fumibako/internal/extract/libreoffice"
+	_ "github.com/fumibako/fumibako/internal/extract/pptx"
+	_ "github.com/fumibako/fumibako/internal/extract/text"
+	_ "github.com/fumibako/fumibako/internal/extract/xls"
+	_ "github.com/fumibako/fumibako/internal/extract/xlsx"
+)

@@ -1,0 +1,87 @@
+package text
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+func init() {
+	extract.Register(readText, extract.TextExtensions...)
+}
+
+func readText(ctx context.Context, path string, opt extract.Options) (*extract.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("extract: open text file %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("extract: stat text file %s: %w", path, err)
+	}
+	limit := opt.ResolvedLimits().TextBytes
+	if st.Size() > limit {
+		return nil, extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s is %d bytes, over the %d-byte limit", path, st.Size(), limit))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("extract: read text file %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s grew past the %d-byte limit while read", path, limit))
+	}
+	return result(b, path)
+}
+
+// result decodes a whole text file and splits it into the 本文 place.
+func result(b []byte, path string) (*extract.Result, error) {
+	if len(b) == 0 {
+		return &extract.Result{}, nil
+	}
+	s, enc, ok := decodeText(b)
+	if !ok {
+		return nil, extract.Fail(extract.MsgNotText, fmt.Errorf("extract: %s: text encoding not determinable (%v)", path, enc))
+	}
+	if strings.ContainsRune(s, 0) {
+		return nil, extract.Fail(extract.MsgNotText, fmt.Errorf("extract: %s: NUL character in %v text", path, enc))
+	}
+	lines := splitLines(s)
+	if len(lines) == 0 {
+		return &extract.Result{}, nil
+	}
+	return &extract.Result{Places: []extract.Place{{Name: extract.PlaceText, Lines: lines}}}, nil
+}
+
+// splitLines splits like .NET TextReader.ReadLine (CRLF, LF, CR), trims each
+// line's trailing white space and drops trailing empty lines.
+func splitLines(s string) []string {
+	var lines []string
+	for len(s) > 0 {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			lines = append(lines, s)
+			break
+		}
+		lines = append(lines, s[:i])
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}

@@ -1,0 +1,21 @@
+package xls_test
+
+import (
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/extract/xls"
+)
+
+// The .xlsx reader's generated workbooks join the native readers'
+// agreement report (xls_agreement_internal_test.go) as .xls fixtures.
+func init() {
+	xls.AgreementXlsxFixtures = func(tb testing.TB) map[string][]byte {
+		return map[string][]byte{
+			"cells":      fixture.XlsxCellsFixture(tb),
+			"layout":     fixture.XlsxLayoutFixture(tb),
+			"visibility": fixture.XlsxVisibilityFixture(tb),
+			"objects":    fixture.XlsxObjectsFixture(tb),
+		}
+	}
+}

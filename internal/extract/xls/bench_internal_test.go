@@ -1,0 +1,72 @@
+package xls
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/libreoffice"
+)
+
+// BenchmarkLegacyExcel reads the .xls and .xlsb files of the shared corpus
+// the native way and the LibreOffice way (the legacy path with no native
+// reader: one soffice conversion per file, the profile kept between files
+// as a worker keeps it) in the same run, and reports files per second of
+// each and their ratio. Each iteration reads every file natively and one
+// file (in turn) through LibreOffice; run it with a fixed count:
+//
+//	go test -run '^$' -bench BenchmarkLegacyExcel -benchtime 20x ./internal/extract/
+//
+// Without LibreOffice only the native side is measured.
+func BenchmarkLegacyExcel(b *testing.B) {
+	root := agreementCorpus(b)
+	var files []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			switch strings.ToLower(filepath.Ext(p)) {
+			case ".xls", ".xlsb":
+				files = append(files, p)
+			}
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		b.Skipf("no .xls or .xlsb under %s (corpus absent)", root)
+	}
+	_, loErr := libreoffice.Find()
+	if loErr != nil {
+		b.Log("LibreOffice (soffice) not found: measuring the native readers only")
+	}
+	ctx := context.Background()
+	scratch := b.TempDir()
+	var nativeDur, loDur time.Duration
+	var nativeFiles, loFiles int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		for _, f := range files {
+			extract.NativeReaders()[strings.ToLower(filepath.Ext(f))](ctx, f, extract.Options{Scratch: scratch})
+		}
+		nativeDur += time.Since(start)
+		nativeFiles += len(files)
+		if loErr == nil {
+			f := files[i%len(files)]
+			start := time.Now()
+			libreoffice.ReadLegacyWith(ctx, f, extract.Options{Scratch: scratch}, map[string]extract.Reader{})
+			loDur += time.Since(start)
+			loFiles++
+		}
+	}
+	b.StopTimer()
+	nativeRate := float64(nativeFiles) / nativeDur.Seconds()
+	b.ReportMetric(nativeRate, "native-files/s")
+	if loFiles > 0 {
+		loRate := float64(loFiles) / loDur.Seconds()
+		b.ReportMetric(loRate, "lo-files/s")
+		b.ReportMetric(nativeRate/loRate, "native/lo")
+	}
+}

@@ -1,0 +1,47 @@
+package xls
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
+	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+)
+
+func FuzzXls(f *testing.F) {
+	enc := basicBIFF8(f)
+	fixture.NativeFuzzSeeds(f, map[string][]byte{
+		"biff8":       basicBIFF8(f),
+		"biff5":       biff5Book(f),
+		"biff8-cfb":   fixture.CfbFile(f, map[string][]byte{"Workbook": enc}),
+		"sst-split":   fixture.BuildBIFF8(nil, nil, fixture.SstRecords(3, 3, fixture.BiffData(fixture.XlStr("a"), uint16(4), uint8(0), "ab"), fixture.BiffData(uint8(1), fixture.U16s("日本"))), nil),
+		"date1904":    fixture.BuildBIFF8(func(b *fixture.Biff) { b.Rec(biff.RDateMode, 1) }, []int{14}, nil, []fixture.XlsSheetSpec{{Name: "S", Body: func(b *fixture.Biff) { b.Rec(biff.RNumber, 0, 0, 0, 1.0) }}}),
+		"filepass":    fixture.BuildBIFF8(func(b *fixture.Biff) { b.Rec(biff.RFilePass, rc4FilePass(biff.DefaultPassword)) }, nil, nil, []fixture.XlsSheetSpec{{Name: "S"}}),
+		"empty-sheet": fixture.BuildBIFF8(nil, nil, nil, []fixture.XlsSheetSpec{{Name: "S"}}),
+	})
+	old := sheet.TextCap
+	sheet.TextCap = 8 << 20
+	defer func() { sheet.TextCap = old }()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !bytes.HasPrefix(data, []byte{0xD0, 0xCF, 0x11, 0xE0}) {
+			if len(data) > 60000 {
+				data = data[:60000]
+			}
+			name := "Workbook"
+			if len(data) >= 6 && biff.Le16(data, 4) == biff.BIFF5 {
+				name = "Book"
+			}
+			data = fixture.CfbFile(t, map[string][]byte{name: data})
+		}
+		p := filepath.Join(t.TempDir(), "f.xls")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := readXlsNative(context.Background(), p, fixture.FuzzOptions)
+		fixture.CheckNative(t, res, err)
+	})
+}

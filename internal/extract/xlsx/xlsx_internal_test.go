@@ -1,0 +1,89 @@
+package xlsx
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
+	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+)
+
+// TestXlStringsSpill moves the shared strings to a scratch file part-way
+// and reads every string back.
+func TestXlStringsSpill(t *testing.T) {
+	old := spillBytes
+	spillBytes = 64
+	defer func() { spillBytes = old }()
+	s := &xlStrings{scratch: t.TempDir()}
+	var want []string
+	for i := 0; i < 200; i++ {
+		v := strings.Repeat(string(rune('あ'+i%50)), i%7) + sheet.Itoa(i)
+		want = append(want, v)
+		if err := s.add(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if s.file == nil {
+		t.Fatal("strings did not spill to a file")
+	}
+	for i, w := range want {
+		got, ok, err := s.get(i)
+		if err != nil || !ok || got != w {
+			t.Errorf("get(%d) = %q, %v, %v; want %q", i, got, ok, err, w)
+		}
+	}
+	if _, ok, _ := s.get(len(want)); ok {
+		t.Errorf("get past the end succeeded")
+	}
+	name := s.file.Name()
+	s.close()
+	if _, err := os.Stat(name); !os.IsNotExist(err) {
+		t.Errorf("spill file %s not removed: %v", name, err)
+	}
+}
+
+// TestReadXlsxNotZip calls the reader directly: Extract sends non-ZIP
+// files under OOXML names to the legacy path before any reader runs.
+func TestReadXlsxNotZip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "text.xlsx")
+	if err := os.WriteFile(path, []byte("not a workbook at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := readXlsx(context.Background(), path, extract.Options{Scratch: dir})
+	var fe *extract.Error
+	if !errors.As(err, &fe) || !strings.HasPrefix(fe.Msg, extract.MsgCorrupt) || !errors.Is(err, ooxml.ErrNotZip) {
+		t.Errorf("readXlsx(text) = %v; want a corrupt *Error wrapping ErrNotZip", err)
+	}
+	enc := filepath.Join("..", "..", "..", "..", "shared", "corpus", "calamine", "pass_protected.xlsx")
+	if _, err := os.Stat(enc); err != nil {
+		t.Skipf("corpus file %s absent", enc)
+	}
+	_, err = readXlsx(context.Background(), enc, extract.Options{Scratch: dir})
+	if !errors.As(err, &fe) || fe.Msg != extract.MsgPassword {
+		t.Errorf("readXlsx(encrypted) = %v; want %q", err, extract.MsgPassword)
+	}
+}
+
+func TestXlHeaderFooterLines(t *testing.T) {
+	h := sheet.HeaderFooter{DifferentOddEven: true, Parts: map[string]string{
+		"firstHeader": "&C表紙（無効）",
+		"oddHeader":   "&L社外秘&R&P",
+		"evenHeader":  "&L社外秘&C偶数\t頁",
+		"oddFooter":   "&C\"引用\"_x000D_",
+		"evenFooter":  "&C&&",
+	}}
+	got := strings.Join(h.Lines(), "|")
+	want := "社外秘|偶数 頁|\"\"\"引用\"\"\"|&"
+	if got != want {
+		t.Errorf("lines = %q, want %q", got, want)
+	}
+}
