@@ -45,11 +45,24 @@ type Options struct {
 	NoShapes, NoComments bool
 	// Max is the hit cap: 0 means DefaultMax, a negative value no cap.
 	Max int
+	// Exclude lists folders left out of the search: the unchecked nodes
+	// of the search-target tree (reference/gui.md §4.2, settings
+	// searchExcludes). A path is `<index>[\<folder>…]`, compared per
+	// segment ignoring case.
+	Exclude []Exclude
 	// NoNames keeps the words from matching file names (--no-names, the
 	// web UI's toggle). By default a file whose path under its index
 	// matches the words gives a file-name hit (KindFileName) before its
 	// content hits.
 	NoNames bool
+}
+
+// Exclude is one left-out folder: with Subfolders the whole tree under
+// Path, else only the files directly in it (`（このフォルダ直下のファイル）`
+// unchecked; reference/search.md §4).
+type Exclude struct {
+	Path       string `json:"path"`
+	Subfolders bool   `json:"subfolders"`
 }
 
 // QueryError is a query that cannot run. Msg is the Japanese text shown to
@@ -83,6 +96,9 @@ type Query struct {
 	listing bool
 	kinds   map[extract.Kind]bool
 	folder  []string // FoldKey segments
+	// exclTree and exclSelf are the excluded folders (FoldKey segments
+	// joined by \): the whole tree, or only the files directly in it.
+	exclTree, exclSelf map[string]bool
 	indexes map[string]bool
 	max     int
 }
@@ -208,6 +224,24 @@ func Parse(words []string, opts Options) (*Query, error) {
 		}
 	}
 	q.folder = splitPath(opts.Folder)
+	for _, x := range opts.Exclude {
+		segs := splitPath(x.Path)
+		if len(segs) == 0 {
+			continue
+		}
+		key := strings.Join(segs, `\`)
+		if x.Subfolders {
+			if q.exclTree == nil {
+				q.exclTree = map[string]bool{}
+			}
+			q.exclTree[key] = true
+		} else {
+			if q.exclSelf == nil {
+				q.exclSelf = map[string]bool{}
+			}
+			q.exclSelf[key] = true
+		}
+	}
 	if len(opts.Indexes) > 0 {
 		q.indexes = map[string]bool{}
 		for _, n := range opts.Indexes {

@@ -368,6 +368,13 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 	if w.ctx.Err() != nil {
 		return false
 	}
+	key := ""
+	if w.q.exclTree != nil || w.q.exclSelf != nil {
+		key = strings.Join(segs, `\`)
+		if w.q.exclTree[key] {
+			return true // unchecked in the search-target tree
+		}
+	}
 	var subs []string
 	hasIndex := false
 	var only *partSet
@@ -405,7 +412,7 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 			}
 		}
 	}
-	if hasIndex && w.q.folderMayHaveFiles(segs) {
+	if hasIndex && w.q.folderMayHaveFiles(segs) && !w.q.exclSelf[key] {
 		if !w.out(path, index, strings.Join(rel, `\`), segs, only) {
 			return false
 		}

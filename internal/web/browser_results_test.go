@@ -118,6 +118,32 @@ func TestBrowserResults(t *testing.T) {
 	}
 	b.screenshot("frozen-header")
 
+	// The search-target tree: open the index, uncheck its own files; only
+	// the sub-folder's hit is left and the index's box is partly checked.
+	e.publish("2024/請求.txt", extract.Place{Name: "本文", Lines: []string{"りんご 請求の行"}})
+	b.step("tree",
+		chromedp.Evaluate[void](`document.querySelector('#target-list .tnode[data-kind=index] .tw').click()`),
+		waitJS(`document.querySelector('#target-list .tnode[data-kind=self] input') !== null`),
+		click(`#target-list .tnode[data-kind=self] label`),
+		chromedp.Evaluate[void](`document.getElementById('q').value = ''`),
+		chromedp.SendKeys(css(`#q`), "りんご"),
+		waitJS(`window.__fumibako.done === 'りんご'`),
+		waitJS(`document.getElementById('counts').textContent.startsWith('該当')`))
+	if got := get(b, "tree search", eval[string](names)); got != "請求.txt" {
+		t.Errorf("with the index's own files unchecked: %s, want 請求.txt", got)
+	}
+	if st := get(b, "index box", eval[string](`(i => i.indeterminate + ':' + i.checked)(document.querySelector('#target-list .tnode[data-kind=index] > .trow input'))`)); st != "true:false" {
+		t.Errorf("index box indeterminate:checked = %s", st)
+	}
+	if st := get(b, "own files box", eval[bool](`document.querySelector('#target-list .tnode[data-kind=self] input').checked`)); st {
+		t.Errorf("（このフォルダ直下のファイル） still checked after unchecking it")
+	}
+	if ex := get(b, "saved", eval[string](`JSON.stringify(JSON.parse(localStorage.getItem('fumibako.search')).exclude)`)); ex != `[{"path":"営業","subfolders":false}]` {
+		t.Errorf("saved exclusions = %s", ex)
+	}
+	b.screenshot("tree")
+	b.step("tree all", click(`#targets-all`), waitJS(`document.querySelector('#target-list .tnode[data-kind=self] input').checked`))
+
 	// No hits: the previous preview does not stay.
 	b.step("no hits",
 		chromedp.Evaluate[void](`document.getElementById('q').value = ''`),

@@ -59,6 +59,8 @@ const flushEvery = 50 * time.Millisecond
 // searchParams reads a query from URL parameters: q (the box, split with
 // search.SplitWords), regex, case, kana (1 = on), shapes, comments (0 =
 // off; default on), filenames (0 = words do not match file names),
+// exclude and excludeFiles (unchecked tree nodes: a folder's whole tree,
+// or only its own files; one parameter per path),
 // kinds (comma separated), indexes (one parameter per
 // name), folder, names (file-name filter), max.
 func searchParams(v url.Values) (words []string, opt search.Options, err error) {
@@ -78,6 +80,12 @@ func searchParams(v url.Values) (words []string, opt search.Options, err error) 
 	opt.Folder = v.Get("folder")
 	opt.Names = v.Get("names")
 	opt.NoNames = off("filenames")
+	for _, p := range v["exclude"] {
+		opt.Exclude = append(opt.Exclude, search.Exclude{Path: p, Subfolders: true})
+	}
+	for _, p := range v["excludeFiles"] {
+		opt.Exclude = append(opt.Exclude, search.Exclude{Path: p})
+	}
 	if m := v.Get("max"); m != "" {
 		if opt.Max, err = strconv.Atoi(m); err != nil {
 			return nil, opt, fmt.Errorf("web: bad max %q", m)

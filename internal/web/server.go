@@ -145,6 +145,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/indexes", s.handleIndexes)
 	m.HandleFunc("GET /api/search", s.handleSearch)
 	m.HandleFunc("GET /api/preview", s.handlePreview)
+	m.HandleFunc("GET /api/tree", s.handleTree)
 	post := map[string]http.HandlerFunc{
 		"/api/folders/add":     s.handleFolderAdd,
 		"/api/folders/rename":  s.handleFolderRename,

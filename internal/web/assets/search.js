@@ -37,13 +37,8 @@ F.search = (() => {
       kinds: kindBoxes().filter((b) => b.checked).map((b) => b.value),
       folder: $('opt-folder').value,
       names: $('opt-names').value,
-      excluded: opts().excluded || [],
+      exclude: F.tree.exclusions(),
     };
-    for (const b of $('target-list').querySelectorAll('input')) {
-      const i = o.excluded.indexOf(b.value);
-      if (!b.checked && i < 0) o.excluded.push(b.value);
-      if (b.checked && i >= 0) o.excluded.splice(i, 1);
-    }
     localStorage.setItem(STORE, JSON.stringify(o));
   }
   const kindBoxes = () => [...document.querySelectorAll('input[name=kind]')];
@@ -81,8 +76,11 @@ F.search = (() => {
     for (const id of ['opt-case', 'opt-regex', 'opt-kana', 'opt-shapes', 'opt-comments', 'opt-filenames']) $(id).addEventListener('change', optionChanged);
     for (const b of kindBoxes()) b.addEventListener('change', optionChanged);
     for (const id of ['opt-folder', 'opt-names']) $(id).addEventListener('input', optionChanged);
-    $('targets-all').addEventListener('click', () => setAllTargets(true));
-    $('targets-none').addEventListener('click', () => setAllTargets(false));
+    // Unchecked tree nodes; an older page kept unchecked index names.
+    const saved = o.exclude || (o.excluded || []).map((n) => ({ path: n, subfolders: true }));
+    F.tree.init($('target-list'), saved, optionChanged);
+    $('targets-all').addEventListener('click', () => F.tree.setAll(true, indexes));
+    $('targets-none').addEventListener('click', () => F.tree.setAll(false, indexes));
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && ctrl && F.screen === 'search' && $('dialog-backdrop').hidden) cancel();
     });
@@ -104,15 +102,8 @@ F.search = (() => {
       return;
     }
     indexes = r.indexes;
-    const excluded = opts().excluded || [];
     const list = $('target-list');
-    list.replaceChildren();
-    for (const name of indexes) {
-      const box = el('input', { type: 'checkbox', value: name });
-      box.checked = !excluded.includes(name);
-      box.addEventListener('change', optionChanged);
-      list.append(el('label', {}, box, ' ' + name));
-    }
+    F.tree.reload(indexes);
     if (!indexes.length) list.append(el('div', { class: 'muted', text: 'インデックスがありません' }));
     // When each index was last updated, with its date (issue 18).
     const upd = (r.updated || []).map((v) => `${v.name} ${v.updated || '未作成'}`);
@@ -120,14 +111,9 @@ F.search = (() => {
     updateButton();
   }
 
-  function setAllTargets(on) {
-    for (const b of $('target-list').querySelectorAll('input')) b.checked = on;
-    optionChanged();
-  }
-
+  // checkedIndexes: the index names and whether any part is checked.
   function checkedIndexes() {
-    const boxes = [...$('target-list').querySelectorAll('input')];
-    return { boxes, on: boxes.filter((b) => b.checked).map((b) => b.value) };
+    return { boxes: indexes, on: F.tree.anyOn(indexes) ? indexes : [] };
   }
 
   function updateButton() {
@@ -172,8 +158,7 @@ F.search = (() => {
     if (!$('opt-filenames').checked) p.set('filenames', '0');
     const kinds = kindBoxes().filter((b) => b.checked).map((b) => b.value);
     if (kinds.length > 0 && kinds.length < 4) p.set('kinds', kinds.join(','));
-    const { boxes, on } = checkedIndexes();
-    if (on.length < boxes.length) for (const n of on) p.append('indexes', n);
+    F.tree.params(p);
     if ($('opt-folder').value.trim()) p.set('folder', $('opt-folder').value.trim());
     if ($('opt-names').value.trim()) p.set('names', $('opt-names').value.trim());
     return p.toString();
@@ -295,8 +280,8 @@ F.search = (() => {
     if (k.length && k.length < 4) c.push('種類: ' + k.join('・'));
     if ($('opt-folder').value.trim()) c.push('フォルダ: ' + $('opt-folder').value.trim());
     if ($('opt-names').value.trim()) c.push('対象ファイル: ' + $('opt-names').value.trim());
-    const { boxes, on } = checkedIndexes();
-    if (on.length < boxes.length) c.push('検索対象: ' + on.join('・'));
+    const ex = F.tree.exclusions();
+    if (ex.length) c.push('検索対象から除外: ' + ex.map((e) => e.path + (e.subfolders ? '' : '（直下のファイル）')).join('・'));
     return c.join(' / ');
   }
 

@@ -1,0 +1,69 @@
+package web
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// The search-target tree (reference/gui.md §4.2): GET /api/tree?path=P
+// lists the sub-folders of P (`<index>[\<folder>…]`) as the body index
+// holds them, loaded when a node is expanded:
+//
+//	{"folders":[{"name":"2024","files":true,"subfolders":false}, …], "files":true}
+//
+// files says that a folder holds indexed files directly (the tree's grey
+// `（このフォルダ直下のファイル）` child when it also has sub-folders);
+// subfolders that it can be expanded. Per-file folders waiting to be
+// published are not folders of the tree.
+
+type treeFolder struct {
+	Name       string `json:"name"`
+	Files      bool   `json:"files"`
+	Subfolders bool   `json:"subfolders"`
+}
+
+func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
+	rel := r.URL.Query().Get("path")
+	if !ingestlist.ValidRelPath(rel) && !workspace.TestStoredIndexName(rel) {
+		writeError(w, http.StatusBadRequest, "web: not an index path: "+rel)
+		return
+	}
+	dir := content.Dir(s.ws.ContentRoot(), rel)
+	if !workspace.IsWithin(dir, s.ws.ContentRoot()) {
+		writeError(w, http.StatusForbidden, "web: outside the content root")
+		return
+	}
+	out := []treeFolder{}
+	for _, name := range treeSubfolders(dir) {
+		sub := filepath.Join(dir, name)
+		out = append(out, treeFolder{Name: name, Files: bodyindex.FolderHasIndex(sub), Subfolders: len(treeSubfolders(sub)) > 0})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"folders": out, "files": bodyindex.FolderHasIndex(dir)})
+}
+
+// treeSubfolders lists the source sub-folders of a content folder, by
+// name ignoring case.
+func treeSubfolders(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		n := e.Name()
+		if !e.IsDir() || strings.HasPrefix(n, ".") || content.IsFileFolder(filepath.Join(dir, n)) {
+			continue
+		}
+		out = append(out, n)
+	}
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(workspace.FoldKey(a), workspace.FoldKey(b)) })
+	return out
+}
