@@ -99,8 +99,8 @@ type Query struct {
 	// exclTree and exclSelf are the excluded folders (FoldKey segments
 	// joined by \): the whole tree, or only the files directly in it.
 	exclTree, exclSelf map[string]bool
-	indexes map[string]bool
-	max     int
+	indexes            map[string]bool
+	max                int
 }
 
 // term is one word of a query.
