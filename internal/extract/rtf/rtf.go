@@ -1,0 +1,71 @@
+// Package rtf reads Rich Text Format files (.rtf) into Word's places
+// (reference/extraction.md §2.1):
+//
+//	ページNNN            paragraphs and table rows (cells joined by TAB,
+//	                     trailing empty cells removed, nested tables
+//	                     flattened into their cell); the page advances on
+//	                     \page and on a paragraph with \pagebb
+//	ページNNN[図形]      the text of a shape (\shptxt) on page N
+//	ページNNN[コメント]  an annotation (\annotation) on page N
+//	ヘッダー・フッター   all \header* then all \footer* texts, duplicates removed
+//	脚注                 \footnote texts, footnotes then endnotes (\ftnalt)
+//
+// Text is decoded through the code page of the current font (\fcharset,
+// \cpg) or the document's \ansicpg, for \'hh escapes and raw bytes alike;
+// \uN escapes are Unicode with the \ucN fallback characters skipped.
+// Destinations marked \* that are not read, and the font, colour, style,
+// list and information tables, pictures, objects' data and field
+// instructions are skipped.
+package rtf
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+func init() { extract.Register(readRTF, ".rtf") }
+
+// ErrNotRTF is the cause when a .rtf file does not start with {\rtf.
+var ErrNotRTF = errors.New("rtf: not an RTF file")
+
+func readRTF(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
+	defer extract.Recover(&res, &err)
+	lim := opt.ResolvedLimits()
+	f, size, err := extract.OpenSized(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > lim.ZipPartBytes {
+		return nil, &extract.Error{Msg: extract.MsgTooLarge, Cause: fmt.Errorf("rtf: %s: %d bytes over %d", filepath.Base(path), size, lim.ZipPartBytes)}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, lim.ZipPartBytes))
+	if err != nil {
+		return nil, fmt.Errorf("rtf: read %s: %w", path, err)
+	}
+	res, err = Parse(ctx, data, lim.XMLDepth)
+	if err != nil {
+		return nil, extract.Failure(err)
+	}
+	return res, nil
+}
+
+// Parse reads RTF bytes; groups may nest maxDepth deep.
+func Parse(ctx context.Context, data []byte, maxDepth int) (*extract.Result, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if !bytes.HasPrefix(data, []byte(`{\rtf`)) {
+		return nil, ErrNotRTF
+	}
+	p := newParser(ctx, data, maxDepth)
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return p.result(), nil
+}
