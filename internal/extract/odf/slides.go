@@ -125,4 +125,3 @@ func (k *deck) places(res *extract.Result) {
 	}
 	extract.AddPlace(res, extract.PlaceHeaderFooter, k.footers)
 }
-

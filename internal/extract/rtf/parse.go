@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/biff"
@@ -66,6 +67,8 @@ type parser struct {
 	g       group
 	body    *sink
 	raw     []byte // undecoded bytes of the current run
+	u8      []byte // raw UTF-8 text of the current run
+	utf8    bool   // the file is valid UTF-8: literal bytes are UTF-8
 	skip    int    // fallback characters still to skip after \uN
 	high    rune   // pending high surrogate
 	fonts   map[int]font
@@ -83,6 +86,7 @@ type parser struct {
 
 func newParser(ctx context.Context, data []byte, maxDepth int) *parser {
 	p := &parser{ctx: ctx, data: data, maxDepth: maxDepth, fonts: map[int]font{}, ansiCP: 1252, page: 1}
+	p.utf8 = !isASCII(data) && utf8.Valid(data)
 	p.body = &sink{kind: destText}
 	p.g = group{sink: p.body, uc: 1, font: -1}
 	return p
@@ -126,7 +130,7 @@ func (p *parser) run() error {
 			p.text(" ")
 			i++
 		default:
-			p.char(c)
+			p.char(c, true)
 			i++
 		}
 	}
@@ -180,7 +184,7 @@ func (p *parser) control(i int) (int, error) {
 		return j, nil
 	case c == '\'':
 		if i+2 < len(d) && isHex(d[i+1]) && isHex(d[i+2]) {
-			p.char(unhex(d[i+1])<<4 | unhex(d[i+2]))
+			p.char(unhex(d[i+1])<<4|unhex(d[i+2]), false)
 			return i + 3, nil
 		}
 		return i + 1, nil
@@ -188,7 +192,7 @@ func (p *parser) control(i int) (int, error) {
 		p.g.starred = true
 		return i + 1, nil
 	case c == '\\' || c == '{' || c == '}':
-		p.char(c)
+		p.char(c, false)
 	case c == '~':
 		p.text(" ")
 	case c == '_':
@@ -203,16 +207,26 @@ func (p *parser) control(i int) (int, error) {
 	return i + 1, nil
 }
 
-// char takes one text byte (literal or \'hh) into the current run.
-func (p *parser) char(b byte) {
+// char takes one text byte (literal, or \'hh and escaped symbols) into
+// the current run. In a UTF-8 file literal bytes from 0x80 on are UTF-8;
+// escaped bytes are always in the code page.
+func (p *parser) char(b byte, literal bool) {
 	p.g.first = false
 	if p.skip > 0 {
-		p.skip--
+		if !literal || b < 0x80 || b >= 0xc0 || !p.utf8 {
+			p.skip--
+		}
 		return
 	}
 	if p.g.dest == destSkip || p.g.dest == destFonts {
 		return
 	}
+	if literal && b >= 0x80 && p.utf8 {
+		p.flushRaw()
+		p.u8 = append(p.u8, b)
+		return
+	}
+	p.flushU8()
 	p.raw = append(p.raw, b)
 }
 
@@ -241,8 +255,22 @@ func (p *parser) write(s string) {
 	sk.para.WriteString(s)
 }
 
-// flush decodes the pending bytes with the code page in effect.
+// flush writes the pending text.
 func (p *parser) flush() {
+	p.flushRaw()
+	p.flushU8()
+}
+
+func (p *parser) flushU8() {
+	if len(p.u8) > 0 {
+		s := string(p.u8)
+		p.u8 = p.u8[:0]
+		p.write(s)
+	}
+}
+
+// flushRaw decodes the pending bytes with the code page in effect.
+func (p *parser) flushRaw() {
 	if len(p.raw) == 0 {
 		return
 	}
@@ -267,7 +295,7 @@ func (p *parser) codePage() int {
 }
 
 // charsetCP maps \fcharset values to Windows code pages.
-var charsetCP = map[int]int{77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250}
+var charsetCP = map[int]int{0: 1252, 77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250}
 
 // destinations whose text is read into a sink of their own, and those
 // skipped whether or not they are marked \*; any other \* destination is
@@ -553,6 +581,15 @@ func (p *parser) result() *extract.Result {
 	}
 	extract.AddPlace(res, wordpage.Footnotes, notes)
 	return res
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
