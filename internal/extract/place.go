@@ -41,6 +41,14 @@ const (
 // OfficeExtensions are the 10 Office extensions (reference/indexing.md §3.3).
 var OfficeExtensions = []string{".xlsx", ".xlsm", ".xls", ".xlsb", ".docx", ".docm", ".doc", ".pptx", ".pptm", ".ppt"}
 
+// OpenDocumentKinds are the OpenDocument and RTF extensions (issue 20)
+// with the kind of the Office format whose places they have.
+var OpenDocumentKinds = map[string]Kind{
+	".odt": KindWord, ".fodt": KindWord, ".rtf": KindWord,
+	".ods": KindExcel, ".fods": KindExcel,
+	".odp": KindPowerPoint, ".fodp": KindPowerPoint,
+}
+
 // TextExtensions are the 75 text extensions, pinned by a test
 // (reference/extraction.md §12).
 var TextExtensions = strings.Fields(`.txt .csv .tsv .md .log .json .xml .c .h .cpp .cc .cxx .hpp .cs .java .kt .kts .go .rs .swift .scala .dart .vb .bas .pas .asm .m .r .jl .hs .ex .exs .erl .clj .groovy .lua .py .rb .pl .php .psm1 .psd1 .jsx .tsx .mjs .vue .sql .yaml .yml .toml .ini .cfg .conf .properties .gradle .cmake .proto .graphql .tf .html .htm .css .scss .less .rst .tex .diff .patch .bat .cmd .ps1 .vbs .js .reg .sh`)
@@ -58,6 +66,11 @@ var targetKind = func() map[string]Kind {
 	}
 	for _, e := range []string{".pptx", ".pptm", ".ppt"} {
 		m[e] = KindPowerPoint
+	}
+	// OpenDocument and RTF have the places of their Office counterparts,
+	// so they take the counterpart's kind (labels, --kind, badges).
+	for e, k := range OpenDocumentKinds {
+		m[e] = k
 	}
 	return m
 }()
@@ -91,7 +104,9 @@ func IsTarget(name string) bool {
 //	    comments, charts and header/footer
 //	.doc 5 (reference 4): native reader (pieces, stories, pages)
 //	.ppt 3 (reference 2): native reader (slides, notes, embeds)
+//	.odt .ods .odp .fodt .fods .fodp .rtf 1: new readers (issue 20)
 var extractVersions = map[string]int{
+	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
 	".docx": 4, ".docm": 4, ".doc": 5,
 	".pptx": 4, ".pptm": 4,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Format is what the first bytes of a file say it is.
@@ -108,4 +109,41 @@ func IsBIFFStream(head []byte) bool {
 		return true
 	}
 	return false
+}
+
+// odfPrefix starts the media types of OpenDocument packages.
+const odfPrefix = "application/vnd.oasis.opendocument."
+
+// ODFMimeType returns the media type an OpenDocument package names in its
+// first ZIP entry, "mimetype", stored uncompressed (OpenDocument 1.3 part
+// 2 §3.3), and false when head does not start so.
+func ODFMimeType(head []byte) (string, bool) {
+	const local = 30 // fixed part of a ZIP local file header
+	if len(head) < local || !bytes.HasPrefix(head, zipSignature) {
+		return "", false
+	}
+	le16 := func(i int) int { return int(head[i]) | int(head[i+1])<<8 }
+	method, csize := le16(8), le16(18)|le16(20)<<16
+	nameLen, extraLen := le16(26), le16(28)
+	name := local + nameLen
+	if method != 0 || len(head) < name || string(head[local:name]) != "mimetype" {
+		return "", false
+	}
+	data := name + extraLen
+	if csize > 256 || len(head) < data+csize {
+		return "", false
+	}
+	typ := string(head[data : data+csize])
+	if !strings.HasPrefix(typ, odfPrefix) {
+		return "", false
+	}
+	return typ, true
+}
+
+// IsRTF reports whether head starts like an RTF document, {\rtf, after an
+// optional UTF-8 BOM and blanks.
+func IsRTF(head []byte) bool {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return bytes.HasPrefix(head, []byte(`{\rtf`))
 }

@@ -43,6 +43,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+	"github.com/fumibako/fumibako/internal/officefile"
 )
 
 func init() {
@@ -57,6 +58,13 @@ var ErrNoContent = errors.New("odf: no document body")
 func readPackage(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
 	lim := opt.ResolvedLimits()
+	if head, err := readHead(path); err == nil && officefile.IsRTF(head) {
+		// An RTF document saved under an OpenDocument name (a renamed
+		// file) is read as what it is.
+		if r := extract.ReaderFor(".rtf"); r != nil {
+			return r(ctx, path, opt)
+		}
+	}
 	p, err := ooxml.OpenPackage(path, lim)
 	if err != nil {
 		return nil, ooxml.Failure(path, err)
@@ -115,6 +123,18 @@ func walkPart(p *ooxml.Pkg, part string, lim extract.Limits, w *walker) error {
 		return fmt.Errorf("%s: %w", part, err)
 	}
 	return nil
+}
+
+// readHead returns the first officefile.SniffBytes of a file.
+func readHead(path string) ([]byte, error) {
+	f, size, err := extract.OpenSized(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, min(size, officefile.SniffBytes))
+	_, err = io.ReadFull(f, b)
+	return b, err
 }
 
 // encrypted reports whether the manifest describes an encrypted entry.

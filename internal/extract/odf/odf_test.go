@@ -15,6 +15,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	_ "github.com/fumibako/fumibako/internal/extract/odf"
+	_ "github.com/fumibako/fumibako/internal/extract/rtf"
 )
 
 // update is read by fixture.NativeFuzzSeeds.
@@ -226,6 +227,18 @@ func TestBodyDecidesKind(t *testing.T) {
 	}
 	if got := names(res); !reflect.DeepEqual(got, slideOrder) {
 		t.Errorf("places %q, want %q", got, slideOrder)
+	}
+	rtf, err := os.ReadFile(filepath.Join("..", "rtf", "testdata", "text.rtf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = read(t, fixture.WriteTemp(t, "renamed.odt", rtf), "renamed.odt")
+	if err != nil || !reflect.DeepEqual(names(res), textOrder) {
+		t.Errorf("RTF as .odt: %v, %q", err, names(res))
+	}
+	res, err = read(t, fixture.WriteTemp(t, "renamed.rtf", data), "renamed.rtf")
+	if err != nil || !reflect.DeepEqual(names(res), slideOrder) {
+		t.Errorf("ODF as .rtf: %v, %q", err, names(res))
 	}
 	fods := `<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet><table:table table:name="S">
 <table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="2"><text:p>x</text:p></table:table-cell><table:table-cell table:number-columns-repeated="16384"/></table:table-row>

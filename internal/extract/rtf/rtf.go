@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/officefile"
 )
 
 func init() { extract.Register(readRTF, ".rtf") }
@@ -49,6 +50,12 @@ func readRTF(ctx context.Context, path string, opt extract.Options) (res *extrac
 	if err != nil {
 		return nil, fmt.Errorf("rtf: read %s: %w", path, err)
 	}
+	if _, ok := officefile.ODFMimeType(data[:min(len(data), officefile.SniffBytes)]); ok {
+		// An OpenDocument package saved under the RTF name.
+		if r := extract.ReaderFor(".odt"); r != nil {
+			return r(ctx, path, opt)
+		}
+	}
 	res, err = Parse(ctx, data, lim.XMLDepth)
 	if err != nil {
 		return nil, extract.Failure(err)
@@ -58,11 +65,10 @@ func readRTF(ctx context.Context, path string, opt extract.Options) (res *extrac
 
 // Parse reads RTF bytes; groups may nest maxDepth deep.
 func Parse(ctx context.Context, data []byte, maxDepth int) (*extract.Result, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	data = bytes.TrimLeft(data, " \t\r\n")
-	if !bytes.HasPrefix(data, []byte(`{\rtf`)) {
+	if !officefile.IsRTF(data[:min(len(data), officefile.SniffBytes)]) {
 		return nil, ErrNotRTF
 	}
+	data = bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
 	p := newParser(ctx, data, maxDepth)
 	if err := p.run(); err != nil {
 		return nil, err
