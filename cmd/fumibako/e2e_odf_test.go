@@ -62,7 +62,7 @@ func TestOpenDocumentAndRTF(t *testing.T) {
 			if line == "" || json.Unmarshal([]byte(line), &h) != nil || h.Path == "" {
 				continue
 			}
-			got = append(got, filepath.ToSlash(h.Path)+" "+h.Label+" "+h.Kind)
+			got = append(got, strings.ReplaceAll(h.Path, `\`, "/")+" "+h.Label+" "+h.Kind)
 		}
 		if strings.Join(sortedCopy(got), "|") != strings.Join(sortedCopy(tc.want), "|") {
 			t.Errorf("search %s:\n got %q\nwant %q", tc.token, got, tc.want)
