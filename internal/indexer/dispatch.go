@@ -66,7 +66,7 @@ func (r *run) ingest() {
 	var slotsDone sync.WaitGroup
 	for i := range jobs {
 		jobs[i] = make(chan worker.Request)
-		slot := worker.NewSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))
+		slot := r.opt.newSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))
 		slotsDone.Add(1)
 		go func(in <-chan worker.Request) {
 			defer slotsDone.Done()

@@ -87,6 +87,17 @@ type Options struct {
 	Observe Observer
 	// Now is a clock seam for tests.
 	Now func() time.Time
+
+	// newSlot makes the worker slots (worker.NewSlot; scripted ones in
+	// tests).
+	newSlot func(cfg worker.Config, scratch string) slot
+}
+
+// slot is one worker slot as the run uses it: a *worker.Slot, a scripted
+// one in tests. Pipeline serves requests in order, reporting each result
+// through done (worker.Slot.Pipeline).
+type slot interface {
+	Pipeline(in <-chan worker.Request, done func(worker.Request, worker.Result), abandon <-chan struct{})
 }
 
 // Failure is one failed file of the summary.
@@ -167,6 +178,9 @@ type run struct {
 func Run(opt Options) (sum *Summary, err error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if opt.newSlot == nil {
+		opt.newSlot = func(cfg worker.Config, scratch string) slot { return worker.NewSlot(cfg, scratch) }
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.NumCPU()

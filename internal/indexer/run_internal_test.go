@@ -1,0 +1,255 @@
+package indexer
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/journal"
+	"github.com/fumibako/fumibako/internal/worker"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// scriptedSlot is a worker slot in the test's process: each request gets
+// the result its script gives for the file's name; a successful one first
+// writes the file's place TSVs into the stage, as a worker does. A "hang"
+// answers only when the run abandons its files (a stop).
+type scriptedSlot struct {
+	script func(name string) (worker.Result, bool) // result, hang
+	seen   *[]string
+}
+
+func (s scriptedSlot) Pipeline(in <-chan worker.Request, done func(worker.Request, worker.Result), abandon <-chan struct{}) {
+	stopped := false
+	for req := range in {
+		*s.seen = append(*s.seen, req.Name)
+		res, hang := s.script(req.Name)
+		if hang && !stopped {
+			// Hung on req: keep taking requests into the pipe, as a slot
+			// does, until the run abandons them all.
+			held := []worker.Request{req}
+			for !stopped {
+				select {
+				case <-abandon:
+					stopped = true
+				case r, ok := <-in:
+					if !ok {
+						in = nil
+						continue
+					}
+					*s.seen = append(*s.seen, r.Name)
+					held = append(held, r)
+				}
+			}
+			for _, r := range held {
+				done(r, worker.Result{Outcome: worker.Stopped, Detail: "stopped"})
+			}
+			if in == nil {
+				return
+			}
+			continue
+		}
+		if stopped {
+			done(req, worker.Result{Outcome: worker.Stopped, Detail: "stopped"})
+			continue
+		}
+		if res.Outcome == worker.Finished && res.Response.OK {
+			places := []extract.Place{{Name: "本文", Lines: []string{"text of " + req.Name}}}
+			if _, err := content.WriteFolder(req.Stage, places); err != nil {
+				res = worker.Result{Outcome: worker.Crashed, Msg: "stage: " + err.Error()}
+			}
+		}
+		done(req, res)
+	}
+}
+
+const (
+	msgBroken = "ファイルが壊れているため開けません"
+	msgLater  = "あとで取り込みます"
+)
+
+func answer(name string) (worker.Result, bool) {
+	switch {
+	case strings.HasPrefix(name, "broken"):
+		return worker.Result{Outcome: worker.Finished, Response: worker.Response{Msg: msgBroken}}, false
+	case strings.HasPrefix(name, "slow"):
+		return worker.Result{Outcome: worker.TimedOut, Msg: worker.MsgTimeout(time.Minute)}, false
+	case strings.HasPrefix(name, "crash"):
+		return worker.Result{Outcome: worker.Crashed, Msg: "異常終了"}, false
+	case strings.HasPrefix(name, "huge"):
+		return worker.Result{Outcome: worker.OutOfMemory, Msg: worker.MsgOutOfMemory}, false
+	case strings.HasPrefix(name, "later"):
+		return worker.Result{Outcome: worker.Finished, Response: worker.Response{Postponed: true, Msg: msgLater}}, false
+	case strings.HasPrefix(name, "full"):
+		f := &workspace.FaultError{Kind: workspace.FaultFull, Path: "/ws/x"}
+		return worker.Result{Outcome: worker.Faulted, Msg: f.Error(), Fault: f}, false
+	case strings.HasPrefix(name, "hang"):
+		return worker.Result{}, true
+	}
+	return worker.Result{Outcome: worker.Finished, Response: worker.Response{OK: true, TSVCount: 1}}, false
+}
+
+// TestRunOutcomes runs the indexer in process over a folder tree with a
+// scripted worker slot and checks what a run leaves: the ingest-list rows,
+// the journal records and the folders published, in order.
+func TestRunOutcomes(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   []string // under the root, `/` separators
+		stop    bool     // stop once a "hang" file is in flight
+		fault   bool     // the run ends with the workspace fault
+		rows    []string // "relpath state tsv error"
+		journal []string // kinds and fields after the 版 and 回 records
+		publish []string // folders published, relative to the content root
+	}{
+		{
+			name:  "every outcome",
+			files: []string{"a.txt", "broken.txt", "crash.txt", "huge.txt", "later.txt", "slow.txt", "sub/b.txt"},
+			rows: []string{
+				`src\a.txt 済 1 `,
+				`src\broken.txt 失敗 0 ` + msgBroken,
+				`src\crash.txt 失敗 0 異常終了`,
+				`src\huge.txt 失敗 0 ` + worker.MsgOutOfMemory,
+				`src\later.txt 未取り込み 0 ` + msgLater,
+				`src\slow.txt 失敗 0 ` + worker.MsgTimeout(time.Minute),
+				`src\sub\b.txt 済 1 `,
+			},
+			// sub\b.txt is handed out while slow.txt, the last of src,
+			// is still in the worker's pipe (worker.Depth).
+			journal: []string{`始 src\a.txt 1`, `始 src\broken.txt 1`, `始 src\crash.txt 1`, `始 src\huge.txt 1`,
+				`始 src\later.txt 1`, `始 src\slow.txt 1`, `始 src\sub\b.txt 1`, `出 src`, `出 src\sub`, `書`, `終`},
+			publish: []string{"src", `src\sub`},
+		},
+		{
+			name:  "workspace fault stops the run",
+			files: []string{"a.txt", "full.txt", "y.txt", "z.txt"},
+			fault: true,
+			// y.txt was in the pipe behind full.txt; z.txt is never
+			// handed out.
+			rows:    []string{`src\a.txt 済 1 `, `src\full.txt 未取り込み 0 `, `src\y.txt 済 1 `, `src\z.txt 未取り込み 0 `},
+			// finish publishes what it can and skips the rewrite (no 書).
+			journal: []string{`始 src\a.txt 1`, `始 src\full.txt 1`, `始 src\y.txt 1`, `出 src`, `終`},
+			publish: []string{"src"},
+		},
+		{
+			name:    "stop keeps the file in flight pending",
+			// hang.txt and y.txt fill the worker's pipe; the stop comes
+			// while hang.txt is extracted, so z.txt is never handed out.
+			files:   []string{"hang.txt", "y.txt", "z.txt"},
+			stop:    true,
+			rows:    []string{`src\hang.txt 未取り込み 0 `, `src\y.txt 未取り込み 0 `, `src\z.txt 未取り込み 0 `},
+			// Nothing of src was ingested: its publish has no index to
+			// merge into (the journal still closes the folder).
+			journal: []string{`始 src\hang.txt 1`, `始 src\y.txt 1`, `出 src`, `書`, `終`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			root := filepath.Join(base, "src")
+			for _, f := range tt.files {
+				p := filepath.Join(root, filepath.FromSlash(f))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ws, err := workspace.Open(filepath.Join(base, "ws"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := &nopBody{}
+			stop := make(chan struct{})
+			var seen []string
+			script := answer
+			if tt.stop {
+				script = func(name string) (worker.Result, bool) {
+					res, hang := answer(name)
+					if hang {
+						close(stop)
+					}
+					return res, hang
+				}
+			}
+			sum, err := Run(Options{
+				Workspace: ws,
+				Settings:  &workspace.Settings{Roots: []workspace.Root{{Name: "src", Path: root}}},
+				Body:      body,
+				Workers:   1,
+				Grace:     time.Millisecond,
+				Stop:      stop,
+				newSlot: func(worker.Config, string) slot {
+					return scriptedSlot{script: script, seen: &seen}
+				},
+			})
+			var fault *workspace.FaultError
+			if tt.fault != errors.As(err, &fault) || !tt.fault && err != nil {
+				t.Fatalf("Run: %v (summary %+v), want fault %v", err, sum, tt.fault)
+			}
+			l, err := ingestlist.ReadFile(ws.IngestList())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows []string
+			for _, r := range l.Rows {
+				rows = append(rows, fmt.Sprintf("%s %s %d %s", r.RelPath, r.State, r.TSVCount, r.Error))
+			}
+			check(t, "rows", rows, tt.rows)
+			jl, err := journal.ReadFile(ws.Journal())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recs []string
+			for _, r := range jl.Records {
+				if r.Kind == journal.KindVersion || r.Kind == journal.KindRun {
+					continue
+				}
+				recs = append(recs, strings.Join(append([]string{string(r.Kind)}, r.Fields...), " "))
+			}
+			check(t, "journal", recs, tt.journal)
+			// The worker got exactly the files with a 始 record, in order.
+			var started []string
+			for _, r := range jl.Records {
+				if r.Kind == journal.KindStart {
+					started = append(started, r.Fields[0][strings.LastIndexByte(r.Fields[0], '\\')+1:])
+				}
+			}
+			check(t, "handed to the worker", seen, started)
+			var pub []string
+			for _, d := range body.published {
+				rel, err := filepath.Rel(ws.ContentRoot(), d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pub = append(pub, strings.ReplaceAll(rel, string(filepath.Separator), `\`))
+			}
+			check(t, "published", pub, tt.publish)
+			// Every 済 row has its place TSVs in the content tree.
+			for _, r := range l.Rows {
+				if r.State != ingestlist.Done {
+					continue
+				}
+				places, err := content.ReadFolder(content.Dir(ws.ContentRoot(), r.RelPath))
+				if err != nil || len(places) != 1 || places[0].Lines[0] != "text of "+filepath.Base(strings.ReplaceAll(r.RelPath, `\`, "/")) {
+					t.Errorf("content of %s = %+v, %v", r.RelPath, places, err)
+				}
+			}
+		})
+	}
+}
+
+func check(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s:\n%s\nwant:\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
