@@ -133,18 +133,18 @@ func TestRunOutcomes(t *testing.T) {
 			fault: true,
 			// y.txt was in the pipe behind full.txt; z.txt is never
 			// handed out.
-			rows:    []string{`src\a.txt 済 1 `, `src\full.txt 未取り込み 0 `, `src\y.txt 済 1 `, `src\z.txt 未取り込み 0 `},
+			rows: []string{`src\a.txt 済 1 `, `src\full.txt 未取り込み 0 `, `src\y.txt 済 1 `, `src\z.txt 未取り込み 0 `},
 			// finish publishes what it can and skips the rewrite (no 書).
 			journal: []string{`始 src\a.txt 1`, `始 src\full.txt 1`, `始 src\y.txt 1`, `出 src`, `終`},
 			publish: []string{"src"},
 		},
 		{
-			name:    "stop keeps the file in flight pending",
+			name: "stop keeps the file in flight pending",
 			// hang.txt and y.txt fill the worker's pipe; the stop comes
 			// while hang.txt is extracted, so z.txt is never handed out.
-			files:   []string{"hang.txt", "y.txt", "z.txt"},
-			stop:    true,
-			rows:    []string{`src\hang.txt 未取り込み 0 `, `src\y.txt 未取り込み 0 `, `src\z.txt 未取り込み 0 `},
+			files: []string{"hang.txt", "y.txt", "z.txt"},
+			stop:  true,
+			rows:  []string{`src\hang.txt 未取り込み 0 `, `src\y.txt 未取り込み 0 `, `src\z.txt 未取り込み 0 `},
 			// Nothing of src was ingested: its publish has no index to
 			// merge into (the journal still closes the folder).
 			journal: []string{`始 src\hang.txt 1`, `始 src\y.txt 1`, `出 src`, `書`, `終`},
