@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -332,6 +333,9 @@ func (w *watcher) run(paths map[string][]string, doing string) (*indexer.Summary
 	w.st.Doing = doing
 	w.publish()
 	sum, err := w.opt.Run(opt)
+	// The run's ingest list and plan are garbage now: give the memory
+	// back, so an idle watcher over a large root stays small.
+	debug.FreeOSMemory()
 	w.st.Runs++
 	w.st.Doing = DoingWait
 	if paths == nil {

@@ -121,3 +121,40 @@ func TestRescanFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestRootGoneAndBack: a root that disappears goes to rescan mode (its
+// rows stay: a missing root is not crawled); when it comes back, the next
+// rescan watches it again, and events flow again.
+func TestRootGoneAndBack(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "r")
+	os.Mkdir(dir, 0o755)
+	h := start(t, []workspace.Root{{Name: "r", Path: dir}}, "")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, h, func(st watch.Status) bool { return len(st.Rescan) == 1 && st.Rescan[0].Reason == watch.ReasonMissing })
+	os.Mkdir(dir, 0o755)
+	back := waitStatus(t, h, func(st watch.Status) bool { return len(st.Rescan) == 0 })
+	// The rescan of the root that came back ends first.
+	waitStatus(t, h, func(st watch.Status) bool { return st.Runs > back.Runs && st.Doing == watch.DoingWait })
+	os.WriteFile(filepath.Join(dir, "back.txt"), []byte("x"), 0o644)
+	for {
+		if got := h.next(t); reflect.DeepEqual(got, map[string][]string{"r": {"back.txt"}}) {
+			break
+		}
+	}
+}
+
+func waitStatus(t *testing.T, h *harness, ok func(watch.Status) bool) watch.Status {
+	t.Helper()
+	for {
+		select {
+		case st := <-h.status:
+			if ok(st) {
+				return st
+			}
+		case <-h.runs: // rescans of the missing root
+		}
+	}
+}

@@ -88,6 +88,18 @@ func (a *autoWatch) halt() {
 	}
 }
 
+// restart makes a running watcher start over with the settings as they
+// are now (a folder added, renamed, checked or removed).
+func (a *autoWatch) restart() {
+	a.mu.Lock()
+	running := a.stop != nil
+	a.mu.Unlock()
+	if running {
+		a.halt()
+		a.sync()
+	}
+}
+
 // pause halts the watcher for a run by hand; resume undoes it.
 func (a *autoWatch) pause() {
 	a.mu.Lock()

@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -44,6 +46,20 @@ func TestAutoUpdate(t *testing.T) {
 			t.Errorf("%s: row %+v (%v), want 済", rel, r, ok)
 		}
 	}
+	// A folder added while watching is watched from then on.
+	other := filepath.Join(filepath.Dir(e.root), "経理")
+	os.MkdirAll(other, 0o755)
+	if resp, m := e.post("/api/folders/add", map[string]any{"path": other}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("add a folder while watching = %d %v", resp.StatusCode, m)
+	}
+	os.WriteFile(filepath.Join(other, "c.txt"), []byte("三つ目"), 0o644)
+	// The restarted watcher's full run takes c.txt; then d.txt is an event.
+	e.waitRun("the restart's full run", func(v web.RunView) bool {
+		r, ok := e.listRow(`経理\c.txt`)
+		return waiting(v) && ok && r.State == ingestlist.Done
+	})
+	os.WriteFile(filepath.Join(other, "d.txt"), []byte("四つ目"), 0o644)
+	e.waitRun("the new folder's change is picked up", func(v web.RunView) bool { return auto(v).LastChange == `経理\d.txt` })
 	if resp, m := e.post("/api/run/start", map[string]any{}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("run by hand while watching = %d %v", resp.StatusCode, m)
 	}

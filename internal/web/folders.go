@@ -271,6 +271,7 @@ func (s *Server) editSettings(w http.ResponseWriter, edit func(*workspace.Settin
 		writeEditError(w, err)
 		return
 	}
+	go s.auto.restart() // the watcher watches the roots as edited
 	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 }
 
