@@ -50,6 +50,7 @@ func TestOpenDocumentAndRTF(t *testing.T) {
 		{"二枚目己", []string{"表/売上.ods [シート]2024_上期!B1 セル", "表/平文.fods [シート]2024_上期!B1 セル"}},
 		{"非表示シート戊", nil},
 		{"強調して話す丙", []string{"発表/報告.odp [スライド]1 ノート", "発表/平文.fodp [スライド]1 ノート"}},
+		{"売上推移グラフ庚", []string{"発表/報告.odp [スライド]2 図形", "発表/平文.fodp [スライド]2 図形"}},
 		{"非表示のスライド丁", []string{"発表/報告.odp [スライド]3（非表示） 本文", "発表/平文.fodp [スライド]3（非表示） 本文"}},
 	} {
 		out, errOut, code := f.run("search", tc.token, "--json")

@@ -22,13 +22,16 @@
 //	presentation (.odp .fodp), as PowerPoint:
 //	  スライドNNN / スライドNNN（非表示） all text of the slide's shapes and tables
 //	  スライドNNN_ノート   presentation:notes
+//	  スライドNNN[図形]    charts: title, subtitle, axis titles, series names
 //	  スライドNNN[コメント] annotations, one line each
 //	  ヘッダー・フッター   footer texts the slides show, duplicates removed
 //
 // Which of the three a file is comes from its office:body, not its name.
 // A package whose manifest has encryption-data fails with MsgPassword;
-// ZIP and XML limits are those of the OOXML packages (ooxml.Pkg). Embedded
-// objects (charts, OLE) are not read.
+// ZIP and XML limits are those of the OOXML packages (ooxml.Pkg). A chart
+// (an embedded object part) is read as a shape in text and spreadsheets,
+// as [図形] on slides; other embedded objects (OLE, formulas) are not
+// read, nor are the inline charts of flat files.
 package odf
 
 import (
@@ -102,6 +105,7 @@ func readODF(ctx context.Context, p *ooxml.Pkg, lim extract.Limits) (*extract.Re
 		return nil, fmt.Errorf("content.xml missing: %w", ErrNoContent)
 	}
 	w := newWalker(ctx)
+	w.pkg = p
 	if p.Has("styles.xml") {
 		if err := walkPart(p, "styles.xml", lim, w); err != nil {
 			return nil, err

@@ -17,8 +17,8 @@ type deck struct {
 }
 
 type slide struct {
-	hidden                bool
-	body, notes, comments []string
+	hidden                        bool
+	body, notes, shapes, comments []string
 }
 
 // placeholderSkipped are the slide placeholders whose text is not slide
@@ -65,6 +65,8 @@ func (w *walker) slide(d *ooxml.XmlDecoder, se xml.StartElement) error {
 	k := w.deck
 	st := w.styleOf("drawing-page", attr(se, nsDraw, "style-name"))
 	s := slide{hidden: st != nil && st.hidden}
+	w.charts = &s.shapes
+	defer func() { w.charts = nil }()
 	h := &hooks{comment: func(l []string) {
 		if t := joinSpace(l); t != "" {
 			s.comments = append(s.comments, t)
@@ -95,7 +97,9 @@ func (w *walker) slide(d *ooxml.XmlDecoder, se xml.StartElement) error {
 		case xml.StartElement:
 			switch {
 			case is(t.Name, nsPres, "notes"):
+				w.charts = nil
 				lines, err := w.paras(d, " ", nil)
+				w.charts = &s.shapes
 				if err != nil {
 					return err
 				}
@@ -121,6 +125,7 @@ func (k *deck) places(res *extract.Result) {
 		base := extract.SlideName(i+1, s.hidden)
 		extract.AddPlace(res, base, s.body)
 		extract.AddPlace(res, fmt.Sprintf("スライド%03d_ノート", i+1), s.notes)
+		extract.AddPlace(res, base+extract.PlaceShape, s.shapes)
 		extract.AddPlace(res, base+extract.PlaceComment, s.comments)
 	}
 	extract.AddPlace(res, extract.PlaceHeaderFooter, k.footers)

@@ -25,6 +25,10 @@ type walker struct {
 	book  *book
 	deck  *deck
 	found bool // an office:body was read
+
+	pkg    *ooxml.Pkg // the package, for embedded charts; nil for a flat file
+	log    []string
+	charts *[]string // where charts go instead of their frame's lines (slides)
 }
 
 // style is what the readers need of one style:style.
@@ -121,7 +125,7 @@ func (w *walker) document(d *ooxml.XmlDecoder) error {
 
 // result returns the places of the body read.
 func (w *walker) result() (*extract.Result, error) {
-	res := &extract.Result{}
+	res := &extract.Result{Log: w.log}
 	switch {
 	case w.text != nil:
 		w.text.places(w, res)
@@ -335,7 +339,7 @@ func skipped(n xml.Name) bool {
 	case nsOffice:
 		return n.Local == "forms" || n.Local == "event-listeners" || n.Local == "annotation-end"
 	case nsDraw:
-		return n.Local == "object" || n.Local == "object-ole"
+		return n.Local == "object-ole"
 	case nsPres:
 		return true // fields (footer, date-time) and notes outside a slide
 	}
@@ -399,6 +403,15 @@ func (w *walker) block(d *ooxml.XmlDecoder, se xml.StartElement, br string, h *h
 			h.softBreak()
 		}
 		return nil, d.Skip()
+	case is(se.Name, nsDraw, "object"):
+		lines, err := w.object(d, se)
+		if w.charts != nil {
+			if s := joinSpace(lines); s != "" {
+				*w.charts = append(*w.charts, s)
+			}
+			return nil, err
+		}
+		return lines, err
 	case se.Name.Space == nsDraw && se.Name.Local != "a" && h != nil && h.shape != nil:
 		lines, err := w.paras(d, br, nil)
 		if err == nil {
