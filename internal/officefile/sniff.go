@@ -17,6 +17,7 @@ const (
 	FormatZIP                   // PK 03 04
 	FormatCFB                   // D0 CF 11 E0 A1 B1 1A E1
 	FormatText                  // neither ZIP nor CFB, no NUL in the first 4 KB
+	FormatPDF                   // "%PDF-" in the first 1 KB
 )
 
 func (f Format) String() string {
@@ -27,6 +28,8 @@ func (f Format) String() string {
 		return "CFB"
 	case FormatText:
 		return "Text"
+	case FormatPDF:
+		return "PDF"
 	}
 	return "Unknown"
 }
@@ -35,9 +38,15 @@ func (f Format) String() string {
 // "protection sniff: first 4 KB").
 const SniffBytes = 4096
 
+// pdfHeaderWindow is how far into a file the PDF header may start.
+const pdfHeaderWindow = 1024
+
 var (
 	zipSignature = []byte("PK\x03\x04")
 	cfbSignature = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+	// pdfSignature may follow up to 1 KB of junk, as viewers accept
+	// (PDF 32000-1 annex H.3, note 3).
+	pdfSignature = []byte("%PDF-")
 )
 
 // Sniff reads at most the first SniffBytes of r (size bytes long) and says
@@ -61,6 +70,8 @@ func SniffHead(head []byte) Format {
 		return FormatZIP
 	case bytes.HasPrefix(head, cfbSignature):
 		return FormatCFB
+	case bytes.Contains(head[:min(len(head), pdfHeaderWindow)], pdfSignature):
+		return FormatPDF
 	case bytes.IndexByte(head, 0) < 0:
 		return FormatText
 	}

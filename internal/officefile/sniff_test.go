@@ -27,6 +27,11 @@ func TestSniff(t *testing.T) {
 		{"nul at 4095", strings.Repeat("a", 4095) + "\x00", officefile.FormatUnknown},
 		{"nul at 4096 is not looked at", strings.Repeat("a", 4096) + "\x00", officefile.FormatText},
 		{"ciphertext", "\x8a\x00\x13\xff", officefile.FormatUnknown},
+		{"pdf", "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", officefile.FormatPDF},
+		{"pdf with binary", "%PDF-1.4\n\x00\x01stream", officefile.FormatPDF},
+		{"pdf after junk", strings.Repeat("x", 1019) + "%PDF-1.4", officefile.FormatPDF},
+		{"pdf header past 1 KB", strings.Repeat("x", 1020) + "%PDF-1.4", officefile.FormatText},
+		{"cut pdf signature", "%PDF", officefile.FormatText},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
