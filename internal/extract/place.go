@@ -25,6 +25,9 @@ type Result struct {
 	// Log holds indented lines for indexing_log.txt (warnings such as
 	// "    一部を読み取れませんでした: <部品名>"), without the leading "[i/N]".
 	Log []string
+	// NoText marks a PDF without a text layer (a scan): it succeeds with
+	// no page places, and the run's summary counts it (issue 20).
+	NoText bool
 }
 
 // Kind is the family a file belongs to, used by search filters.
@@ -36,6 +39,7 @@ const (
 	KindWord       Kind = "word"
 	KindPowerPoint Kind = "powerpoint"
 	KindText       Kind = "text"
+	KindPDF        Kind = "pdf"
 )
 
 // OfficeExtensions are the 10 Office extensions (reference/indexing.md §3.3).
@@ -72,6 +76,7 @@ var targetKind = func() map[string]Kind {
 	for e, k := range OpenDocumentKinds {
 		m[e] = k
 	}
+	m[".pdf"] = KindPDF
 	return m
 }()
 

@@ -276,6 +276,9 @@ func (r *run) record(j *job, res worker.Result) {
 		row.IngestedAt = now
 		row.Version = extract.Version(t.File.RelPath)
 		r.sum.Succeeded++
+		if res.Response.NoText {
+			r.sum.NoText++
+		}
 	case res.Outcome == worker.Finished && res.Response.Postponed:
 		// Seed: Postponed stays 未取り込み with the reason; the previous
 		// row's TSV数, date and version stay.

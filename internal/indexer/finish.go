@@ -82,6 +82,9 @@ func (r *run) summary() {
 	if s.NoLibreOffice > 0 {
 		r.logf(Warn, msgNoLibre, s.NoLibreOffice)
 	}
+	if s.NoText > 0 {
+		r.logf(Warn, msgNoTextPDF, s.NoText)
+	}
 	r.logf(Info, msgSeeList, r.ws.IngestList())
 	if len(s.Failures) == 0 {
 		return

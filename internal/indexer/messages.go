@@ -59,6 +59,7 @@ const (
 	msgFailMore      = "  ほか %d 件（すべての一覧は fumibako failures で表示します。取り込み一覧では「状態」が「失敗」の行、原因は「エラー」列）"
 	msgFailHint      = "失敗したファイルをもう一度取り込むには: fumibako index --retry-failed"
 	msgNoLibre       = "LibreOffice が見つからないため、%d 件を取り込まずに残しました。LibreOffice を入れてから（Debian・Ubuntu: sudo apt-get install libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui）、もう一度インデックス作成を始めると取り込みます。"
+	msgNoTextPDF     = "文字のないPDF（画像だけ）が %d 件あります。文字で検索するには OCR が必要です（一覧は indexing_log.txt の「文字のないPDFです」の行）。"
 )
 
 // failureListLimit is how many failures the summary lists.

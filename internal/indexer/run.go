@@ -112,6 +112,7 @@ type Summary struct {
 	Dropped                      int // vanished between crawl and dispatch
 	CloudOnly                    int
 	NoLibreOffice                int
+	NoText                       int // PDFs without a text layer (scans), ingested with no text
 	Stopped                      bool
 	Cancelled                    bool
 	NothingToDo                  bool

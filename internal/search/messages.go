@@ -31,7 +31,7 @@ const (
 	MsgBadRegex     = "正規表現として不正です（%d 語目「%s」の %d 文字目「%s」: %s）"
 	MsgBadRegexEnd  = "正規表現として不正です（%d 語目「%s」の終わり: %s）"
 	MsgBadRegexWord = "正規表現として不正です（%d 語目「%s」）"
-	MsgBadKind      = "種類 %q はありません（excel・word・powerpoint・text から選んでください）"
+	MsgBadKind      = "種類 %q はありません（excel・word・powerpoint・pdf・text から選んでください）"
 	MsgNoIndex      = "インデックス [%s] はありません。"
 	MsgBadMax       = "件数の上限 %d は使えません（0 で上限なし）"
 

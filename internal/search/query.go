@@ -215,7 +215,7 @@ func Parse(words []string, opts Options) (*Query, error) {
 			for _, k := range strings.FieldsFunc(k, func(r rune) bool { return r == ',' || r == '、' || r == ' ' }) {
 				kind := extract.Kind(strings.ToLower(k))
 				switch kind {
-				case extract.KindExcel, extract.KindWord, extract.KindPowerPoint, extract.KindText:
+				case extract.KindExcel, extract.KindWord, extract.KindPowerPoint, extract.KindPDF, extract.KindText:
 					q.kinds[kind] = true
 				default:
 					return nil, &QueryError{Msg: fmt.Sprintf(MsgBadKind, k), Word: -1, Pos: -1}

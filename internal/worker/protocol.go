@@ -19,6 +19,7 @@ type Response struct {
 	Detail    string   `json:"detail,omitempty"`    // English cause chain, verbose output only
 	Postponed bool     `json:"postponed,omitempty"` // stays 未取り込み with Msg (seed: Postponed)
 	Log       []string `json:"log,omitempty"`       // indented lines for indexing_log.txt
+	NoText    bool     `json:"noText,omitempty"`    // a PDF without a text layer (extract.Result.NoText)
 
 	// Fault, when set, says that the worker could not write the workspace
 	// (its scratch or the staged place TSVs): the disk is full, read-only,

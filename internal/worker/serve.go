@@ -59,7 +59,7 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 		}
 		return failed(resp, err)
 	}
-	resp.Log = res.Log
+	resp.Log, resp.NoText = res.Log, res.NoText
 	n, err := content.WriteFolder(req.Stage, res.Places)
 	if err != nil {
 		return writeFailed(resp, err)
