@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ingestlist"
+)
+
+// TestPDFs indexes a folder of PDFs written by LibreOffice and by a Go PDF
+// writer (internal/extract/pdf/testdata) and searches them: each planted
+// token is found at its page, the comment and the title as places of their
+// own, the password-protected file fails with the password message, the
+// owner-only one is read, the scan succeeds with no places and is counted
+// in the summary, and --kind pdf keeps the PDFs only.
+func TestPDFs(t *testing.T) {
+	f := newFixture(t)
+	src := filepath.Join("..", "..", "internal", "extract", "pdf", "testdata")
+	names, err := filepath.Glob(filepath.Join(src, "*.pdf"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("fixtures: %v %v", names, err)
+	}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.write("PDF/"+filepath.Base(n), string(b))
+	}
+	f.write("memo.txt", "PAGETWOBB のメモ\n")
+	f.mustRun("folder", "add", f.root)
+	out := f.mustRun("index")
+
+	rows := []struct {
+		file  string
+		state ingestlist.State
+		msg   string
+	}{
+		{"lo-horizontal.pdf", ingestlist.Done, ""},
+		{"lo-vertical.pdf", ingestlist.Done, ""},
+		{"lo-owner-only.pdf", ingestlist.Done, ""},
+		{"fpdf-ipag.pdf", ingestlist.Done, ""},
+		{"lo-scan.pdf", ingestlist.Done, ""},
+		{"lo-password.pdf", ingestlist.Failed, extract.MsgPassword},
+		{"damaged-cut.pdf", ingestlist.Failed, extract.MsgCorrupt},
+	}
+	for _, r := range rows {
+		got := f.row("PDF/" + r.file)
+		if got.State != r.state || got.Error != r.msg {
+			t.Errorf("%s: row %v %q, want %v %q", r.file, got.State, got.Error, r.state, r.msg)
+		}
+	}
+	if r := f.row("PDF/lo-scan.pdf"); r.TSVCount != 0 {
+		t.Errorf("scan: %d places, want 0", r.TSVCount)
+	}
+	if log := f.log(); !strings.Contains(log, "lo-scan.pdf\r\n    文字のないPDFです（画像だけのページ: 1）") {
+		t.Errorf("log lacks the scan line:\n%s", log)
+	}
+	if !strings.Contains(out, "文字のないPDF（画像だけ）が 1 件あります。") {
+		t.Errorf("summary lacks the scan count:\n%s", out)
+	}
+
+	searches := []struct {
+		args []string
+		want []string // exact hit lines, in order
+	}{
+		{[]string{"PAGETHREECC", "--kind", "pdf"}, []string{
+			"営業\\PDF\\lo-horizontal.pdf\t[ページ]3\t本文\t三頁目 PAGETHREECC　以上。",
+			"営業\\PDF\\lo-owner-only.pdf\t[ページ]3\t本文\t三頁目 PAGETHREECC　以上。",
+			"営業\\PDF\\lo-vertical.pdf\t[ページ]3\t本文\t三頁目PAGETHREECC 以上。",
+		}},
+		{[]string{"FPDFTWO"}, []string{
+			"営業\\PDF\\fpdf-ipag.pdf\t[ページ]2\t本文\t二頁目の請求書FPDFTWO、金額１２３４円",
+		}},
+		{[]string{"FPDFTITLE"}, []string{
+			"営業\\PDF\\fpdf-ipag.pdf\t文書情報\t本文\t第二の作成元FPDFTITLE",
+		}},
+		{[]string{"PAGETWOBB", "--kind", "text"}, []string{"営業\\memo.txt\t1 行目\t本文\tPAGETWOBB のメモ"}},
+	}
+	for _, s := range searches {
+		out := f.mustRun(append([]string{"search"}, s.args...)...)
+		var hits []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			if strings.Contains(l, "\t") {
+				hits = append(hits, l)
+			}
+		}
+		if strings.Join(hits, "\n") != strings.Join(s.want, "\n") {
+			t.Errorf("search %v:\n%s\nwant:\n%s", s.args, strings.Join(hits, "\n"), strings.Join(s.want, "\n"))
+		}
+	}
+	out = f.mustRun("search", "COMMENTCC")
+	if !strings.Contains(out, "営業\\PDF\\lo-vertical.pdf\t[ページ]1\tコメント\t確認してくださいCOMMENTCC") {
+		t.Errorf("comment hit missing:\n%s", out)
+	}
+}

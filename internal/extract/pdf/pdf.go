@@ -1,0 +1,219 @@
+// Package pdf reads PDF files (issue 20): the text of each page as the
+// viewer copies it, in the engine's reading order, as places ページNNN
+// (NNN the page's position in the file, 1-based: real pages, not
+// estimates); the text of annotations (comments, notes, free text) as
+// ページNNN[コメント]; the title and subject as 文書情報. A document that
+// needs a password to open gets extract.MsgPassword; one that only
+// restricts printing or copying is read. A document without any text whose
+// pages hold images (a scan) succeeds with no places and a log line naming
+// the image-only pages, so users know which files need OCR.
+package pdf
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/enums"
+	pdferrors "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/officefile"
+)
+
+func init() {
+	extract.Register(read, ".pdf")
+}
+
+// PlaceInfo is the place of the document's title and subject.
+const PlaceInfo = "文書情報"
+
+// MsgNoText is the log line of a PDF without a text layer; %d is the
+// number of pages that hold only images (issue 20).
+const MsgNoText = "文字のないPDFです（画像だけのページ: %d）"
+
+// annotKey is the annotation entry holding its text (PDF 32000 12.5.2).
+const annotKey = "Contents"
+
+func read(ctx context.Context, path string, opt extract.Options) (*extract.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("extract: open pdf %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("extract: stat pdf %s: %w", path, err)
+	}
+	// A file named .pdf that is no PDF fails before the engine starts.
+	if ff, err := officefile.Sniff(f, st.Size()); err != nil || ff != officefile.FormatPDF {
+		return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: %s is no PDF (%v, %v)", path, ff, err))
+	}
+	engine.Lock()
+	defer engine.Unlock()
+	inst, err := instance()
+	if err != nil {
+		return nil, err
+	}
+	res, err := readDoc(ctx, inst, f, st.Size())
+	if err != nil {
+		var xerr *extract.Error
+		if !errors.As(err, &xerr) || xerr.Msg != extract.MsgPassword {
+			discard()
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64) (res *extract.Result, err error) {
+	defer func() {
+		// go-pdfium turns most module traps into errors; anything else
+		// from a hostile file fails that file, not the worker.
+		if r := recover(); r != nil {
+			res, err = nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: pdfium panic: %v", r))
+		}
+	}()
+	doc, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: size})
+	switch {
+	case errors.Is(err, pdferrors.ErrPassword):
+		return nil, extract.Fail(extract.MsgPassword, fmt.Errorf("extract: pdf needs a password: %w", err))
+	case errors.Is(err, pdferrors.ErrSecurity):
+		return nil, extract.Fail(extract.MsgEncryptedOrBad, fmt.Errorf("extract: pdf encryption not supported: %w", err))
+	case err != nil:
+		return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: open pdf: %w", err))
+	}
+	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+	res = &extract.Result{}
+	extract.AddPlace(res, PlaceInfo, info(inst, doc.Document))
+	n, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
+	if err != nil {
+		return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: pdf page count: %w", err))
+	}
+	texts, imageOnly := 0, 0
+	for i := 0; i < n.PageCount; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p, err := readPage(inst, doc.Document, i)
+		if err != nil {
+			return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: pdf page %d: %w", i+1, err))
+		}
+		name := fmt.Sprintf("ページ%03d", i+1)
+		before := len(res.Places)
+		extract.AddPlace(res, name, p.lines)
+		if len(res.Places) > before {
+			texts++
+		} else if p.images {
+			imageOnly++
+		}
+		extract.AddPlace(res, name+extract.PlaceComment, p.annots)
+	}
+	if texts == 0 && imageOnly > 0 {
+		res.Log = append(res.Log, "    "+fmt.Sprintf(MsgNoText, imageOnly))
+		res.NoText = true
+	}
+	return res, nil
+}
+
+// info returns the document's title and subject.
+func info(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) []string {
+	var lines []string
+	for _, tag := range []string{"Title", "Subject"} {
+		m, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc, Tag: tag})
+		if err == nil {
+			lines = append(lines, oneLine(m.Value))
+		}
+	}
+	return lines
+}
+
+type page struct {
+	lines  []string
+	annots []string
+	images bool // the page holds an image object
+}
+
+func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, i int) (page, error) {
+	var p page
+	pg, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: i})
+	if err != nil {
+		return p, err
+	}
+	defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: pg.Page})
+	ref := requests.Page{ByReference: &pg.Page}
+	t, err := inst.GetPageText(&requests.GetPageText{Page: ref})
+	if err != nil {
+		return p, err
+	}
+	p.lines = splitLines(t.Text)
+	if strings.TrimSpace(t.Text) == "" {
+		p.images = hasImage(inst, ref)
+	}
+	p.annots = annotations(inst, ref)
+	return p, nil
+}
+
+// splitLines splits a page's text at the engine's line breaks.
+func splitLines(s string) []string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.Split(s, "\n")
+}
+
+// oneLine joins a multi-line text with spaces (a comment's paragraphs,
+// reference/extraction.md §3).
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.Join(splitLines(s), " ")), " ")
+}
+
+func hasImage(inst pdfium.Pdfium, pg requests.Page) bool {
+	n, err := inst.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: pg})
+	if err != nil {
+		return false
+	}
+	for j := 0; j < n.Count; j++ {
+		o, err := inst.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: pg, Index: j})
+		if err != nil {
+			continue
+		}
+		t, err := inst.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: o.PageObject})
+		if err == nil && t.Type == enums.FPDF_PAGEOBJ_IMAGE {
+			return true
+		}
+	}
+	return false
+}
+
+// annotations returns the text of the page's annotations, one line each;
+// pop-ups repeat their parent's text and links have none worth indexing.
+func annotations(inst pdfium.Pdfium, pg requests.Page) []string {
+	n, err := inst.FPDFPage_GetAnnotCount(&requests.FPDFPage_GetAnnotCount{Page: pg})
+	if err != nil {
+		return nil
+	}
+	var lines []string
+	for j := 0; j < n.Count; j++ {
+		a, err := inst.FPDFPage_GetAnnot(&requests.FPDFPage_GetAnnot{Page: pg, Index: j})
+		if err != nil {
+			continue
+		}
+		st, err := inst.FPDFAnnot_GetSubtype(&requests.FPDFAnnot_GetSubtype{Annotation: a.Annotation})
+		if err == nil && st.Subtype != enums.FPDF_ANNOT_SUBTYPE_POPUP && st.Subtype != enums.FPDF_ANNOT_SUBTYPE_LINK {
+			v, err := inst.FPDFAnnot_GetStringValue(&requests.FPDFAnnot_GetStringValue{Annotation: a.Annotation, Key: annotKey})
+			if err == nil {
+				lines = append(lines, oneLine(v.Value))
+			}
+		}
+		inst.FPDFPage_CloseAnnot(&requests.FPDFPage_CloseAnnot{Annotation: a.Annotation})
+	}
+	return lines
+}
