@@ -47,7 +47,7 @@ func TestCrawlSkips(t *testing.T) {
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
 	touch(t, root,
-		"a.xlsx", "b.XLSX", "~$a.xlsx", "c.pdf", "noext", "d.txt", ".hidden.txt",
+		"a.xlsx", "b.XLSX", "~$a.xlsx", "c.pdf", "c.jpg", "noext", "d.txt", ".hidden.txt",
 		".dot/e.txt", "sub/f.docx", "sub/g.ts", "content_index.txt.001.tsv", "system_index1.txt",
 		"ws/work/store/ingest_status.tsv", "ws/x.txt",
 		"other/ingest_status.tsv", "other/y.txt",
@@ -67,7 +67,7 @@ func TestCrawlSkips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`営業\a.xlsx`, `営業\b.XLSX`, `営業\Case.txt`, `営業\d.txt`, `営業\sub\f.docx`, `営業\trail. .txt`, `営業\日本語\見積.xlsm`}
+	want := []string{`営業\a.xlsx`, `営業\b.XLSX`, `営業\c.pdf`, `営業\Case.txt`, `営業\d.txt`, `営業\sub\f.docx`, `営業\trail. .txt`, `営業\日本語\見積.xlsm`}
 	if got := rels(res); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Crawl files = %q, want %q", got, want)
 	}

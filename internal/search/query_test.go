@@ -170,7 +170,7 @@ func TestQueryErrors(t *testing.T) {
 		{"paren", []string{"ok", "(りんご"}, search.Options{Regex: true}, "正規表現として不正です（2 語目「(りんご」の終わり: 閉じかっこ ) が足りません）", 1, 4},
 		{"repeat", []string{"a**"}, search.Options{Regex: true}, "正規表現として不正です（1 語目「a**」の 2 文字目「**」: 繰り返しの指定が不正です）", 0, 1},
 		{"lookahead", []string{"a(?=b)"}, search.Options{Regex: true}, "正規表現として不正です（1 語目「a(?=b)」の 2 文字目「(?=」: (? の使い方が不正です（先読み・後読み・後方参照は使えません））", 0, 1},
-		{"kind", []string{"a"}, search.Options{Kinds: []string{"pdf"}}, `種類 "pdf" はありません（excel・word・powerpoint・text から選んでください）`, -1, -1},
+		{"kind", []string{"a"}, search.Options{Kinds: []string{"jpg"}}, `種類 "jpg" はありません（excel・word・powerpoint・pdf・text から選んでください）`, -1, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
