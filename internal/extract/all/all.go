@@ -12,6 +12,7 @@ import (
 	_ "github.com/fumibako/fumibako/internal/extract/docx"
 	_ "github.com/fumibako/fumibako/internal/extract/libreoffice"
 	_ "github.com/fumibako/fumibako/internal/extract/odf"
+	_ "github.com/fumibako/fumibako/internal/extract/pdf"
 	_ "github.com/fumibako/fumibako/internal/extract/ppt"
 	_ "github.com/fumibako/fumibako/internal/extract/pptx"
 	_ "github.com/fumibako/fumibako/internal/extract/rtf"
