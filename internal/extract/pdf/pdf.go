@@ -65,14 +65,19 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 	}
 	res, err := readDoc(ctx, inst, f, st.Size())
 	if err != nil {
-		var xerr *extract.Error
-		if !errors.As(err, &xerr) || xerr.Msg != extract.MsgPassword {
+		if !errors.Is(err, errRefused) {
+			// A failure past the open may have left the module in a bad
+			// state: the next document gets a fresh instance.
 			discard()
 		}
 		return nil, err
 	}
 	return res, nil
 }
+
+// errRefused marks a document the engine refused to open (a password, a
+// broken file): a clean answer that leaves the instance usable.
+var errRefused = errors.New("extract: pdfium refused the document")
 
 func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64) (res *extract.Result, err error) {
 	defer func() {
@@ -85,9 +90,11 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64) (r
 	doc, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: size})
 	switch {
 	case errors.Is(err, pdferrors.ErrPassword):
-		return nil, extract.Fail(extract.MsgPassword, fmt.Errorf("extract: pdf needs a password: %w", err))
+		return nil, extract.Fail(extract.MsgPassword, fmt.Errorf("%w: it needs a password (%w)", errRefused, err))
 	case errors.Is(err, pdferrors.ErrSecurity):
-		return nil, extract.Fail(extract.MsgEncryptedOrBad, fmt.Errorf("extract: pdf encryption not supported: %w", err))
+		return nil, extract.Fail(extract.MsgEncryptedOrBad, fmt.Errorf("%w: encryption not supported (%w)", errRefused, err))
+	case errors.Is(err, pdferrors.ErrFormat), errors.Is(err, pdferrors.ErrFile):
+		return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("%w: %w", errRefused, err))
 	case err != nil:
 		return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: open pdf: %w", err))
 	}
