@@ -27,7 +27,7 @@ func build(b *testing.B) string {
 	return exe
 }
 
-// corpus writes n files of one kind (text, xlsx, docx, pptx) or the
+// corpus writes n files of one kind (text, xlsx, docx, pptx, pdf) or the
 // generator's mix of all of them (kind "mixed"), and returns their bytes.
 func corpus(b *testing.B, dir string, n int, kind string) int64 {
 	b.Helper()
@@ -58,12 +58,29 @@ func corpus(b *testing.B, dir string, n int, kind string) int64 {
 			err = testcorpus.WriteDocx(p, []string{"報告書", text, "以上です。"})
 		case "pptx":
 			err = testcorpus.WritePptx(p, [][]string{{"提案", text}, {"まとめ"}})
+		case "pdf":
+			err = writePDF(p)
 		}
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
 	return size(dir)
+}
+
+// pdfFixture is a three-page Japanese PDF written by LibreOffice, with a
+// comment and a title (no Go writer here makes CID-font PDFs).
+var pdfFixture = filepath.Join("..", "..", "internal", "extract", "pdf", "testdata", "lo-horizontal.pdf")
+
+func writePDF(p string) error {
+	b, err := os.ReadFile(pdfFixture)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, b, 0o644)
 }
 
 func size(dir string) int64 {
@@ -80,7 +97,7 @@ func size(dir string) int64 {
 func BenchmarkIngest(b *testing.B) {
 	exe := build(b)
 	const n = 1000
-	for _, kind := range []string{"text", "xlsx", "docx", "pptx", "mixed"} {
+	for _, kind := range []string{"text", "xlsx", "docx", "pptx", "pdf", "mixed"} {
 		for _, workers := range []int{1, runtime.NumCPU()} {
 			b.Run(fmt.Sprintf("%s/workers=%d", kind, workers), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
