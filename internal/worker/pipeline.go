@@ -23,24 +23,8 @@ const Depth = 2
 // every request in the pipe, and every later one, ends Stopped.
 func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <-chan struct{}) {
 	defer s.Close()
-	var queue []Request // in the pipe, oldest (the one being worked on) first
-	var deadline *time.Timer
-	var deadlineC <-chan time.Time
-	arm := func() {
-		if deadline != nil {
-			deadline.Stop()
-		}
-		deadline, deadlineC = nil, nil
-		if len(queue) > 0 && s.cfg.Timeout > 0 {
-			deadline = time.NewTimer(s.cfg.Timeout)
-			deadlineC = deadline.C
-		}
-	}
-	defer func() {
-		if deadline != nil {
-			deadline.Stop()
-		}
-	}()
+	p := &pipe{s: s, done: done}
+	defer p.disarm()
 	var memTick <-chan time.Time
 	if s.cfg.MemLimit > 0 && s.rssOK {
 		t := time.NewTicker(100 * time.Millisecond)
@@ -48,69 +32,12 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 		memTick = t.C
 	}
 	abandoned := false
-	// send writes req into a running worker's pipe (starting one if
-	// needed); on failure the worker is treated as crashed.
-	send := func(req Request) bool {
-		if s.p == nil {
-			if err := s.start(); err != nil {
-				if f := workspace.WriteFault(err); f != nil {
-					done(req, Result{Outcome: Faulted, Msg: f.Error(), Detail: err.Error(), Fault: f})
-					return false
-				}
-				done(req, Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + err.Error() + "）", Detail: err.Error()})
-				return false
-			}
-		}
-		data, _ := json.Marshal(req)
-		if err := s.p.write(append(data, '\n')); err != nil {
-			return false
-		}
-		return true
-	}
-	// restart hands the queue (minus the finished head) to a fresh worker.
-	restart := func() {
-		rest := queue
-		queue = nil
-		for _, r := range rest {
-			if send(r) {
-				queue = append(queue, r)
-			}
-		}
-		arm()
-	}
-	fail := func(res Result) {
-		head := queue[0]
-		queue = queue[1:]
-		done(head, res)
-		restart()
-	}
-	// answer takes one line of the worker's: the result of the request at
-	// the head of the queue, or a broken worker.
-	answer := func(line []byte) {
-		var resp Response
-		if err := json.Unmarshal(line, &resp); err != nil || len(queue) == 0 || resp.ID != queue[0].ID {
-			detail := fmt.Sprintf("bad response %q: %v", line, err)
-			s.kill()
-			if len(queue) > 0 {
-				fail(Result{Outcome: Crashed, Msg: msgCrashed, Detail: detail})
-			}
-			return
-		}
-		head := queue[0]
-		queue = queue[1:]
-		arm()
-		if resp.Fault != "" {
-			done(head, faultResult(resp))
-			return
-		}
-		done(head, Result{Outcome: Finished, Response: resp})
-	}
 	for {
 		inC := in
-		if len(queue) >= Depth || in == nil {
+		if len(p.queue) >= Depth || in == nil {
 			inC = nil
 		}
-		if in == nil && len(queue) == 0 {
+		if in == nil && len(p.queue) == 0 {
 			return
 		}
 		var lines <-chan []byte
@@ -120,71 +47,177 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 		}
 		select {
 		case req, ok := <-inC:
-			if !ok {
+			switch {
+			case !ok:
 				in = nil
-				continue
-			}
-			if abandoned {
+			case abandoned:
 				done(req, Result{Outcome: Stopped, Detail: "stopped"})
-				continue
-			}
-			if !send(req) {
-				if s.p != nil {
-					// The pipe broke: the worker died; its outcome arrives
-					// through exited. Keep the request for the restart.
-					queue = append(queue, req)
-				}
-				continue
-			}
-			queue = append(queue, req)
-			if len(queue) == 1 {
-				arm()
+			default:
+				p.take(req)
 			}
 		case line := <-lines:
-			answer(line)
+			p.answer(line)
 		case <-exited:
-			// The answers the worker wrote before it ended are all in lines
-			// by now: they come first, so a finished file is never blamed
-			// for the crash of the one after it.
-			// (A broken answer among them replaces the worker: then the
-			// ended one is done with.)
-			ended := s.p
-			for drained := false; !drained && s.p == ended; {
-				select {
-				case line := <-ended.lines():
-					answer(line)
-				default:
-					drained = true
-				}
-			}
-			if s.p != ended {
-				continue
-			}
-			if len(queue) == 0 {
-				s.kill()
-				continue
-			}
-			fail(s.crashed())
-		case <-deadlineC:
+			p.ended()
+		case <-p.deadlineC:
 			s.kill()
-			fail(Result{Outcome: TimedOut, Msg: MsgTimeout(s.cfg.Timeout), Detail: "deadline passed"})
+			p.fail(Result{Outcome: TimedOut, Msg: MsgTimeout(s.cfg.Timeout), Detail: "deadline passed"})
 		case <-memTick:
-			if s.p == nil || len(queue) == 0 {
-				continue
-			}
-			if rss, ok := s.p.rss(); ok && rss > s.cfg.MemLimit {
-				s.kill()
-				fail(Result{Outcome: OutOfMemory, Msg: MsgOutOfMemory, Detail: fmt.Sprintf("worker RSS %d bytes over the cap of %d", rss, s.cfg.MemLimit)})
-			}
+			p.checkMemory()
 		case <-abandon:
 			abandon = nil
 			abandoned = true
-			s.kill()
-			for _, r := range queue {
-				done(r, Result{Outcome: Stopped, Detail: "stopped"})
-			}
-			queue = nil
-			arm()
+			p.stopAll()
 		}
 	}
+}
+
+// pipe is the state of one Pipeline: the requests in the worker's pipe
+// and the deadline of the one at its head.
+type pipe struct {
+	s         *Slot
+	done      func(Request, Result)
+	queue     []Request // in the pipe, oldest (the one being worked on) first
+	deadline  *time.Timer
+	deadlineC <-chan time.Time
+}
+
+// arm starts the deadline of the request at the head of the queue.
+func (p *pipe) arm() {
+	p.disarm()
+	if len(p.queue) > 0 && p.s.cfg.Timeout > 0 {
+		p.deadline = time.NewTimer(p.s.cfg.Timeout)
+		p.deadlineC = p.deadline.C
+	}
+}
+
+func (p *pipe) disarm() {
+	if p.deadline != nil {
+		p.deadline.Stop()
+	}
+	p.deadline, p.deadlineC = nil, nil
+}
+
+// send writes req into a running worker's pipe (starting one if needed);
+// a worker that cannot start gives req its outcome, a write that fails
+// leaves the outcome to the worker's end.
+func (p *pipe) send(req Request) bool {
+	s := p.s
+	if s.p == nil {
+		if err := s.start(); err != nil {
+			if f := workspace.WriteFault(err); f != nil {
+				p.done(req, Result{Outcome: Faulted, Msg: f.Error(), Detail: err.Error(), Fault: f})
+				return false
+			}
+			p.done(req, Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + err.Error() + "）", Detail: err.Error()})
+			return false
+		}
+	}
+	data, _ := json.Marshal(req)
+	return s.p.write(append(data, '\n')) == nil
+}
+
+// take puts a new request into the pipe.
+func (p *pipe) take(req Request) {
+	if !p.send(req) {
+		if p.s.p != nil {
+			// The pipe broke: the worker died; its outcome arrives
+			// through exited. Keep the request for the restart.
+			p.queue = append(p.queue, req)
+		}
+		return
+	}
+	p.queue = append(p.queue, req)
+	if len(p.queue) == 1 {
+		p.arm()
+	}
+}
+
+// restart hands the queue (minus the finished head) to a fresh worker.
+func (p *pipe) restart() {
+	rest := p.queue
+	p.queue = nil
+	for _, r := range rest {
+		if p.send(r) {
+			p.queue = append(p.queue, r)
+		}
+	}
+	p.arm()
+}
+
+// fail gives the head of the queue res (its worker is gone) and restarts
+// the rest.
+func (p *pipe) fail(res Result) {
+	head := p.queue[0]
+	p.queue = p.queue[1:]
+	p.done(head, res)
+	p.restart()
+}
+
+// answer takes one line of the worker's: the result of the request at the
+// head of the queue, or a broken worker.
+func (p *pipe) answer(line []byte) {
+	var resp Response
+	if err := json.Unmarshal(line, &resp); err != nil || len(p.queue) == 0 || resp.ID != p.queue[0].ID {
+		detail := fmt.Sprintf("bad response %q: %v", line, err)
+		p.s.kill()
+		if len(p.queue) > 0 {
+			p.fail(Result{Outcome: Crashed, Msg: msgCrashed, Detail: detail})
+		}
+		return
+	}
+	head := p.queue[0]
+	p.queue = p.queue[1:]
+	p.arm()
+	if resp.Fault != "" {
+		p.done(head, faultResult(resp))
+		return
+	}
+	p.done(head, Result{Outcome: Finished, Response: resp})
+}
+
+// ended handles the worker's end. The answers it wrote before it ended
+// are all in its lines by now: they come first, so a finished file is
+// never blamed for the crash of the one after it. (A broken answer among
+// them replaces the worker: then the ended one is done with.)
+func (p *pipe) ended() {
+	s := p.s
+	gone := s.p
+	for drained := false; !drained && s.p == gone; {
+		select {
+		case line := <-gone.lines():
+			p.answer(line)
+		default:
+			drained = true
+		}
+	}
+	switch {
+	case s.p != gone:
+	case len(p.queue) == 0:
+		s.kill()
+	default:
+		p.fail(s.crashed())
+	}
+}
+
+// checkMemory kills a worker over the memory cap.
+func (p *pipe) checkMemory() {
+	s := p.s
+	if s.p == nil || len(p.queue) == 0 {
+		return
+	}
+	if rss, ok := s.p.rss(); ok && rss > s.cfg.MemLimit {
+		s.kill()
+		p.fail(Result{Outcome: OutOfMemory, Msg: MsgOutOfMemory, Detail: fmt.Sprintf("worker RSS %d bytes over the cap of %d", rss, s.cfg.MemLimit)})
+	}
+}
+
+// stopAll kills the worker and ends every request in the pipe Stopped.
+func (p *pipe) stopAll() {
+	p.s.kill()
+	for _, r := range p.queue {
+		p.done(r, Result{Outcome: Stopped, Detail: "stopped"})
+	}
+	p.queue = nil
+	p.arm()
 }
