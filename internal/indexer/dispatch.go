@@ -51,114 +51,27 @@ func (r *run) ingest() {
 		r.pendingIn[k]++
 		r.toPublish[k] = content.FolderOf(t.File.RelPath)
 	}
+	l := r.startLanes(workers)
+	defer l.close()
 
-	cfg := worker.Config{Exe: r.opt.WorkerExe, Args: r.opt.WorkerArgs, Env: r.opt.WorkerEnv,
-		Timeout: r.opt.FileTimeout, MemLimit: r.opt.MemLimit}
-	if cfg.MemLimit < 0 {
-		cfg.MemLimit = 0
-	}
-	// Each slot keeps up to worker.Depth files in its worker's pipe, so a
-	// worker never idles while this goroutine records a result.
-	jobs := make([]chan worker.Request, workers)
-	results := make(chan result, workers*worker.Depth)
-	abandon := make(chan struct{}) // closed when files in flight must be killed
-	byID := map[int64]*job{}
-	var slotsDone sync.WaitGroup
-	for i := range jobs {
-		jobs[i] = make(chan worker.Request)
-		slot := r.opt.newSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))
-		slotsDone.Add(1)
-		go func(in <-chan worker.Request) {
-			defer slotsDone.Done()
-			slot.Pipeline(in, func(req worker.Request, res worker.Result) {
-				results <- result{id: req.ID, res: res}
-			}, abandon)
-		}(jobs[i])
-	}
-	defer func() {
-		for _, c := range jobs {
-			close(c)
-		}
-		slotsDone.Wait()
-	}()
-
-	load := make([]int, workers)
-	alone := make([]bool, workers)
-	next, inFlight := 0, 0
 	stopping := false
 	var grace <-chan time.Time
 	stopCh, killCh := r.opt.Stop, r.opt.Kill
-	abandoned := false
-	abandonNow := func() {
-		if !abandoned {
-			abandoned = true
-			close(abandon)
-		}
-	}
 	for {
-		// Dispatch while a slot has room, idle slots first.
-		for !stopping && r.fault == nil && r.lostRoot == "" && next < total {
-			t := r.targets[next]
-			// A file interrupted before runs alone on an idle worker with
-			// nothing queued behind it, so that a file which takes the
-			// whole run down again does not drag an innocent neighbour to
-			// the interrupt limit with it.
-			slot := -1
-			for i, l := range load {
-				if alone[i] || l >= worker.Depth || t.Count > 0 && l > 0 {
-					continue
-				}
-				if slot < 0 || l < load[slot] {
-					slot = i
-				}
-			}
-			if slot < 0 {
-				break
-			}
-			next++
-			if !r.sourceReady(t, next) {
-				continue
-			}
-			j := &job{pos: next, target: t, slot: slot,
-				stage: filepath.Join(r.scratch, fmt.Sprintf("w%d", slot+1), "stage", fmt.Sprint(next), filepath.Base(t.File.Path))}
-			// Rule 2: 始 before the hand-off. Without it (a workspace
-			// fault) the file is not handed off and stays 未取り込み.
-			if err := r.journal.Start(t.File.RelPath, t.Count+1); err != nil {
-				if r.noteFault(err) {
-					break
-				}
-				if r.journalErr == nil {
-					r.journalErr = err
-					r.logf(Error, "ジャーナルに書き込めません: %v", err)
-				}
-			}
-			crashPoint("after-start-record")
-			r.progress.Current = t.File.RelPath
-			r.update()
-			byID[int64(j.pos)] = j
-			jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage}
-			load[slot]++
-			alone[slot] = t.Count > 0
-			inFlight++
+		if !stopping {
+			r.dispatch(l)
 		}
 		if r.fault != nil {
 			// A workspace fault stops the run as a stop without grace
 			// would: the files in flight stay 未取り込み.
-			abandonNow()
+			l.abandonAll()
 		}
-		if inFlight == 0 && (stopping || r.fault != nil || r.lostRoot != "" || next >= total) {
+		if l.inFlight == 0 && (stopping || r.fault != nil || r.lostRoot != "" || l.next >= total) {
 			break
 		}
 		select {
-		case res := <-results:
-			j := byID[res.id]
-			delete(byID, res.id)
-			inFlight--
-			load[j.slot]--
-			if load[j.slot] == 0 {
-				alone[j.slot] = false
-			}
-			r.record(j, res.res)
+		case res := <-l.results:
+			r.record(l.finished(res.id), res.res)
 		case <-stopCh:
 			stopCh = nil
 			if !stopping {
@@ -169,14 +82,136 @@ func (r *run) ingest() {
 		case <-killCh:
 			killCh = nil
 			stopping = true
-			abandonNow()
+			l.abandonAll()
 		case <-grace:
-			abandonNow()
+			l.abandonAll()
 		}
 	}
 	r.sum.Stopped = stopping
 	// Files never dispatched stay 未取り込み.
 	r.sum.Remaining = total - r.progress.Done - r.sum.Dropped - r.sum.Postponed
+}
+
+// lanes are the worker slots of a run and what is in flight on each.
+// Each slot keeps up to worker.Depth files in its worker's pipe, so a
+// worker never idles while the run records a result.
+type lanes struct {
+	jobs      []chan worker.Request
+	results   chan result
+	abandon   chan struct{} // closed when files in flight must be killed
+	abandoned bool
+	slotsDone sync.WaitGroup
+
+	load     []int  // files in each slot's pipe
+	alone    []bool // the slot runs an interrupted file with nothing behind it
+	byID     map[int64]*job
+	next     int // targets handed out or dropped so far
+	inFlight int
+}
+
+// startLanes starts one slot per worker.
+func (r *run) startLanes(workers int) *lanes {
+	cfg := worker.Config{Exe: r.opt.WorkerExe, Args: r.opt.WorkerArgs, Env: r.opt.WorkerEnv,
+		Timeout: r.opt.FileTimeout, MemLimit: r.opt.MemLimit}
+	if cfg.MemLimit < 0 {
+		cfg.MemLimit = 0
+	}
+	l := &lanes{jobs: make([]chan worker.Request, workers), results: make(chan result, workers*worker.Depth),
+		abandon: make(chan struct{}), load: make([]int, workers), alone: make([]bool, workers), byID: map[int64]*job{}}
+	for i := range l.jobs {
+		l.jobs[i] = make(chan worker.Request)
+		slot := r.opt.newSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))
+		l.slotsDone.Add(1)
+		go func(in <-chan worker.Request) {
+			defer l.slotsDone.Done()
+			slot.Pipeline(in, func(req worker.Request, res worker.Result) {
+				l.results <- result{id: req.ID, res: res}
+			}, l.abandon)
+		}(l.jobs[i])
+	}
+	return l
+}
+
+// close ends the slots and waits for them.
+func (l *lanes) close() {
+	for _, c := range l.jobs {
+		close(c)
+	}
+	l.slotsDone.Wait()
+}
+
+// abandonAll has the slots kill the files in flight (they end Stopped).
+func (l *lanes) abandonAll() {
+	if !l.abandoned {
+		l.abandoned = true
+		close(l.abandon)
+	}
+}
+
+// free returns the slot a target goes to, or -1 when none has room: a
+// file interrupted before runs alone on an idle worker with nothing queued
+// behind it, so that a file which takes the whole run down again does not
+// drag an innocent neighbour to the interrupt limit with it; otherwise the
+// least loaded slot with room.
+func (l *lanes) free(t plan.Target) int {
+	slot := -1
+	for i, n := range l.load {
+		if l.alone[i] || n >= worker.Depth || t.Count > 0 && n > 0 {
+			continue
+		}
+		if slot < 0 || n < l.load[slot] {
+			slot = i
+		}
+	}
+	return slot
+}
+
+// finished takes the job of a result out of its slot's load.
+func (l *lanes) finished(id int64) *job {
+	j := l.byID[id]
+	delete(l.byID, id)
+	l.inFlight--
+	l.load[j.slot]--
+	if l.load[j.slot] == 0 {
+		l.alone[j.slot] = false
+	}
+	return j
+}
+
+// dispatch hands targets out while a slot has room, idle slots first.
+func (r *run) dispatch(l *lanes) {
+	for r.fault == nil && r.lostRoot == "" && l.next < len(r.targets) {
+		t := r.targets[l.next]
+		slot := l.free(t)
+		if slot < 0 {
+			return
+		}
+		l.next++
+		if !r.sourceReady(t, l.next) {
+			continue
+		}
+		j := &job{pos: l.next, target: t, slot: slot,
+			stage: filepath.Join(r.scratch, fmt.Sprintf("w%d", slot+1), "stage", fmt.Sprint(l.next), filepath.Base(t.File.Path))}
+		// Rule 2: 始 before the hand-off. Without it (a workspace
+		// fault) the file is not handed off and stays 未取り込み.
+		if err := r.journal.Start(t.File.RelPath, t.Count+1); err != nil {
+			if r.noteFault(err) {
+				return
+			}
+			if r.journalErr == nil {
+				r.journalErr = err
+				r.logf(Error, "ジャーナルに書き込めません: %v", err)
+			}
+		}
+		crashPoint("after-start-record")
+		r.progress.Current = t.File.RelPath
+		r.update()
+		l.byID[int64(j.pos)] = j
+		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage}
+		l.load[slot]++
+		l.alone[slot] = t.Count > 0
+		l.inFlight++
+	}
 }
 
 // sourceReady checks the source just before dispatch: a vanished file is
