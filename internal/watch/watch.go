@@ -64,6 +64,7 @@ type watcher struct {
 	pending   map[string]*pathSet // index name → paths to run
 	first     time.Time           // first event of the pending batch
 	lastEvent time.Time
+	armed     bool   // the debounce timer is set
 	last      string // last path named by an event
 	notices   []string
 	rescan    map[string]*Rescan // index name → rescan mode
@@ -211,11 +212,16 @@ func (w *watcher) loop(last *indexer.Summary) (*indexer.Summary, error) {
 				w.arm(timer)
 			}
 		case <-timer.C:
+			w.armed = false
 			if len(w.pending) == 0 {
 				continue
 			}
+			// Quiet for Debounce since the last event, or MaxDelay since
+			// the first: a file saved in several writes is one change, and
+			// events that never stop still get runs.
 			if wait := w.opt.Debounce - time.Since(w.quietSince()); wait > 0 && time.Since(w.first) < w.opt.MaxDelay {
-				timer.Reset(wait)
+				timer.Reset(min(wait, w.opt.MaxDelay-time.Since(w.first)))
+				w.armed = true
 				continue
 			}
 			paths := w.take()
@@ -286,11 +292,14 @@ func (w *watcher) timers(now time.Time) bool {
 }
 
 // arm starts the debounce timer for the pending batch.
+// Once armed, the timer's own case extends the wait; events only record
+// their time (queue), so a steady stream cannot postpone past MaxDelay.
 func (w *watcher) arm(t *time.Timer) {
-	if len(w.pending) == 0 {
+	if len(w.pending) == 0 || w.armed {
 		return
 	}
 	t.Reset(w.opt.Debounce)
+	w.armed = true
 }
 
 // drain takes the events that arrived during a run into the pending batch

@@ -24,6 +24,10 @@ type harness struct {
 }
 
 func start(t *testing.T, roots []workspace.Root, noEvents string) *harness {
+	return startWith(t, roots, noEvents, 0)
+}
+
+func startWith(t *testing.T, roots []workspace.Root, noEvents string, maxDelay time.Duration) *harness {
 	t.Helper()
 	ws, err := workspace.Open(t.TempDir())
 	if err != nil {
@@ -38,6 +42,7 @@ func start(t *testing.T, roots []workspace.Root, noEvents string) *harness {
 		_, err := watch.Watch(watch.Options{
 			Index:     indexer.Options{Workspace: ws},
 			Debounce:  20 * time.Millisecond,
+			MaxDelay:  maxDelay,
 			PollEvery: 50 * time.Millisecond,
 			FullEvery: -1,
 			Stop:      h.stop,
@@ -156,5 +161,31 @@ func waitStatus(t *testing.T, h *harness, ok func(watch.Status) bool) watch.Stat
 			}
 		case <-h.runs: // rescans of the missing root
 		}
+	}
+}
+
+// TestSteadyStream: events that never pause still get runs (MaxDelay):
+// a run comes while the writer is still writing.
+func TestSteadyStream(t *testing.T) {
+	dir := t.TempDir()
+	h := startWith(t, []workspace.Root{{Name: "r", Path: dir}}, "", 100*time.Millisecond)
+	stop := make(chan struct{})
+	writing := make(chan struct{})
+	go func() {
+		defer close(writing)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%05d.txt", i%50)), []byte("x"), 0o644)
+		}
+	}()
+	got := h.next(t) // the writer never stops on its own
+	close(stop)
+	<-writing
+	if len(got["r"]) == 0 {
+		t.Errorf("run during the stream = %v, want paths of r", got)
 	}
 }
