@@ -36,6 +36,12 @@
 // killed and their current row is appended, so the journal reads them as
 // finished, not interrupted. A second stop request skips the grace.
 //
+// A run over some paths only (Options.Paths: package watch's runs over
+// what file-system events named) is the same run: the same records in the
+// same order, the crawl and the plan limited to those paths
+// (crawl.Options.Only, plan.Input.Scope), every other row carried as it
+// was. Options.Lock lets the watcher hold the workspace lock across runs.
+//
 // A workspace fault (workspace.WriteFault: disk full, read-only, I/O error,
 // no permission, a file held open) anywhere in the run is the run's, not
 // the file's (fault.go): dispatch stops, files in flight are abandoned as
