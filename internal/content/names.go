@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -16,18 +17,18 @@ const MsgNameTooLong = "インデックスのファイル名が長すぎるた�
 
 // Object kinds in place display names and their English file-name forms.
 var kindNames = []struct{ ja, en string }{
-	{"図形", "shape"},
-	{"コメント", "comment"},
-	{"ヘッダー・フッター", "header_footer"},
+	{extract.ObjectShape, "shape"},
+	{extract.ObjectComment, "comment"},
+	{extract.ObjectHeaderFooter, "header_footer"},
 }
 
 var (
-	reKindJa   = lazyRegexp(`^(.*)\[(図形|コメント|ヘッダー・フッター|埋め込み[1-9][0-9]*)\]$`)
+	reKindJa   = lazyRegexp(`^(.*)\[(` + extract.ObjectShape + `|` + extract.ObjectComment + `|` + extract.ObjectHeaderFooter + `|` + extract.ObjectEmbed + `[1-9][0-9]*)\]$`)
 	reKindEn   = lazyRegexp(`^(.*)\[(shape|comment|header_footer|embed[1-9][0-9]*)\]$`)
-	rePage     = lazyRegexp(`^ページ([0-9]{3,})$`)
-	reSlide    = lazyRegexp(`^スライド([0-9]{3,})$`)
-	reHidden   = lazyRegexp(`^スライド([0-9]{3,})（非表示）$`)
-	reNotes    = lazyRegexp(`^スライド([0-9]{3,})_ノート$`)
+	rePage     = lazyRegexp(`^` + extract.PagePrefix + `([0-9]{3,})$`)
+	reSlide    = lazyRegexp(`^` + extract.SlidePrefix + `([0-9]{3,})$`)
+	reHidden   = lazyRegexp(`^` + extract.SlidePrefix + `([0-9]{3,})` + extract.HiddenSuffix + `$`)
+	reNotes    = lazyRegexp(`^` + extract.SlidePrefix + `([0-9]{3,})` + extract.NotesSuffix + `$`)
 	rePageEn   = lazyRegexp(`^page_([0-9]{3,})$`)
 	reSlideEn  = lazyRegexp(`^slide_([0-9]{3,})$`)
 	reHiddenEn = lazyRegexp(`^slide_([0-9]{3,})_hidden$`)
@@ -42,10 +43,10 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 }
 
 var fixedBases = map[string]string{
-	"ヘッダー・フッター": "header_footer",
-	"脚注":        "doc_footnotes",
-	"文書":        "doc_whole",
-	"本文":        "doc_body",
+	extract.PlaceHeaderFooter: "header_footer",
+	extract.PlaceFootnotes:    "doc_footnotes",
+	extract.PlaceDocument:     "doc_whole",
+	extract.PlaceText:         "doc_body",
 }
 
 // SplitKind splits a place display name into its base and object kind
@@ -108,7 +109,7 @@ func kindEnglish(kind string) string {
 			return k.en
 		}
 	}
-	return "embed" + strings.TrimPrefix(kind, "埋め込み")
+	return "embed" + strings.TrimPrefix(kind, extract.ObjectEmbed)
 }
 
 func kindJapanese(kind string) string {
@@ -117,7 +118,7 @@ func kindJapanese(kind string) string {
 			return k.ja
 		}
 	}
-	return "埋め込み" + strings.TrimPrefix(kind, "embed")
+	return extract.ObjectEmbed + strings.TrimPrefix(kind, "embed")
 }
 
 func encodeBase(b *strings.Builder, base string) {
@@ -148,13 +149,13 @@ func PlaceName(file string) (place string, ok bool) {
 	}
 	switch {
 	case rePageEn().MatchString(base):
-		base = "ページ" + rePageEn().FindStringSubmatch(base)[1]
+		base = extract.PagePrefix + rePageEn().FindStringSubmatch(base)[1]
 	case reSlideEn().MatchString(base):
-		base = "スライド" + reSlideEn().FindStringSubmatch(base)[1]
+		base = extract.SlidePrefix + reSlideEn().FindStringSubmatch(base)[1]
 	case reHiddenEn().MatchString(base):
-		base = "スライド" + reHiddenEn().FindStringSubmatch(base)[1] + "（非表示）"
+		base = extract.SlidePrefix + reHiddenEn().FindStringSubmatch(base)[1] + extract.HiddenSuffix
 	case reNotesEn().MatchString(base):
-		base = "スライド" + reNotesEn().FindStringSubmatch(base)[1] + "_ノート"
+		base = extract.SlidePrefix + reNotesEn().FindStringSubmatch(base)[1] + extract.NotesSuffix
 	default:
 		fixed := false
 		for ja, en := range fixedBases {

@@ -6,17 +6,41 @@ import (
 	"strings"
 )
 
-// Place name parts (reference/extraction.md §2.1).
+// Place names (reference/extraction.md §2.1). A place is a base name — a
+// sheet, ページNNN, スライドNNN with （非表示） or _ノート, 脚注, 文書, 本文,
+// ヘッダー・フッター — optionally followed by an object kind in brackets
+// (売上[図形], 売上[埋め込み2], 文書[コメント]). The readers write them with
+// these names; content and search read them back with the same ones.
 const (
-	PlaceHeaderFooter = "ヘッダー・フッター"
-	PlaceShape        = "[図形]"
-	PlaceComment      = "[コメント]"
+	ObjectShape        = "図形"
+	ObjectComment      = "コメント"
+	ObjectHeaderFooter = "ヘッダー・フッター"
+	ObjectEmbed        = "埋め込み" // followed by its number from 1
+
+	PlaceShape   = "[" + ObjectShape + "]"
+	PlaceComment = "[" + ObjectComment + "]"
+	// PlaceHeaderFooter is the header/footer place of a document or
+	// presentation; a sheet's is <sheet>[ヘッダー・フッター].
+	PlaceHeaderFooter = ObjectHeaderFooter
+
+	PagePrefix     = "ページ"
+	SlidePrefix    = "スライド"
+	HiddenSuffix   = "（非表示）"
+	NotesSuffix    = "_ノート"
+	PlaceFootnotes = "脚注"
+	PlaceDocument  = "文書" // the whole document: 文書[コメント]
 )
 
 // PlaceEmbed is "[埋め込みN]".
-func PlaceEmbed(n int) string { return "[埋め込み" + strconv.Itoa(n) + "]" }
+func PlaceEmbed(n int) string { return "[" + ObjectEmbed + strconv.Itoa(n) + "]" }
 
-// addPlace appends a place when it has a line left after right-trimming and
+// PageName is "ページNNN".
+func PageName(n int) string { return fmt.Sprintf(PagePrefix+"%03d", n) }
+
+// NotesName is "スライドNNN_ノート".
+func NotesName(n int) string { return fmt.Sprintf(SlidePrefix+"%03d"+NotesSuffix, n) }
+
+// AddPlace appends a place when it has a line left after right-trimming and
 // dropping empty lines (writeUnits).
 func AddPlace(r *Result, name string, lines []string) {
 	var out []string
@@ -31,10 +55,11 @@ func AddPlace(r *Result, name string, lines []string) {
 	}
 }
 
+// SlideName is "スライドNNN", with "（非表示）" for a hidden slide.
 func SlideName(n int, hidden bool) string {
-	name := fmt.Sprintf("スライド%03d", n)
+	name := fmt.Sprintf(SlidePrefix+"%03d", n)
 	if hidden {
-		name += "（非表示）"
+		name += HiddenSuffix
 	}
 	return name
 }

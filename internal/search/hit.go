@@ -107,14 +107,14 @@ var reCellPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 func placeKind(fk extract.Kind, place string) string {
 	base, obj := splitKind(place)
 	switch {
-	case obj == "図形", obj == "コメント", obj == "ヘッダー・フッター":
+	case obj == extract.ObjectShape, obj == extract.ObjectComment, obj == extract.ObjectHeaderFooter:
 		return obj
-	case strings.HasPrefix(obj, "埋め込み"):
-		return "埋め込み"
+	case strings.HasPrefix(obj, extract.ObjectEmbed):
+		return extract.ObjectEmbed
 	case fk == extract.KindExcel:
 		return "セル"
 	}
-	if _, ok := numbered(base, "スライド", "_ノート"); ok {
+	if _, ok := numbered(base, extract.SlidePrefix, extract.NotesSuffix); ok {
 		return "ノート"
 	}
 	return "本文"
@@ -127,7 +127,7 @@ func cellPrefixed(fk extract.Kind, place string) bool {
 		return false
 	}
 	_, obj := splitKind(place)
-	return obj == "図形" || obj == "コメント"
+	return obj == extract.ObjectShape || obj == extract.ObjectComment
 }
 
 // PlaceLabel returns the label of a place without a cell (group headers,
@@ -141,16 +141,16 @@ func PlaceLabel(fk extract.Kind, place string) string {
 	case extract.KindText:
 		return ""
 	}
-	if n, ok := numbered(base, "ページ", ""); ok {
+	if n, ok := numbered(base, extract.PagePrefix, ""); ok {
 		return "[ページ]" + n
 	}
-	if n, ok := numbered(base, "スライド", ""); ok {
+	if n, ok := numbered(base, extract.SlidePrefix, ""); ok {
 		return "[スライド]" + n
 	}
-	if n, ok := numbered(base, "スライド", "（非表示）"); ok {
-		return "[スライド]" + n + "（非表示）"
+	if n, ok := numbered(base, extract.SlidePrefix, extract.HiddenSuffix); ok {
+		return "[スライド]" + n + extract.HiddenSuffix
 	}
-	if n, ok := numbered(base, "スライド", "_ノート"); ok {
+	if n, ok := numbered(base, extract.SlidePrefix, extract.NotesSuffix); ok {
 		return "[スライド]" + n
 	}
 	return base

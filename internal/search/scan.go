@@ -221,10 +221,10 @@ func (s *searcher) placeOK(place string) bool {
 		return true
 	}
 	_, obj := splitKind(place)
-	if s.q.opts.NoShapes && (obj == "図形" || strings.HasPrefix(obj, "埋め込み")) {
+	if s.q.opts.NoShapes && (obj == extract.ObjectShape || strings.HasPrefix(obj, extract.ObjectEmbed)) {
 		return false
 	}
-	return !(s.q.opts.NoComments && obj == "コメント")
+	return !(s.q.opts.NoComments && obj == extract.ObjectComment)
 }
 
 // partCtx is what scanning one part needs about its files and segments.

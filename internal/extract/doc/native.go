@@ -161,7 +161,7 @@ func readDocCompound(ctx context.Context, c *cfb.Compound, lim extract.Limits) (
 			continue
 		}
 		pg := r.pageAt(e.cp)
-		pl, err := er.Place(c, prefix, nil, prefix, "ObjectPool/"+name, wordpage.PageName(pg))
+		pl, err := er.Place(c, prefix, nil, prefix, "ObjectPool/"+name, extract.PageName(pg))
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ import (
 func init() { extract.Register(readDocx, ".docx", ".docm") }
 
 func readDocx(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
-	defer ooxml.Recover(&res, &err)
+	defer extract.Recover(&res, &err)
 	p, err := ooxml.OpenPackage(path, opt.ResolvedLimits())
 	if err != nil {
 		return nil, ooxml.Failure(path, err)
@@ -115,7 +115,7 @@ func readDocxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 
 	er := embed.Reader{Ctx: ctx, P: p}
 	for _, o := range embeds {
-		pl, err := er.Read(rels, o.ID, wordpage.PageName(o.Page))
+		pl, err := er.Read(rels, o.ID, extract.PageName(o.Page))
 		if err != nil {
 			return nil, err
 		}

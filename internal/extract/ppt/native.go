@@ -168,7 +168,7 @@ func ReadPptCompound(ctx context.Context, c *cfb.Compound, lim extract.Limits) (
 		if nid, ok := d.notes[s.notesID]; ok && s.notesID != 0 {
 			notes, _ := d.container(nid, officeart.RtNotes)
 			ns := d.readSlide(notes, nid)
-			extract.AddPlace(res, fmt.Sprintf("スライド%03d_ノート", n), ns.lines)
+			extract.AddPlace(res, extract.NotesName(n), ns.lines)
 		}
 		extract.AddPlace(res, base+extract.PlaceShape, shapes)
 		extract.AddPlace(res, base+extract.PlaceComment, s.comments)

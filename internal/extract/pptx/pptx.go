@@ -45,7 +45,7 @@ func init() {
 var skipPh = map[string]bool{"sldNum": true, "dt": true, "hdr": true, "ftr": true, "sldImg": true}
 
 func ReadPptx(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
-	defer ooxml.Recover(&res, &err)
+	defer extract.Recover(&res, &err)
 	p, err := ooxml.OpenPackage(path, opt.ResolvedLimits())
 	if err != nil {
 		return nil, ooxml.Failure(path, err)
@@ -173,7 +173,7 @@ func readPptxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 				break
 			}
 		}
-		extract.AddPlace(res, fmt.Sprintf("スライド%03d_ノート", s.num), notes)
+		extract.AddPlace(res, extract.NotesName(s.num), notes)
 
 		var shapes []string
 		var embeds []ooxml.XmlObject

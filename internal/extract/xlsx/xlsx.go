@@ -1,19 +1,17 @@
 package xlsx
 
 import (
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
-	"github.com/richardlehane/mscfb"
+	"github.com/fumibako/fumibako/internal/officefile"
 )
 
 // Excel packages (.xlsx .xlsm), reference/extraction.md §5 and §6. Places,
@@ -67,9 +65,9 @@ func init() { extract.Register(readXlsx, ".xlsx", ".xlsm") }
 
 // Place name suffixes (§2.1).
 const (
-	placeShapes       = "[図形]"
-	placeComments     = "[コメント]"
-	placeHeaderFooter = "[ヘッダー・フッター]"
+	placeShapes       = extract.PlaceShape
+	placeComments     = extract.PlaceComment
+	placeHeaderFooter = "[" + extract.ObjectHeaderFooter + "]"
 )
 
 // objectsFailedLog starts the log line of a failed drawing or comment
@@ -99,50 +97,27 @@ func readXlsx(ctx context.Context, path string, opt extract.Options) (res *extra
 	return res, nil
 }
 
-// cfbSignature starts every compound file (MS-CFB).
-var CFBSignature = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
-
-// notZip classifies a workbook that is not a ZIP by its compound-file
-// entries (reference/extraction.md §10): IRM (DRM entries, or
-// \x06DataSpaces without a known password entry) is MsgRights, an
-// encrypted package (EncryptionInfo, StrongEncryptionDataSpace) is
-// MsgPassword, anything else corrupt with ooxml.ErrNotZip in the chain. Extract
-// normally sends such files to the legacy path before this reader runs.
+// notZip classifies a workbook that is not a ZIP as package officefile
+// does (reference/extraction.md §10): IRM is MsgRights, a password
+// (an encrypted package) MsgPassword, anything else corrupt with
+// ooxml.ErrNotZip in the chain. Extract normally sends such files to the
+// legacy path before this reader runs.
 func notZip(path string) error {
 	notZip := extract.Corrupt(fmt.Errorf("%s: %w", path, ooxml.ErrNotZip))
-	f, err := os.Open(path)
+	f, size, err := extract.OpenSized(path)
 	if err != nil {
 		return notZip
 	}
 	defer f.Close()
-	head := make([]byte, len(CFBSignature))
-	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, CFBSignature) {
+	d, err := officefile.Detect(f, size)
+	if err != nil || d.Format != officefile.FormatCFB {
 		return notZip
 	}
-	r, err := mscfb.New(f)
-	if err != nil {
-		return notZip
-	}
-	var drm, password, dataSpaces bool
-	for i := 0; i < 10000; i++ {
-		e, err := r.Next()
-		if err != nil {
-			break
-		}
-		switch e.Name {
-		case "DRMEncryptedDataSpace", "DRMEncryptedTransform", "\tDRMContent":
-			drm = true
-		case "EncryptionInfo", "StrongEncryptionDataSpace":
-			password = true
-		case "\x06DataSpaces":
-			dataSpaces = true
-		}
-	}
-	switch {
-	case drm, dataSpaces && !password:
-		return &extract.Error{Msg: extract.MsgRights, Cause: fmt.Errorf("%s: rights-managed (IRM) package", path)}
-	case password:
-		return &extract.Error{Msg: extract.MsgPassword, Cause: fmt.Errorf("%s: encrypted OOXML package", path)}
+	switch d.Protection {
+	case officefile.Rights:
+		return &extract.Error{Msg: extract.MsgRights, Cause: fmt.Errorf("%s: rights-managed (IRM) package: %s", path, d.Reason)}
+	case officefile.Password:
+		return &extract.Error{Msg: extract.MsgPassword, Cause: fmt.Errorf("%s: encrypted package: %s", path, d.Reason)}
 	}
 	return notZip
 }

@@ -63,6 +63,12 @@ func TestReadXlsxNotZip(t *testing.T) {
 	if !errors.As(err, &fe) || !strings.HasPrefix(fe.Msg, extract.MsgCorrupt) || !errors.Is(err, ooxml.ErrNotZip) {
 		t.Errorf("readXlsx(text) = %v; want a corrupt *Error wrapping ErrNotZip", err)
 	}
+	for name, msg := range map[string]string{"rights-ooxml.cfb": extract.MsgRights, "password-ooxml.cfb": extract.MsgPassword} {
+		_, err := readXlsx(context.Background(), filepath.Join("..", "..", "officefile", "testdata", name), extract.Options{Scratch: dir})
+		if !errors.As(err, &fe) || fe.Msg != msg {
+			t.Errorf("readXlsx(%s) = %v; want %q", name, err, msg)
+		}
+	}
 	enc := filepath.Join("..", "..", "..", "..", "shared", "corpus", "calamine", "pass_protected.xlsx")
 	if _, err := os.Stat(enc); err != nil {
 		t.Skipf("corpus file %s absent", enc)

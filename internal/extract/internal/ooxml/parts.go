@@ -3,18 +3,7 @@ package ooxml
 import (
 	"fmt"
 	"sort"
-
-	"github.com/fumibako/fumibako/internal/extract"
 )
-
-// Recover turns a panic of a reader into a corrupt-file failure, so
-// one hostile file never takes the worker down.
-func Recover(res **extract.Result, err *error) {
-	if r := recover(); r != nil {
-		*res = nil
-		*err = extract.Corrupt(fmt.Errorf("panic while reading: %v", r))
-	}
-}
 
 const DocumentPart = "word/document.xml"
 

@@ -1,7 +1,6 @@
 package wordpage
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -9,12 +8,9 @@ import (
 
 // Word place names (reference/extraction.md §2.1).
 const (
-	Footnotes   = "脚注"
-	DocComments = "文書[コメント]"
+	Footnotes   = extract.PlaceFootnotes
+	DocComments = extract.PlaceDocument + extract.PlaceComment
 )
-
-// PageName is "ページ%03d".
-func PageName(n int) string { return fmt.Sprintf("ページ%03d", n) }
 
 // page collects the places of one page.
 type page struct {
@@ -43,7 +39,7 @@ func (pages Pages) AddPlaces(res *extract.Result) {
 	sort.Ints(nums)
 	for _, n := range nums {
 		pg := pages[n]
-		name := PageName(n)
+		name := extract.PageName(n)
 		extract.AddPlace(res, name, pg.Body)
 		extract.AddPlace(res, name+extract.PlaceShape, pg.Shapes)
 		extract.AddPlace(res, name+extract.PlaceComment, pg.Comments)
