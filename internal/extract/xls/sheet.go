@@ -79,12 +79,40 @@ func (b *book) sheetRecord(st *sheetState, typ uint16, data []byte) error {
 			st.pending = false
 		}
 	}
-	cell := func() (row, col, xf int, ok bool) {
-		if len(data) < 6 {
-			return 0, 0, 0, false
-		}
-		return biff.Le16(data, 0) + 1, biff.Le16(data, 2) + 1, biff.Le16(data, 4), true
+	switch typ {
+	case biff.RLabelSST, biff.RLabel, biff.RRString, biff.RNumber, biff.RRK, biff.RMulRK, biff.RBoolErr:
+		return b.valueRecord(s, typ, data)
+	case biff.RFormula, biff.RFormula4, biff.RStr:
+		return b.formulaRecord(st, typ, data)
+	case biff.RHeader, biff.RFooter:
+		b.headerRecord(s, typ, data)
+	case biff.RHeaderFtr:
+		b.headerFooter(s, data)
+	case biff.RMsoDrawing:
+		st.draw.drawing(data)
+	case biff.RObj:
+		st.draw.obj(b, data)
+	case biff.RTxO:
+		return st.draw.txo(b, data)
+	case biff.RNote:
+		return st.draw.note(b, data)
 	}
+	return nil
+}
+
+// cellAt reads the row, column (both 1-based) and XF index that start a
+// cell record; ok is false when the record is too short.
+func cellAt(data []byte) (row, col, xf int, ok bool) {
+	if len(data) < 6 {
+		return 0, 0, 0, false
+	}
+	return biff.Le16(data, 0) + 1, biff.Le16(data, 2) + 1, biff.Le16(data, 4), true
+}
+
+// valueRecord stores the value of a cell record: LABELSST, LABEL, RSTRING,
+// NUMBER, RK, MULRK or BOOLERR.
+func (b *book) valueRecord(s *sheet.Sheet, typ uint16, data []byte) error {
+	cell := func() (row, col, xf int, ok bool) { return cellAt(data) }
 	switch typ {
 	case biff.RLabelSST:
 		row, col, xf, ok := cell()
@@ -143,6 +171,16 @@ func (b *book) sheetRecord(st *sheetState, typ uint16, data []byte) error {
 			return s.Cell(row, col, biff.ErrorText(data[6]))
 		}
 		return s.Cell(row, col, biff.Bool(data[6] != 0))
+	}
+	return nil
+}
+
+// formulaRecord stores the cached result of a FORMULA record; a string
+// result waits for the STRING record that follows it.
+func (b *book) formulaRecord(st *sheetState, typ uint16, data []byte) error {
+	s := st.s
+	cell := func() (row, col, xf int, ok bool) { return cellAt(data) }
+	switch typ {
 	case biff.RFormula, biff.RFormula4:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
@@ -171,31 +209,25 @@ func (b *book) sheetRecord(st *sheetState, typ uint16, data []byte) error {
 			st.pending = false
 			return s.FormulaCell(st.pendRow, st.pendCol, b.text(st.pendXF, v))
 		}
-	case biff.RHeader, biff.RFooter:
-		v := b.headerText(data)
-		if v == "" {
-			return nil
-		}
-		if s.Hf.Parts == nil {
-			s.Hf.Parts = map[string]string{}
-		}
-		if typ == biff.RHeader {
-			s.Hf.Parts["oddHeader"] = v
-		} else {
-			s.Hf.Parts["oddFooter"] = v
-		}
-	case biff.RHeaderFtr:
-		b.headerFooter(s, data)
-	case biff.RMsoDrawing:
-		st.draw.drawing(data)
-	case biff.RObj:
-		st.draw.obj(b, data)
-	case biff.RTxO:
-		return st.draw.txo(b, data)
-	case biff.RNote:
-		return st.draw.note(b, data)
 	}
 	return nil
+}
+
+// headerRecord stores the print header or footer of a HEADER or FOOTER
+// record.
+func (b *book) headerRecord(s *sheet.Sheet, typ uint16, data []byte) {
+	v := b.headerText(data)
+	if v == "" {
+		return
+	}
+	if s.Hf.Parts == nil {
+		s.Hf.Parts = map[string]string{}
+	}
+	if typ == biff.RHeader {
+		s.Hf.Parts["oddHeader"] = v
+	} else {
+		s.Hf.Parts["oddFooter"] = v
+	}
 }
 
 // stringRecord reads a STRING record ([MS-XLS] 2.4.268) and its

@@ -175,42 +175,11 @@ func (s *section) writeDateCode(b *strings.Builder, t tok, p dateParts, pad2 fun
 	}
 	switch {
 	case c == "am/pm":
-		am := p.h < 12
-		switch {
-		case s.ja && am:
-			b.WriteString("午前")
-		case s.ja:
-			b.WriteString("午後")
-		case am && t.c == 'a':
-			b.WriteString("am")
-		case t.c == 'a':
-			b.WriteString("pm")
-		case am:
-			b.WriteString("AM")
-		default:
-			b.WriteString("PM")
-		}
+		s.writeAmPm(b, t, p.h)
 	case c == "a/p":
-		r := "P"
-		if p.h < 12 {
-			r = "A"
-		}
-		if t.c == 'a' {
-			r = strings.ToLower(r)
-		}
-		b.WriteString(r)
+		writeAP(b, t, p.h)
 	case c[0] == '[':
-		switch c[1] {
-		case 'h':
-			n := p.days*24 + int64(p.h)
-			b.WriteString(pad64(n, len(c)-2))
-		case 'm':
-			n := (p.days*24+int64(p.h))*60 + int64(p.mi)
-			b.WriteString(pad64(n, len(c)-2))
-		case 's':
-			n := ((p.days*24+int64(p.h))*60+int64(p.mi))*60 + int64(p.sec)
-			b.WriteString(pad64(n, len(c)-2))
-		}
+		writeElapsed(b, c, p)
 	case c[0] == 'y':
 		if len(c) <= 2 {
 			pad2(p.y % 100)
@@ -225,43 +194,11 @@ func (s *section) writeDateCode(b *strings.Builder, t tok, p dateParts, pad2 fun
 			b.WriteString(strconv.Itoa(by))
 		}
 	case c[0] == 'm':
-		switch len(c) {
-		case 1, 2:
-			num(p.mo)
-		case 3:
-			if s.ja {
-				b.WriteString(strconv.Itoa(p.mo) + "月")
-			} else {
-				b.WriteString(monthAbbr[p.mo-1])
-			}
-		case 5:
-			b.WriteString(monthFull[p.mo-1][:1])
-		default:
-			if s.ja {
-				b.WriteString(strconv.Itoa(p.mo) + "月")
-			} else {
-				b.WriteString(monthFull[p.mo-1])
-			}
-		}
+		s.writeMonth(b, c, p.mo, num)
 	case c[0] == 'n':
 		num(p.mi)
 	case c[0] == 'd':
-		switch len(c) {
-		case 1, 2:
-			num(p.d)
-		case 3:
-			if s.ja {
-				b.WriteString(dayJa[p.wd])
-			} else {
-				b.WriteString(dayAbbr[p.wd])
-			}
-		default:
-			if s.ja {
-				b.WriteString(dayJa[p.wd] + "曜日")
-			} else {
-				b.WriteString(dayFull[p.wd])
-			}
-		}
+		s.writeDay(b, c, p, num)
 	case c[0] == 'a':
 		b.WriteString(dayJa[p.wd])
 		if len(c) >= 4 {
@@ -279,18 +216,116 @@ func (s *section) writeDateCode(b *strings.Builder, t tok, p dateParts, pad2 fun
 	case c[0] == 's':
 		num(p.sec)
 	case c[0] == 'g':
-		era := era(p.y, p.mo, p.d)
-		switch len(c) {
-		case 1:
-			b.WriteString(eraInitial[era])
-		case 2:
-			b.WriteString(eraName[era][:3])
-		default:
-			b.WriteString(eraName[era])
-		}
+		writeEra(b, c, p)
 	case c[0] == 'e':
 		era := era(p.y, p.mo, p.d)
 		num(p.y - eraStart[era].Year() + 1)
+	}
+}
+
+// writeAmPm writes AM/PM (am/pm, 午前/午後 in a Japanese section) for
+// hour h.
+func (s *section) writeAmPm(b *strings.Builder, t tok, h int) {
+	am := h < 12
+	switch {
+	case s.ja && am:
+		b.WriteString("午前")
+	case s.ja:
+		b.WriteString("午後")
+	case am && t.c == 'a':
+		b.WriteString("am")
+	case t.c == 'a':
+		b.WriteString("pm")
+	case am:
+		b.WriteString("AM")
+	default:
+		b.WriteString("PM")
+	}
+}
+
+// writeAP writes A/P (a/p in lower case) for hour h.
+func writeAP(b *strings.Builder, t tok, h int) {
+	r := "P"
+	if h < 12 {
+		r = "A"
+	}
+	if t.c == 'a' {
+		r = strings.ToLower(r)
+	}
+	b.WriteString(r)
+}
+
+// writeElapsed writes an elapsed-time code ([h], [mm], [ss]) in at least
+// as many digits as the code has letters.
+func writeElapsed(b *strings.Builder, c string, p dateParts) {
+	switch c[1] {
+	case 'h':
+		n := p.days*24 + int64(p.h)
+		b.WriteString(pad64(n, len(c)-2))
+	case 'm':
+		n := (p.days*24+int64(p.h))*60 + int64(p.mi)
+		b.WriteString(pad64(n, len(c)-2))
+	case 's':
+		n := ((p.days*24+int64(p.h))*60+int64(p.mi))*60 + int64(p.sec)
+		b.WriteString(pad64(n, len(c)-2))
+	}
+}
+
+// writeMonth writes month mo as m, mm, mmm (abbreviated; 1月 in a Japanese
+// section), mmmmm (initial) or mmmm (full name).
+func (s *section) writeMonth(b *strings.Builder, c string, mo int, num func(int)) {
+	switch len(c) {
+	case 1, 2:
+		num(mo)
+	case 3:
+		if s.ja {
+			b.WriteString(strconv.Itoa(mo) + "月")
+		} else {
+			b.WriteString(monthAbbr[mo-1])
+		}
+	case 5:
+		b.WriteString(monthFull[mo-1][:1])
+	default:
+		if s.ja {
+			b.WriteString(strconv.Itoa(mo) + "月")
+		} else {
+			b.WriteString(monthFull[mo-1])
+		}
+	}
+}
+
+// writeDay writes the day as d or dd, or its weekday as ddd (abbreviated)
+// or dddd (full name; 月/月曜日 in a Japanese section).
+func (s *section) writeDay(b *strings.Builder, c string, p dateParts, num func(int)) {
+	switch len(c) {
+	case 1, 2:
+		num(p.d)
+	case 3:
+		if s.ja {
+			b.WriteString(dayJa[p.wd])
+		} else {
+			b.WriteString(dayAbbr[p.wd])
+		}
+	default:
+		if s.ja {
+			b.WriteString(dayJa[p.wd] + "曜日")
+		} else {
+			b.WriteString(dayFull[p.wd])
+		}
+	}
+}
+
+// writeEra writes the Japanese era as g (initial), gg (first character)
+// or ggg (full name).
+func writeEra(b *strings.Builder, c string, p dateParts) {
+	e := era(p.y, p.mo, p.d)
+	switch len(c) {
+	case 1:
+		b.WriteString(eraInitial[e])
+	case 2:
+		b.WriteString(eraName[e][:3])
+	default:
+		b.WriteString(eraName[e])
 	}
 }
 
