@@ -89,6 +89,27 @@ func Compile(code string) *Format {
 		f.General = true
 		return f
 	}
+	f.sections = tokenize(code)
+	if len(f.sections) > 4 {
+		f.sections = f.sections[:4]
+	}
+	for _, s := range f.sections {
+		layout(s)
+		if s.condOp != "" {
+			f.hasCond = true
+		}
+	}
+	if len(f.sections) == 1 && len(f.sections[0].toks) == 1 && f.sections[0].toks[0].kind == general {
+		f.General = true
+	}
+	return f
+}
+
+// tokenize splits a format code into its sections (at unquoted ";") and
+// each section into tokens: literals, digit placeholders, punctuation,
+// date and time codes, brackets.
+func tokenize(code string) []*section {
+	var sections []*section
 	sec := &section{}
 	i := 0
 	lit := func(s string) { sec.toks = append(sec.toks, tok{kind: xlLit, s: s}) }
@@ -96,7 +117,7 @@ func Compile(code string) *Format {
 		c := code[i]
 		switch {
 		case c == ';':
-			f.sections = append(f.sections, sec)
+			sections = append(sections, sec)
 			sec = &section{}
 			i++
 		case c == '"':
@@ -179,20 +200,7 @@ func Compile(code string) *Format {
 			i += n
 		}
 	}
-	f.sections = append(f.sections, sec)
-	if len(f.sections) > 4 {
-		f.sections = f.sections[:4]
-	}
-	for _, s := range f.sections {
-		layout(s)
-		if s.condOp != "" {
-			f.hasCond = true
-		}
-	}
-	if len(f.sections) == 1 && len(f.sections[0].toks) == 1 && f.sections[0].toks[0].kind == general {
-		f.General = true
-	}
-	return f
+	return append(sections, sec)
 }
 
 // run counts the leading bytes of s equal to c ignoring ASCII case.
