@@ -70,35 +70,10 @@ func readDocxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 	for _, l := range body.Lines {
 		page(l.Page).Body = append(page(l.Page).Body, l.Text)
 	}
-	commentPage := map[string]int{}
-	var embeds []ooxml.XmlObject
-	for _, o := range body.Objects {
-		switch o.Kind {
-		case ooxml.ObjTextBox:
-			page(o.Page).Shapes = append(page(o.Page).Shapes, o.Text)
-		case ooxml.ObjChart, ooxml.ObjSmartArt:
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			text, logLine, err := ooxml.ObjectText(p, ooxml.DocumentPart, rels, o)
-			if err != nil {
-				return nil, err
-			}
-			if logLine != "" {
-				res.Log = append(res.Log, logLine)
-			}
-			if text != "" {
-				page(o.Page).Shapes = append(page(o.Page).Shapes, text)
-			}
-		case ooxml.ObjComment:
-			if _, ok := commentPage[o.ID]; !ok {
-				commentPage[o.ID] = o.Page
-			}
-		case ooxml.ObjEmbed:
-			embeds = append(embeds, o)
-		}
+	commentPage, embeds, err := placeObjects(ctx, p, rels, body.Objects, pages, res)
+	if err != nil {
+		return nil, err
 	}
-
 	comments, err := readDocxComments(p, rels)
 	if err != nil {
 		return nil, err
@@ -141,6 +116,53 @@ func readDocxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 	}
 	extract.AddPlace(res, extract.PlaceHeaderFooter, hf)
 
+	notes, err := readDocxNotes(p)
+	if err != nil {
+		return nil, err
+	}
+	extract.AddPlace(res, wordpage.Footnotes, notes)
+	return res, nil
+}
+
+// placeObjects puts the body's text boxes, charts and SmartArt on their
+// pages as shapes (logging an object that could not be read into res) and
+// returns the first page of each comment reference and the embeds in
+// reference order.
+func placeObjects(ctx context.Context, p *ooxml.Pkg, rels map[string]ooxml.Rel, objects []ooxml.XmlObject, pages wordpage.Pages, res *extract.Result) (map[string]int, []ooxml.XmlObject, error) {
+	page := pages.At
+	commentPage := map[string]int{}
+	var embeds []ooxml.XmlObject
+	for _, o := range objects {
+		switch o.Kind {
+		case ooxml.ObjTextBox:
+			page(o.Page).Shapes = append(page(o.Page).Shapes, o.Text)
+		case ooxml.ObjChart, ooxml.ObjSmartArt:
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			text, logLine, err := ooxml.ObjectText(p, ooxml.DocumentPart, rels, o)
+			if err != nil {
+				return nil, nil, err
+			}
+			if logLine != "" {
+				res.Log = append(res.Log, logLine)
+			}
+			if text != "" {
+				page(o.Page).Shapes = append(page(o.Page).Shapes, text)
+			}
+		case ooxml.ObjComment:
+			if _, ok := commentPage[o.ID]; !ok {
+				commentPage[o.ID] = o.Page
+			}
+		case ooxml.ObjEmbed:
+			embeds = append(embeds, o)
+		}
+	}
+	return commentPage, embeds, nil
+}
+
+// readDocxNotes returns the lines of the footnotes and then the endnotes.
+func readDocxNotes(p *ooxml.Pkg) ([]string, error) {
 	var notes []string
 	for _, part := range []string{"word/footnotes.xml", "word/endnotes.xml"} {
 		if !p.Has(part) {
@@ -152,8 +174,7 @@ func readDocxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 		}
 		notes = append(notes, x.Texts()...)
 	}
-	extract.AddPlace(res, wordpage.Footnotes, notes)
-	return res, nil
+	return notes, nil
 }
 
 // readDocxHeaderFooter reads every word/header*.xml, then every
