@@ -2,7 +2,8 @@
 // on 127.0.0.1 with the embedded page, a JSON API for search and index
 // management, and the one indexing run it may drive at a time. It owns no
 // file format: it reads settings.json (through workspace), the ingest list
-// (ingestlist) for the index list and the failure list, the body indexes
+// (ingestlist) for the index list and the failure list, the expected
+// failures (ingestlist.ExpectedName, which it also writes), the body indexes
 // (search, bodyindex) for results and previews, indexing_log.txt for the
 // log link, and the source files under the registered roots for downloads;
 // it writes settings.json (folder edits) and, through indexer.Run and
@@ -24,6 +25,8 @@
 //     session token in the X-Fumibako-Token header; the token is random per
 //     server start and reaches only the page served from the server itself
 //     (a meta tag); other methods on those endpoints get 405;
+//   - /api/fresh only stats files under registered roots, by index path
+//     (ValidRelPath), and answers nothing but "changed" or "deleted";
 //   - files are reached only by index path (`<index>\<path>`, the ingest
 //     list's relative path): the index must be registered, the path must be
 //     in the ingest list, every segment must be a plain name, and the path,
@@ -43,7 +46,8 @@
 //	GET  /api/events          server-sent events: state (RunView), log ([]LogLine)
 //	GET  /api/failures        the failure list, newest first
 //	GET  /api/log             indexing_log.txt
-//	GET  /api/indexes         index names for the search filter
+//	GET  /api/indexes         index names and when each was last updated
+//	GET  /api/tree?path=…     sub-folders of a search-target tree node (tree.go)
 //	GET  /api/search?q=…      NDJSON stream of hits, then a done line (search.go)
 //	GET  /api/preview?path=…  the place around a hit (PreviewView)
 //	GET  /api/file?path=…     the source file as a download
@@ -56,6 +60,8 @@
 //	POST /api/run/stop        {kill}: the stop button (kill skips the grace)
 //	POST /api/open            {path, folder}: open the original (this machine only)
 //	POST /api/export          {query, filter, format}: search_results.txt or .csv
+//	POST /api/fresh           {files}: which shown files changed or vanished since indexed (fresh.go)
+//	POST /api/failures/ignore {path, ignore}: mark a failure as expected (無視する)
 //
 // Refusals answer {"error": English, "message": Japanese}; the page shows
 // the message under the field or in the status bar (gui.md §9).
