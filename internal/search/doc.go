@@ -16,8 +16,20 @@
 //     regex.go for how it is adjusted to folding and lines).
 //   - Excel shape and comment lines (`<cell><TAB><text>`) match only after
 //     the first TAB; a line without TAB never matches (testCellPrefixedHit).
-//   - Filters: index names, a folder prefix, file-name wildcards
+//   - Filters: index names, a folder prefix, excluded folders (the
+//     search-target tree, Options.Exclude), file-name wildcards
 //     (`*.xlsx;見積;!*old*`), kinds, and places with shapes or comments.
+//   - File names (issue 18): the words are matched, with the same
+//     semantics, against each file's path under its index (folders and
+//     name); a match is a hit of kind KindFileName before the file's
+//     content hits (Options.NoNames turns it off). The summary keeps one
+//     Bloom column of those paths per folder, so a name search skips
+//     folders as a content search does. Without words, a file-name filter
+//     lists every file it lets through as such a hit (Query.Listing).
+//   - Each hit carries the file's modification time and size as indexed;
+//     CheckFile and Checker compare them with the file on disk (one stat
+//     per file) for the 削除されています / インデックス作成後に変更されています
+//     markers.
 //
 // # Order, cap, streaming
 //
