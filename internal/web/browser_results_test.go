@@ -34,6 +34,7 @@ func TestBrowserResults(t *testing.T) {
 	} {
 		os.Chtimes(e.write(f.name, []byte(f.text)), at(f.date), at(f.date))
 	}
+	e.write("x.txt", pngBytes) // fails: marked 無視する below
 	e.index()
 	e.write("編集する.txt", []byte("りんご 編集後の行\n"))
 
@@ -153,4 +154,23 @@ func TestBrowserResults(t *testing.T) {
 	if title := get(b, "preview after no hits", eval[string](`document.getElementById('preview-title').textContent`)); title != "" {
 		t.Errorf("preview title after a search without hits = %q", title)
 	}
+
+	// The index page: the failure's cause with its count; 無視する leaves
+	// the index state green and the failure in its own list.
+	status := `document.querySelector('#folders tbody tr[data-name="営業"] .status').textContent`
+	b.step("index page",
+		click(`#nav-index`),
+		waitJS(`document.querySelector('#failures tbody tr') !== null`),
+		waitJS(status+` === '⚠ 一部失敗 1 件'`))
+	if c := get(b, "causes", textOf(`#failure-causes`)); !strings.Contains(c, "（1 件）") {
+		t.Errorf("failure causes = %q", c)
+	}
+	b.step("ignore",
+		click(`#failures tbody tr button.ignore`),
+		waitJS(status+` === '✓ 最新'`),
+		waitJS(`document.querySelector('#ignored tbody tr[data-path="営業\\x.txt"]') !== null`))
+	if badge := get(b, "badge", eval[string](`document.getElementById('nav-badge').hidden ? '' : document.getElementById('nav-badge').textContent`)); badge == "失敗" {
+		t.Errorf("nav badge still 失敗 after 無視する")
+	}
+	b.screenshot("ignored")
 }

@@ -41,6 +41,7 @@ F.index = (() => {
     $('run-start').addEventListener('click', start);
     $('run-resume').addEventListener('click', start);
     $('run-stop').addEventListener('click', stop);
+    $('failures-filter').addEventListener('input', filterFailures);
     $('auto-on').addEventListener('change', async () => {
       const on = $('auto-on').checked;
       try {
@@ -267,11 +268,42 @@ F.index = (() => {
     // ［無視する］ marks a failure as expected: it moves to its own list
     // and no longer counts in the index's state (issue 18).
     const row = (r) =>
-      el('tr', { 'data-path': r.path }, el('td', { text: r.path }), el('td', { text: r.msg }), el('td', { text: r.at }),
-        el('td', {}, el('button', { type: 'button', class: 'small ignore', text: r.ignored ? '戻す' : '無視する', onclick: () => ignore(r.path, !r.ignored) })));
+      el('tr', { 'data-path': r.path, 'data-cause': r.msg }, el('td', { text: r.path }), el('td', { text: r.msg }), el('td', { text: r.at }),
+        el('td', { class: 'ops' },
+          el('button', { type: 'button', class: 'small', text: 'フォルダを開く', onclick: () => openFolder(r.path) }),
+          el('button', { type: 'button', class: 'small ignore', text: r.ignored ? '戻す' : '無視する', onclick: () => ignore(r.path, !r.ignored) })));
     for (const r of res.rows) (r.ignored ? ib : tb).append(row(r));
+    // Causes with their counts; a click filters the list by that cause.
+    const causes = new Map();
+    for (const r of res.rows) if (!r.ignored) causes.set(r.msg, (causes.get(r.msg) || 0) + 1);
+    const cs = $('failure-causes');
+    cs.replaceChildren();
+    for (const [msg, n] of [...causes].sort((a, b) => b[1] - a[1])) {
+      cs.append(el('button', { type: 'button', class: 'small cause', title: msg, text: `${msg}（${n.toLocaleString()} 件）`, onclick: () => {
+        $('failures-filter').value = $('failures-filter').value === msg ? '' : msg;
+        filterFailures();
+      } }));
+    }
+    filterFailures();
     $('ignored-title').textContent = T.ignoredTitle(res.ignored || 0);
     $('ignored-wrap').hidden = !res.ignored;
+  }
+
+  // filterFailures shows the rows whose path or cause holds the filter text.
+  function filterFailures() {
+    const f = $('failures-filter').value.trim().toLowerCase();
+    for (const tr of document.querySelectorAll('#failures tbody tr, #ignored tbody tr')) {
+      tr.hidden = !!f && !tr.dataset.path.toLowerCase().includes(f) && !tr.dataset.cause.toLowerCase().includes(f);
+    }
+  }
+
+  async function openFolder(path) {
+    try {
+      const r = await F.postJSON('/api/open', { path, folder: true });
+      F.status(r.message);
+    } catch (e) {
+      F.status(e.message, true);
+    }
   }
 
   async function ignore(path, on) {
