@@ -46,7 +46,7 @@ type Hit struct {
 	// Modified and Size are the file's modification time and size as
 	// indexed (the crawl's); Modified is zero when the index does not know
 	// it. CheckFile compares them with the file on disk.
-	Modified time.Time `json:"modified"`
+	Modified time.Time `json:"modified,omitzero"`
 	Size     int64     `json:"size"`
 }
 
