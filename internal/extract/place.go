@@ -110,13 +110,14 @@ func IsTarget(name string) bool {
 //	.doc 5 (reference 4): native reader (pieces, stories, pages)
 //	.ppt 3 (reference 2): native reader (slides, notes, embeds)
 //	.odt .ods .odp .fodt .fods .fodp .rtf 1: new readers (issue 20)
+//	.xlsb 3: short cell records (BrtShort*, as SheetJS writes them)
 var extractVersions = map[string]int{
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
 	".docx": 4, ".docm": 4, ".doc": 5,
 	".pptx": 4, ".pptm": 4,
 	".ppt": 3,
-	".xls": 2, ".xlsb": 2,
+	".xls": 2, ".xlsb": 3,
 }
 
 // Version returns the current extract version of a file name's extension

@@ -13,7 +13,16 @@ import (
 
 // sheetTypes are the records a worksheet part is read for.
 func sheetTypes(t int) bool {
-	return t <= biff12.FmlaError || t == biff12.CellRString || t == biff12.BeginHeaderFtr
+	return t <= biff12.ShortIsst || t == biff12.CellRString || t == biff12.BeginHeaderFtr
+}
+
+// shortCell maps a short cell record ([MS-XLSB] 2.4.x BrtShort*: Cell
+// without its column) to the full record of the same value.
+var shortCell = map[int]int{
+	biff12.ShortBlank: biff12.CellBlank, biff12.ShortRk: biff12.CellRk,
+	biff12.ShortError: biff12.CellError, biff12.ShortBool: biff12.CellBool,
+	biff12.ShortReal: biff12.CellReal, biff12.ShortSt: biff12.CellSt,
+	biff12.ShortIsst: biff12.CellIsst,
 }
 
 // readSheet reads the cells and header/footer of a worksheet part.
@@ -23,7 +32,8 @@ func (b *xlsbBook) readSheet(s *sheet.Sheet, part string) error {
 		return err
 	}
 	defer rc.Close()
-	row := 0 // 0-based, from the last BrtRowHdr
+	row := 0  // 0-based, from the last BrtRowHdr
+	col := -1 // 0-based column of the row's previous cell record
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := b.ctx.Err(); err != nil {
@@ -42,20 +52,29 @@ func (b *xlsbBook) readSheet(s *sheet.Sheet, part string) error {
 			if len(data) >= 4 {
 				row = int(biff.Le32(data, 0) & 0xFFFFF)
 			}
+			col = -1
 			continue
 		case biff12.BeginHeaderFtr:
 			b.headerFooter(s, data)
 			continue
-		case biff12.CellBlank:
+		}
+		// Cell ([MS-XLSB] 2.5.9): column (4), iStyleRef (24 bits) + flags;
+		// a short record has no column: it is the next one of the row.
+		head := 8
+		if full, short := shortCell[typ]; short {
+			typ, head = full, 4
+			col++
+		} else if len(data) >= 4 {
+			col = int(biff.Le32(data, 0) & 0x3FFF)
+		}
+		if typ == biff12.CellBlank {
 			continue
 		}
-		// Cell ([MS-XLSB] 2.5.9): column (4), iStyleRef (24 bits) + flags.
-		if len(data) < 8 {
+		if len(data) < head {
 			return fmt.Errorf("read %s: cell record %d: %w", part, typ, biff12.ErrXlsbShort)
 		}
-		col := int(biff.Le32(data, 0) & 0x3FFF)
-		xf := int(biff.Le32(data, 4) & 0xFFFFFF)
-		text, err := b.cellText(typ, xf, data)
+		xf := int(biff.Le32(data, head-4) & 0xFFFFFF)
+		text, err := b.cellText(typ, xf, data[head:])
 		if err != nil {
 			return fmt.Errorf("read %s: cell record %d: %w", part, typ, err)
 		}
@@ -69,57 +88,58 @@ func (b *xlsbBook) readSheet(s *sheet.Sheet, part string) error {
 	}
 }
 
-// cellText is the display value of one cell record.
-func (b *xlsbBook) cellText(typ, xf int, data []byte) (string, error) {
+// cellText is the display value of one cell record; v is the record's
+// value, after its Cell header.
+func (b *xlsbBook) cellText(typ, xf int, v []byte) (string, error) {
 	f := b.styles.Format(xf)
 	need := func(n int) error {
-		if len(data) < n {
+		if len(v) < n {
 			return biff12.ErrXlsbShort
 		}
 		return nil
 	}
 	switch typ {
 	case biff12.CellRk:
-		if err := need(12); err != nil {
+		if err := need(4); err != nil {
 			return "", err
 		}
-		return f.Number(biff.RK(biff.Le32(data, 8)), b.date1904), nil
+		return f.Number(biff.RK(biff.Le32(v, 0)), b.date1904), nil
 	case biff12.CellReal, biff12.FmlaNum:
-		if err := need(16); err != nil {
+		if err := need(8); err != nil {
 			return "", err
 		}
-		return f.Number(biff12.Float(data, 8), b.date1904), nil
+		return f.Number(biff12.Float(v, 0), b.date1904), nil
 	case biff12.CellError, biff12.FmlaError:
-		if err := need(9); err != nil {
+		if err := need(1); err != nil {
 			return "", err
 		}
-		return biff.ErrorText(data[8]), nil
+		return biff.ErrorText(v[0]), nil
 	case biff12.CellBool, biff12.FmlaBool:
-		if err := need(9); err != nil {
+		if err := need(1); err != nil {
 			return "", err
 		}
-		return biff.Bool(data[8] != 0), nil
+		return biff.Bool(v[0] != 0), nil
 	case biff12.CellSt, biff12.FmlaString:
-		v, _, ok := biff12.Wide(data, 8)
+		t, _, ok := biff12.Wide(v, 0)
 		if !ok {
 			return "", biff12.ErrXlsbShort
 		}
-		return f.Text(v), nil
+		return f.Text(t), nil
 	case biff12.CellRString:
-		v, ok := biff12.RichStr(data, 8)
+		t, ok := biff12.RichStr(v, 0)
 		if !ok {
 			return "", biff12.ErrXlsbShort
 		}
-		return f.Text(v), nil
+		return f.Text(t), nil
 	case biff12.CellIsst:
-		if err := need(12); err != nil {
+		if err := need(4); err != nil {
 			return "", err
 		}
-		v, ok, err := b.sst.get(int(biff.Le32(data, 8)))
+		t, ok, err := b.sst.get(int(biff.Le32(v, 0)))
 		if err != nil || !ok {
 			return "", err
 		}
-		return f.Text(v), nil
+		return f.Text(t), nil
 	}
 	return "", nil
 }

@@ -28,6 +28,13 @@ const (
 	FmlaNum          = 9
 	FmlaBool         = 10
 	FmlaError        = 11
+	ShortBlank       = 12 // BrtShortBlank … BrtShortIsst: the cell records
+	ShortRk          = 13 // without a column field; the column follows the
+	ShortError       = 14 // previous cell record of the row
+	ShortBool        = 15
+	ShortReal        = 16
+	ShortSt          = 17
+	ShortIsst        = 18
 	SSTItem          = 19
 	Fmt              = 44
 	XF               = 47
