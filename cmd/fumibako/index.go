@@ -4,10 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
@@ -55,26 +52,13 @@ func setupIndex(fs *flag.FlagSet) func(*env, []string) error {
 		if notice != "" {
 			notices = append(notices, notice)
 		}
-		if *workers == 0 {
-			*workers = s.Workers
-		}
-		if *timeout == 0 && s.FileTimeoutMinutes > 0 {
-			*timeout = time.Duration(s.FileTimeoutMinutes) * time.Minute
-		}
+		runDefaults(s, workers, timeout)
 		exe, err := os.Executable()
 		if err != nil {
 			return err
 		}
-		stop, kill := make(chan struct{}), make(chan struct{})
-		sig := make(chan os.Signal, 2)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(sig)
-		go func() {
-			<-sig
-			close(stop)
-			<-sig
-			close(kill)
-		}()
+		stop, kill, release := stopSignals()
+		defer release()
 		mem := *memMB << 20
 		if *memMB < 0 {
 			mem = -1

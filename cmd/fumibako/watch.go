@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
@@ -47,26 +45,13 @@ func setupWatch(fs *flag.FlagSet) func(*env, []string) error {
 		if notice != "" {
 			fmt.Fprintln(e.stderr, notice)
 		}
-		if *workers == 0 {
-			*workers = s.Workers
-		}
-		if *timeout == 0 && s.FileTimeoutMinutes > 0 {
-			*timeout = time.Duration(s.FileTimeoutMinutes) * time.Minute
-		}
+		runDefaults(s, workers, timeout)
 		exe, err := os.Executable()
 		if err != nil {
 			return err
 		}
-		stop, kill := make(chan struct{}), make(chan struct{})
-		sig := make(chan os.Signal, 2)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(sig)
-		go func() {
-			<-sig
-			close(stop)
-			<-sig
-			close(kill)
-		}()
+		stop, kill, release := stopSignals()
+		defer release()
 		printed := map[string]bool{} // the watcher's lines (one goroutine)
 		full := time.Duration(s.WatchFullRescanHours) * time.Hour
 		_, err = watch.Watch(watch.Options{
