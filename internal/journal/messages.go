@@ -11,8 +11,11 @@ const InterruptLimit = 2
 // Texts of the interrupted-job handling (reference/indexing.md §17.2 and
 // §17.4, the older 取り込み wording; seed ingest-list.ja.md, 次回の実行時).
 const (
-	// msgInterrupted is the ingest list's エラー of a job failed at the limit.
-	msgInterrupted = "取り込み中に %d 回続けて強制終了されたため、取り込みを中止しました（Officeアプリが応答しなくなる可能性があります）"
+	// msgInterrupted is the ingest list's エラー of a job failed at the
+	// limit: the seed's sentence with fumibako's own subject in the
+	// parenthesis (DESIGN.md: the deadline message likewise names 取り込みの
+	// プロセス where the seed's names the Office application).
+	msgInterrupted = "取り込み中に %d 回続けて強制終了されたため、取り込みを中止しました（取り込みのプロセスが応答しなくなる可能性があります）"
 	// logMovedLast is the log line of a job to redo that is moved last.
 	logMovedLast = "前回、取り込み中に強制終了したファイルは最後に取り込みます: %s"
 	// logSkippedInterrupted is the log line of a job failed at the limit.
