@@ -170,6 +170,10 @@ func TestInterruptedTwiceFails(t *testing.T) {
 	if !strings.Contains(out, "取り込み中に 2 回続けて強制終了したファイルは、失敗としてスキップします: 営業\\stuck.txt") {
 		t.Errorf("log:\n%s", out)
 	}
+	// The file failed by the two kills is counted in the end summary too.
+	if !strings.Contains(out, "インデックス作成が完了しました。（成功: 0 件 / 失敗: 1 件）") {
+		t.Errorf("summary does not count the failed file:\n%s", out)
+	}
 	if r := f.row("stuck.txt"); r.State != ingestlist.Failed || r.Error != journal.MsgInterrupted(2) {
 		t.Errorf("row = %+v", r)
 	}

@@ -133,6 +133,7 @@ func (r *run) crawlAndDecide() error {
 	}
 	for _, row := range in.Failed {
 		r.logf(Warn, "%s", journal.LogSkippedInterrupted(journal.InterruptLimit, row.RelPath))
+		r.sum.Failed++
 		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: row.RelPath, Msg: row.Error})
 	}
 
