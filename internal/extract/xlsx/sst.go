@@ -10,69 +10,6 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 )
 
-// Cell data of a workbook (worksheet XML and the shared string table) is
-// what Excel itself read in the reference, outside the ZIP limits of §13
-// that guard tebunko's own ZIP reading. fumibako streams these parts with
-// caps of their own, so a zip bomb still fails: one part may expand to
-// streamPartFactor × Limits.ZipPartBytes (1,000 MB by default, the
-// reference's per-sheet stream cap) and all of them together to
-// streamPartFactor × Limits.ZipTotalBytes.
-const streamPartFactor = 10
-
-// streams counts the cell-data bytes read from one workbook.
-type streams struct {
-	used, max int64
-	partMax   int64
-}
-
-// openStream opens a cell-data part under the stream caps; a broken cap
-// is a *ooxml.SizeError (MsgTooLarge).
-func openStream(p *ooxml.Pkg, st *streams, name string) (io.ReadCloser, error) {
-	f, ok := p.Parts[ooxml.PartKey(name)]
-	if !ok {
-		return nil, fmt.Errorf("open %s: %w", name, ooxml.ErrNoPart)
-	}
-	if f.UncompressedSize64 > uint64(st.partMax) {
-		return nil, &ooxml.SizeError{Kind: "part", Part: name, Size: int64(f.UncompressedSize64), Cap: st.partMax}
-	}
-	rc, err := f.Open()
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", name, err)
-	}
-	declared := int64(f.UncompressedSize64)
-	return &streamReader{rc: rc, r: io.LimitReader(rc, declared+1), st: st, name: name, declared: declared}, nil
-}
-
-type streamReader struct {
-	rc       io.ReadCloser
-	r        io.Reader
-	st       *streams
-	name     string
-	declared int64
-	n        int64
-}
-
-func (r *streamReader) Read(b []byte) (int, error) {
-	n, err := r.r.Read(b)
-	r.n += int64(n)
-	r.st.used += int64(n)
-	if r.n > r.declared {
-		return n, fmt.Errorf("read %s: part longer than its declared size %d", r.name, r.declared)
-	}
-	if r.n > r.st.partMax {
-		return n, &ooxml.SizeError{Kind: "part", Part: r.name, Size: r.n, Cap: r.st.partMax}
-	}
-	if r.st.used > r.st.max {
-		return n, &ooxml.SizeError{Kind: "total", Part: r.name, Size: r.st.used, Cap: r.st.max}
-	}
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("read %s: %w", r.name, err)
-	}
-	return n, err
-}
-
-func (r *streamReader) Close() error { return r.rc.Close() }
-
 // spillBytes is the size from which the shared strings move from memory
 // to a file in the scratch folder.
 var spillBytes = 64 << 20
@@ -153,9 +90,9 @@ func (s *xlStrings) close() {
 // readStrings streams the shared string table (xl/sharedStrings.xml):
 // each si is the concatenation of its t elements outside rPh (phonetic
 // guides), with _xHHHH_ escapes decoded.
-func readStrings(ctx context.Context, p *ooxml.Pkg, st *streams, part, scratch string) (*xlStrings, error) {
+func readStrings(ctx context.Context, p *ooxml.Pkg, part, scratch string) (*xlStrings, error) {
 	s := &xlStrings{scratch: scratch}
-	rc, err := openStream(p, st, part)
+	rc, err := p.Open(part)
 	if err != nil {
 		return nil, err
 	}

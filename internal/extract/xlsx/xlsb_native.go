@@ -91,7 +91,6 @@ type sheetRef struct {
 type xlsbBook struct {
 	ctx      context.Context
 	p        *ooxml.Pkg
-	streams  *streams
 	wb       string
 	date1904 bool
 	sheets   []sheetRef
@@ -102,8 +101,7 @@ type xlsbBook struct {
 }
 
 func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Result, error) {
-	b := &xlsbBook{ctx: ctx, p: p, styles: sheet.NewXlStyles(), sst: &xlStrings{}, budget: sheet.NewXlsBudget(),
-		streams: &streams{max: streamPartFactor * p.Lim.ZipTotalBytes, partMax: streamPartFactor * p.Lim.ZipPartBytes}}
+	b := &xlsbBook{ctx: ctx, p: p, styles: sheet.NewXlStyles(), sst: &xlStrings{}, budget: sheet.NewXlsBudget()}
 	wb, err := mainPart(p)
 	if err != nil {
 		return nil, err
@@ -178,7 +176,7 @@ func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string) (*extrac
 
 // open opens a binary part under the cell-data stream caps.
 func (b *xlsbBook) open(part string) (io.ReadCloser, *biff12.RecordReader, error) {
-	rc, err := openStream(b.p, b.streams, part)
+	rc, err := b.p.Open(part)
 	if err != nil {
 		return nil, nil, err
 	}

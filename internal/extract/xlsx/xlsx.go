@@ -49,9 +49,9 @@ import (
 // (internal/sheet/scan.go) and formatter read a cell in about 1–2 µs with a few
 // allocations; excelize builds the test fixtures.
 //
-// Cell data (worksheets, shared strings) is streamed under the caps of
-// streamPartFactor; the other parts go through the package limits of
-// §13. Failures: not a ZIP → Corrupt with ooxml.ErrNotZip in the chain, or
+// Cell data (worksheets, shared strings) is streamed under the package
+// limits like every other part (DESIGN.md: ZIP part 100 MB, total 300 MB
+// uncompressed, one budget per file). Failures: not a ZIP → Corrupt with ooxml.ErrNotZip in the chain, or
 // MsgPassword for an encrypted (CFB) package; broken ZIP or XML of the
 // workbook, shared strings or a worksheet → Corrupt; a size limit →
 // MsgTooLarge. Broken drawings or comments drop the [図形] and [コメント]
@@ -131,7 +131,6 @@ type xlSheet struct {
 type xlBook struct {
 	ctx      context.Context
 	p        *ooxml.Pkg
-	streams  *streams
 	wb       string
 	date1904 bool
 	sheets   []xlSheet
@@ -149,8 +148,7 @@ type sheetPlaces struct {
 }
 
 func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Result, error) {
-	b := &xlBook{ctx: ctx, p: p, wb: "xl/workbook.xml", styles: sheet.NewXlStyles(), sst: &xlStrings{},
-		streams: &streams{max: streamPartFactor * p.Lim.ZipTotalBytes, partMax: streamPartFactor * p.Lim.ZipPartBytes}}
+	b := &xlBook{ctx: ctx, p: p, wb: "xl/workbook.xml", styles: sheet.NewXlStyles(), sst: &xlStrings{}}
 	wb, err := mainPart(p)
 	if err != nil {
 		return nil, err
@@ -185,7 +183,7 @@ func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Resul
 		}
 	}
 	if sstPart != "" && p.Has(sstPart) {
-		if b.sst, err = readStrings(ctx, p, b.streams, sstPart, scratch); err != nil {
+		if b.sst, err = readStrings(ctx, p, sstPart, scratch); err != nil {
 			return nil, err
 		}
 	}
@@ -312,7 +310,7 @@ func (b *xlBook) readWorkbook() error {
 
 // readSheet streams one worksheet part.
 func (b *xlBook) readSheet(part string) (*sheetData, error) {
-	rc, err := openStream(b.p, b.streams, part)
+	rc, err := b.p.Open(part)
 	if err != nil {
 		return nil, err
 	}
