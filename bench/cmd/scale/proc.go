@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -58,13 +57,12 @@ func measure(cmd *exec.Cmd, okExits ...int) (Usage, error) {
 	if ps := cmd.ProcessState; ps != nil {
 		u.CPU = ps.UserTime() + ps.SystemTime()
 		u.Exit = ps.ExitCode()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			u.ReadMB = float64(ru.Inblock) * 512 / 1e6
-			// ru_maxrss covers the children too: a floor for a process
-			// the sampling missed at its peak.
-			if u.CoordMB == 0 && u.WorkerMB == 0 {
-				u.CoordMB = float64(ru.Maxrss) / 1024
-			}
+		readMB, maxMB := rusage(ps)
+		u.ReadMB = readMB
+		// ru_maxrss covers the children too: a floor for a process the
+		// sampling missed at its peak.
+		if u.CoordMB == 0 && u.WorkerMB == 0 {
+			u.CoordMB = maxMB
 		}
 	}
 	var ee *exec.ExitError
