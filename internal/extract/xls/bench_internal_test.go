@@ -3,12 +3,14 @@ package xls
 import (
 	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"github.com/fumibako/fumibako/internal/extract/libreoffice"
 )
 
@@ -69,4 +71,49 @@ func BenchmarkLegacyExcel(b *testing.B) {
 		b.ReportMetric(loRate, "lo-files/s")
 		b.ReportMetric(nativeRate/loRate, "native/lo")
 	}
+}
+
+// BenchmarkBIFF5 reads the Excel 5.0/95 workbooks (the shared corpus's
+// and the cp932 workbook built in biff5_internal_test.go) natively and
+// through LibreOffice (the legacy path with no native reader, the profile
+// kept between files), and reports files per second of each:
+//
+//	go test -run '^$' -bench BenchmarkBIFF5 -benchtime 10x ./internal/extract/xls/
+func BenchmarkBIFF5(b *testing.B) {
+	files := []string{fixture.WriteTemp(b, "cp932.xls", fixture.CfbFile(b, map[string][]byte{"Book": cp932Book(b)}))}
+	corpus := agreementCorpus(b)
+	for _, rel := range biff5CorpusFiles {
+		if p := filepath.Join(corpus, rel); fileExists(p) {
+			files = append(files, p)
+		}
+	}
+	ctx := context.Background()
+	scratch := b.TempDir()
+	b.Run("native", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, f := range files {
+				if _, err := readXlsNative(ctx, f, extract.Options{Scratch: scratch}); err != nil {
+					b.Fatalf("%s: %v", f, err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.N*len(files))/b.Elapsed().Seconds(), "files/s")
+	})
+	b.Run("libreoffice", func(b *testing.B) {
+		if _, err := libreoffice.Find(); err != nil {
+			b.Skip("LibreOffice (soffice) not found")
+		}
+		for i := 0; i < b.N; i++ {
+			f := files[i%len(files)]
+			if _, err := libreoffice.ReadLegacyWith(ctx, f, extract.Options{Scratch: scratch}, map[string]extract.Reader{}); err != nil {
+				b.Fatalf("%s: %v", f, err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "files/s")
+	})
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -6,6 +6,7 @@ import (
 	_ "github.com/fumibako/fumibako/internal/extract/doc"
 	_ "github.com/fumibako/fumibako/internal/extract/docx"
 	_ "github.com/fumibako/fumibako/internal/extract/libreoffice"
+	_ "github.com/fumibako/fumibako/internal/extract/odf"
 	_ "github.com/fumibako/fumibako/internal/extract/ppt"
 	_ "github.com/fumibako/fumibako/internal/extract/pptx"
 	_ "github.com/fumibako/fumibako/internal/extract/text"
