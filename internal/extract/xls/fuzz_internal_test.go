@@ -10,6 +10,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+	"golang.org/x/text/encoding/charmap"
 )
 
 func FuzzXls(f *testing.F) {
@@ -17,6 +18,8 @@ func FuzzXls(f *testing.F) {
 	fixture.NativeFuzzSeeds(f, map[string][]byte{
 		"biff8":       basicBIFF8(f),
 		"biff5":       biff5Book(f),
+		"biff5-cp932": cp932Book(f),
+		"biff5-1252":  westernBook(f, 1252, charmap.Windows1252),
 		"biff8-cfb":   fixture.CfbFile(f, map[string][]byte{"Workbook": enc}),
 		"sst-split":   fixture.BuildBIFF8(nil, nil, fixture.SstRecords(3, 3, fixture.BiffData(fixture.XlStr("a"), uint16(4), uint8(0), "ab"), fixture.BiffData(uint8(1), fixture.U16s("日本"))), nil),
 		"date1904":    fixture.BuildBIFF8(func(b *fixture.Biff) { b.Rec(biff.RDateMode, 1) }, []int{14}, nil, []fixture.XlsSheetSpec{{Name: "S", Body: func(b *fixture.Biff) { b.Rec(biff.RNumber, 0, 0, 0, 1.0) }}}),
