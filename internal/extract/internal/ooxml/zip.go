@@ -30,7 +30,9 @@ var ErrNotZip = errors.New("extract: not a ZIP package")
 //     packages included (they share the budget), may not exceed
 //     Limits.ZipTotalBytes;
 //   - at most declared size + 1 bytes of a part are read, so a part longer
-//     than its header says is caught (archive/zip also rejects it).
+//     than its header says is caught (archive/zip also rejects it);
+//   - entries whose compressed data overlap (an overlap bomb) fail at open,
+//     before anything is inflated (*OverlapError, a broken ZIP).
 //
 // Limit failures are *SizeError values; Failure() turns them into
 // &Error{Msg: MsgTooLarge} with the details as Log lines only.
@@ -127,6 +129,9 @@ func NewPackage(r io.ReaderAt, size int64, lim extract.Limits, b *Budget) (*Pkg,
 	}
 	if len(zr.File) > lim.ZipEntries {
 		return nil, &SizeError{Kind: "entries", Size: int64(len(zr.File)), Cap: int64(lim.ZipEntries)}
+	}
+	if err := checkOverlap(zr); err != nil {
+		return nil, err
 	}
 	p := &Pkg{zr: zr, Parts: make(map[string]*zip.File, len(zr.File)), Lim: lim, Budget: b, rels: map[string]map[string]Rel{}}
 	for _, f := range zr.File {
@@ -385,6 +390,12 @@ func Failure(name string, err error) error {
 	var se *SizeError
 	if errors.As(err, &se) {
 		return &extract.Error{Msg: extract.MsgTooLarge, Cause: fmt.Errorf("%s: %w", name, err), Log: []string{se.logLine()}}
+	}
+	var oe *OverlapError
+	if errors.As(err, &oe) {
+		f := extract.Corrupt(err).(*extract.Error)
+		f.Log = append(f.Log, oe.logLine())
+		return f
 	}
 	return extract.Corrupt(err)
 }
