@@ -27,6 +27,10 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, scratch string, memLim
 		// supervisor's RSS watch is the hard one.
 		debug.SetMemoryLimit(memLimit * 8 / 10)
 	}
+	// Files LibreOffice converts go through one LibreOffice kept running
+	// for the worker's life (libreoffice/warm.go); it ends with the worker.
+	libreoffice.KeepWarm()
+	defer libreoffice.CloseWarm()
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
 	out := json.NewEncoder(w)

@@ -260,7 +260,7 @@ func convertLegacy(ctx context.Context, path, ext, target string, opt extract.Op
 	if err := Copy(path, filepath.Join(in, name)); err != nil {
 		return nil, err
 	}
-	printed, err := run(ctx, soffice, in, []string{name}, target, infilter, out, filepath.Join(opt.Scratch, Profile))
+	printed, err := convert(ctx, soffice, in, name, target, infilter, out, filepath.Join(opt.Scratch, Profile))
 	if err != nil {
 		return nil, err
 	}
