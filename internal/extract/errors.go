@@ -1,10 +1,17 @@
 package extract
 
-import "errors"
+import (
+	"archive/zip"
+	"errors"
+	"io"
+)
 
 // Error is a per-file failure: Msg is the user-facing Japanese text that
-// becomes the ingest list's エラー column, Cause the English chain for
-// verbose output. Log holds extra lines for indexing_log.txt only (for
+// becomes the ingest list's エラー column and the web UI's failure list,
+// Cause the English chain for indexing_log.txt. Msg is one of the fixed
+// messages below, at most followed by a fixed Japanese detail: never a
+// path, a package name or an English error text (issue 16, "one rule for
+// the detail of a failure"); Corrupt is how a parse error gets one. Log holds extra lines for indexing_log.txt only (for
 // example which ZIP part broke a size limit: the recorded message stays
 // generic, reference/extraction.md §13).
 type Error struct {
@@ -42,10 +49,40 @@ const (
 // Fail returns an *Error with a fixed message and an English cause.
 func Fail(msg string, cause error) error { return &Error{Msg: msg, Cause: cause} }
 
-// Corrupt wraps a parse failure as the reference's corrupt-file cause with
-// the detail appended: "<cause>（詳細: <msg>）" (describeIngestError).
+// Short Japanese details of the corrupt-file message, the only ones shown
+// (Corrupt); the English cause goes to the log.
+const (
+	DetailTruncated = "（詳細: ファイルが途中で切れています）"
+	DetailNotZip    = "（詳細: 中身が ZIP 形式ではありません）"
+	DetailZipBroken = "（詳細: ZIP の形式が壊れています）"
+)
+
+// ErrNotZip is in the chain of a failure of a file that should be a ZIP
+// package and is not (ooxml.ErrNotZip): a caller that can convert legacy
+// files detects it with errors.Is.
+var ErrNotZip = errors.New("extract: not a ZIP package")
+
+// Corrupt wraps a parse failure as the reference's corrupt-file cause
+// (describeIngestError, reference/indexing.md §17.3). The user sees
+// MsgCorrupt with at most one of the fixed details above, told from the
+// cause's chain: a file that ends early (io.ErrUnexpectedEOF), one that is
+// no ZIP (ErrNotZip), a ZIP whose directory or headers are broken
+// (zip.ErrFormat; a cut-off download among them). The cause itself, with its paths and
+// package prefixes, stays in Cause for the log.
 func Corrupt(cause error) error {
-	return &Error{Msg: MsgCorrupt + "（詳細: " + cause.Error() + "）", Cause: cause}
+	return &Error{Msg: MsgCorrupt + corruptDetail(cause), Cause: cause}
+}
+
+func corruptDetail(cause error) string {
+	switch {
+	case errors.Is(cause, io.ErrUnexpectedEOF):
+		return DetailTruncated
+	case errors.Is(cause, ErrNotZip):
+		return DetailNotZip
+	case errors.Is(cause, zip.ErrFormat):
+		return DetailZipBroken
+	}
+	return ""
 }
 
 // ErrUnsupported is returned by Extract for an extension no reader handles.

@@ -36,9 +36,11 @@ func TestLegacyDetection(t *testing.T) {
 		{name: "a.xls", in: officefileSeed(t, "xls-cryptoapi.cfb"), msg: extract.MsgPassword, log: logPassword},
 		{name: "a.doc", in: officefileSeed(t, "doc-encrypted.cfb"), msg: extract.MsgPassword, log: logPassword},
 		{name: "a.ppt", in: officefileSeed(t, "ppt-encrypted.cfb"), msg: extract.MsgPassword, log: logPassword},
-		{name: "cipher.xls", in: []byte("\x8a\x01\x00\x13\xfe\xff secret"), msg: extract.MsgEncryptedOrBad, log: "    暗号化の判定: 判定できません（暗号化されているか、壊れています）"},
-		{name: "cipher.doc", in: []byte("\x8a\x01\x00\x13"), msg: extract.MsgEncryptedOrBad},
-		{name: "cipher.ppt", in: []byte("\x8a\x01\x00\x13"), msg: extract.MsgEncryptedOrBad},
+		// A binary of no known format carries no sign of encryption: damaged
+		// (issue 16; the reference said 暗号化されているか壊れている).
+		{name: "cipher.xls", in: []byte("\x8a\x01\x00\x13\xfe\xff secret"), msg: extract.MsgCorrupt},
+		{name: "cipher.doc", in: []byte("\x8a\x01\x00\x13"), msg: extract.MsgCorrupt},
+		{name: "cipher.ppt", in: []byte("\x8a\x01\x00\x13"), msg: extract.MsgCorrupt},
 		{name: "outline.ppt", in: []byte("Slide title\r\n\tbullet\r\n"), msg: extract.MsgNotPowerPoint},
 		{name: "empty.ppt", in: nil, msg: extract.MsgNotPowerPoint},
 		{name: "report.xls", in: []byte("<html><body><table>\r\n<tr><td>見積</td></tr>\r\n</table></body></html>\r\n"),

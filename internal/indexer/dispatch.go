@@ -266,6 +266,7 @@ func (r *run) record(j *job, res worker.Result) {
 	row := r.rows[i]
 	now := ingestlist.FormatFileTime(r.now())
 	var lines []string
+	detail := "" // the English chain, for the log only (logDetail)
 	level := Info
 	counted := true
 	outcome := OutcomeDone
@@ -280,6 +281,7 @@ func (r *run) record(j *job, res worker.Result) {
 		// file stays 未取り込み with its current row (fault.go).
 		r.noteFault(res.Fault)
 		lines = append(lines, msgFaultKept)
+		detail = res.Detail
 		level = Warn
 		counted = false
 		outcome = OutcomeStopped
@@ -298,8 +300,9 @@ func (r *run) record(j *job, res worker.Result) {
 				counted = false
 				break
 			}
-			row = failedRow(row, now, "インデックスのファイルを置けませんでした（詳細: "+err.Error()+"）")
+			row = failedRow(row, now, msgSwapFailed)
 			lines = append(lines, sprintf(msgFileFailed, row.Error))
+			detail = err.Error()
 			level = Error
 			break
 		}
@@ -323,6 +326,7 @@ func (r *run) record(j *job, res worker.Result) {
 		row.State, row.Error = ingestlist.Pending, ingestlist.CleanError(res.Response.Msg)
 		lines = append(lines, res.Response.Log...)
 		lines = append(lines, sprintf(msgPostponed, row.Error))
+		detail = res.Response.Detail
 		level = Warn
 		r.sum.Postponed++
 		if res.Response.Msg == extract.MsgNoLibreOffice {
@@ -334,8 +338,9 @@ func (r *run) record(j *job, res worker.Result) {
 		outcome = OutcomePostponed
 	default:
 		msg := res.Msg
+		detail = res.Detail
 		if res.Outcome == worker.Finished {
-			msg = res.Response.Msg
+			msg, detail = res.Response.Msg, res.Response.Detail
 			lines = append(lines, res.Response.Log...)
 		}
 		row = failedRow(row, now, msg)
@@ -364,6 +369,7 @@ func (r *run) record(j *job, res worker.Result) {
 	for _, l := range lines {
 		r.fileLogf(t.File.RelPath, level, "%s", l)
 	}
+	r.logDetail(detail)
 	reason := ""
 	if outcome == OutcomeFailed || outcome == OutcomePostponed {
 		reason = row.Error

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"strings"
 )
 
 func (r *run) openLog() error {
@@ -44,6 +45,19 @@ func (r *run) emit(level Level, rel, line string) {
 	if r.opt.Observe != nil {
 		r.opt.Observe(Event{Line: line, Level: level, Progress: r.progress, File: rel})
 	}
+}
+
+// logDetail writes a file's English error chain to indexing_log.txt only,
+// after the file's lines: observers (the terminal, the web UI) get the
+// Japanese message alone (issue 16). Blank details write nothing.
+func (r *run) logDetail(detail string) {
+	detail = strings.Join(strings.Fields(detail), " ")
+	if detail == "" || r.log == nil {
+		return
+	}
+	r.log.WriteString(sprintf(msgDetail, detail))
+	r.log.WriteString("\r\n")
+	r.log.Flush()
 }
 
 // finished sends the event that closes a file: its outcome and reason.

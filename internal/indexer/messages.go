@@ -31,6 +31,8 @@ const (
 	msgFileHead      = "[%d/%d] %s"
 	msgTSVCount      = "    取り込みました（%d か所）。"
 	msgFileFailed    = "    取り込みに失敗しました: %s"
+	msgDetail        = "    詳細（英語）: %s"
+	msgSwapFailed    = "インデックスのファイルを置けませんでした"
 	msgPostponed     = "    取り込まずに残しました（次のインデックス作成で取り込みます）: %s"
 	msgVanished      = "    元のファイルが無くなったため、取り込まずに一覧から除きます。（移動・削除・名前変更された）"
 	msgStopping      = "中止の要求を受けたため、インデックス作成を中止します。（残り %d 件は次回取り込みします）"

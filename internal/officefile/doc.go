@@ -11,8 +11,7 @@
 //	D0 CF 11 E0 A1 B1 1A E1 …        CFB (MS-CFB compound file: .xls .doc .ppt,
 //	                                 encrypted OOXML, IRM)
 //	anything else without a NUL      Text (empty, RTF, HTML, CSV, UTF-8, UTF-16 with BOM)
-//	anything else with a NUL         Unknown (likely the ciphertext of a
-//	                                 transparent-encryption product)
+//	anything else with a NUL         Unknown (binary of no known format)
 //
 // # Protection (Detect, DetectProtection)
 //
@@ -40,7 +39,14 @@
 //	                    EncryptedSummary ([MS-PPT] 2.1.3) → Password
 //
 // Any other CFB is Legacy, and so is a CFB whose directory cannot be read at
-// all. Detection.Program names the application of a CFB by the same root
+// all.
+//
+// Only Password and Rights say that a file is encrypted (Encrypted), and
+// only on the evidence above: a stream or record that the format defines
+// for encryption. A binary of no known format (random bytes, a file cut off
+// before its signature, the reference's Unknown, which it took for the
+// ciphertext of a transparent-encryption product) carries none, so it is
+// Unknown and its readers call it damaged, not encrypted (issue 16). Detection.Program names the application of a CFB by the same root
 // streams (Excel, Word, PowerPoint), so a legacy file under the wrong
 // extension is still converted to the right format. IsBIFFStream recognises
 // the bare BIFF2–4 streams of Excel 2.x–4.x, which are no CFB and hold NULs

@@ -17,8 +17,13 @@ const (
 	Rights                     // IRM or a sensitivity label
 	Legacy                     // any other CFB, or one whose directory cannot be read
 	Text                       // neither ZIP nor CFB, no NUL in the first 4 KB
-	Unknown                    // neither ZIP nor CFB, a NUL in the first 4 KB
+	Unknown                    // neither ZIP nor CFB, a NUL in the first 4 KB: no known format, no sign of encryption
 )
+
+// Encrypted reports whether p says the file is encrypted: only Password
+// and Rights, which rest on the format's own encryption streams or records
+// (package comment). Unknown is no evidence of encryption.
+func (p Protection) Encrypted() bool { return p == Password || p == Rights }
 
 // String returns the reference's name of the kind, as the log line
 // `    暗号化の判定: Password|Rights|Unknown` writes it.
@@ -80,7 +85,7 @@ func Detect(r io.ReaderAt, size int64) (Detection, error) {
 	case FormatText:
 		d.Protection = Text
 	case FormatUnknown:
-		d.Protection, d.Reason = Unknown, "a NUL in the first 4 KB of a file that is neither ZIP nor CFB"
+		d.Protection, d.Reason = Unknown, "neither ZIP nor CFB, with a NUL in the first 4 KB: no known format"
 	case FormatCFB:
 		d.Protection, d.Reason, d.Program = detectCFB(r, size)
 	}

@@ -34,17 +34,24 @@ func TestFailedResponse(t *testing.T) {
 		postponed bool
 	}{
 		{"extract error", &extract.Error{Msg: extract.MsgPassword}, extract.MsgPassword, false},
+		{"wrapped extract error", fmt.Errorf("worker: %w", extract.Corrupt(errors.New("zip: bad"))), extract.MsgCorrupt, false},
 		{"postponed", &extract.Postponed{Msg: extract.MsgNoLibreOffice}, extract.MsgNoLibreOffice, true},
-		{"not found", fmt.Errorf("open x: %w", fs.ErrNotExist), "ファイルが見つかりません（取り込み中に移動・削除・名前変更された可能性があります）（詳細: open x: file does not exist）", false},
-		{"denied", fmt.Errorf("open x: %w", fs.ErrPermission), "ファイルを読むアクセス権がありません（詳細: open x: permission denied）", false},
+		{"not found", fmt.Errorf("open /src/x: %w", fs.ErrNotExist), causeNotFound, false},
+		{"denied", fmt.Errorf("open /src/x: %w", fs.ErrPermission), causeDenied, false},
 		{"password text", errors.New("wrong Password given"), extract.MsgPassword, false},
-		{"other", errors.New("something odd"), "something odd", false},
+		{"corrupt chain", fmt.Errorf("xls: read /src/x: %w", errors.New("malformed record")), extract.MsgCorrupt, false},
+		{"other", errors.New("something odd"), msgUnexpected, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := failed(Response{ID: 1}, tt.err)
 			if r.OK || r.Msg != tt.msg || r.Postponed != tt.postponed {
 				t.Errorf("failed(%v) = %+v, want msg %q postponed %v", tt.err, r, tt.msg, tt.postponed)
+			}
+			// The English chain is the detail, for the log only.
+			var xerr *extract.Error
+			if want := tt.err.Error(); !errors.As(tt.err, &xerr) && r.Detail != want {
+				t.Errorf("failed(%v).Detail = %q, want %q", tt.err, r.Detail, want)
 			}
 		})
 	}

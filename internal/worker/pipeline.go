@@ -109,7 +109,7 @@ func (p *pipe) send(req Request) bool {
 				p.done(req, Result{Outcome: Faulted, Msg: f.Error(), Detail: err.Error(), Fault: f})
 				return false
 			}
-			p.done(req, Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + err.Error() + "）", Detail: err.Error()})
+			p.done(req, Result{Outcome: Crashed, Msg: msgCrashed, Detail: err.Error()})
 			return false
 		}
 	}

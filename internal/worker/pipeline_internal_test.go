@@ -152,19 +152,19 @@ func TestPipelineOutcomes(t *testing.T) {
 		{name: "deadline kill", cfg: Config{Timeout: time.Second}, script: map[int64]step{2: {hang: true}},
 			want: []string{"finished 1", "timeout " + MsgTimeout(time.Second), "finished 3"}, launches: 2},
 		{name: "crash, fresh worker", script: map[int64]step{1: {crash: "signal: segmentation fault"}},
-			want: []string{"crashed " + msgCrashed + "（詳細: signal: segmentation fault）", "finished 2", "finished 3"}, launches: 2},
+			want: []string{"crashed " + msgCrashed + " | signal: segmentation fault", "finished 2", "finished 3"}, launches: 2},
 		{name: "crash after an answer", script: map[int64]step{2: {crash: "exit status 2"}},
-			want: []string{"finished 1", "crashed " + msgCrashed + "（詳細: exit status 2）", "finished 3"}, launches: 2},
+			want: []string{"finished 1", "crashed " + msgCrashed + " | exit status 2", "finished 3"}, launches: 2},
 		{name: "RSS over the cap", cfg: Config{MemLimit: 1 << 20}, script: map[int64]step{3: {hang: true, rss: 2 << 20}},
 			want: []string{"finished 1", "finished 2", "oom " + MsgOutOfMemory}, launches: 1},
 		{name: "stopped by the OS at the cap", cfg: Config{MemLimit: 1 << 20}, script: map[int64]step{1: {crash: "exit status 1", oomOS: true}},
 			want: []string{"oom " + MsgOutOfMemory, "finished 2", "finished 3"}, launches: 2},
 		{name: "answer for another request", script: map[int64]step{1: {answer: &Response{ID: 99, OK: true}}},
-			want: []string{"crashed " + msgCrashed, "finished 2", "finished 3"}, launches: 2},
+			want: []string{"crashed " + msgCrashed + ` | bad response "{\"id\":99,\"ok\":true,\"tsvCount\":0}": <nil>`, "finished 2", "finished 3"}, launches: 2},
 		{name: "fault", script: map[int64]step{2: {answer: &Response{Fault: workspace.FaultFull, FaultPath: "/ws/x", Detail: "no space"}}},
 			want: []string{"finished 1", "faulted " + (&workspace.FaultError{Kind: full.Kind, Path: "/ws/x", Err: errors.New("no space")}).Error(), "finished 3"}, launches: 1},
 		{name: "worker does not start", startErr: errors.New("exec: no such file"),
-			want: []string{"crashed " + msgCrashed + "（詳細: exec: no such file）", "crashed " + msgCrashed + "（詳細: exec: no such file）", "crashed " + msgCrashed + "（詳細: exec: no such file）"}},
+			want: []string{"crashed " + msgCrashed + " | exec: no such file", "crashed " + msgCrashed + " | exec: no such file", "crashed " + msgCrashed + " | exec: no such file"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -238,7 +238,9 @@ func describe(res Result) string {
 	case TimedOut:
 		return "timeout " + res.Msg
 	case Crashed:
-		return "crashed " + res.Msg
+		// The message stays Japanese; the English cause is the detail,
+		// for the log only (issue 16).
+		return "crashed " + res.Msg + " | " + res.Detail
 	case OutOfMemory:
 		return "oom " + res.Msg
 	case Stopped:

@@ -127,24 +127,25 @@ func faulted(resp Response, f *workspace.FaultError) Response {
 	return resp
 }
 
-// failed fills a failure response with the reference's message for err
-// (describeIngestError, reference/indexing.md §17.3).
+// failed fills a failure response: Msg from Describe, the one mapping of
+// an error to its user-facing message; Detail the English chain, for the
+// log only.
 func failed(resp Response, err error) Response {
 	resp.OK = false
+	resp.Msg = Describe(err)
 	resp.Detail = err.Error()
 	var post *extract.Postponed
 	var xerr *extract.Error
-	var nerr *content.NameError
 	switch {
 	case errors.As(err, &post):
-		resp.Postponed, resp.Msg = true, post.Msg
+		resp.Postponed = true
 	case errors.As(err, &xerr):
-		resp.Msg = xerr.Msg
 		resp.Log = append(resp.Log, xerr.Log...)
-	case errors.As(err, &nerr):
-		resp.Msg = nerr.Msg
-	default:
-		resp.Msg = Describe(err)
+		// Its Error() is the Japanese message; the chain is its cause.
+		resp.Detail = ""
+		if xerr.Cause != nil {
+			resp.Detail = xerr.Cause.Error()
+		}
 	}
 	return resp
 }

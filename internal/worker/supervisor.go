@@ -121,7 +121,7 @@ func (s *Slot) crashed() Result {
 		return Result{Outcome: OutOfMemory, Msg: MsgOutOfMemory,
 			Detail: fmt.Sprintf("the worker reached the memory cap of %d bytes (%s)", s.cfg.MemLimit, detail)}
 	}
-	return Result{Outcome: Crashed, Msg: msgCrashed + "（詳細: " + oneLine(detail) + "）", Detail: detail}
+	return Result{Outcome: Crashed, Msg: msgCrashed, Detail: detail}
 }
 
 // kill ends the worker's whole process tree and forgets the process; the
@@ -142,14 +142,6 @@ func (s *Slot) Close() {
 	}
 	s.p.close()
 	s.p = nil
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 300 {
-		s = string(r[:300]) + "…"
-	}
-	return s
 }
 
 // tail keeps the last 4 KiB written to it (the worker's stderr).

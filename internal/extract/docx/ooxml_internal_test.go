@@ -263,7 +263,7 @@ func TestOOXMLPanicBecomesCorrupt(t *testing.T) {
 		}
 		res, err := r.read(context.Background(), p, extract.Options{})
 		var fe *extract.Error
-		if res != nil || !errors.As(err, &fe) || !strings.HasPrefix(fe.Msg, extract.MsgCorrupt) || !strings.Contains(fe.Msg, "boom") {
+		if res != nil || !errors.As(err, &fe) || fe.Msg != extract.MsgCorrupt || !strings.Contains(fe.Cause.Error(), "boom") {
 			t.Errorf("%s reader with a panic = %v, %v; want Corrupt", r.ext, res, err)
 		}
 	}

@@ -31,8 +31,10 @@ import (
 //	                        when it does not decode; .doc: RTF, HTML or text,
 //	                        converted as Word would open it; .ppt:
 //	                        MsgNotPowerPoint
-//	Unknown (NUL)           MsgEncryptedOrBad (likely the ciphertext of a
-//	                        transparent-encryption product); a bare Excel
+//	Unknown (NUL)           MsgCorrupt: a binary of no known format
+//	                        carries no sign of encryption (random bytes, a
+//	                        file cut off before its signature; the reference
+//	                        said MsgEncryptedOrBad, issue 16); a bare Excel
 //	                        2.x–4.x BIFF stream under .xls is converted
 //	Legacy (any other CFB)  converted; MsgCorrupt when LibreOffice could
 //	                        not open its container (below)
@@ -59,7 +61,7 @@ import (
 // wording).
 const MsgConvertedEncrypted = "ファイルを暗号化する製品が一時ファイルを暗号化したため取り込めません。"
 
-// protectionLog is the log line of §10 for Password, Rights and Unknown,
+// protectionLog is the log line of §10 for Password and Rights,
 // with the kinds in words users read instead of the reference's English
 // names (issue 17).
 const protectionLog = "    暗号化の判定: "
@@ -67,7 +69,6 @@ const protectionLog = "    暗号化の判定: "
 var protectionWords = map[officefile.Protection]string{
 	officefile.Password: "パスワード付き",
 	officefile.Rights:   "権限の保護（IRM・秘密度ラベル）付き",
-	officefile.Unknown:  "判定できません（暗号化されているか、壊れています）",
 }
 
 func init() {
@@ -159,7 +160,7 @@ func ReadLegacyWith(ctx context.Context, path string, opt extract.Options, nativ
 		if ext == ".xls" && officefile.IsBIFFStream(head) {
 			return nativeOrConvert(ctx, path, ".xls", "xlsx", opt, native)
 		}
-		return nil, protected(extract.MsgEncryptedOrBad)
+		return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: %s: %s", path, d.Reason))
 	}
 	// Legacy: a compound file.
 	if p, ok := programExt[d.Program]; ok {

@@ -102,8 +102,6 @@ func CheckProtection(r io.ReaderAt, size int64) error {
 		return extract.Fail(extract.MsgPassword, errors.New(d.Reason))
 	case officefile.Rights:
 		return extract.Fail(extract.MsgRights, errors.New(d.Reason))
-	case officefile.Unknown:
-		return extract.Fail(extract.MsgEncryptedOrBad, errors.New(d.Reason))
 	}
 	if d.Format != officefile.FormatCFB {
 		return extract.Corrupt(fmt.Errorf("%w (%s)", errNotCompound, d.Format))

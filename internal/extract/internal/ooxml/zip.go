@@ -19,7 +19,7 @@ import (
 // an *Error with the corrupt-file message whose Unwrap chain contains
 // ErrNotZip, so a caller that can convert legacy files (package officefile,
 // LibreOffice) detects it with errors.Is and the others record MsgCorrupt.
-var ErrNotZip = errors.New("extract: not a ZIP package")
+var ErrNotZip = extract.ErrNotZip
 
 // pkg is an opened OOXML package (a ZIP) whose parts are read under the
 // limits of reference/extraction.md §13:
