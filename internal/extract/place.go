@@ -111,10 +111,11 @@ func IsTarget(name string) bool {
 //	.ppt 3 (reference 2): native reader (slides, notes, embeds)
 //	.odt .ods .odp .fodt .fods .fodp .rtf 1: new readers (issue 20)
 //	.xlsb 3: short cell records (BrtShort*, as SheetJS writes them)
+//	.doc 6: Word 6.0/95 documents read natively (code page 932 among them)
 var extractVersions = map[string]int{
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
-	".docx": 4, ".docm": 4, ".doc": 5,
+	".docx": 4, ".docm": 4, ".doc": 6,
 	".pptx": 4, ".pptm": 4,
 	".ppt": 3,
 	".xls": 2, ".xlsb": 3,

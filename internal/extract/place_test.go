@@ -20,7 +20,7 @@ func TestTargetsAndVersions(t *testing.T) {
 		{"報告書.DOCX", true, extract.KindWord, 4},
 		{"古い.xls", true, extract.KindExcel, 2},
 		{"古い.xlsb", true, extract.KindExcel, 3},
-		{"古い.doc", true, extract.KindWord, 5},
+		{"古い.doc", true, extract.KindWord, 6},
 		{"古い.ppt", true, extract.KindPowerPoint, 3},
 		{"a.pptm", true, extract.KindPowerPoint, 4},
 		{"memo.txt", true, extract.KindText, 1},

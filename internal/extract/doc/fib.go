@@ -79,6 +79,7 @@ type fib struct {
 	whichTable bool
 	ccp        [stories]int64 // characters per story
 	fcLcb      []uint32       // FibRgFcLcb pairs, flattened
+	w6         *fib6          // Word 6/95 only (word6.go)
 }
 
 var errDocVersion = errors.New("extract: Word document older than Word 97")
@@ -88,17 +89,17 @@ func parseFib(b []byte) (*fib, error) {
 	if len(b) < 34 {
 		return nil, fmt.Errorf("FIB: WordDocument stream has %d bytes", len(b))
 	}
-	if le.Uint16(b) != ident {
-		return nil, fmt.Errorf("FIB: wIdent %#04x", le.Uint16(b))
-	}
 	f := &fib{nFib: le.Uint16(b[2:])}
+	if id := le.Uint16(b); id != ident && !(f.nFib < minNFib && word6Ident(id)) {
+		return nil, fmt.Errorf("FIB: wIdent %#04x", id)
+	}
 	flags := le.Uint16(b[10:])
 	if flags&0x0100 != 0 {
 		return nil, extract.Fail(extract.MsgPassword, errors.New("Word FIB fEncrypted"))
 	}
 	f.whichTable = flags&0x0200 != 0
 	if f.nFib < minNFib {
-		return nil, fmt.Errorf("%w (nFib %#04x)", errDocVersion, f.nFib)
+		return parseFib6(b, f)
 	}
 	off := 32
 	csw := int(le.Uint16(b[off:]))
@@ -185,36 +186,11 @@ func readPieces(fib *fib, table, word []byte) (*docText, error) {
 	if clx == nil {
 		return nil, errors.New("CLX missing")
 	}
+	plc, err := clxPieceTable(clx)
+	if err != nil {
+		return nil, err
+	}
 	le := binary.LittleEndian
-	var plc []byte
-	for i := 0; i < len(clx); {
-		switch clx[i] {
-		case 0x01: // Prc: cbGrpprl then grpprl
-			if i+3 > len(clx) {
-				return nil, errors.New("CLX: truncated Prc")
-			}
-			cb := int(int16(le.Uint16(clx[i+1:])))
-			if cb < 0 {
-				return nil, fmt.Errorf("CLX: Prc of %d bytes", cb)
-			}
-			i += 3 + cb
-		case 0x02: // Pcdt: lcb then PlcPcd
-			if i+5 > len(clx) {
-				return nil, errors.New("CLX: truncated Pcdt")
-			}
-			lcb := int64(le.Uint32(clx[i+1:]))
-			if lcb > int64(len(clx)-i-5) {
-				return nil, fmt.Errorf("CLX: Pcdt of %d bytes beyond the CLX", lcb)
-			}
-			plc = clx[i+5 : i+5+int(lcb)]
-			i = len(clx)
-		default:
-			return nil, fmt.Errorf("CLX: unknown clxt %#02x at %d", clx[i], i)
-		}
-	}
-	if len(plc) < 4 {
-		return nil, errors.New("CLX: no piece table")
-	}
 	n := (len(plc) - 4) / 12
 	if n > maxPieces {
 		return nil, fmt.Errorf("piece table: %d pieces", n)
@@ -260,6 +236,42 @@ func readPieces(fib *fib, table, word []byte) (*docText, error) {
 		t.pieces = append(t.pieces, p)
 	}
 	return t, nil
+}
+
+// clxPieceTable returns the PlcPcd of a CLX (2.9.38): Prc entries are
+// skipped up to the Pcdt.
+func clxPieceTable(clx []byte) ([]byte, error) {
+	le := binary.LittleEndian
+	var plc []byte
+	for i := 0; i < len(clx); {
+		switch clx[i] {
+		case 0x01: // Prc: cbGrpprl then grpprl
+			if i+3 > len(clx) {
+				return nil, errors.New("CLX: truncated Prc")
+			}
+			cb := int(int16(le.Uint16(clx[i+1:])))
+			if cb < 0 {
+				return nil, fmt.Errorf("CLX: Prc of %d bytes", cb)
+			}
+			i += 3 + cb
+		case 0x02: // Pcdt: lcb then PlcPcd
+			if i+5 > len(clx) {
+				return nil, errors.New("CLX: truncated Pcdt")
+			}
+			lcb := int64(le.Uint32(clx[i+1:]))
+			if lcb > int64(len(clx)-i-5) {
+				return nil, fmt.Errorf("CLX: Pcdt of %d bytes beyond the CLX", lcb)
+			}
+			plc = clx[i+5 : i+5+int(lcb)]
+			i = len(clx)
+		default:
+			return nil, fmt.Errorf("CLX: unknown clxt %#02x at %d", clx[i], i)
+		}
+	}
+	if len(plc) < 4 {
+		return nil, errors.New("CLX: no piece table")
+	}
+	return plc, nil
 }
 
 // fcOf returns the byte offset of the character at cp, or -1.

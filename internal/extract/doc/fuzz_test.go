@@ -38,6 +38,9 @@ func FuzzDoc(f *testing.F) {
 	f.Add(append(append(seed, word...), table...))
 	f.Add(built(f, 0))
 	f.Add(fixtureFile(f, "word.doc"))
+	for _, c := range word6Cases {
+		f.Add(c.build(f))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !bytes.HasPrefix(data, embed.CfbMagic) {
 			if len(data) < 2 || len(data) > fuzzMaxWrapped {

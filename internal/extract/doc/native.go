@@ -33,10 +33,12 @@ import (
 //	脚注                 footnotes, then endnotes
 //
 // Pages come from the explicit breaks the file holds (lines.go); a
-// document without any is all on ページ001. Encrypted files fail with
-// MsgPassword or MsgRights before anything is parsed; Word 6/95 files and
-// anything malformed fail with the corrupt-file message (the caller then
-// converts the file with LibreOffice).
+// document without any is all on ページ001. Word 6.0/95 documents (their
+// FIB, code pages and sprms: word6.go, word6_sprm.go, codepage.go) give the
+// same places. Encrypted files fail with MsgPassword or MsgRights before
+// anything is parsed; older versions and anything malformed fail with the
+// corrupt-file message (the caller then converts the file with
+// LibreOffice).
 
 func init() {
 	extract.RegisterNative(readDocNative, ".doc")
@@ -79,11 +81,12 @@ func openDocReader(c *cfb.Compound, prefix string) (*reader, *fib, []byte, error
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	table, err := c.Stream(prefix + fib.tableName())
-	if err != nil {
-		return nil, nil, nil, err
+	table, text := word, (*docText)(nil) // Word 6/95 has no table stream
+	if fib.w6 != nil {
+		text, err = readPieces6(fib, word)
+	} else if table, err = c.Stream(prefix + fib.tableName()); err == nil {
+		text, err = readPieces(fib, table, word)
 	}
-	text, err := readPieces(fib, table, word)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -200,18 +203,15 @@ func readDocCompound(ctx context.Context, c *cfb.Compound, lim extract.Limits) (
 // dropped.
 func headerFooter(r *reader, fib *fib, table []byte) []string {
 	base := fib.storyStart(storyHdd)
-	cps, _ := plc(fib.blob(table, fcPlcfHdd), 0)
 	var headers, footers []string
-	for i := 6; i+1 < len(cps); i++ {
-		from, to := cps[i], cps[i+1]
-		if from < 0 || to > fib.ccp[storyHdd] || from >= to {
+	for _, s := range hddStories(fib, table) {
+		if s.from < 0 || s.to > fib.ccp[storyHdd] || s.from >= s.to {
 			continue
 		}
-		for _, l := range r.lines(base+from, base+to, false) {
-			switch (i - 6) % 6 {
-			case 0, 1, 4:
+		for _, l := range r.lines(base+s.from, base+s.to, false) {
+			if s.header {
 				headers = append(headers, l.text)
-			default:
+			} else {
 				footers = append(footers, l.text)
 			}
 		}
@@ -228,6 +228,28 @@ func headerFooter(r *reader, fib *fib, table []byte) []string {
 			seen[t] = true
 			out = append(out, t)
 		}
+	}
+	return out
+}
+
+// hddStory is one header or footer story: its CPs in the header
+// stories, and whether it is a header.
+type hddStory struct {
+	from, to int64
+	header   bool
+}
+
+// hddStories lists the header stories of PlcfHdd (Word 97: every
+// section has all six; Word 6/95: headerStories6).
+func hddStories(fib *fib, table []byte) []hddStory {
+	if fib.w6 != nil {
+		return headerStories6(fib, table)
+	}
+	cps, _ := plc(fib.blob(table, fcPlcfHdd), 0)
+	var out []hddStory
+	for i := 6; i+1 < len(cps); i++ {
+		k := (i - 6) % 6
+		out = append(out, hddStory{from: cps[i], to: cps[i+1], header: k == 0 || k == 1 || k == 4})
 	}
 	return out
 }
@@ -288,7 +310,11 @@ func textBoxes(r *reader, fib *fib, table []byte) []object {
 func comments(r *reader, fib *fib, table []byte) []object {
 	base := fib.storyStart(storyAtn)
 	cps, _ := plc(fib.blob(table, fcPlcfandTxt), 0)
-	refs, _ := plc(fib.blob(table, fcPlcfandRef), 30)
+	atrd := 30 // ATRD; Word 6/95's has 8-bit initials
+	if fib.w6 != nil {
+		atrd = 20
+	}
+	refs, _ := plc(fib.blob(table, fcPlcfandRef), atrd)
 	var out []object
 	for i := 0; i+1 < len(cps); i++ {
 		from, to := cps[i], cps[i+1]

@@ -171,9 +171,9 @@ func TestDocPptNative(t *testing.T) {
 		{"doc_rights", ".doc", func(tb testing.TB) []byte {
 			return fixturepkg.CfbFile(tb, map[string][]byte{"\x06DataSpaces": {1}, "WordDocument": {1}})
 		}},
-		{"doc_word6", ".doc", func(tb testing.TB) []byte {
+		{"doc_word2", ".doc", func(tb testing.TB) []byte {
 			w := fib97(0, 0, 0, nil)
-			binary.LittleEndian.PutUint16(w[2:], 0x0065)
+			binary.LittleEndian.PutUint16(w[2:], 0x002D) // Word 2: not read natively
 			return fixturepkg.CfbFile(tb, map[string][]byte{"WordDocument": w})
 		}},
 		{"doc_rtf", ".doc", func(tb testing.TB) []byte { return []byte(`{\rtf1\ansi Hello}`) }},

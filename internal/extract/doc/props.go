@@ -122,9 +122,13 @@ type bins struct {
 	word []byte
 	fcs  []int64 // first FC of each FKP, then the end
 	pns  []uint32
+	w6   *fib6 // Word 6/95: other PAPX and sprms (word6_sprm.go)
 }
 
 func newDocBins(fib *fib, table, word []byte, fc int) bins {
+	if fib.w6 != nil {
+		return newBins6(fib, word, fc)
+	}
 	cps, data := plc(fib.blob(table, fc), 4)
 	b := bins{word: word}
 	if len(data) == 0 {
@@ -206,7 +210,11 @@ func newDocPapx(fib *fib, table, word []byte, huge func(off int64) []byte) *papx
 
 // at returns the properties of the paragraph holding the byte at fc.
 func (p *papx) at(fc int64) para {
-	r, ok := p.run(fc, bxPapSize)
+	entry := bxPapSize
+	if p.w6 != nil {
+		entry = bxPap6Size
+	}
+	r, ok := p.run(fc, entry)
 	if !ok {
 		return para{}
 	}
@@ -215,7 +223,9 @@ func (p *papx) at(fc int64) para {
 		return v
 	}
 	var v para
-	if bo := r.props; bo != 0 && bo < 511 {
+	if bo := r.props; bo != 0 && bo < 511 && p.w6 != nil {
+		v = p.papx6At(r.page, bo)
+	} else if bo != 0 && bo < 511 {
 		page := r.page
 		cb := int(page[bo])
 		start, n := bo+1, 2*cb-1
@@ -235,6 +245,11 @@ func (p *papx) at(fc int64) para {
 // typically a table row's definitions with its flags; huge reads it (nil
 // when there is none).
 func parsePapx(g []byte, huge func(off int64) []byte) para {
+	return parsePapxWith(g, huge, walkSprms)
+}
+
+// parsePapxWith is parsePapx with the grpprl's sprm format.
+func parsePapxWith(g []byte, huge func(off int64) []byte, walkSprms func([]byte, func(uint16, []byte))) para {
 	var v para
 	var apply func(op uint16, arg []byte)
 	apply = func(op uint16, arg []byte) {
@@ -289,7 +304,7 @@ func sections(fib *fib, table, word []byte) map[int64]bool {
 		if fc != 0xFFFFFFFF && fc+2 <= int64(len(word)) {
 			cb := int64(le.Uint16(word[fc:]))
 			if fc+2+cb <= int64(len(word)) {
-				walkSprms(word[fc+2:fc+2+cb], func(op uint16, arg []byte) {
+				fib.walk(word[fc+2:fc+2+cb], func(op uint16, arg []byte) {
 					if op == sprmSBkc {
 						newPage = arg[0] != 0
 					}
@@ -346,7 +361,11 @@ func (c *chpx) at(fc int64) char {
 		page := r.page
 		cb := int(page[bo])
 		if bo+1+cb <= 511 {
-			walkSprms(page[bo+1:bo+1+cb], func(op uint16, arg []byte) {
+			walk := walkSprms
+			if c.w6 != nil {
+				walk = func(g []byte, fn func(uint16, []byte)) { walkSprms6(g, c.w6.cjkSprms, fn) }
+			}
+			walk(page[bo+1:bo+1+cb], func(op uint16, arg []byte) {
 				switch op {
 				case sprmCFRMarkDel:
 					c.cur.deleted = arg[0]&1 != 0

@@ -1,0 +1,205 @@
+package doc
+
+import (
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
+)
+
+// Code pages of 8-bit Word 6/95 text. A codePage decodes bytes into one
+// UTF-16 unit per byte, as the CP space counts them: the character of a
+// double-byte sequence goes to its lead byte's CP and its trail byte's CP
+// gets 0, which line building drops with the other control characters.
+
+type codePage struct {
+	id   int
+	enc  encoding.Encoding // nil for Windows-1252 (cp1252Unit)
+	lead func(b byte) bool // nil for a single-byte code page
+	once sync.Once
+	sbcs [256]uint16
+	dbcs []uint16 // by lead<<8 | trail
+}
+
+func dbcsLead(lo, hi byte) func(b byte) bool {
+	return func(b byte) bool { return b >= lo && b <= hi }
+}
+
+var (
+	cp1252 = &codePage{id: 1252}
+	cp932  = &codePage{id: 932, enc: japanese.ShiftJIS, lead: func(b byte) bool {
+		return b >= 0x81 && b <= 0x9F || b >= 0xE0 && b <= 0xFC
+	}}
+	cp936   = &codePage{id: 936, enc: simplifiedchinese.GBK, lead: dbcsLead(0x81, 0xFE)}
+	cp949   = &codePage{id: 949, enc: korean.EUCKR, lead: dbcsLead(0x81, 0xFE)}
+	cp950   = &codePage{id: 950, enc: traditionalchinese.Big5, lead: dbcsLead(0x81, 0xFE)}
+	cp1250  = &codePage{id: 1250, enc: charmap.Windows1250}
+	cp1251  = &codePage{id: 1251, enc: charmap.Windows1251}
+	cp1253  = &codePage{id: 1253, enc: charmap.Windows1253}
+	cp1254  = &codePage{id: 1254, enc: charmap.Windows1254}
+	cp1255  = &codePage{id: 1255, enc: charmap.Windows1255}
+	cp1256  = &codePage{id: 1256, enc: charmap.Windows1256}
+	cp1257  = &codePage{id: 1257, enc: charmap.Windows1257}
+	cp874   = &codePage{id: 874, enc: charmap.Windows874}
+	cpMacRo = &codePage{id: 10000, enc: charmap.Macintosh}
+)
+
+// fibCodePage chooses the code page from the FIB's chse and lid.
+func fibCodePage(chse, lid uint16) *codePage {
+	switch chse {
+	case 0:
+	case 256:
+		return cpMacRo
+	default:
+		return charsetCodePage(byte(chse))
+	}
+	if lid < 999 {
+		return cp1252
+	}
+	switch lid & 0x3FF { // the primary language
+	case 0x11:
+		return cp932
+	case 0x04:
+		if lid == 0x0804 || lid == 0x1004 {
+			return cp936
+		}
+		return cp950
+	case 0x12:
+		return cp949
+	case 0x05, 0x0E, 0x15, 0x18, 0x1A, 0x1B, 0x24, 0x1C:
+		return cp1250
+	case 0x19, 0x22, 0x23, 0x02, 0x2F:
+		return cp1251
+	case 0x08:
+		return cp1253
+	case 0x1F:
+		return cp1254
+	case 0x0D:
+		return cp1255
+	case 0x01, 0x29, 0x20:
+		return cp1256
+	case 0x25, 0x26, 0x27:
+		return cp1257
+	case 0x1E:
+		return cp874
+	}
+	return cp1252
+}
+
+// charsetCodePage maps a Windows character set (LOGFONT lfCharSet) to its
+// code page.
+func charsetCodePage(cs byte) *codePage {
+	switch cs {
+	case 128:
+		return cp932
+	case 134:
+		return cp936
+	case 129:
+		return cp949
+	case 136:
+		return cp950
+	case 238:
+		return cp1250
+	case 204:
+		return cp1251
+	case 161:
+		return cp1253
+	case 162:
+		return cp1254
+	case 177:
+		return cp1255
+	case 178:
+		return cp1256
+	case 186:
+		return cp1257
+	case 222:
+		return cp874
+	case 77:
+		return cpMacRo
+	}
+	return cp1252
+}
+
+// build fills the tables once: each byte, and each lead-trail pair of a
+// double-byte code page, decoded by the encoding (U+FFFD where it has no
+// character).
+func (c *codePage) build() {
+	c.once.Do(func() {
+		if c.enc == nil {
+			for i := range c.sbcs {
+				c.sbcs[i] = cp1252Unit(byte(i))
+			}
+			return
+		}
+		d := c.enc.NewDecoder()
+		one := func(b []byte) uint16 {
+			out, err := d.Bytes(b)
+			r, n := utf8.DecodeRune(out)
+			if err != nil || n == 0 || n != len(out) || r > 0xFFFF {
+				return 0xFFFD
+			}
+			return uint16(r)
+		}
+		for i := range c.sbcs {
+			if i < 0x80 {
+				c.sbcs[i] = uint16(i)
+			} else {
+				c.sbcs[i] = one([]byte{byte(i)})
+			}
+		}
+		if c.lead != nil {
+			c.dbcs = make([]uint16, 1<<16)
+			for hi := 0x80; hi < 0x100; hi++ {
+				if !c.lead(byte(hi)) {
+					continue
+				}
+				for lo := 0x40; lo < 0x100; lo++ {
+					c.dbcs[hi<<8|lo] = one([]byte{byte(hi), byte(lo)})
+				}
+			}
+		}
+	})
+}
+
+// decode appends one unit per byte of b to units.
+func (c *codePage) decode(units []uint16, b []byte) []uint16 {
+	c.build()
+	for i := 0; i < len(b); i++ {
+		x := b[i]
+		if c.lead != nil && c.lead(x) && i+1 < len(b) && b[i+1] >= 0x40 {
+			u := c.dbcs[int(x)<<8|int(b[i+1])]
+			if u == 0 {
+				u = 0xFFFD
+			}
+			units = append(units, u, 0)
+			i++
+			continue
+		}
+		units = append(units, c.sbcs[x])
+	}
+	return units
+}
+
+// decode16 appends one unit per 16-bit unit of b (fExtChar text): from
+// 0x3000 up a double-byte code, below it the low byte's character, as
+// LibreOffice reads such text.
+func (c *codePage) decode16(units []uint16, b []byte) []uint16 {
+	c.build()
+	for i := 0; i+1 < len(b); i += 2 {
+		u := uint16(b[i]) | uint16(b[i+1])<<8
+		switch {
+		case u < 0x3000:
+			units = append(units, c.sbcs[byte(u)])
+		case c.dbcs != nil && c.dbcs[u] != 0:
+			units = append(units, c.dbcs[u])
+		default:
+			units = append(units, 0xFFFD)
+		}
+	}
+	return units
+}
