@@ -46,9 +46,11 @@ var allowed = map[string][]string{
 // readerImporters are the only packages outside internal/extract that may
 // import a package of the extraction tree other than its root (the
 // readers register themselves through internal/extract/all, as image/png
-// does with image): the worker, which runs the extractions, and the tools.
+// does with image): the worker, which runs the extractions, the tools, and
+// bench/legacy, which times the native readers against the LibreOffice
+// fallback.
 // cmd/fumibako runs the worker through package worker and needs none.
-var readerImporters = []string{"internal/worker", "tools/"}
+var readerImporters = []string{"internal/worker", "tools/", "bench/legacy"}
 
 func closure(pkg string, seen map[string]bool) {
 	for _, d := range allowed[pkg] {
