@@ -5,6 +5,7 @@ package worker
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,8 +29,36 @@ var rssSupported = sync.OnceValue(func() bool { return fileExists("/proc/self/st
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// processRSS reads VmRSS of pid from /proc (Linux).
+// processRSS is the largest resident memory of pid and the processes below
+// it, from /proc (Linux): the cap is per process, as Windows' job limit
+// is, so it reaches the converter the worker keeps running (LibreOffice's
+// soffice.bin, a child of the worker) as well as the worker. Children are
+// found through /proc/<pid>/task/<tid>/children, so no scan of every
+// process runs ten times a second.
 func processRSS(pid int) int64 {
+	var largest int64
+	seen := map[int]bool{pid: true}
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		largest = max(largest, vmRSS(p))
+		files, _ := filepath.Glob("/proc/" + strconv.Itoa(p) + "/task/[0-9]*/children")
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			for _, c := range strings.Fields(string(b)) {
+				if n, err := strconv.Atoi(c); err == nil && !seen[n] {
+					seen[n] = true
+					queue = append(queue, n)
+				}
+			}
+		}
+	}
+	return largest
+}
+
+// vmRSS reads VmRSS of pid from /proc (Linux).
+func vmRSS(pid int) int64 {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0

@@ -19,6 +19,8 @@ import (
 //	alloc        allocate and touch memory until the OS stops it
 //	spawn        start a "sleep" child, write both pids to FUMIBAKO_WORKER_PIDS, wait
 //	sleep        wait forever
+//	spawnhold    start a "hold" child, then wait
+//	hold         allocate and touch 256 MiB, then wait
 //	coordinator  start a Slot whose worker spawns, then wait (killed by the test)
 func TestMain(m *testing.M) {
 	switch os.Getenv("FUMIBAKO_WORKER_HELPER") {
@@ -48,6 +50,19 @@ func TestMain(m *testing.M) {
 		writePids(fmt.Sprintf("worker %d\nchild %d\n", os.Getpid(), child.Process.Pid))
 		select {}
 	case "sleep":
+		select {}
+	case "spawnhold":
+		child := exec.Command(os.Args[0])
+		child.Env = append(os.Environ(), "FUMIBAKO_WORKER_HELPER=hold")
+		if err := child.Start(); err != nil {
+			os.Exit(4)
+		}
+		select {}
+	case "hold":
+		b := make([]byte, 256<<20)
+		for i := range b {
+			b[i] = 1
+		}
 		select {}
 	case "coordinator":
 		s := NewSlot(Config{Exe: os.Args[0], Env: []string{"FUMIBAKO_WORKER_HELPER=spawn"}}, os.Getenv("FUMIBAKO_WORKER_SCRATCH"))
