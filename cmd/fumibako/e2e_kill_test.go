@@ -209,8 +209,10 @@ func journalStarted(f *fixture, name string) bool {
 
 // TestCrashBeforeSummary: a run killed after publishing but before it
 // brings the index summary up to date leaves the summary of the run
-// before; searches still find what was published (the changed folders
-// are read directly), and the next run writes the summary again.
+// before and the index marked as changing (indexer rule 7); searches
+// still find what was published (the mark makes them check folder times,
+// and the changed folders are read directly), and the next run writes the
+// summary again and clears the mark.
 func TestCrashBeforeSummary(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGKILL test")
@@ -239,6 +241,10 @@ func TestCrashBeforeSummary(t *testing.T) {
 	if after, _ := os.ReadFile(sums[0]); string(after) != string(before) {
 		t.Fatalf("the summary changed although the run was killed before writing it")
 	}
+	marks, _ := filepath.Glob(filepath.Join(f.ws, "work", "store", "content", ".fumibako-changing.*"))
+	if len(marks) != 1 {
+		t.Fatalf("changing marks after the kill: %q, want one", marks)
+	}
 	for _, token := range []string{"zzaddedzz", "zznewdirzz", files[1].Token} {
 		if out, _, code := f.run("search", token); code != 0 || !strings.Contains(out, token) {
 			t.Errorf("search %s with the old summary: exit %d, %q", token, code, out)
@@ -249,5 +255,8 @@ func TestCrashBeforeSummary(t *testing.T) {
 	checkComplete(t, f, files)
 	if after, _ := os.ReadFile(sums[0]); string(after) == string(before) {
 		t.Errorf("the next run did not write the summary again")
+	}
+	if _, err := os.Stat(marks[0]); !os.IsNotExist(err) {
+		t.Errorf("the changing mark is still there after a complete run: %v", err)
 	}
 }

@@ -91,6 +91,7 @@ func acquire(dir string, refs []partRef) (ms []*mapping, vanished bool) {
 			return nil, true
 		}
 		if m.err == nil {
+			adviseRandom(m.data)
 			m.size, m.mtime = st.Size(), st.ModTime()
 			cache.bytes += int64(len(m.data))
 			m.part, m.err = ParsePart(path, m.data)

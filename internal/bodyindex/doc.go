@@ -16,6 +16,9 @@
 // and, per index, in the content root (see summary.go):
 //
 //	.fumibako-summary.<index>        folders and part filters of the index
+//	.fumibako-changing.<index>       empty: the index is being changed, so
+//	                                 a search checks the summary's folder
+//	                                 times (changing.go)
 //
 // Dot names cannot clash with source names: the crawl skips dot files and
 // folders. A part's name is the first 16 bytes of the SHA-256 of its bytes,

@@ -142,6 +142,10 @@ func ParsePart(path string, data []byte) (*Part, error) {
 		}
 		p.gidx = gi
 	}
+	// The block table and the gram index are read by every search that
+	// opens the part (the writer puts them first).
+	willNeed(bs)
+	willNeed(p.gidx)
 	return p, nil
 }
 
@@ -357,6 +361,7 @@ func (p *Part) Folded(b int) (text []byte, base int, err error) {
 		return nil, 0, err
 	}
 	text = p.fold[start:stop]
+	willNeed(text)
 	return text, start, p.checkLines(b, text)
 }
 
@@ -447,6 +452,7 @@ func (p *Part) AppendOriginal(dst []byte, b int) ([]byte, error) {
 		return nil, err
 	}
 	r := p.blocks[b]
+	willNeed(p.orig[r.patchOff : r.patchOff+r.patchLen])
 	start := len(dst)
 	if cap(dst)-start < int(r.rawLen) {
 		dst = append(make([]byte, 0, start+int(r.rawLen)), dst...)
@@ -493,6 +499,7 @@ func (p *Part) LineReader(b int) (*LineReader, error) {
 	}
 	r := p.blocks[b]
 	pt := p.orig[r.patchOff : r.patchOff+r.patchLen]
+	willNeed(pt)
 	return &LineReader{p: p, b: b, base: base, fold: fold, patches: pt, rest: pt}, nil
 }
 

@@ -56,6 +56,7 @@ func compareFiles(a, b string) int {
 // could not be read are left out and reported by a *LostError after the
 // commit.
 func Publish(dir string, removed []string) error {
+	defer markChanging(dir)()
 	old, err := OpenFolder(dir)
 	if err != nil {
 		return err

@@ -37,6 +37,7 @@ var legacyReaders = map[int]func(dir string) ([]LegacyFile, error){}
 // The indexer calls it for every folder where Files or Publish returned a
 // *RebuildError, and logs that the folder was rebuilt.
 func Rebuild(dir string) error {
+	defer markChanging(dir)()
 	_, err := readManifest(dir)
 	var rb *RebuildError
 	if err == nil {

@@ -23,5 +23,8 @@ func (Store) Files(dir string) (map[string]int, error) {
 	return out, nil
 }
 
+// MarkChanging calls MarkChanging.
+func (Store) MarkChanging(contentRoot, index string) error { return MarkChanging(contentRoot, index) }
+
 // WriteSummary calls WriteSummary.
 func (Store) WriteSummary(contentRoot, index string) error { return WriteSummary(contentRoot, index) }

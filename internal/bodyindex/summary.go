@@ -24,12 +24,17 @@ import (
 //
 // It is a cache, written by the coordinator at the end of an indexing run
 // (WriteSummary) into the content root beside the index folder, so that
-// writing it changes no folder of the index. Readers trust a folder's entry
-// only while the folder's modification time is the one recorded (taken
-// before the folder was listed): publishing a folder renames its manifest
-// into it and adding a sub-folder creates an entry, so either changes the
-// time, and such a folder is read directly, as without a summary. A
-// missing, damaged or other-version summary is ignored the same way.
+// writing it changes no folder of the index. A search believes it whole
+// unless the index is marked as changing (changing.go): a run marks every
+// index before it changes any folder and WriteSummary clears the mark, so
+// outside runs a search reads the summary and the folders that can match,
+// and states no folder. While the mark is there, readers trust a folder's
+// entry only while the folder's modification time is the one recorded
+// (taken before the folder was listed): publishing a folder renames its
+// manifest into it and adding a sub-folder creates an entry, so either
+// changes the time, and such a folder is read directly, as without a
+// summary. A missing, damaged or other-version summary is ignored the same
+// way (the next run writes it again).
 // File systems keep coarse times, so a change in the same tick as the
 // recorded time would go unseen: the writer records a folder only once
 // racyWindow has passed since its time (waiting, then listing it again).
@@ -77,7 +82,10 @@ import (
 //
 //	1  folders, parts and their Bloom columns.
 //	2  one more column per folder, for the paths of its files.
-const SummaryVersion = 2
+//	3  the same layout, believed without folder times unless the index is
+//	   marked changing: a summary of version 2 was written by a binary
+//	   that does not mark, so it is rewritten rather than believed.
+const SummaryVersion = 3
 
 const (
 	summaryPrefix     = ".fumibako-summary."
@@ -104,6 +112,7 @@ func SummaryPath(contentRoot, index string) string {
 // and the file goes now or at the next start.
 func RemoveSummary(contentRoot, index string) error {
 	path := SummaryPath(contentRoot, index)
+	clearChanging(contentRoot, index) // no summary: nothing to distrust
 	to, err := moveAway(path, filepath.Join(contentRoot, content.DeferredPrefix+summaryPrefix+index))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -129,6 +138,9 @@ type Summary struct {
 	parts [][idSize]byte
 	dirs  map[string]*SummaryDir
 	cols  int // P+D
+	// trusted: the index was not marked changing when the summary was
+	// opened, so its entries hold without checking folder times.
+	trusted bool
 }
 
 // SummaryDir is what the summary says about one folder of the index.
@@ -147,6 +159,18 @@ type SummaryDir struct {
 // nil; a damaged one or one of another version gives an error (the caller
 // searches without it).
 func OpenSummary(contentRoot, index string) (*Summary, error) {
+	// The mark is looked at first: a run that starts after this look is
+	// concurrent with the search, which may then see the index as it was.
+	trusted := !Changing(contentRoot, index)
+	s, err := openSummary(contentRoot, index)
+	if s != nil {
+		s.trusted = trusted
+	}
+	return s, err
+}
+
+// openSummary opens the summary with every folder's time to be checked.
+func openSummary(contentRoot, index string) (*Summary, error) {
 	path := SummaryPath(contentRoot, index)
 	f, err := openShared(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -249,11 +273,17 @@ func joinRel(parent, name string) string {
 func (s *Summary) Dir(rel string) *SummaryDir { return s.dirs[rel] }
 
 // FreshDir returns the entry of the folder at rel when the folder still
-// is as the entry says, else nil.
+// is as the entry says, else nil. Unless the index is marked changing, the
+// entry is believed without a look at the folder (changing.go); an entry
+// recorded without a time (changed while the summary was written) never
+// is.
 func (s *Summary) FreshDir(rel string) *SummaryDir {
 	d := s.dirs[rel]
-	if d == nil {
+	if d == nil || d.Mtime == 0 {
 		return nil
+	}
+	if s.trusted {
+		return d
 	}
 	if s.stat == nil {
 		s.stat = openDirStatter(s.root)

@@ -71,6 +71,18 @@ type sumDir struct {
 // Only the coordinator calls it, after publishing. An index folder that
 // does not exist gets its summary removed.
 func WriteSummary(contentRoot, index string) error {
+	// No publish of this process runs between the listing and the
+	// removal of the changing mark (changing.go).
+	changeMu.Lock()
+	defer changeMu.Unlock()
+	err := writeSummary(contentRoot, index)
+	if err == nil {
+		clearChanging(contentRoot, index)
+	}
+	return err
+}
+
+func writeSummary(contentRoot, index string) error {
 	root := filepath.Join(contentRoot, index)
 	// A temporary file a crash left behind goes, written now or not.
 	workspace.Remove(SummaryPath(contentRoot, index) + tmpSuffix)
@@ -144,7 +156,7 @@ func WriteSummary(contentRoot, index string) error {
 // summaryFresh reports whether the summary on disk still describes every
 // folder of the index.
 func summaryFresh(contentRoot, index string) bool {
-	s, err := OpenSummary(contentRoot, index)
+	s, err := openSummary(contentRoot, index)
 	if err != nil || s == nil {
 		return false
 	}

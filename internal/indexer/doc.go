@@ -24,6 +24,12 @@
 //     after that folder was published.
 //  6. 書 MUST precede the final rewrite of the ingest list and 終 follow it;
 //     a rewrite cut in the middle makes the next start redo every 始.
+//  7. Every index MUST be marked as changing (bodyindex.MarkChanging,
+//     durable) before the run changes any of its folders, and only
+//     WriteSummary, once the summary is committed, clears the mark: a
+//     search believes a summary without checking folders only while the
+//     mark is absent, so a kill in between leaves searches checking
+//     folder times until the next run.
 //
 // Dispatch keeps up to worker.Depth files in each worker's pipe (each with
 // its 始), so workers do not idle while results are recorded. A file that

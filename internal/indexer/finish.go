@@ -108,6 +108,28 @@ type Summarizer interface {
 	WriteSummary(contentRoot, index string) error
 }
 
+// ChangeMarker is a BodyIndex whose summaries a search believes without
+// checking folders unless the index is marked as changing (bodyindex
+// changing.go): the run marks every index before it changes a folder, and
+// WriteSummary clears the mark.
+type ChangeMarker interface {
+	MarkChanging(contentRoot, index string) error
+}
+
+// markChanging marks every index of the settings as changing; one that
+// cannot be marked has its summary removed by the marker instead.
+func (r *run) markChanging() {
+	m, ok := r.opt.Body.(ChangeMarker)
+	if !ok {
+		return
+	}
+	for _, root := range r.opt.Settings.Roots {
+		if err := m.MarkChanging(r.ws.ContentRoot(), root.Name); err != nil {
+			r.logf(Warn, msgSummaryFailed, root.Name, err)
+		}
+	}
+}
+
 // writeSummaries brings the summary of every index up to date once
 // publishing is over; one that cannot be written only makes searches
 // slower (they list the folders themselves). A full, read-only or failing

@@ -47,11 +47,7 @@ func RenameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newNam
 		if err := workspace.Rename(src, dst); err != nil {
 			return fmt.Errorf("indexer: rename %s: %w", src, err)
 		}
-		// The summary names no index inside: it moves as it is (a
-		// failure only leaves searches of the index without it).
-		if workspace.Rename(bodyindex.SummaryPath(ws.ContentRoot(), oldName), bodyindex.SummaryPath(ws.ContentRoot(), newName)) != nil {
-			bodyindex.RemoveSummary(ws.ContentRoot(), oldName)
-		}
+		bodyindex.MoveSummary(ws.ContentRoot(), oldName, newName)
 	}
 	folders := l.Folders
 	for i := range folders {

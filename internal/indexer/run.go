@@ -241,6 +241,7 @@ func Run(opt Options) (sum *Summary, err error) {
 	}
 	defer workspace.RemoveAll(r.scratch)
 
+	r.markChanging()
 	if err := r.start(); err != nil {
 		return nil, err
 	}

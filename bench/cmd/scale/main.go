@@ -85,6 +85,7 @@ func main() {
 	recollMax := flag.String("recoll-max", "1GB", "largest size at which Recoll's full build is measured (0: never)")
 	cold := flag.Bool("cold", true, "also time each query after dropping the page cache (needs root)")
 	tableOnly := flag.Bool("table", false, "print the table of the results file and exit")
+	genOnly := flag.Bool("gen-only", false, "generate (or find) the tree and exit")
 	recollOnly := flag.Bool("recoll-only", false, "measure only Recoll's full build and add it to this size's results")
 	fb := flag.String("fumibako", "", "fumibako binary (default: build ./cmd/fumibako into -dir)")
 	flag.Parse()
@@ -119,6 +120,9 @@ func main() {
 		fatal(err)
 	}
 	res.Files, res.Folders, res.TextBytes = tree.Files, tree.Folders, tree.TextBytes
+	if *genOnly {
+		return
+	}
 	if *recollOnly {
 		all := readResults(results)
 		prev, ok := all[key]
