@@ -152,119 +152,26 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 	defer cancel()
 
 	workers := max(1, runtime.GOMAXPROCS(0))
-	ahead := 4 * workers
-	tasks := make(chan *task, ahead)
-	order := make(chan *task, ahead)
-	run := &runState{}
-	var all []*task
+	p := &pipeline{ctx: ctx, q: q, tasks: make(chan *task, 4*workers), order: make(chan *task, 4*workers), run: &runState{}}
 	var wg sync.WaitGroup
-	wg.Add(1)
+	wg.Add(1 + workers)
 	go func() {
 		defer wg.Done()
-		defer close(tasks)
-		defer close(order)
-		var prev *task
-		w := walker{ctx: ctx, q: q, st: &st, out: func(dir, index, rel string, segs []string, only *partSet) bool {
-			t := newTask(dir, index, rel, segs, only, prev)
-			prev = t
-			all = append(all, t)
-			select {
-			case order <- t:
-			case <-ctx.Done():
-				return false
-			}
-			select {
-			case tasks <- t:
-				return true
-			case <-ctx.Done():
-				t.finish()
-				return false
-			}
-		}}
-		t0 := time.Now()
-		for _, ix := range selected {
-			w.openSummary(contentRoot, ix.Name)
-			ok := w.dir(filepath.Join(contentRoot, ix.Name), ix.Name, nil, []string{workspace.FoldKey(ix.Name)})
-			w.closeSummary()
-			if !ok {
-				break
-			}
-		}
-		st.Walk = time.Since(t0)
+		p.walk(contentRoot, selected, &st)
 	}()
 	for i := 0; i < workers; i++ {
-		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := searcher{ctx: ctx, q: q, run: run}
-			for t := range tasks {
-				if ctx.Err() == nil {
-					s.folder(t)
-				}
-				t.finish()
-			}
+			p.search()
 		}()
 	}
-
-	var last *Hit
-	stopped := false
-emitLoop:
-	for t := range order {
-		next := 0 // hits of t emitted
-		var chunks [][]Hit
-		for {
-			// Copy the chunk headers: the worker updates them in place.
-			t.mu.Lock()
-			chunks = append(chunks[:0], t.chunks...)
-			fin := t.finished
-			t.mu.Unlock()
-			for {
-				ci, off := next/hitChunk, next%hitChunk
-				if ci >= len(chunks) || off >= len(chunks[ci]) {
-					break
-				}
-				h := &chunks[ci][off]
-				if q.max > 0 && st.Hits == q.max {
-					st.Truncated = true
-					break emitLoop
-				}
-				if last == nil || h.Index != last.Index || h.RelPath != last.RelPath {
-					st.Files++
-				}
-				st.Hits++
-				last = h
-				next++
-				if !emit(*h) {
-					stopped = true
-					break emitLoop
-				}
-			}
-			if fin {
-				break
-			}
-			select {
-			case <-t.wake:
-			case <-t.done:
-			case <-ctx.Done():
-				break emitLoop
-			}
-		}
-		st.Problems = append(st.Problems, t.problems...)
-		t.consumed.Store(true)
-		run.emittedBefore.Add(int64(next))
-		t.mu.Lock()
-		t.chunks = nil
-		t.mu.Unlock()
-	}
-	if st.Truncated && last != nil {
-		st.CutAt, st.CutLabel = last.Path(), last.Label
-	}
+	stopped := p.emitAll(&st, emit)
 	cancelled := ctx.Err() != nil && !stopped && !st.Truncated
 	cancel()
-	for range order {
+	for range p.order {
 	}
 	wg.Wait()
-	for _, t := range all {
+	for _, t := range p.all {
 		st.add(&t.stats)
 	}
 	st.Total = time.Since(start)

@@ -39,6 +39,8 @@ func printTable(w io.Writer, all map[string]Result) {
 		row(p+" load", "", func(r Result) string { return phaseLoad(r, p) })
 	}
 	row("recoll build wall", "", func(r Result) string { return phaseWall(r, phaseRecoll) })
+	row("recoll build CPU", "", func(r Result) string { return phaseCPU(r, phaseRecoll) })
+	row("recoll build load", "", func(r Result) string { return phaseLoad(r, phaseRecoll) })
 	row("recoll/fumibako build (wall)", "≥ 8×", func(r Result) string {
 		rc, ok1 := r.Phases[phaseRecoll]
 		fb, ok2 := r.Phases[phaseBuild]
