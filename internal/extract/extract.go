@@ -3,7 +3,6 @@ package extract
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,33 +89,34 @@ func RegisterNotZip(r Reader) { notZip = r }
 var ooxmlExtensions = map[string]bool{".xlsx": true, ".xlsm": true, ".docx": true, ".docm": true, ".pptx": true, ".pptm": true}
 
 // Extract reads the file at path, choosing the reader by the extension of
-// name (the source's file name; path may be a scratch copy) and, for the
-// OOXML names, by what the file really holds.
+// name (the source's file name; path may be a scratch copy) and by what the
+// file really holds (routeFor). A source that is no regular file fails
+// with MsgNotRegular without blocking; an empty file of any extension is
+// read as holding nothing (済 with no places, as the reference does for
+// empty text files and as Word and PowerPoint open the empty .docx and
+// .pptx that Explorer's "New" menu creates).
 func Extract(ctx context.Context, path, name string, opt Options) (*Result, error) {
 	ext := strings.ToLower(filepath.Ext(name))
 	r, ok := readers[ext]
 	if !ok {
 		return nil, ErrUnsupported
 	}
-	if ooxmlExtensions[ext] && !isZip(path) {
+	src, err := inspect(path)
+	if err != nil {
+		return nil, err
+	}
+	if src.size == 0 {
+		return &Result{}, nil
+	}
+	switch rt, err := routeFor(ext, src.head); rt {
+	case routeFailed:
+		return nil, err
+	case routePDF:
+		return readers[".pdf"](ctx, path, opt)
+	case routeNotZip:
 		return notZip(ctx, path, opt)
 	}
 	return r(ctx, path, opt)
-}
-
-// isZip reports whether the file starts like a ZIP archive. Unreadable
-// files count as ZIP so that the reader reports the error.
-func isZip(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return true
-	}
-	defer f.Close()
-	// "PK" alone (a cut or damaged archive) is still the package reader's
-	// to judge, as is an empty file.
-	head := make([]byte, 2)
-	n, _ := io.ReadFull(f, head)
-	return n == 0 || string(head[:n]) == "PK"
 }
 
 // OpenSized opens path read-only and returns it with its size; errors

@@ -175,7 +175,6 @@ func TestXlsxFailures(t *testing.T) {
 		notZip  bool
 		wantLog string
 	}{
-		{name: "empty", data: nil, msg: extract.MsgCorrupt, notZip: true},
 		{name: "truncated", data: cells[:len(cells)/2], msg: extract.MsgCorrupt},
 		{name: "broken sheet", data: xlsxMinimal(t, map[string]string{"S": `<worksheet><sheetData><row><c r="A1"><v>1</v></row>`}), msg: extract.MsgCorrupt},
 		{name: "DTD", data: xlsxMinimal(t, map[string]string{"S": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><worksheet><sheetData/></worksheet>`}), msg: extract.MsgCorrupt},

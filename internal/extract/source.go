@@ -1,0 +1,85 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/fumibako/fumibako/internal/officefile"
+)
+
+// MsgNotRegular is the failure of a source that is no regular file when
+// it is opened (a named pipe, a device or a folder put in its place after
+// the crawl): reading it could block the worker until the deadline.
+const MsgNotRegular = "通常のファイルではない（フォルダ・名前付きパイプ・デバイスなどに置き換わっている）ため取り込めません"
+
+// source is what Extract learns of a file before a reader opens it.
+type source struct {
+	size int64
+	head []byte // the first officefile.SniffBytes bytes (fewer if shorter)
+}
+
+// inspect opens path without blocking (openNoBlock: a named pipe would
+// otherwise wait for a writer), refuses anything but a regular file and
+// reads the file's first bytes for sniffing.
+func inspect(path string) (*source, error) {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, fmt.Errorf("extract: open %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("extract: stat %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, Fail(MsgNotRegular, fmt.Errorf("extract: %s is %v, not a regular file", path, st.Mode().Type()))
+	}
+	head := make([]byte, min(st.Size(), officefile.SniffBytes))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, fmt.Errorf("extract: read %s: %w", path, err)
+	}
+	return &source{size: st.Size(), head: head[:n]}, nil
+}
+
+// route is where Extract sends a file by what its first bytes hold.
+type route int
+
+const (
+	routeReader route = iota // the reader of the extension
+	routeNotZip              // the legacy path (an OOXML name over no ZIP)
+	routePDF                 // the PDF reader, whatever the name
+	routeFailed              // refused: routeErr says why
+)
+
+// routeFor decides, from the first bytes, which reader gets a non-empty
+// file named with extension ext: a PDF goes to the PDF reader under any
+// name; an image, archive or program (officefile.Foreign), or a ZIP or
+// compound file under a text name, is refused (MsgNotText for a text
+// name, MsgCorrupt otherwise); an OOXML name over anything but a ZIP goes
+// to the legacy path, which classifies it.
+func routeFor(ext string, head []byte) (route, error) {
+	text := targetKind[ext] == KindText
+	if ext != ".pdf" && bytes.HasPrefix(head, []byte("%PDF-")) && readers[".pdf"] != nil {
+		return routePDF, nil
+	}
+	if name, ok := officefile.Foreign(head); ok {
+		cause := fmt.Errorf("extract: %s content under a %s name", name, ext)
+		if text {
+			return routeFailed, Fail(MsgNotText, cause)
+		}
+		return routeFailed, Corrupt(cause)
+	}
+	if text {
+		if f := officefile.SniffHead(head); f == officefile.FormatZIP || f == officefile.FormatCFB {
+			return routeFailed, Fail(MsgNotText, fmt.Errorf("extract: %s content under a %s name", f, ext))
+		}
+	}
+	if ooxmlExtensions[ext] && !bytes.HasPrefix(head, []byte("PK")) {
+		// "PK" alone (a cut or damaged archive) is still the package
+		// reader's to judge.
+		return routeNotZip, nil
+	}
+	return routeReader, nil
+}
