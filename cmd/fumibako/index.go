@@ -30,7 +30,7 @@ func setupIndex(fs *flag.FlagSet) func(*env, []string) error {
 	fs.Var(&only, "only", "この`インデックス名`だけを取り込み、ほかはそのままにする（繰り返し指定できます）")
 	workers := fs.Int("workers", 0, "並べて取り込む`プロセス数`（既定: 設定、なければ CPU の数）")
 	timeout := fs.Duration("file-timeout", 0, "1 ファイルにかけてよい`時間`。超えたファイルは失敗にして次へ進む（例: 10m、既定: 設定、なければ 10 分）")
-	memMB := fs.Int64("worker-memory", 0, "取り込みのプロセス 1 つが使えるメモリの上限 `MiB`（既定: 2048、-1 で上限なし）")
+	memMB := fs.Int64("worker-memory", 0, "取り込みのプロセス 1 つが使えるメモリの上限 `MiB`（既定: パソコンのメモリの 4 分の 1 を取り込みのプロセスの数で分けた量（512〜2048）、-1 で上限なし）")
 	plain := fs.Bool("plain", false, "端末でも進み具合の行を使わず、すべての行をそのまま出力する")
 	asJSON := fs.Bool("json", false, "1 行に 1 つの JSON で出来事を出力する（開始・ファイルごとの結果・注意・終了）")
 	return func(e *env, args []string) error {

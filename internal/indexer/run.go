@@ -64,7 +64,7 @@ type Options struct {
 
 	Workers     int           // 0 = number of CPUs
 	FileTimeout time.Duration // 0 = 10 minutes
-	MemLimit    int64         // bytes per worker; 0 = 2 GiB, <0 = none
+	MemLimit    int64         // bytes per worker; 0 = a share of the machine's memory (worker.DefaultMemLimit), <0 = none
 	Grace       time.Duration // for files in flight after a stop; 0 = 5 s
 
 	// WorkerExe and WorkerArgs start a worker process
@@ -91,6 +91,9 @@ type Options struct {
 	// newSlot makes the worker slots (worker.NewSlot; scripted ones in
 	// tests).
 	newSlot func(cfg worker.Config, scratch string) slot
+	// totalMemory reads the machine's memory for the default MemLimit
+	// (worker.TotalMemory; a fake in tests).
+	totalMemory func() (uint64, bool)
 }
 
 // slot is one worker slot as the run uses it: a *worker.Slot, a scripted
@@ -190,7 +193,11 @@ func Run(opt Options) (sum *Summary, err error) {
 		opt.FileTimeout = 10 * time.Minute
 	}
 	if opt.MemLimit == 0 {
-		opt.MemLimit = 2 << 30
+		if opt.totalMemory == nil {
+			opt.totalMemory = worker.TotalMemory
+		}
+		total, _ := opt.totalMemory()
+		opt.MemLimit = worker.DefaultMemLimit(total, opt.Workers)
 	}
 	if opt.Grace <= 0 {
 		opt.Grace = 5 * time.Second

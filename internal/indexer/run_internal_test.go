@@ -253,3 +253,58 @@ func check(t *testing.T, what string, got, want []string) {
 		t.Errorf("%s:\n%s\nwant:\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestRunMemLimitDefault: without a setting the workers' memory cap is
+// the machine's share (worker.DefaultMemLimit of an 8 GB machine here);
+// an explicit cap wins, and a negative one means none.
+func TestRunMemLimitDefault(t *testing.T) {
+	tests := []struct {
+		name    string
+		set     int64
+		workers int
+		want    int64
+	}{
+		{"default, 1 worker", 0, 1, 2 << 30},
+		{"default, 2 workers", 0, 2, 1 << 30},
+		{"default, 4 workers", 0, 4, 512 << 20},
+		{"explicit", 300 << 20, 2, 300 << 20},
+		{"none", -1, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ws, err := workspace.Open(filepath.Join(t.TempDir(), "ws"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			var seen []string
+			_, err = Run(Options{
+				Workspace:   ws,
+				Settings:    &workspace.Settings{Roots: []workspace.Root{{Name: "src", Path: root}}},
+				Body:        &nopBody{},
+				Workers:     tt.workers,
+				MemLimit:    tt.set,
+				totalMemory: func() (uint64, bool) { return 8 << 30, true },
+				newSlot: func(cfg worker.Config, _ string) slot {
+					got = append(got, cfg.MemLimit)
+					return scriptedSlot{script: answer, seen: &seen}
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == 0 {
+				t.Fatal("no worker started")
+			}
+			for _, m := range got {
+				if m != tt.want {
+					t.Errorf("worker MemLimit = %d, want %d", m, tt.want)
+				}
+			}
+		})
+	}
+}
