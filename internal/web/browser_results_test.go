@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // TestBrowserResults (issue 18): a hit whose file was edited after
@@ -139,11 +141,23 @@ func TestBrowserResults(t *testing.T) {
 	if st := get(b, "own files box", eval[bool](`document.querySelector('#target-list .tnode[data-kind=self] input').checked`)); st {
 		t.Errorf("（このフォルダ直下のファイル） still checked after unchecking it")
 	}
-	if ex := get(b, "saved", eval[string](`JSON.stringify(JSON.parse(localStorage.getItem('fumibako.search')).exclude)`)); ex != `[{"path":"営業","subfolders":false}]` {
-		t.Errorf("saved exclusions = %s", ex)
+	// The exclusion is saved in settings.json (searchExcludes), not in
+	// the browser: a page opened afresh, its storage cleared, shows it.
+	want := []workspace.SearchExclude{{Path: "営業", Subfolders: false}}
+	if got := waitExcludes(t, e, want); !slices.Equal(got, want) {
+		t.Errorf("searchExcludes in settings.json = %+v, want %+v", got, want)
 	}
 	b.screenshot("tree")
-	b.step("tree all", click(`#targets-all`), waitJS(`document.querySelector('#target-list .tnode[data-kind=self] input').checked`))
+	b.step("tree after reload",
+		chromedp.Evaluate[void](`localStorage.clear()`),
+		chromedp.Navigate(e.url("/")),
+		waitJS(`document.body.dataset.ready === '1'`),
+		click(`#nav-search`),
+		waitJS(`(i => i && i.indeterminate)(document.querySelector('#target-list .tnode[data-kind=index] > .trow input'))`))
+	b.step("tree all", click(`#targets-all`), waitJS(`document.querySelector('#target-list .tnode[data-kind=index] > .trow input').checked`))
+	if got := waitExcludes(t, e, nil); len(got) != 0 {
+		t.Errorf("searchExcludes after ［すべて選択］ = %+v, want none", got)
+	}
 
 	// No hits: the previous preview does not stay.
 	b.step("no hits",
@@ -173,4 +187,21 @@ func TestBrowserResults(t *testing.T) {
 		t.Errorf("nav badge still 失敗 after 無視する")
 	}
 	b.screenshot("ignored")
+}
+
+// waitExcludes waits until settings.json holds want as searchExcludes (the
+// page saves them in the background) and returns what it holds then.
+func waitExcludes(t *testing.T, e *env, want []workspace.SearchExclude) []workspace.SearchExclude {
+	t.Helper()
+	var got []workspace.SearchExclude
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		st, err := e.ws.LoadSettings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = st.SearchExcludes; slices.Equal(got, want) {
+			break
+		}
+	}
+	return got
 }

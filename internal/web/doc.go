@@ -46,7 +46,8 @@
 //	GET  /api/events          server-sent events: state (RunView), log ([]LogLine)
 //	GET  /api/failures        the failure list, newest first
 //	GET  /api/log             indexing_log.txt
-//	GET  /api/indexes         index names and when each was last updated
+//	GET  /api/indexes         index names, when each was last updated and the
+//	                          search-target tree's exclusions (settings searchExcludes)
 //	GET  /api/tree?path=…     sub-folders of a search-target tree node (tree.go)
 //	GET  /api/search?q=…      NDJSON stream of hits, then a done line (search.go)
 //	GET  /api/preview?path=…  the place around a hit (PreviewView)
@@ -62,6 +63,8 @@
 //	POST /api/export          {query, filter, format}: search_results.txt or .csv
 //	POST /api/fresh           {files}: which shown files changed or vanished since indexed (fresh.go)
 //	POST /api/failures/ignore {path, ignore}: mark a failure as expected (無視する)
+//	POST /api/excludes {excludes:[{path, subfolders}]}: save the tree's unchecked
+//	     nodes in settings.json, shared by every page (tree.go)
 //
 // Refusals answer {"error": English, "message": Japanese}; the page shows
 // the message under the field or in the status bar (gui.md §9).

@@ -68,7 +68,7 @@ func (s *Server) loadSettings() (*workspace.Settings, string, error) {
 		}
 		return st, b.Error(), nil
 	}
-	return st, "", nil
+	return st, st.Ignored, nil
 }
 
 // runView is the runner's snapshot plus the lock held by another process.

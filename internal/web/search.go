@@ -115,7 +115,7 @@ func (s *Server) handleIndexes(w http.ResponseWriter, r *http.Request) {
 	for _, i := range ix {
 		names = append(names, i.Name)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"indexes": names, "updated": ix})
+	writeJSON(w, http.StatusOK, map[string]any{"indexes": names, "updated": ix, "excludes": s.searchExcludes()})
 }
 
 // streamWriter writes NDJSON lines and flushes the first hit at once,

@@ -159,6 +159,7 @@ func (s *Server) routes() {
 		"/api/export":          s.handleExport,
 		"/api/fresh":           s.handleFresh,
 		"/api/failures/ignore": s.handleIgnore,
+		"/api/excludes":        s.handleExcludes,
 	}
 	for path, h := range post {
 		m.Handle("POST "+path, s.needToken(h))

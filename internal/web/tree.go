@@ -67,3 +67,57 @@ func treeSubfolders(dir string) []string {
 	slices.SortFunc(out, func(a, b string) int { return strings.Compare(workspace.FoldKey(a), workspace.FoldKey(b)) })
 	return out
 }
+
+// maxExcludes bounds the exclusions one request saves.
+const maxExcludes = 10000
+
+// handleExcludes saves the unchecked nodes of the search-target tree in
+// settings.json (POST /api/excludes {excludes:[{path, subfolders}]};
+// searchExcludes, reference/gui.md §4.2), so every page open on the
+// workspace shares them; GET /api/indexes hands them out.
+func (s *Server) handleExcludes(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Excludes []workspace.SearchExclude
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if len(req.Excludes) > maxExcludes {
+		writeError(w, http.StatusBadRequest, "web: too many exclusions")
+		return
+	}
+	for _, e := range req.Excludes {
+		if !ingestlist.ValidRelPath(e.Path) && !workspace.TestStoredIndexName(e.Path) {
+			writeError(w, http.StatusBadRequest, "web: not an index path: "+e.Path)
+			return
+		}
+	}
+	_, err := s.changeSettings(func(st *workspace.Settings) (string, error) {
+		if slices.Equal(st.SearchExcludes, req.Excludes) {
+			return "", errUnchanged
+		}
+		st.SearchExcludes = req.Excludes
+		return "", nil
+	})
+	if err != nil {
+		writeEditError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"excludes": nonNil(req.Excludes)})
+}
+
+// searchExcludes returns the saved exclusions for GET /api/indexes.
+func (s *Server) searchExcludes() []workspace.SearchExclude {
+	st, _, err := s.loadSettings()
+	if err != nil {
+		return []workspace.SearchExclude{}
+	}
+	return nonNil(st.SearchExcludes)
+}
+
+func nonNil(e []workspace.SearchExclude) []workspace.SearchExclude {
+	if e == nil {
+		return []workspace.SearchExclude{}
+	}
+	return e
+}

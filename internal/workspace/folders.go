@@ -226,6 +226,8 @@ func (s *Settings) RenameRoot(oldName, newName string) error {
 	}
 	s.Roots[i].Name = newName
 	s.unremove(newName)
+	s.dropExcludes(oldName)
+	s.dropExcludes(newName)
 	return nil
 }
 
@@ -251,6 +253,7 @@ func (s *Settings) RemoveRoot(name string) (Root, error) {
 	}
 	s.Roots = append(s.Roots[:i:i], s.Roots[i+1:]...)
 	s.MarkRemoved(r)
+	s.dropExcludes(name)
 	return r, nil
 }
 

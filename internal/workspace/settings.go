@@ -28,7 +28,8 @@ func (r Root) IsEnabled() bool { return r.Enabled == nil || *r.Enabled }
 //	{
 //	  "targetFolders": [{"name": "営業", "path": "/srv/share/営業", "enabled": true}],
 //	  "workers": 0,
-//	  "fileTimeoutMinutes": 0
+//	  "fileTimeoutMinutes": 0,
+//	  "searchExcludes": [{"path": "営業\\2019", "subfolders": true}]
 //	}
 //
 // Zero options mean the defaults (workers = number of CPUs, 10 minutes).
@@ -48,6 +49,13 @@ type Settings struct {
 	// lost or broken) is kept (issue 15). An entry whose name is a root
 	// again (re-added) is void.
 	Removed []Root `json:"removedFolders,omitempty"`
+	// SearchExcludes are the unchecked nodes of the web UI's search-target
+	// tree (searchExcludes, excludes.go), shared by every page open on
+	// the workspace.
+	SearchExcludes []SearchExclude `json:"-"`
+	// Ignored says, in Japanese, what reading the file left out (a
+	// malformed searchExcludes), for a notice; empty when nothing was.
+	Ignored string `json:"-"`
 }
 
 // MsgSettingsBroken is logged when settings.json could not be read and was
@@ -168,6 +176,7 @@ func ParseSettings(data []byte) (*Settings, error) {
 		seen[k] = true
 	}
 	s.Removed = slices.DeleteFunc(s.Removed, func(r Root) bool { _, _, ok := s.Root(r.Name); return ok || r.Name == "" })
+	s.readExcludes(data)
 	return &s, nil
 }
 
@@ -176,7 +185,7 @@ func (w *Workspace) SaveSettings(s *Settings) error {
 	if s.Roots == nil {
 		s.Roots = []Root{}
 	}
-	data, err := json.MarshalIndent(s, "", "  ")
+	data, err := json.MarshalIndent(settingsFile{Settings: s, SearchExcludes: s.SearchExcludes}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("workspace: encode settings: %w", err)
 	}

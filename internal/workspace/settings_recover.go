@@ -116,6 +116,9 @@ func SalvageSettings(data []byte) *Settings {
 		if dec.Decode(&obj) != nil {
 			continue
 		}
+		if _, ok := obj["subfolders"]; ok {
+			continue // a searchExcludes entry, not a root
+		}
 		var r Root
 		if json.Unmarshal(obj["path"], &r.Path) != nil || strings.TrimSpace(r.Path) == "" {
 			continue

@@ -37,7 +37,6 @@ F.search = (() => {
       kinds: kindBoxes().filter((b) => b.checked).map((b) => b.value),
       folder: $('opt-folder').value,
       names: $('opt-names').value,
-      exclude: F.tree.exclusions(),
     };
     localStorage.setItem(STORE, JSON.stringify(o));
   }
@@ -76,15 +75,36 @@ F.search = (() => {
     for (const id of ['opt-case', 'opt-regex', 'opt-kana', 'opt-shapes', 'opt-comments', 'opt-filenames']) $(id).addEventListener('change', optionChanged);
     for (const b of kindBoxes()) b.addEventListener('change', optionChanged);
     for (const id of ['opt-folder', 'opt-names']) $(id).addEventListener('input', optionChanged);
-    // Unchecked tree nodes; an older page kept unchecked index names.
-    const saved = o.exclude || (o.excluded || []).map((n) => ({ path: n, subfolders: true }));
-    F.tree.init($('target-list'), saved, optionChanged);
+    // Unchecked tree nodes come from the settings (reloadIndexes); a page
+    // of an older version kept them in this browser: they are moved there
+    // once.
+    legacyExcludes = o.exclude || (o.excluded || []).map((n) => ({ path: n, subfolders: true }));
+    F.tree.init($('target-list'), [], treeChanged);
     $('targets-all').addEventListener('click', () => F.tree.setAll(true, indexes));
     $('targets-none').addEventListener('click', () => F.tree.setAll(false, indexes));
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && ctrl && F.screen === 'search' && $('dialog-backdrop').hidden) cancel();
     });
+    // Another page may have changed the exclusions: read them again when
+    // this one comes back to the front.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') reloadIndexes();
+    });
     reloadIndexes();
+  }
+
+  // The exclusions are saved one request after the other, in order.
+  let legacyExcludes = [];
+  let saving = Promise.resolve();
+  function saveExcludes() {
+    const list = F.tree.exclusions().slice();
+    saving = saving.then(() => F.post('/api/excludes', { excludes: list })).catch(() => {});
+    return saving;
+  }
+
+  function treeChanged() {
+    saveExcludes();
+    optionChanged();
   }
 
   function shown() {
@@ -95,6 +115,7 @@ F.search = (() => {
   }
 
   async function reloadIndexes() {
+    await saving; // a change of this page is saved before it is read back
     let r;
     try {
       r = await F.get('/api/indexes');
@@ -103,6 +124,16 @@ F.search = (() => {
     }
     indexes = r.indexes;
     const list = $('target-list');
+    let excl = r.excludes || [];
+    if (!excl.length && legacyExcludes.length) {
+      excl = legacyExcludes;
+      F.tree.set(excl);
+      saveExcludes();
+    }
+    const o = opts();
+    if (o.exclude || o.excluded) saveOpts(); // drops them from this browser
+    legacyExcludes = [];
+    F.tree.set(excl);
     F.tree.reload(indexes);
     if (!indexes.length) list.append(el('div', { class: 'muted', text: 'インデックスがありません' }));
     // When each index was last updated, with its date (issue 18).

@@ -4,7 +4,9 @@
 // both files and sub-folders. Unchecked nodes are kept as exclusions
 // [{path, subfolders}] (settings searchExcludes: subfolders false leaves
 // out only the folder's own files), so an index added later starts
-// checked; they are saved in the browser and sent with every search.
+// checked; they are saved in settings.json (POST /api/excludes, handed
+// out by GET /api/indexes), so every page on the workspace shares them, and
+// sent with every search.
 'use strict';
 
 F.tree = (() => {
@@ -144,6 +146,12 @@ F.tree = (() => {
     redraw();
   }
 
+  // set replaces the exclusions (as saved in the settings) and redraws.
+  function set(list) {
+    excl = (list || []).map((e) => ({ path: e.path, subfolders: !!e.subfolders }));
+    redraw();
+  }
+
   function setAll(on, indexes) {
     excl = on ? [] : indexes.map((n) => ({ path: n, subfolders: true }));
     redraw();
@@ -157,5 +165,5 @@ F.tree = (() => {
     for (const e of excl) p.append(e.subfolders ? 'exclude' : 'excludeFiles', e.path);
   }
 
-  return { init, reload, setAll, anyOn, params, exclusions: () => excl };
+  return { init, reload, set, setAll, anyOn, params, exclusions: () => excl };
 })();
