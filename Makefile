@@ -64,13 +64,14 @@ cross:
 	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./...
 
-# setup: Debian packages for legacy formats (LibreOffice), the search
+# setup: Debian packages for legacy formats (LibreOffice, and python3-uno
+# for the LibreOffice the worker keeps warm), the search
 # benchmark anchor (ripgrep), the browser tests (Chromium) and the race
 # detector (gcc: `go test -race` needs cgo).
 setup:
 	sudo=$$(command -v sudo || true); \
 	$$sudo apt-get update && $$sudo apt-get install -y --no-install-recommends \
-		libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui \
+		libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui python3-uno \
 		ripgrep chromium fonts-noto-cjk fonts-ipafont-gothic gcc libc6-dev
 
 bench:
