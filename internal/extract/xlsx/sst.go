@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"math/bits"
 	"os"
 
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
@@ -14,20 +16,44 @@ import (
 // to a file in the scratch folder.
 var spillBytes = 64 << 20
 
-// xlStrings is the shared string table: the strings back to back in one
-// arena, in memory or (for big tables, when a scratch folder is given) in
-// a file read back with ReadAt, so a huge table does not stay in memory.
+// xlStrings is the shared string table: the non-empty strings back to
+// back in one arena, in memory or (for big tables, when a scratch folder
+// is given) in a file read back with ReadAt, so a huge table does not stay
+// in memory. Its size follows the text, not the count of strings: an
+// empty string costs one bit of present (plus a rank every 64 strings),
+// a non-empty one its bytes and a 4-byte end offset. A table of millions
+// of empty <si/> (a few KB compressed) therefore stays a few MB.
 type xlStrings struct {
-	buf     []byte
-	ends    []int64
+	n       int      // strings added
+	present []uint64 // bit i%64 of word i/64: string i is not empty
+	ranks   []uint32 // non-empty strings before word w
+	ends    []uint32 // arena end offset of each non-empty string
+	buf     []byte   // arena bytes not yet in file
 	file    *os.File
 	flushed int64 // bytes of the arena already in file
 	scratch string
 }
 
+// maxArena is the largest arena the 4-byte offsets address.
+const maxArena = math.MaxUint32
+
 func (s *xlStrings) add(v string) error {
-	s.buf = append(s.buf, v...)
-	s.ends = append(s.ends, s.flushed+int64(len(s.buf)))
+	w, bit := s.n/64, uint(s.n%64)
+	if bit == 0 {
+		s.present = append(doubled(s.present, 1), 0)
+		s.ranks = append(doubled(s.ranks, 1), uint32(len(s.ends)))
+	}
+	s.n++
+	if v == "" {
+		return nil
+	}
+	end := s.flushed + int64(len(s.buf)) + int64(len(v))
+	if end > maxArena {
+		return &ooxml.SizeError{Kind: "part", Part: "shared strings", Size: end, Cap: maxArena}
+	}
+	s.present[w] |= 1 << bit
+	s.buf = append(doubled(s.buf, len(v)), v...)
+	s.ends = append(doubled(s.ends, 1), uint32(end))
 	if len(s.buf) < spillBytes || s.scratch == "" {
 		return nil
 	}
@@ -40,6 +66,20 @@ func (s *xlStrings) add(v string) error {
 		s.file = f
 	}
 	return s.flush()
+}
+
+// doubled returns b with room for n more elements, doubling its capacity
+// when it must grow: append grows large slices by a quarter, so a table
+// built by append allocates about five times its final size on the way,
+// doubling about twice.
+func doubled[T any](b []T, n int) []T {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	c := max(2*cap(b), len(b)+n, 64)
+	nb := make([]T, len(b), c)
+	copy(nb, b)
+	return nb
 }
 
 func (s *xlStrings) flush() error {
@@ -56,14 +96,19 @@ func (s *xlStrings) flush() error {
 
 // get returns string i; ok is false for an index outside the table.
 func (s *xlStrings) get(i int) (string, bool, error) {
-	if i < 0 || i >= len(s.ends) {
+	if i < 0 || i >= s.n {
 		return "", false, nil
 	}
-	start := int64(0)
-	if i > 0 {
-		start = s.ends[i-1]
+	w, bit := i/64, uint(i%64)
+	if s.present[w]&(1<<bit) == 0 {
+		return "", true, nil
 	}
-	end := s.ends[i]
+	r := int(s.ranks[w]) + bits.OnesCount64(s.present[w]&(1<<bit-1))
+	start := int64(0)
+	if r > 0 {
+		start = int64(s.ends[r-1])
+	}
+	end := int64(s.ends[r])
 	if s.file == nil {
 		return string(s.buf[start:end]), true, nil
 	}
@@ -113,7 +158,7 @@ func readStrings(ctx context.Context, p *ooxml.Pkg, part, scratch string) (*xlSt
 		if d.Kind != sheet.ScanStart || string(d.Name) != "si" {
 			continue
 		}
-		if len(s.ends)%4096 == 4095 {
+		if s.n%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
 				s.close()
 				return nil, err
