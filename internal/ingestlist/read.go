@@ -327,7 +327,7 @@ func parseRow(f *[rowColumns]string, versionCol int, strict bool) (Row, string) 
 		Updated:    f[1],
 		State:      State(f[3]),
 		IngestedAt: f[5],
-		Error:      f[6],
+		Error:      ShownError(f[6]),
 	}
 	if t, minutes, ok := normalizeTime(f[1]); ok && t != "" {
 		row.Updated, row.UpdatedMinutes = t, minutes
