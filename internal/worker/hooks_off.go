@@ -3,4 +3,4 @@
 package worker
 
 // faultHook is empty in release builds; see hooks_on.go.
-func faultHook(name string) {}
+func faultHook(name, path string) {}

@@ -17,7 +17,9 @@ import (
 //	crash  exit at once with status 3, as a crashing reader would
 //	oom    allocate memory until the supervisor's cap kills the worker
 //	slow   sleep 300 ms (gives kill tests a wider window)
-func faultHook(name string) {
+//	fifo   put a named pipe in place of the source (path) before it is
+//	       read, as if it had been replaced after the crawl (Unix only)
+func faultHook(name, path string) {
 	for _, rule := range strings.Split(os.Getenv("FUMIBAKO_TEST_FAULT"), ",") {
 		action, sub, ok := strings.Cut(rule, ":")
 		if !ok || sub == "" || !strings.Contains(name, sub) {
@@ -43,6 +45,8 @@ func faultHook(name string) {
 			}
 		case "slow":
 			time.Sleep(300 * time.Millisecond)
+		case "fifo":
+			replaceWithFIFO(path)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 	if err := workspace.MkdirAll(dir); err != nil {
 		return writeFailed(resp, err)
 	}
-	faultHook(req.Name)
+	faultHook(req.Name, req.Path)
 	res, err := extractSafely(ctx, req, dir)
 	if err != nil {
 		if f := scratchFault(err, scratch); f != nil {
