@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,6 +46,7 @@ type Result struct {
 	Folders   int
 	TextBytes int64
 	GenTime   time.Duration `json:",omitempty"` // when the tree was generated in this run
+	Partial   string        `json:",omitempty"` // what a partial result covers
 	Phases    map[string]Phase
 	IndexMB   float64 // body index files (manifests and parts)
 	SummaryMB float64
@@ -86,6 +88,8 @@ func main() {
 	cold := flag.Bool("cold", true, "also time each query after dropping the page cache (needs root)")
 	tableOnly := flag.Bool("table", false, "print the table of the results file and exit")
 	genOnly := flag.Bool("gen-only", false, "generate (or find) the tree and exit")
+	note := flag.String("note", "", "with -search-only: what the stopped build covered")
+	searchOnly := flag.Bool("search-only", false, "keep the workspace (one a stopped build left) and time the queries only")
 	recollOnly := flag.Bool("recoll-only", false, "measure only Recoll's full build and add it to this size's results")
 	fb := flag.String("fumibako", "", "fumibako binary (default: build ./cmd/fumibako into -dir)")
 	flag.Parse()
@@ -147,8 +151,10 @@ func main() {
 		}
 	}
 	ws := filepath.Join(base, "ws")
-	if err := freshWorkspace(ws, tree.Root()); err != nil {
-		fatal(err)
+	if !*searchOnly {
+		if err := freshWorkspace(ws, tree.Root()); err != nil {
+			fatal(err)
+		}
 	}
 	index := func(name string) {
 		log, err := os.Create(filepath.Join(base, "index-"+strings.ReplaceAll(name, " ", "_")+".log"))
@@ -163,20 +169,28 @@ func main() {
 			fatal(fmt.Errorf("%s: %v (see %s)", name, err, log.Name()))
 		}
 		res.Phases[name] = Phase{Usage: u, Load: load()}
+		saveResults(results, res) // a run stopped later keeps what it measured
 		fmt.Printf("%-16s %8.1f s wall %8.1f s CPU  coordinator %6.0f MB  worker %6.0f MB  (load %s)\n",
 			name, u.Wall.Seconds(), u.CPU.Seconds(), u.CoordMB, u.WorkerMB, load())
 	}
-	index(phaseBuild)
-	index(phaseUnchanged)
-	if err := markChanged(tree, true); err != nil {
-		fatal(err)
+	if *searchOnly {
+		// The workspace as a stopped run left it: its phases as saved.
+		prev := readResults(results)[key]
+		maps.Copy(res.Phases, prev.Phases)
+		res.Partial = "search over the workspace a stopped build left: " + *note
+	} else {
+		index(phaseBuild)
+		index(phaseUnchanged)
+		if err := markChanged(tree, true); err != nil {
+			fatal(err)
+		}
+		changed, err := tree.ChangeFiles(100, 1)
+		if err != nil {
+			fatal(err)
+		}
+		fmt.Printf("changed %d files (1 %%)\n", len(changed))
+		index(phaseChanged)
 	}
-	changed, err := tree.ChangeFiles(100, 1)
-	if err != nil {
-		fatal(err)
-	}
-	fmt.Printf("changed %d files (1 %%)\n", len(changed))
-	index(phaseChanged)
 	res.IndexMB, res.SummaryMB, res.WorkMB = indexSizes(ws, "scale")
 	fmt.Printf("index %.1f MB (%.2f× the text), summary %.2f MB, work %.1f MB\n", res.IndexMB, res.IndexMB*1e6/float64(tree.TextBytes), res.SummaryMB, res.WorkMB)
 
@@ -202,6 +216,19 @@ func main() {
 		}
 	}
 	writeResults(results, all, res)
+}
+
+// saveResults puts the figures measured so far into the results file.
+func saveResults(path string, res Result) {
+	all := readResults(path)
+	if prev, ok := all[res.Size].Phases[phaseRecoll]; ok {
+		if _, have := res.Phases[phaseRecoll]; !have {
+			res.Phases[phaseRecoll] = prev
+		}
+	}
+	all[res.Size] = res
+	data, _ := json.MarshalIndent(all, "", "  ")
+	os.WriteFile(path, data, 0o644)
 }
 
 // writeResults puts res into the results file and prints the table.

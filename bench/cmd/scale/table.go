@@ -28,6 +28,12 @@ func printTable(w io.Writer, all map[string]Result) {
 	}
 	row("", "", func(r Result) string { return r.Size })
 	row("measured (UTC)", "", func(r Result) string { return strings.TrimSuffix(r.When, "Z")[5:16] })
+	row("partial", "", func(r Result) string {
+		if r.Partial == "" {
+			return "-"
+		}
+		return "yes (see below)"
+	})
 	row("files / folders", "", func(r Result) string { return fmt.Sprintf("%d/%d", r.Files, r.Folders) })
 	row("text MB", "", func(r Result) string { return fmt.Sprintf("%.0f", float64(r.TextBytes)/1e6) })
 	for _, p := range []string{phaseBuild, phaseUnchanged, phaseChanged} {
@@ -62,6 +68,13 @@ func printTable(w io.Writer, all map[string]Result) {
 	})
 	row("summary MB", "", func(r Result) string { return fmt.Sprintf("%.2f", r.SummaryMB) })
 	row("work/ MB", "", func(r Result) string { return fmt.Sprintf("%.0f", r.WorkMB) })
+	defer func() {
+		for _, k := range keys {
+			if p := all[k].Partial; p != "" {
+				fmt.Fprintf(w, "%s: %s\n", k, p)
+			}
+		}
+	}()
 	names := []string{}
 	for _, k := range keys {
 		for _, q := range all[k].Queries {
@@ -105,6 +118,12 @@ func printTable(w io.Writer, all map[string]Result) {
 				return "-"
 			}
 			return ms(x.Cold.Wall) + " " + mbs(x.Cold.ReadMB)
+		}))
+		row("  cold CPU", "", show(func(x QueryResult) string {
+			if x.ColdDisabled != "" {
+				return "-"
+			}
+			return ms(x.Cold.CPU)
 		}))
 		row("  rg warm (rg/fb)", "", show(func(x QueryResult) string {
 			return fmt.Sprintf("%s %.0f×", ms(x.RgWarm.Wall), ratio(x.RgWarm.Wall, x.Warm.Wall))
