@@ -181,19 +181,23 @@ func CountTSV(dir string) (n int, complete bool) {
 // then the leftover removed. A crash leaves the old set, no set, or the new
 // set, never a mix; leftovers are removed by RemoveLeftovers.
 // An error means the new set may not be in place (or not durably).
-func Swap(staged, final string) error {
+func Swap(staged, final string) error { return swap(staged, final, true) }
+
+// SwapUnsynced is Swap without the fsync of final's parent folder: the new
+// set is in place for every reader, and durable once the caller has synced
+// filepath.Dir(final) (workspace.SyncDir), which it must do before anything
+// that claims the set (the ingest list's 済 row) can become durable. The
+// coordinator's group commit syncs the folders of many swaps at once.
+func SwapUnsynced(staged, final string) error { return swap(staged, final, false) }
+
+func swap(staged, final string, sync bool) error {
 	parent := filepath.Dir(final)
 	if err := workspace.MkdirAll(parent); err != nil {
 		return fmt.Errorf("content: create %s: %w", parent, err)
 	}
 	var old string
 	if _, err := os.Lstat(final); err == nil {
-		for n := 0; ; n++ {
-			old = filepath.Join(parent, fmt.Sprintf(".old-%s-%d-%d", filepath.Base(final), os.Getpid(), n))
-			if _, err := os.Lstat(old); errors.Is(err, os.ErrNotExist) {
-				break
-			}
-		}
+		old = asideName(final)
 		if err := workspace.Rename(final, old); err != nil {
 			return fmt.Errorf("content: move %s aside: %w", final, err)
 		}
@@ -204,8 +208,10 @@ func Swap(staged, final string) error {
 		}
 		return fmt.Errorf("content: move %s to %s: %w", staged, final, err)
 	}
-	if err := workspace.SyncDir(parent); err != nil {
-		return err
+	if sync {
+		if err := workspace.SyncDir(parent); err != nil {
+			return err
+		}
 	}
 	if old != "" {
 		// The new set is in place; a leftover that cannot go now (a file
@@ -216,10 +222,34 @@ func Swap(staged, final string) error {
 	return nil
 }
 
+// asideName is a free leftover name beside path (.old-<name>-<pid>-<n>),
+// which RemoveLeftovers removes after a crash.
+func asideName(path string) string {
+	for n := 0; ; n++ {
+		old := filepath.Join(filepath.Dir(path), fmt.Sprintf(".old-%s-%d-%d", filepath.Base(path), os.Getpid(), n))
+		if _, err := os.Lstat(old); errors.Is(err, os.ErrNotExist) {
+			return old
+		}
+	}
+}
+
 // RemoveFileFolder deletes a per-file folder (a source file that vanished,
-// or one whose folder has been published).
+// or one whose folder has been published). The folder is first renamed to
+// a leftover name, so that it disappears whole: a kill in the middle of
+// deleting its files leaves a .old-* folder that RemoveLeftovers removes,
+// never a per-file folder missing some of its TSVs, which the next publish
+// would take for a damaged new version of the file and drop from the body
+// index (issue 21's kill tests found this). Where the rename is refused (a
+// file of it held open on Windows), the folder is deleted in place.
 func RemoveFileFolder(dir string) error {
-	if err := workspace.RemoveAll(dir); err != nil {
+	aside := asideName(dir)
+	if err := workspace.Rename(dir, aside); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		aside = dir
+	}
+	if err := workspace.RemoveAll(aside); err != nil {
 		return fmt.Errorf("content: remove %s: %w", dir, err)
 	}
 	return nil

@@ -14,7 +14,8 @@ import (
 
 // SourceName is the file of a per-file folder that records the source
 // file's modification time and size as crawled when it was ingested. The
-// coordinator writes it into the staging folder before the swap; the body
+// worker writes it into the staging folder with the place TSVs
+// (worker.Request.ModTime), fsynced like them, before the swap; the body
 // index copies it into its file table, and search compares it with the
 // file on disk (issue 18: a hit whose file changed or was deleted since it
 // was indexed is marked).

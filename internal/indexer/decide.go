@@ -52,34 +52,9 @@ func (r *run) crawlAndDecide() error {
 	for _, sk := range r.sum.OnlySkipped {
 		r.logf(Warn, msgOnlySkipped, sk.Name, sk.Reason)
 	}
-	var scans []rootScan
-	for _, root := range r.opt.Settings.Roots {
-		r.folders = append(r.folders, ingestlist.Folder{Path: root.Path, Name: root.Name})
-		if !root.IsEnabled() {
-			r.logf(Info, msgRootDisabled, root.Name, root.Path)
-			scans = append(scans, rootScan{root: root, kind: "チェックなし"})
-			continue
-		}
-		if !r.opt.named(root.Name) {
-			r.logf(Info, msgRootNotNamed, root.Name, root.Path)
-			scans = append(scans, rootScan{root: root, kind: "対象外"})
-			continue
-		}
-		only, _ := r.opt.scope(root.Name)
-		res, err := crawl.Crawl(context.Background(), root, crawl.Options{Exclude: []string{r.ws.Root}, Attrs: CrawlAttrs, Only: only})
-		if err != nil {
-			return err
-		}
-		if res.Missing {
-			r.logf(Warn, msgRootMissing, root.Name, root.Path)
-			scans = append(scans, rootScan{root: root, kind: "フォルダなし"})
-			continue
-		}
-		r.logf(Info, "  [%s] %s", root.Name, root.Path)
-		for _, s := range res.Skipped {
-			r.logf(Warn, msgSkippedItem, s.Path, s.Reason)
-		}
-		scans = append(scans, rootScan{root: root, res: res, kind: "取り込み"})
+	scans, err := r.crawlRoots()
+	if err != nil {
+		return err
 	}
 	r.keepOrphans()
 	complete := r.completeChecker()
@@ -102,6 +77,53 @@ func (r *run) crawlAndDecide() error {
 			plans = r.decideAll(scans, retry, complete)
 		}
 	}
+	removed := r.takePlans(scans, plans)
+	r.indexRows()
+	r.applyRedo()
+	if err := r.recordRemovals(removed); err != nil {
+		return r.check(err)
+	}
+	return r.writeListAndJournal()
+}
+
+// crawlRoots crawls every root the run covers; the others are listed with
+// the reason they are not crawled (the plan's kinds).
+func (r *run) crawlRoots() ([]rootScan, error) {
+	var scans []rootScan
+	for _, root := range r.opt.Settings.Roots {
+		r.folders = append(r.folders, ingestlist.Folder{Path: root.Path, Name: root.Name})
+		if !root.IsEnabled() {
+			r.logf(Info, msgRootDisabled, root.Name, root.Path)
+			scans = append(scans, rootScan{root: root, kind: "チェックなし"})
+			continue
+		}
+		if !r.opt.named(root.Name) {
+			r.logf(Info, msgRootNotNamed, root.Name, root.Path)
+			scans = append(scans, rootScan{root: root, kind: "対象外"})
+			continue
+		}
+		only, _ := r.opt.scope(root.Name)
+		res, err := crawl.Crawl(context.Background(), root, crawl.Options{Exclude: []string{r.ws.Root}, Attrs: CrawlAttrs, Only: only})
+		if err != nil {
+			return nil, err
+		}
+		if res.Missing {
+			r.logf(Warn, msgRootMissing, root.Name, root.Path)
+			scans = append(scans, rootScan{root: root, kind: "フォルダなし"})
+			continue
+		}
+		r.logf(Info, "  [%s] %s", root.Name, root.Path)
+		for _, s := range res.Skipped {
+			r.logf(Warn, msgSkippedItem, s.Path, s.Reason)
+		}
+		scans = append(scans, rootScan{root: root, res: res, kind: "取り込み"})
+	}
+	return scans, nil
+}
+
+// takePlans gathers the decided rows and targets of every root (the rows
+// of roots not crawled are kept as they were) and returns the removals.
+func (r *run) takePlans(scans []rootScan, plans []*plan.Root) []journal.Removal {
 	var removed []journal.Removal
 	failedSkipped, failedRetried := 0, 0
 	for i, sc := range scans {
@@ -124,8 +146,12 @@ func (r *run) crawlAndDecide() error {
 	if failedRetried > 0 {
 		r.logf(Info, msgFailedRetry, failedRetried)
 	}
-	r.indexRows()
+	return removed
+}
 
+// applyRedo moves the jobs a kill interrupted to the end of the targets,
+// or fails them at the interrupt limit (seed).
+func (r *run) applyRedo() {
 	var in plan.Interrupted
 	r.targets, in = plan.ApplyRedo(r.targets, r.rows, r.redo, r.now())
 	for _, rel := range in.MovedLast {
@@ -136,12 +162,12 @@ func (r *run) crawlAndDecide() error {
 		r.sum.Failed++
 		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: row.RelPath, Msg: row.Error})
 	}
+}
 
-	if err := r.recordRemovals(removed); err != nil {
-		return r.check(err)
-	}
-
-	// Rule 1: the list first, then the journal that counts its rows.
+// writeListAndJournal rewrites the ingest list with every target as
+// 未取り込み, then replaces the journal that counts its rows (rule 1), and
+// opens the list for the run's rows.
+func (r *run) writeListAndJournal() error {
 	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, r.rows); err != nil {
 		return r.check(err)
 	}

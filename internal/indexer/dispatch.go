@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/content"
-	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/plan"
 	"github.com/fumibako/fumibako/internal/worker"
@@ -68,6 +67,11 @@ func (r *run) ingest() {
 		}
 		if l.inFlight == 0 && (stopping || r.fault != nil || r.lostRoot != "" || l.next >= total) {
 			break
+		}
+		// Commit on idle (commit.go): when no result is waiting, or the
+		// batch is full, make the finished files durable before blocking.
+		if n := r.batch.size(); n > 0 && (len(l.results) == 0 || n >= maxBatch) {
+			r.commit()
 		}
 		select {
 		case res := <-l.results:
@@ -191,23 +195,24 @@ func (r *run) dispatch(l *lanes) {
 			continue
 		}
 		j := &job{pos: l.next, target: t, slot: slot,
-			stage: filepath.Join(r.scratch, fmt.Sprintf("w%d", slot+1), "stage", fmt.Sprint(l.next), filepath.Base(t.File.Path))}
+			// The staged per-file folder is renamed to the file's name by
+			// the swap, so it needs no folder of its own around it: one
+			// folder less to create and delete per file (ext4 spends most
+			// of a small file's time finding free inodes, issue 21).
+			stage: filepath.Join(r.scratch, fmt.Sprintf("w%d", slot+1), "stage", fmt.Sprint(l.next))}
 		// Rule 2: 始 before the hand-off. Without it (a workspace
 		// fault) the file is not handed off and stays 未取り込み.
 		if err := r.journal.Start(t.File.RelPath, t.Count+1); err != nil {
-			if r.noteFault(err) {
+			if r.noteJournalErr(err); r.fault != nil {
 				return
-			}
-			if r.journalErr == nil {
-				r.journalErr = err
-				r.logf(Error, "ジャーナルに書き込めません: %v", err)
 			}
 		}
 		crashPoint("after-start-record")
 		r.progress.Current = t.File.RelPath
 		r.update()
 		l.byID[int64(j.pos)] = j
-		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage}
+		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage,
+			ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size}
 		l.load[slot]++
 		l.alone[slot] = t.Count > 0
 		l.inFlight++
@@ -250,134 +255,6 @@ func (r *run) rootOf(rel string) *workspace.Root {
 		return &root
 	}
 	return nil
-}
-
-// record applies one worker result: swap the TSVs in, append the row,
-// publish the folder when nothing in it is pending.
-func (r *run) record(j *job, res worker.Result) {
-	t := j.target
-	k := workspace.FoldKey(t.File.RelPath)
-	i, ok := r.rowAt[k]
-	if !ok {
-		r.rows = append(r.rows, plan.FreshRow(t.File))
-		i = len(r.rows) - 1
-		r.rowAt[k] = i
-	}
-	row := r.rows[i]
-	now := ingestlist.FormatFileTime(r.now())
-	var lines []string
-	detail := "" // the English chain, for the log only (logDetail)
-	level := Info
-	counted := true
-	outcome := OutcomeDone
-	switch {
-	case res.Outcome == worker.Stopped:
-		// Abandoned by a stop: the current row is appended so the journal
-		// reads the job as finished, and the file stays 未取り込み.
-		counted = false
-		outcome = OutcomeStopped
-	case res.Outcome == worker.Faulted:
-		// The worker could not write the workspace: the run's fault, the
-		// file stays 未取り込み with its current row (fault.go).
-		r.noteFault(res.Fault)
-		lines = append(lines, msgFaultKept)
-		detail = res.Detail
-		level = Warn
-		counted = false
-		outcome = OutcomeStopped
-	case res.Outcome == worker.Finished && res.Response.OK:
-		dst := content.Dir(r.ws.ContentRoot(), t.File.RelPath)
-		// Rule 3: the TSVs are in place before the 済 row. The crawled
-		// time and size go with them (search tells a changed file).
-		err := content.WriteSource(j.stage, content.Source{ModTime: t.File.ModTime, Size: t.File.Size})
-		if err == nil {
-			err = content.Swap(j.stage, dst)
-		}
-		if err != nil {
-			if r.noteFault(err) {
-				lines = append(lines, msgFaultKept)
-				level = Warn
-				counted = false
-				break
-			}
-			row = failedRow(row, now, msgSwapFailed)
-			lines = append(lines, sprintf(msgFileFailed, row.Error))
-			detail = err.Error()
-			level = Error
-			break
-		}
-		crashPoint("after-swap")
-		lines = append(lines, res.Response.Log...)
-		lines = append(lines, sprintf(msgTSVCount, res.Response.TSVCount))
-		row.State, row.Error = ingestlist.Done, ""
-		row.TSVCount, row.HasTSVCount = res.Response.TSVCount, true
-		row.IngestedAt = now
-		row.Version = extract.Version(t.File.RelPath)
-		r.sum.Succeeded++
-		if res.Response.NoText {
-			r.sum.NoText++
-		}
-	case res.Outcome == worker.Finished && res.Response.Postponed:
-		// Seed: Postponed stays 未取り込み with the reason; the previous
-		// row's TSV数, date and version stay.
-		if prev, ok := r.prev.Lookup(t.File.RelPath); ok {
-			row.TSVCount, row.HasTSVCount, row.IngestedAt, row.Version = prev.TSVCount, prev.HasTSVCount, prev.IngestedAt, prev.Version
-		}
-		row.State, row.Error = ingestlist.Pending, ingestlist.CleanError(res.Response.Msg)
-		lines = append(lines, res.Response.Log...)
-		lines = append(lines, sprintf(msgPostponed, row.Error))
-		detail = res.Response.Detail
-		level = Warn
-		r.sum.Postponed++
-		if res.Response.Msg == extract.MsgNoLibreOffice {
-			r.sum.NoLibreOffice++
-		}
-		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: row.Error})
-		r.progress.Failed++
-		counted = false
-		outcome = OutcomePostponed
-	default:
-		msg := res.Msg
-		detail = res.Detail
-		if res.Outcome == worker.Finished {
-			msg, detail = res.Response.Msg, res.Response.Detail
-			lines = append(lines, res.Response.Log...)
-		}
-		row = failedRow(row, now, msg)
-		lines = append(lines, sprintf(msgFileFailed, row.Error))
-		level = Error
-	}
-	if row.State == ingestlist.Failed {
-		outcome = OutcomeFailed
-		r.sum.Failed++
-		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: row.Error})
-		r.progress.Failed++
-	}
-	workspace.RemoveAll(filepath.Dir(j.stage))
-	r.rows[i] = row
-	if err := r.appender.Append(row); err != nil && !r.noteFault(err) {
-		r.logf(Error, "取り込み一覧に書き込めません: %v", err)
-	}
-	if counted {
-		r.progress.Done++
-	}
-	r.progress.Remaining = len(r.targets) - r.progress.Done
-	r.progress.Current = t.File.RelPath
-	// The head counts finished files, so the numbers run in order
-	// whatever order the workers finish in.
-	r.fileLogf(t.File.RelPath, Info, msgFileHead, r.finishedCount(), len(r.targets), t.File.RelPath)
-	for _, l := range lines {
-		r.fileLogf(t.File.RelPath, level, "%s", l)
-	}
-	r.logDetail(detail)
-	reason := ""
-	if outcome == OutcomeFailed || outcome == OutcomePostponed {
-		reason = row.Error
-	}
-	r.finished(t.File.RelPath, outcome, reason)
-	fk := workspace.FoldKey(content.FolderOf(t.File.RelPath))
-	r.pendingIn[fk]--
-	r.maybePublish(fk)
 }
 
 // finishedCount is the number of files this run has finished, the i of

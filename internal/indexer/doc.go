@@ -11,14 +11,21 @@
 //  1. The ingest list MUST be rewritten with every target as 未取り込み
 //     before the new journal's 回 records its row count, and the journal
 //     MUST be replaced before the first 始.
-//  2. 始 MUST be appended (and fsynced) before the file is handed to a
-//     worker; a kill after 始 and before the row is the only way a job
-//     counts as interrupted.
-//  3. A file's place TSVs MUST be swapped into store/content before its
-//     済 row is appended, so a 済 row always has its TSVs or its body index.
+//  2. 始 MUST be appended (written; fsynced by the next group commit) before
+//     the file is handed to a worker; a kill after 始 and before the row is
+//     the only way a job counts as interrupted.
+//  3. A file's place TSVs MUST be swapped into store/content, and the
+//     folder they went into fsynced, before its 済 row is appended, so a
+//     済 row always has its TSVs or its body index.
 //  4. A folder's body index MUST be published (written and renamed) before
-//     出 is appended; without 出 the next start publishes the folder again,
-//     which is idempotent.
+//     出 is appended, and 出 MUST follow the rows of the folder's files;
+//     without 出 the next start publishes the folder again, which is
+//     idempotent.
+//
+// Rules 2–4 are kept by the group commit (commit.go): rows and 出 records
+// wait for the commit the coordinator makes whenever no result is waiting,
+// which syncs the folders, then writes and fsyncs the rows, then writes 出
+// and fsyncs the journal.
 //  5. pending_remove.tsv MUST be written before the ingest-list rows of
 //     vanished files are dropped, and a folder's removals are cleared only
 //     after that folder was published.

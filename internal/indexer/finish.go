@@ -30,6 +30,7 @@ func (r *run) finish() error {
 	for _, k := range keys {
 		r.publish(r.toPublish[k])
 	}
+	r.commit()
 	crashPoint("before-summary")
 	r.writeSummaries()
 	if r.appender != nil {

@@ -158,6 +158,7 @@ type run struct {
 	dropped  map[string]bool
 	appender *ingestlist.Appender
 	journal  *journal.Writer
+	batch    batch // steps waiting for the group commit (commit.go)
 	scratch  string
 
 	targets  []plan.Target

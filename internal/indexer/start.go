@@ -249,9 +249,9 @@ func (r *run) publish(folder string) bool {
 	delete(r.removals, k)
 	delete(r.toPublish, k)
 	if r.journal != nil {
-		if err := r.journal.Published(folder); err != nil && !r.noteFault(err) && r.journalErr == nil {
-			r.journalErr = err
-		}
+		// 出 with the next commit, after the rows of the folder's files
+		// (commit.go); the body index itself is durable already.
+		r.queuePublished(folder)
 	}
 	if err := journal.DropPublished(r.ws.PendingRemove(), folder); err != nil && !r.noteFault(err) {
 		r.logf(Warn, msgPublishFail, err)

@@ -227,6 +227,28 @@ func lastByte(path string) (int64, byte, error) {
 // Append writes one row as a CRLF-terminated line and fsyncs it. The text
 // rules are Write's.
 func (a *Appender) Append(r Row) error {
+	if err := a.AppendUnsynced(r); err != nil {
+		return err
+	}
+	return a.Sync()
+}
+
+// Sync fsyncs the rows written since the last fsync (a group commit of
+// several AppendUnsynced).
+func (a *Appender) Sync() error {
+	if a.f == nil {
+		return fmt.Errorf("ingestlist: sync %s: appender closed", a.path)
+	}
+	if err := workspace.Sync(a.f); err != nil {
+		return fmt.Errorf("ingestlist: sync %s: %w", a.path, err)
+	}
+	return nil
+}
+
+// AppendUnsynced appends one row as a CRLF-terminated line in one write,
+// without an fsync: a kill of the process keeps it, a power loss may lose it until
+// Sync. The text rules are Write's.
+func (a *Appender) AppendUnsynced(r Row) error {
 	if a.f == nil {
 		return fmt.Errorf("ingestlist: append to %s: appender closed", a.path)
 	}
@@ -239,7 +261,7 @@ func (a *Appender) Append(r Row) error {
 	}
 	b = appendRow(b, &r)
 	a.buf = b
-	if err := workspace.AppendSync(a.f, b); err != nil {
+	if err := workspace.Append(a.f, b); err != nil {
 		// Part of the line may be in the file: end it before the next row.
 		a.term = true
 		return fmt.Errorf("ingestlist: append to %s: %w", a.path, err)

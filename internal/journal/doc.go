@@ -1,5 +1,6 @@
 // Package journal owns the ingest journal work/store/journal/ingest.tsv: its
-// writer (one fsynced line per record) and its recovery reader (which jobs
+// writer (one line per record, written at once; fsynced at once or by the
+// coordinator's group commit) and its recovery reader (which jobs
 // to redo with which counts, which folders to publish at the start). It also
 // reads the in-flight file of earlier versions, work/ingesting.txt, and
 // reads and writes work/store/pending_remove.tsv.
@@ -13,8 +14,9 @@
 //
 // UTF-8 with a BOM, TAB-separated, CRLF line ends, one record per line; the
 // first column is the record kind, a single kanji. Only the coordinator
-// writes it, appending one line at a time and fsyncing it, so every line it
-// appended survives a kill. A run begins with a new journal written to a
+// writes it, appending one line at a time in one write each, so every line
+// it appended survives a kill of the process; 書 and 終 are fsynced at once,
+// 始 and 出 by Writer.Sync (the group commit, issue 21). A run begins with a new journal written to a
 // temporary file and renamed into place, then appends to it:
 //
 //	<BOM>版<TAB>2<CR><LF>

@@ -14,16 +14,23 @@ import (
 // Writer appends one run's records to the journal. Only the coordinator
 // writes it, from one goroutine; a Writer is not safe for concurrent use.
 //
-// Every method appends exactly one full line and fsyncs before it returns
-// (workspace.AppendSync), so a kill at any moment leaves every earlier line
+// Every method appends exactly one full line in one write before it
+// returns, so a kill of the process at any moment leaves every earlier line
 // intact (seed: 「1 行ずつ追記して Flush する。追記した行は、強制終了しても
-// 残る」). After a failed append the Writer is broken: the file may end in a
-// partial line, so every later call returns the first error and writes
-// nothing (the next start drops that line as torn).
+// 残る」). 書 and 終 are fsynced at once (workspace.AppendSync); 始 and 出
+// are fsynced by the next Sync, the coordinator's group commit, so that
+// records written close together share one fsync: a power loss may lose the
+// last 始 lines, which only makes their jobs look not started (they are
+// 未取り込み in the list and are taken again, without a count), or the last
+// 出 lines, whose folders are then published again (idempotent). After a
+// failed append the Writer is broken: the file may end in a partial line,
+// so every later call returns the first error and writes nothing (the next
+// start drops that line as torn).
 type Writer struct {
-	f    *os.File
-	path string
-	err  error
+	f     *os.File
+	path  string
+	err   error
+	dirty bool // lines appended since the last fsync
 }
 
 // Create replaces the journal at path with a new one holding 版, 回 (at as
@@ -97,24 +104,46 @@ func folderRecord(kind Kind, folder string) (Record, error) {
 
 // Start records that the job relPath is handed to a worker; count is the
 // number of consecutive starts including this one (seed: 始). Call it before
-// the hand-off.
+// the hand-off. The line is written, not fsynced: Sync (or the next 出, 書
+// or 終) makes it durable.
 func (w *Writer) Start(relPath string, count int) error {
 	r, err := jobRecord(KindStart, relPath, count)
 	if err != nil {
 		return err
 	}
-	return w.append(r)
+	return w.write(r, false)
+}
+
+// Sync fsyncs the lines appended since the last fsync (the 始 records of a
+// group commit); nothing when there are none.
+func (w *Writer) Sync() error {
+	if w.err != nil || !w.dirty {
+		return w.err
+	}
+	if w.f == nil {
+		return fmt.Errorf("journal: sync %s: %w", w.path, os.ErrClosed)
+	}
+	if err := workspace.Sync(w.f); err != nil {
+		w.err = fmt.Errorf("journal: sync: %w", err)
+		return w.err
+	}
+	w.dirty = false
+	return nil
 }
 
 // Published records that folder (relative to store/content, `\`
-// separators) was published to the body index (seed: 出).
+// separators) was published to the body index (seed: 出). The line is
+// written, not fsynced: Sync (or the next 書 or 終) makes it durable.
 func (w *Writer) Published(folder string) error {
 	r, err := folderRecord(KindPublished, folder)
 	if err != nil {
 		return err
 	}
-	return w.append(r)
+	return w.write(r, false)
 }
+
+// Dirty reports whether lines were appended since the last fsync.
+func (w *Writer) Dirty() bool { return w.dirty }
 
 // Rewriting records that the ingest list is about to be rewritten one row
 // per file (seed: 書).
@@ -124,16 +153,23 @@ func (w *Writer) Rewriting() error { return w.append(Record{Kind: KindRewriting}
 // the run, written even when some folders could not be published (seed: 終).
 func (w *Writer) Ended() error { return w.append(Record{Kind: KindEnded}) }
 
-func (w *Writer) append(r Record) error {
+func (w *Writer) append(r Record) error { return w.write(r, true) }
+
+// write appends r's line, fsynced (with every earlier line) when sync.
+func (w *Writer) write(r Record, sync bool) error {
 	if w.err != nil {
 		return w.err
 	}
 	if w.f == nil {
 		return fmt.Errorf("journal: append to %s: %w", w.path, os.ErrClosed)
 	}
-	if err := workspace.AppendSync(w.f, r.appendLine(nil)); err != nil {
+	if err := workspace.Append(w.f, r.appendLine(nil)); err != nil {
 		w.err = fmt.Errorf("journal: append %s: %w", r.Kind, err)
 		return w.err
+	}
+	w.dirty = true
+	if sync {
+		return w.Sync()
 	}
 	return nil
 }

@@ -8,6 +8,12 @@ type Request struct {
 	Path  string `json:"path"`  // absolute path of the source (read-only)
 	Name  string `json:"name"`  // source file name (chooses the reader)
 	Stage string `json:"stage"` // folder to create with the place TSVs
+	// ModTime (Unix nanoseconds) and Size are the crawled time and size of
+	// the source, written beside the TSVs as the staged folder's .source
+	// (content.WriteSource) when ModTime is set: the worker fsyncs it with
+	// the TSVs, so the coordinator's swap needs no write of its own.
+	ModTime int64 `json:"mtime,omitempty"`
+	Size    int64 `json:"size,omitempty"`
 }
 
 // Response is the worker's answer to one Request.

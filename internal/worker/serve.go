@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -65,6 +66,9 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 	}
 	resp.Log, resp.NoText = res.Log, res.NoText
 	n, err := content.WriteFolder(req.Stage, res.Places)
+	if err == nil && req.ModTime != 0 {
+		err = content.WriteSource(req.Stage, content.Source{ModTime: time.Unix(0, req.ModTime), Size: req.Size})
+	}
 	if err != nil {
 		return writeFailed(resp, err)
 	}

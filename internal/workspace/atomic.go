@@ -145,15 +145,31 @@ func SyncDir(dir string) error {
 
 // AppendSync writes one line to f (opened for appending) and fsyncs, so
 // that after a SIGKILL or a power loss every earlier line is intact and at
-// worst the last line is cut. Used for the ingest list's per-result rows and
-// the journal.
+// worst the last line is cut. Used for the journal's rare records (出, 書,
+// 終) and wherever one line must be durable before the next step.
 func AppendSync(f *os.File, line []byte) error {
+	if err := Append(f, line); err != nil {
+		return err
+	}
+	return Sync(f)
+}
+
+// Append writes one line to f (opened for appending) in one write, without
+// an fsync: the seed's "追記して Flush する". The line is in the operating
+// system's hands, so a SIGKILL of the process keeps it; a power loss may
+// lose it until the next Sync (the coordinator's group commit).
+func Append(f *os.File, line []byte) error {
 	if err := injectedFault(opAppend, f.Name()); err != nil {
 		return fmt.Errorf("workspace: append %s: %w", f.Name(), err)
 	}
 	if _, err := f.Write(line); err != nil {
 		return fmt.Errorf("workspace: append %s: %w", f.Name(), err)
 	}
+	return nil
+}
+
+// Sync fsyncs f, making every line appended before durable.
+func Sync(f *os.File) error {
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("workspace: fsync %s: %w", f.Name(), err)
 	}

@@ -1,0 +1,162 @@
+package indexer
+
+import (
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/crawl"
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/plan"
+	"github.com/fumibako/fumibako/internal/worker"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// applied is what one worker result does to its file: the new row, the
+// log lines under the file's head and how the file counts.
+type applied struct {
+	row     ingestlist.Row
+	lines   []string
+	detail  string // the English chain, for the log only (logDetail)
+	level   Level
+	counted bool // counts as done in the progress
+	outcome Outcome
+	swapped string // the per-file folder its TSVs were swapped into
+}
+
+// record applies one worker result: swap the TSVs in, queue the row for
+// the group commit, publish the folder when nothing in it is pending.
+func (r *run) record(j *job, res worker.Result) {
+	t := j.target
+	i := r.rowIndex(t.File)
+	a := r.apply(j, res, r.rows[i])
+	if a.row.State == ingestlist.Failed {
+		a.outcome = OutcomeFailed
+		r.sum.Failed++
+		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: a.row.Error})
+		r.progress.Failed++
+	}
+	workspace.RemoveAll(j.stage)
+	r.rows[i] = a.row
+	r.queueRow(a.row, a.swapped)
+	if a.counted {
+		r.progress.Done++
+	}
+	r.progress.Remaining = len(r.targets) - r.progress.Done
+	r.progress.Current = t.File.RelPath
+	// The head counts finished files, so the numbers run in order
+	// whatever order the workers finish in.
+	r.fileLogf(t.File.RelPath, Info, msgFileHead, r.finishedCount(), len(r.targets), t.File.RelPath)
+	for _, l := range a.lines {
+		r.fileLogf(t.File.RelPath, a.level, "%s", l)
+	}
+	r.logDetail(a.detail)
+	reason := ""
+	if a.outcome == OutcomeFailed || a.outcome == OutcomePostponed {
+		reason = a.row.Error
+	}
+	r.finished(t.File.RelPath, a.outcome, reason)
+	fk := workspace.FoldKey(content.FolderOf(t.File.RelPath))
+	r.pendingIn[fk]--
+	r.maybePublish(fk)
+}
+
+// rowIndex returns the position of a target's row, adding a fresh one
+// when the list has none.
+func (r *run) rowIndex(f crawl.File) int {
+	k := workspace.FoldKey(f.RelPath)
+	i, ok := r.rowAt[k]
+	if !ok {
+		r.rows = append(r.rows, plan.FreshRow(f))
+		i = len(r.rows) - 1
+		r.rowAt[k] = i
+	}
+	return i
+}
+
+// apply turns a worker result into the file's new row (seed: 済, 失敗, or
+// 未取り込み for a stop, a fault or a postponed file).
+func (r *run) apply(j *job, res worker.Result, row ingestlist.Row) applied {
+	a := applied{row: row, level: Info, counted: true, outcome: OutcomeDone}
+	now := ingestlist.FormatFileTime(r.now())
+	switch {
+	case res.Outcome == worker.Stopped:
+		// Abandoned by a stop: the current row is appended so the journal
+		// reads the job as finished, and the file stays 未取り込み.
+		a.counted, a.outcome = false, OutcomeStopped
+	case res.Outcome == worker.Faulted:
+		// The worker could not write the workspace: the run's fault, the
+		// file stays 未取り込み with its current row (fault.go).
+		r.noteFault(res.Fault)
+		a.lines = append(a.lines, msgFaultKept)
+		a.detail = res.Detail
+		a.level, a.counted, a.outcome = Warn, false, OutcomeStopped
+	case res.Outcome == worker.Finished && res.Response.OK:
+		r.applyDone(j, res.Response, &a, now)
+	case res.Outcome == worker.Finished && res.Response.Postponed:
+		r.applyPostponed(j.target, res.Response, &a)
+	default:
+		msg := res.Msg
+		a.detail = res.Detail
+		if res.Outcome == worker.Finished {
+			msg, a.detail = res.Response.Msg, res.Response.Detail
+			a.lines = append(a.lines, res.Response.Log...)
+		}
+		a.row = failedRow(a.row, now, msg)
+		a.lines = append(a.lines, sprintf(msgFileFailed, a.row.Error))
+		a.level = Error
+	}
+	return a
+}
+
+// applyDone swaps an extracted file's TSVs in and makes its row 済.
+func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
+	t := j.target
+	dst := content.Dir(r.ws.ContentRoot(), t.File.RelPath)
+	// Rule 3: the TSVs are in place before the 済 row, and durable
+	// before it is (the commit syncs dst's folder first, commit.go).
+	// The worker wrote the crawled time and size beside them (search
+	// tells a changed file).
+	if err := content.SwapUnsynced(j.stage, dst); err != nil {
+		if r.noteFault(err) {
+			a.lines = append(a.lines, msgFaultKept)
+			a.level, a.counted = Warn, false
+			return
+		}
+		a.row = failedRow(a.row, now, msgSwapFailed)
+		a.lines = append(a.lines, sprintf(msgFileFailed, a.row.Error))
+		a.detail = err.Error()
+		a.level = Error
+		return
+	}
+	crashPoint("after-swap")
+	a.swapped = dst
+	a.lines = append(a.lines, resp.Log...)
+	a.lines = append(a.lines, sprintf(msgTSVCount, resp.TSVCount))
+	a.row.State, a.row.Error = ingestlist.Done, ""
+	a.row.TSVCount, a.row.HasTSVCount = resp.TSVCount, true
+	a.row.IngestedAt = now
+	a.row.Version = extract.Version(t.File.RelPath)
+	r.sum.Succeeded++
+	if resp.NoText {
+		r.sum.NoText++
+	}
+}
+
+// applyPostponed keeps a postponed file 未取り込み with the reason (seed:
+// Postponed; the previous row's TSV数, date and version stay).
+func (r *run) applyPostponed(t plan.Target, resp worker.Response, a *applied) {
+	if prev, ok := r.prev.Lookup(t.File.RelPath); ok {
+		a.row.TSVCount, a.row.HasTSVCount, a.row.IngestedAt, a.row.Version = prev.TSVCount, prev.HasTSVCount, prev.IngestedAt, prev.Version
+	}
+	a.row.State, a.row.Error = ingestlist.Pending, ingestlist.CleanError(resp.Msg)
+	a.lines = append(a.lines, resp.Log...)
+	a.lines = append(a.lines, sprintf(msgPostponed, a.row.Error))
+	a.detail = resp.Detail
+	a.level = Warn
+	r.sum.Postponed++
+	if resp.Msg == extract.MsgNoLibreOffice {
+		r.sum.NoLibreOffice++
+	}
+	r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: a.row.Error})
+	r.progress.Failed++
+	a.counted, a.outcome = false, OutcomePostponed
+}
