@@ -51,8 +51,6 @@ func init() { extract.RegisterNative(readXlsNative, ".xls") }
 var (
 	// errXlsNoWorkbook: no Workbook or Book stream at the root.
 	errXlsNoWorkbook = errors.New("extract: xls compound file has no Workbook or Book stream")
-	// errXlsVersion: a BIFF version other than 5 or 8.
-	errXlsVersion = errors.New("extract: xls BIFF version not supported natively")
 )
 
 // memoryFile is the largest file read into memory before parsing the
@@ -73,7 +71,7 @@ func readXlsNative(ctx context.Context, path string, opt extract.Options) (res *
 	if err != nil {
 		return nil, extract.Corrupt(err)
 	}
-	res, err = readXlsStream(ctx, stream, strings.EqualFold(name, "Book"))
+	res, err = biff.ReadWorkbook(ctx, stream, strings.EqualFold(name, "Book"))
 	if err != nil {
 		return nil, failure(err)
 	}
@@ -122,154 +120,4 @@ func CFBStream(ra io.ReaderAt, size int64, names ...string) (io.Reader, string, 
 		}
 	}
 	return nil, "", errXlsNoWorkbook
-}
-
-// boundSheet is one BoundSheet8 record ([MS-XLS] 2.4.28).
-type boundSheet struct {
-	pos     uint32 // stream offset of the sheet's BOF
-	visible bool   // hsState 0
-	dt      byte   // 0 worksheet or dialog, 1 macro, 2 chart, 6 VB module
-	name    string
-	used    bool
-}
-
-// book is the state of one workbook stream.
-type book struct {
-	ctx      context.Context
-	rr       *biff.RecordReader
-	biff5    bool
-	cp       biff.CodePage
-	date1904 bool
-	sst      []string
-	styles   *sheet.Styles
-	sheets   []boundSheet
-	budget   *sheet.Budget
-	// globalsEnd is the stream offset after the globals' EOF.
-	globalsEnd int64
-	// supSelf says which SUPBOOK records are this workbook; xti are the
-	// EXTERNSHEET entries (SUPBOOK index, first sheet index).
-	supSelf []bool
-	xti     [][2]int
-}
-
-// readXlsStream reads a workbook stream; biff5Name says the stream was
-// named Book (a hint when the BOF version is unusual).
-func readXlsStream(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Result, error) {
-	b := &book{ctx: ctx, rr: biff.NewXlsRecordReader(r), styles: sheet.NewXlStyles(), budget: sheet.NewXlsBudget()}
-	if err := b.readGlobals(biff5Name); err != nil {
-		return nil, err
-	}
-	sheets := make([]*sheet.Sheet, len(b.sheets))
-	// Like the .xlsx reader, a sheet without a name or with the name of an
-	// earlier sheet (ignoring case) is not a place.
-	names := map[string]bool{}
-	for i := range b.sheets {
-		if !b.sheets[i].visible {
-			continue
-		}
-		k := strings.ToLower(b.sheets[i].name)
-		if k == "" || names[k] {
-			b.sheets[i].visible = false
-		}
-		names[k] = true
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		typ, data, off, err := b.rr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if typ != biff.RBOF {
-			continue
-		}
-		dt := 0
-		if len(data) >= 4 {
-			dt = biff.Le16(data, 2)
-		}
-		i := b.sheetAt(uint32(off))
-		switch {
-		case i >= 0 && b.sheets[i].visible && b.sheets[i].dt == 0 && dt == biff.DtWorksheet:
-			s := sheet.NewXlsSheet(b.sheets[i].name, b.budget)
-			if err := b.readSheet(s); err != nil {
-				return nil, fmt.Errorf("sheet %q: %w", s.Name, err)
-			}
-			sheets[i] = s
-		case i >= 0 && b.sheets[i].visible && b.sheets[i].dt == 2 && dt == dtChart:
-			// A chart sheet: its chart text at A1 and its header/footer,
-			// as the .xlsx reader gives chart sheets.
-			s := sheet.NewXlsSheet(b.sheets[i].name, b.budget)
-			c, err := b.readChart(s)
-			if err != nil {
-				return nil, fmt.Errorf("chart sheet %q: %w", s.Name, err)
-			}
-			s.ChartObject(1, 1, c)
-			sheets[i] = s
-		default:
-			if err := b.skipSubstream(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := b.resolveCharts(sheets); err != nil {
-		return nil, err
-	}
-	res := &extract.Result{}
-	for _, s := range sheets {
-		if s == nil {
-			continue
-		}
-		if err := s.Places(res); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
-}
-
-// sheetAt finds the BoundSheet whose BOF sits at off; a file whose
-// offsets are wrong gets its substreams in BoundSheet order instead.
-func (b *book) sheetAt(off uint32) int {
-	for i := range b.sheets {
-		if b.sheets[i].pos == off && !b.sheets[i].used {
-			b.sheets[i].used = true
-			return i
-		}
-	}
-	for i := range b.sheets {
-		if !b.sheets[i].used && !b.posValid(b.sheets[i].pos) {
-			b.sheets[i].used = true
-			return i
-		}
-	}
-	return -1
-}
-
-// posValid is false for a BoundSheet offset no substream can start at
-// (before the end of the globals).
-func (b *book) posValid(pos uint32) bool { return int64(pos) >= b.globalsEnd }
-
-// skipSubstream skips records up to the EOF that closes the substream
-// just opened, nested substreams (embedded charts) included.
-func (b *book) skipSubstream() error {
-	depth := 1
-	for depth > 0 {
-		typ, _, _, err := b.rr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		switch typ {
-		case biff.RBOF:
-			depth++
-		case biff.REOF:
-			depth--
-		}
-	}
-	return nil
 }

@@ -106,7 +106,7 @@ func basicBIFF8(tb testing.TB) []byte {
 		b.Rec(biff.RMsoDrawing, fixture.BiffData(uint16(0), uint16(0xF00D), uint32(0)))
 		txo(b, "納期は\n\n別途相談")
 		b.Rec(biff.RMsoDrawing, officeArtShape(4, 3))
-		b.Rec(biff.RObj, objCmo(objNote, 1))
+		b.Rec(biff.RObj, objCmo(biff.ObjNote, 1))
 		b.Rec(biff.RMsoDrawing, fixture.BiffData(uint16(0), uint16(0xF00D), uint32(0)))
 		txo(b, "山田:\n至急確認")
 		// A picture has no text.
@@ -253,14 +253,25 @@ func TestXlsSSTContinue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// One LABELSST cell per string, in column A.
+			cells := func(b *fixture.Biff) {
+				for i := range 3 {
+					b.Rec(biff.RLabelSST, i, 0, 0, uint32(i))
+				}
+			}
 			sst := fixture.SstRecords(1000, 1000, tt.pieces...)
-			stream := fixture.BuildBIFF8(nil, nil, sst, nil)
-			b := &book{ctx: context.Background(), rr: biff.NewXlsRecordReader(strings.NewReader(string(stream))), styles: sheet.NewXlStyles(), budget: sheet.NewXlsBudget()}
-			if err := b.readGlobals(false); err != nil {
+			stream := fixture.BuildBIFF8(nil, nil, sst, []fixture.XlsSheetSpec{{Name: "S", Body: cells}})
+			p := fixture.WriteTemp(t, "in.xls", fixture.CfbFile(t, map[string][]byte{"Workbook": stream}))
+			res, err := readXlsNative(context.Background(), p, extract.Options{})
+			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(b.sst, tt.want) && !(len(b.sst) == 0 && len(tt.want) == 0) {
-				t.Errorf("sst = %q, want %q", b.sst, tt.want)
+			var got []string
+			for _, pl := range res.Places {
+				got = append(got, pl.Lines...)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("cells = %q, want %q", got, tt.want)
 			}
 		})
 	}

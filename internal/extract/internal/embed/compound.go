@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 )
@@ -21,8 +22,9 @@ import (
 //
 //	Package (ZIP)        as an embedded package: workbook, document or
 //	                     presentation by the part it contains
-//	Workbook             Excel 97–2003: text cells of visible sheets
-//	                     (workbook_biff.go)
+//	Workbook or Book     Excel 97–2003 (BIFF8) or 5.0/95 (BIFF5): text
+//	                     cells of visible sheets, read by the .xls
+//	                     reader's workbook reader (biff.WorkbookText)
 //	WordDocument         Word 97–2003: body paragraphs and table rows
 //	PowerPoint Document  PowerPoint 97–2003: slide text
 //
@@ -153,12 +155,16 @@ func (e *NativeEmbeds) fromCompound(c *cfb.Compound, prefix string) ([]string, f
 	case c.Has(prefix + "PowerPoint Document"):
 		out, err := compoundPresentationText(c, prefix)
 		return out, presentation, err
-	case c.Has(prefix + "Workbook"):
-		data, err := c.Stream(prefix + "Workbook")
+	case c.Has(prefix + "Workbook"), c.Has(prefix + "Book"):
+		name := "Workbook"
+		if !c.Has(prefix + name) {
+			name = "Book"
+		}
+		data, err := c.Stream(prefix + name)
 		if err != nil {
 			return nil, workbook, err
 		}
-		lines, err := BiffText(data)
+		lines, err := biff.WorkbookText(e.Ctx, bytes.NewReader(data), name == "Book")
 		return lines, workbook, err
 	}
 	return nil, none, nil

@@ -1,10 +1,9 @@
-package xls
+package biff
 
 import (
 	"io"
 	"strings"
 
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 )
 
@@ -101,7 +100,7 @@ func (c *chart) record(b *book, typ uint16, data []byte) {
 		}
 	case RChartObjectLink:
 		if len(data) >= 2 && c.inside() == RChartText {
-			c.link = biff.Le16(data, 0)
+			c.link = Le16(data, 0)
 		}
 	}
 	c.last = typ
@@ -139,13 +138,13 @@ func BRAIRef(b *book, data []byte) *cellRef {
 	if b.biff5 || len(data) < 8+7 || data[0] != 0 || data[1] != 2 {
 		return nil
 	}
-	cce := biff.Le16(data, 6)
+	cce := Le16(data, 6)
 	if cce < 7 || len(data) < 8+cce {
 		return nil
 	}
 	switch data[8] {
 	case 0x3A, 0x5A, 0x7A: // ptgRef3d
-		return &cellRef{ixti: biff.Le16(data, 9), row: biff.Le16(data, 11), col: biff.Le16(data, 13) & 0x3FFF}
+		return &cellRef{ixti: Le16(data, 9), row: Le16(data, 11), col: Le16(data, 13) & 0x3FFF}
 	}
 	return nil
 }
@@ -159,7 +158,7 @@ func (c *chart) seriesText(b *book, data []byte) string {
 	if b.biff5 {
 		return b.biff5String(data, 2, 1)
 	}
-	s, _, _ := biff.ShortUnicodeString(data, 2)
+	s, _, _ := ShortUnicodeString(data, 2)
 	return s
 }
 
@@ -210,13 +209,13 @@ func (b *book) readChart(hf *sheet.Sheet) (*chart, error) {
 			return nil, err
 		}
 		switch typ {
-		case biff.RBOF:
+		case RBOF:
 			depth++
 			continue
-		case biff.REOF:
+		case REOF:
 			depth--
 			continue
-		case biff.RHeader, biff.RFooter:
+		case RHeader, RFooter:
 			if hf != nil && depth == 1 {
 				if err := b.sheetRecord(&sheetState{s: hf}, typ, data); err != nil {
 					return nil, err

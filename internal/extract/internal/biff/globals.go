@@ -1,4 +1,4 @@
-package xls
+package biff
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 )
 
 // The workbook globals substream ([MS-XLS] 2.1.7.20.1): BOF (BIFF version),
@@ -24,20 +23,20 @@ func (b *book) readGlobals(biff5Name bool) error {
 		return err
 	}
 	switch typ {
-	case biff.RBOF:
+	case RBOF:
 	case 0x0009, 0x0209, 0x0409:
 		return fmt.Errorf("%w (BOF record 0x%04X)", errXlsVersion, typ)
 	default:
 		return fmt.Errorf("xls: workbook stream starts with record 0x%04X, not BOF", typ)
 	}
 	if len(data) < 4 {
-		return biff.RecordError(typ, off, biff.ErrXlsTruncated)
+		return RecordError(typ, off, ErrXlsTruncated)
 	}
-	switch vers, dt := biff.Le16(data, 0), biff.Le16(data, 2); {
-	case dt != biff.DtGlobals:
+	switch vers, dt := Le16(data, 0), Le16(data, 2); {
+	case dt != DtGlobals:
 		return fmt.Errorf("%w (first substream type 0x%04X, not workbook globals)", errXlsVersion, dt)
-	case vers == biff.BIFF8:
-	case vers == biff.BIFF5:
+	case vers == BIFF8:
+	case vers == BIFF5:
 		b.biff5 = true
 	default:
 		b.biff5 = biff5Name
@@ -54,9 +53,9 @@ func (b *book) readGlobals(biff5Name bool) error {
 			return err
 		}
 		if err := b.globalRecord(typ, data); err != nil {
-			return biff.RecordError(typ, off, err)
+			return RecordError(typ, off, err)
 		}
-		if typ == biff.REOF {
+		if typ == REOF {
 			b.globalsEnd = b.rr.Pos
 			return nil
 		}
@@ -66,48 +65,48 @@ func (b *book) readGlobals(biff5Name bool) error {
 // globalRecord handles one record of the globals substream.
 func (b *book) globalRecord(typ uint16, data []byte) error {
 	switch typ {
-	case biff.RFilePass:
+	case RFilePass:
 		if b.biff5 {
-			return biff.ErrXlsEncrypted // XOR obfuscation
+			return ErrXlsEncrypted // XOR obfuscation
 		}
-		d, err := biff.NewXlsDecrypter(data)
-		if errors.Is(err, biff.ErrXlsPassword) {
+		d, err := NewXlsDecrypter(data)
+		if errors.Is(err, ErrXlsPassword) {
 			return extract.Fail(extract.MsgPassword, err)
 		}
 		if err != nil {
 			return err
 		}
 		b.rr.Dec = d
-	case biff.RCodePage:
+	case RCodePage:
 		if len(data) >= 2 {
-			b.cp = biff.CodePage{Enc: biff.Encoding(biff.Le16(data, 0))}
+			b.cp = CodePage{Enc: Encoding(Le16(data, 0))}
 		}
-	case biff.RDateMode:
+	case RDateMode:
 		if len(data) >= 2 {
-			b.date1904 = biff.Le16(data, 0) == 1
+			b.date1904 = Le16(data, 0) == 1
 		}
-	case biff.RFormat:
+	case RFormat:
 		return b.format(data)
-	case biff.RXF:
+	case RXF:
 		if len(data) < 4 {
-			return biff.ErrXlsTruncated
+			return ErrXlsTruncated
 		}
-		b.styles.XfFmt = append(b.styles.XfFmt, biff.Le16(data, 2))
-	case biff.RBoundSheet:
+		b.styles.XfFmt = append(b.styles.XfFmt, Le16(data, 2))
+	case RBoundSheet:
 		return b.boundSheet(data)
-	case biff.RSST:
+	case RSST:
 		return b.readSST(data)
-	case biff.RSupBook:
+	case RSupBook:
 		// cTab (2), then 0x0401 for the workbook itself.
 		if len(b.supSelf) < 65536 {
-			b.supSelf = append(b.supSelf, len(data) >= 4 && biff.Le16(data, 2) == 0x0401)
+			b.supSelf = append(b.supSelf, len(data) >= 4 && Le16(data, 2) == 0x0401)
 		}
-	case biff.RExternSheet:
+	case RExternSheet:
 		if b.biff5 || len(data) < 2 {
 			break
 		}
-		for i := 2; i+6 <= len(data) && len(b.xti) < biff.Le16(data, 0); i += 6 {
-			b.xti = append(b.xti, [2]int{biff.Le16(data, i), int(int16(biff.Le16(data, i+2)))})
+		for i := 2; i+6 <= len(data) && len(b.xti) < Le16(data, 0); i += 6 {
+			b.xti = append(b.xti, [2]int{Le16(data, i), int(int16(Le16(data, i+2)))})
 		}
 	}
 	return nil
@@ -117,14 +116,14 @@ func (b *book) globalRecord(typ uint16, data []byte) error {
 // code (BIFF5: a byte count and code-page bytes).
 func (b *book) format(data []byte) error {
 	if len(data) < 3 {
-		return biff.ErrXlsTruncated
+		return ErrXlsTruncated
 	}
-	id := biff.Le16(data, 0)
+	id := Le16(data, 0)
 	var code string
 	if b.biff5 {
 		code = b.biff5String(data, 2, 1)
 	} else {
-		code, _, _ = biff.UnicodeString(data, 2)
+		code, _, _ = UnicodeString(data, 2)
 	}
 	b.styles.Codes[id] = code
 	delete(b.styles.ByID, id)
@@ -134,13 +133,13 @@ func (b *book) format(data []byte) error {
 // boundSheet reads a BoundSheet8 record.
 func (b *book) boundSheet(data []byte) error {
 	if len(data) < 7 {
-		return biff.ErrXlsTruncated
+		return ErrXlsTruncated
 	}
-	s := boundSheet{pos: biff.Le32(data, 0), visible: data[4]&3 == 0, dt: data[5]}
+	s := boundSheet{pos: Le32(data, 0), visible: data[4]&3 == 0, dt: data[5]}
 	if b.biff5 {
 		s.name = b.biff5String(data, 6, 1)
 	} else {
-		s.name, _, _ = biff.ShortUnicodeString(data, 6)
+		s.name, _, _ = ShortUnicodeString(data, 6)
 	}
 	if len(b.sheets) >= 65536 {
 		return fmt.Errorf("xls: more than 65536 sheets")
@@ -155,9 +154,9 @@ func (b *book) boundSheet(data []byte) error {
 // count allocates nothing.
 func (b *book) readSST(data []byte) error {
 	if len(data) < 8 {
-		return biff.ErrXlsTruncated
+		return ErrXlsTruncated
 	}
-	unique := int(biff.Le32(data, 4))
+	unique := int(Le32(data, 4))
 	segs, err := b.rr.WithContinues(data, b.budget)
 	if err != nil {
 		return err
@@ -170,7 +169,7 @@ func (b *book) readSST(data []byte) error {
 		unique = total / 3
 	}
 	b.sst = make([]string, 0, unique)
-	c := &biff.Cursor{Segs: segs, P: 8}
+	c := &Cursor{Segs: segs, P: 8}
 	for {
 		if !c.Advance() {
 			// Fewer strings than declared is common (calamine gh548): keep

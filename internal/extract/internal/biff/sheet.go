@@ -1,11 +1,10 @@
-package xls
+package biff
 
 import (
 	"encoding/binary"
 	"io"
 	"math"
 
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 )
 
@@ -17,6 +16,9 @@ type sheetState struct {
 	pendRow, pendCol, pendXF int
 	pending                  bool
 	draw                     drawing
+	// texts are the text cells of an embedded workbook's sheet
+	// (WorkbookText).
+	texts []textCell
 }
 
 // readSheet reads a worksheet substream (its BOF just read) up to its EOF.
@@ -35,12 +37,12 @@ func (b *book) readSheet(s *sheet.Sheet) error {
 		if err != nil {
 			return err
 		}
-		if typ == biff.REOF {
+		if typ == REOF {
 			break
 		}
-		if typ == biff.RBOF {
+		if typ == RBOF {
 			// An embedded chart's substream, after its OBJ record.
-			if len(data) >= 4 && biff.Le16(data, 2) == dtChart && st.draw.lastChart() {
+			if len(data) >= 4 && Le16(data, 2) == dtChart && st.draw.lastChart() {
 				c, err := b.readChart(nil)
 				if err != nil {
 					return err
@@ -53,9 +55,19 @@ func (b *book) readSheet(s *sheet.Sheet) error {
 			}
 			continue
 		}
-		if err := b.sheetRecord(st, typ, data); err != nil {
-			return biff.RecordError(typ, off, err)
+		if b.textOnly {
+			if err := b.textRecord(st, typ, data); err != nil {
+				return RecordError(typ, off, err)
+			}
+			continue
 		}
+		if err := b.sheetRecord(st, typ, data); err != nil {
+			return RecordError(typ, off, err)
+		}
+	}
+	if b.textOnly {
+		b.texts = st.texts
+		return nil
 	}
 	return st.draw.finish(b, s)
 }
@@ -73,31 +85,34 @@ func (b *book) text(xf int, v string) string {
 // sheetRecord handles one record of a worksheet substream.
 func (b *book) sheetRecord(st *sheetState, typ uint16, data []byte) error {
 	s := st.s
-	if typ != biff.RStr && typ != biff.RContinue {
-		switch typ {
-		case biff.RFormula, biff.RFormula4, biff.RLabelSST, biff.RLabel, biff.RRString, biff.RNumber, biff.RRK, biff.RMulRK, biff.RBoolErr, 0x0201, 0x00BE:
-			st.pending = false
-		}
-	}
+	st.cellRecord(typ)
 	switch typ {
-	case biff.RLabelSST, biff.RLabel, biff.RRString, biff.RNumber, biff.RRK, biff.RMulRK, biff.RBoolErr:
+	case RLabelSST, RLabel, RRString, RNumber, RRK, RMulRK, RBoolErr:
 		return b.valueRecord(s, typ, data)
-	case biff.RFormula, biff.RFormula4, biff.RStr:
+	case RFormula, RFormula4, RStr:
 		return b.formulaRecord(st, typ, data)
-	case biff.RHeader, biff.RFooter:
+	case RHeader, RFooter:
 		b.headerRecord(s, typ, data)
-	case biff.RHeaderFtr:
+	case RHeaderFtr:
 		b.headerFooter(s, data)
-	case biff.RMsoDrawing:
+	case RMsoDrawing:
 		st.draw.drawing(data)
-	case biff.RObj:
+	case RObj:
 		st.draw.obj(b, data)
-	case biff.RTxO:
+	case RTxO:
 		return st.draw.txo(b, data)
-	case biff.RNote:
+	case RNote:
 		return st.draw.note(b, data)
 	}
 	return nil
+}
+
+// cellRecord ends the wait for a STRING record at the next cell record.
+func (st *sheetState) cellRecord(typ uint16) {
+	switch typ {
+	case RFormula, RFormula4, RLabelSST, RLabel, RRString, RNumber, RRK, RMulRK, RBoolErr, 0x0201, 0x00BE:
+		st.pending = false
+	}
 }
 
 // cellAt reads the row, column (both 1-based) and XF index that start a
@@ -106,7 +121,18 @@ func cellAt(data []byte) (row, col, xf int, ok bool) {
 	if len(data) < 6 {
 		return 0, 0, 0, false
 	}
-	return biff.Le16(data, 0) + 1, biff.Le16(data, 2) + 1, biff.Le16(data, 4), true
+	return Le16(data, 0) + 1, Le16(data, 2) + 1, Le16(data, 4), true
+}
+
+// labelString is the string of a LABEL or RSTRING record (BIFF5: a
+// 2-byte count and code-page bytes; BIFF8: an XLUnicodeString), whose
+// fixed fields the caller has checked.
+func (b *book) labelString(data []byte) string {
+	if b.biff5 {
+		return b.biff5String(data, 6, 2)
+	}
+	v, _, _ := UnicodeString(data, 6)
+	return v
 }
 
 // valueRecord stores the value of a cell record: LABELSST, LABEL, RSTRING,
@@ -114,63 +140,57 @@ func cellAt(data []byte) (row, col, xf int, ok bool) {
 func (b *book) valueRecord(s *sheet.Sheet, typ uint16, data []byte) error {
 	cell := func() (row, col, xf int, ok bool) { return cellAt(data) }
 	switch typ {
-	case biff.RLabelSST:
+	case RLabelSST:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 10 {
-			return biff.ErrXlsTruncated
+			return ErrXlsTruncated
 		}
-		i := int(biff.Le32(data, 6))
+		i := int(Le32(data, 6))
 		if i < 0 || i >= len(b.sst) {
 			return nil
 		}
 		return s.Cell(row, col, b.text(xf, b.sst[i]))
-	case biff.RLabel, biff.RRString:
+	case RLabel, RRString:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 8 {
-			return biff.ErrXlsTruncated
+			return ErrXlsTruncated
 		}
-		var v string
-		if b.biff5 {
-			v = b.biff5String(data, 6, 2)
-		} else {
-			v, _, _ = biff.UnicodeString(data, 6)
-		}
-		return s.Cell(row, col, b.text(xf, v))
-	case biff.RNumber:
+		return s.Cell(row, col, b.text(xf, b.labelString(data)))
+	case RNumber:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
-			return biff.ErrXlsTruncated
+			return ErrXlsTruncated
 		}
 		v := math.Float64frombits(binary.LittleEndian.Uint64(data[6:]))
 		return s.Cell(row, col, b.number(xf, v))
-	case biff.RRK:
+	case RRK:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 10 {
-			return biff.ErrXlsTruncated
+			return ErrXlsTruncated
 		}
-		return s.Cell(row, col, b.number(xf, biff.RK(biff.Le32(data, 6))))
-	case biff.RMulRK:
+		return s.Cell(row, col, b.number(xf, RK(Le32(data, 6))))
+	case RMulRK:
 		// rw, colFirst, (ixfe, RK)*, colLast
 		if len(data) < 6 {
-			return biff.ErrXlsTruncated
+			return ErrXlsTruncated
 		}
-		row, col := biff.Le16(data, 0)+1, biff.Le16(data, 2)+1
+		row, col := Le16(data, 0)+1, Le16(data, 2)+1
 		for i := 4; i+6 <= len(data)-2; i += 6 {
-			if err := s.Cell(row, col, b.number(biff.Le16(data, i), biff.RK(biff.Le32(data, i+2)))); err != nil {
+			if err := s.Cell(row, col, b.number(Le16(data, i), RK(Le32(data, i+2)))); err != nil {
 				return err
 			}
 			col++
 		}
-	case biff.RBoolErr:
+	case RBoolErr:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 8 {
-			return biff.ErrXlsTruncated
+			return ErrXlsTruncated
 		}
 		_ = xf
 		if data[7] != 0 {
-			return s.Cell(row, col, biff.ErrorText(data[6]))
+			return s.Cell(row, col, ErrorText(data[6]))
 		}
-		return s.Cell(row, col, biff.Bool(data[6] != 0))
+		return s.Cell(row, col, Bool(data[6] != 0))
 	}
 	return nil
 }
@@ -181,12 +201,12 @@ func (b *book) formulaRecord(st *sheetState, typ uint16, data []byte) error {
 	s := st.s
 	cell := func() (row, col, xf int, ok bool) { return cellAt(data) }
 	switch typ {
-	case biff.RFormula, biff.RFormula4:
+	case RFormula, RFormula4:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
-			return biff.ErrXlsTruncated
+			return ErrXlsTruncated
 		}
-		if biff.Le16(data, 12) != 0xFFFF {
+		if Le16(data, 12) != 0xFFFF {
 			v := math.Float64frombits(binary.LittleEndian.Uint64(data[6:]))
 			return s.FormulaCell(row, col, b.number(xf, v))
 		}
@@ -194,13 +214,13 @@ func (b *book) formulaRecord(st *sheetState, typ uint16, data []byte) error {
 		case 0: // string: the STRING record follows
 			st.pendRow, st.pendCol, st.pendXF, st.pending = row, col, xf, true
 		case 1:
-			return s.FormulaCell(row, col, biff.Bool(data[8] != 0))
+			return s.FormulaCell(row, col, Bool(data[8] != 0))
 		case 2:
-			return s.FormulaCell(row, col, biff.ErrorText(data[8]))
+			return s.FormulaCell(row, col, ErrorText(data[8]))
 		case 3: // empty string
 			return s.FormulaCell(row, col, "")
 		}
-	case biff.RStr:
+	case RStr:
 		v, err := b.stringRecord(data)
 		if err != nil {
 			return err
@@ -223,7 +243,7 @@ func (b *book) headerRecord(s *sheet.Sheet, typ uint16, data []byte) {
 	if s.Hf.Parts == nil {
 		s.Hf.Parts = map[string]string{}
 	}
-	if typ == biff.RHeader {
+	if typ == RHeader {
 		s.Hf.Parts["oddHeader"] = v
 	} else {
 		s.Hf.Parts["oddFooter"] = v
@@ -242,9 +262,9 @@ func (b *book) stringRecord(data []byte) (string, error) {
 		if len(data) < 2 {
 			return "", nil
 		}
-		n := biff.Le16(data, 0)
+		n := Le16(data, 0)
 		var raw []byte
-		c := &biff.Cursor{Segs: segs, P: 2}
+		c := &Cursor{Segs: segs, P: 2}
 		for len(raw) < n && c.Advance() {
 			seg := c.Segs[c.Si][c.P:]
 			k := min(n-len(raw), len(seg))
@@ -253,7 +273,7 @@ func (b *book) stringRecord(data []byte) (string, error) {
 		}
 		return b.cp.Decode(raw), nil
 	}
-	c := &biff.Cursor{Segs: segs}
+	c := &Cursor{Segs: segs}
 	cch, ok := c.Uint(2)
 	if !ok {
 		return "", nil
@@ -275,7 +295,7 @@ func (b *book) headerText(data []byte) string {
 	if b.biff5 {
 		return b.biff5String(data, 0, 1)
 	}
-	v, _, _ := biff.UnicodeString(data, 0)
+	v, _, _ := UnicodeString(data, 0)
 	return v
 }
 
@@ -286,7 +306,7 @@ func (b *book) headerFooter(s *sheet.Sheet, data []byte) {
 	if len(data) < fixed {
 		return
 	}
-	flags := biff.Le16(data, 28)
+	flags := Le16(data, 28)
 	s.Hf.DifferentOddEven = flags&1 != 0
 	s.Hf.DifferentFirst = flags&2 != 0
 	if s.Hf.Parts == nil {
@@ -294,10 +314,10 @@ func (b *book) headerFooter(s *sheet.Sheet, data []byte) {
 	}
 	i := fixed
 	for k, name := range []string{"evenHeader", "evenFooter", "firstHeader", "firstFooter"} {
-		if biff.Le16(data, 30+2*k) == 0 {
+		if Le16(data, 30+2*k) == 0 {
 			continue
 		}
-		v, next, _ := biff.UnicodeString(data, i)
+		v, next, _ := UnicodeString(data, i)
 		i = next
 		if v != "" {
 			s.Hf.Parts[name] = v
