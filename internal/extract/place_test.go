@@ -18,7 +18,7 @@ func TestTargetsAndVersions(t *testing.T) {
 	}{
 		{"見積.xlsx", true, extract.KindExcel, 4},
 		{"報告書.DOCX", true, extract.KindWord, 4},
-		{"古い.xls", true, extract.KindExcel, 2},
+		{"古い.xls", true, extract.KindExcel, 3},
 		{"古い.xlsb", true, extract.KindExcel, 3},
 		{"古い.doc", true, extract.KindWord, 6},
 		{"古い.ppt", true, extract.KindPowerPoint, 3},

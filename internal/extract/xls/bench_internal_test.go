@@ -73,16 +73,20 @@ func BenchmarkLegacyExcel(b *testing.B) {
 	}
 }
 
-// BenchmarkBIFF5 reads the Excel 5.0/95 workbooks (the shared corpus's
-// and the cp932 workbook built in biff5_internal_test.go) natively and
+// BenchmarkBIFF5 reads the Excel 5.0/95 workbooks and Excel 3.0/4.0
+// worksheets (the shared corpus's and the cp932 ones built in
+// biff5_internal_test.go) natively and
 // through LibreOffice (the legacy path with no native reader, the profile
 // kept between files), and reports files per second of each:
 //
 //	go test -run '^$' -bench BenchmarkBIFF5 -benchtime 10x ./internal/extract/xls/
 func BenchmarkBIFF5(b *testing.B) {
-	files := []string{fixture.WriteTemp(b, "cp932.xls", fixture.CfbFile(b, map[string][]byte{"Book": cp932Book(b)}))}
+	files := []string{
+		fixture.WriteTemp(b, "cp932.xls", fixture.CfbFile(b, map[string][]byte{"Book": cp932Book(b)})),
+		fixture.WriteTemp(b, "biff4.xls", oldBook(b, 4)),
+	}
 	corpus := agreementCorpus(b)
-	for _, rel := range biff5CorpusFiles {
+	for _, rel := range append(biff5CorpusFiles, oldCorpusFiles...) {
 		if p := filepath.Join(corpus, rel); fileExists(p) {
 			files = append(files, p)
 		}

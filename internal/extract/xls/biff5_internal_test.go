@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -157,5 +158,69 @@ func TestBIFF5Native(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// oldBook is an Excel 3.0 (ver 3) or 4.0 (ver 4) worksheet in code page
+// 932: a bare stream (no compound file) whose FORMAT records list every
+// number format in order.
+func oldBook(tb testing.TB, ver int) []byte {
+	sj := encoder(tb, japanese.ShiftJIS)
+	formats := [][]byte{[]byte("General"), []byte("0"), sj(`#,##0"円"`), sj(`yyyy"年"m"月"d"日"`)}
+	formula := uint16(0x0406)
+	if ver == 3 {
+		formula = 0x0206
+	}
+	return fixture.BuildOldBIFF(ver, 932, formats, []int{0, 2, 3}, func(b *fixture.Biff) {
+		b.Rec(biff.RHeader, fixture.Str8(sj("&C見積書")))
+		b.Rec(biff.RLabel, 0, 0, 0, fixture.Str16(sj("品名")))
+		b.Rec(biff.RLabel, 0, 1, 0, fixture.Str16(sj("ソフト表示")))
+		b.Rec(biff.RNumber, 1, 0, 1, 1200.0)
+		b.Rec(biff.RRK, 1, 1, 0, fixture.RkInt(3, false))
+		tok := fixture.BiffData(uint8(ptgStr), fixture.Str8(sj("東京")), uint8(ptgStr), fixture.Str8(sj("都")), uint8(ptgConcat))
+		b.Rec(formula, 2, 0, 0, stringResult, uint16(0x0002), len(tok), tok)
+		b.Rec(biff.RStr, fixture.Str16(sj("東京都")))
+		b.Rec(formula, 2, 1, 1, fixture.BiffData(3600.0), uint16(0x0002), 7, []byte{ptgInt, 0xB0, 0x04, ptgInt, 3, 0, ptgMul})
+		b.Rec(biff.RNumber, 3, 0, 2, 45306.0)
+		b.Rec(biff.RLabel, 3, 1, 0, fixture.Str16(sj("ﾊﾝｶｸ")))
+		b.Rec(biff.RNote, 0, 1, fixture.Str16(sj("担当：山田")))
+	})
+}
+
+func TestOldBIFFNative(t *testing.T) {
+	want := []extract.Place{
+		{Name: "Sheet1", Lines: []string{"品名\tソフト表示", "1,200円\t3", "東京都\t3,600円", "2024年1月15日\tﾊﾝｶｸ"}},
+		{Name: "Sheet1[コメント]", Lines: []string{"B1\t担当：山田"}},
+		{Name: "Sheet1[ヘッダー・フッター]", Lines: []string{"見積書"}},
+	}
+	for _, ver := range []int{3, 4} {
+		t.Run("biff"+string(rune('0'+ver)), func(t *testing.T) {
+			p := fixture.WriteTemp(t, "in.xls", oldBook(t, ver))
+			res, err := readXlsNative(context.Background(), p, extract.Options{Scratch: t.TempDir()})
+			if err != nil {
+				t.Fatalf("readXlsNative() error %v (%v)", err, errors.Unwrap(err))
+			}
+			if !reflect.DeepEqual(res.Places, want) {
+				t.Errorf("readXlsNative() places:\n%s\nwant:\n%s", fixture.NativeRender(res, nil), fixture.NativeRender(&extract.Result{Places: want}, nil))
+			}
+		})
+	}
+}
+
+// TestOldBIFFFallback: what the native reader leaves to LibreOffice among
+// bare BIFF streams fails Corrupt — BIFF2 and a BIFF4 workbook.
+func TestOldBIFFFallback(t *testing.T) {
+	for name, file := range map[string][]byte{
+		"biff2":          fixture.BiffData(uint16(0x0009), uint16(4), uint16(2), uint16(0x10), uint16(0x000A), uint16(0)),
+		"biff4 workbook": fixture.BiffData(uint16(0x0409), uint16(6), uint16(0), uint16(0x0100), uint16(0), uint16(0x000A), uint16(0)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := fixture.WriteTemp(t, "in.xls", file)
+			res, err := readXlsNative(context.Background(), p, extract.Options{Scratch: t.TempDir()})
+			var e *extract.Error
+			if !errors.As(err, &e) || !strings.HasPrefix(e.Msg, extract.MsgCorrupt) {
+				t.Fatalf("readXlsNative() = %v, %v; want MsgCorrupt", res, err)
+			}
+		})
 	}
 }

@@ -21,16 +21,17 @@ import (
 	"golang.org/x/text/encoding/charmap"
 )
 
-// TestBIFF5LibreOffice compares every cell the native reader gives for
-// Excel 5.0/95 workbooks with LibreOffice's own CSV export of the same
+// TestLegacyExcelLibreOffice compares every cell the native reader gives
+// for Excel 5.0/95 workbooks (BIFF5) and Excel 3.0/4.0 worksheets (BIFF3,
+// BIFF4) with LibreOffice's own CSV export of the same
 // file (all sheets, UTF-8, cells as shown, in the Japanese locale the
 // readers format for), and the comment and header/footer places with
 // those of LibreOffice's .xlsx conversion read by the .xlsx reader. The
-// workbooks are the BIFF5 files of the shared corpus and the ones built
-// byte by byte in biff5_internal_test.go. A cell that differs must be
+// workbooks are the BIFF3–BIFF5 files of the shared corpus and the ones
+// built byte by byte in biff5_internal_test.go. A cell that differs must be
 // listed in biff5Differences with the reason; a listed difference that
 // no longer occurs fails too, so the list stays true.
-func TestBIFF5LibreOffice(t *testing.T) {
+func TestLegacyExcelLibreOffice(t *testing.T) {
 	soffice, err := libreoffice.Find()
 	if err != nil {
 		testutil.Unavailable(t, "LibreOffice (soffice) not found: no oracle for the BIFF5 reader")
@@ -53,8 +54,16 @@ func TestBIFF5LibreOffice(t *testing.T) {
 		}
 		inputs[name] = p
 	}
+	for _, ver := range []int{3, 4} {
+		name := "built/biff" + strconv.Itoa(ver) + ".xls"
+		p := filepath.Join(dir, strings.ReplaceAll(name, "/", "-"))
+		if err := os.WriteFile(p, oldBook(t, ver), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		inputs[name] = p
+	}
 	corpus := testutil.CorpusDir(t)
-	for _, rel := range biff5CorpusFiles {
+	for _, rel := range append(biff5CorpusFiles, oldCorpusFiles...) {
 		p := filepath.Join(corpus, rel)
 		if _, err := os.Stat(p); err != nil {
 			t.Logf("corpus file %s absent: compared the built workbooks only", rel)
@@ -155,7 +164,7 @@ func TestBIFF5LibreOffice(t *testing.T) {
 			t.Errorf("%s: listed as a difference, but LibreOffice and the native reader agree", key)
 		}
 	}
-	t.Log("BIFF5 agreement with LibreOffice (matching / total):\n" + report.String())
+	t.Log("BIFF3–BIFF5 agreement with LibreOffice (matching / total):\n" + report.String())
 }
 
 // japaneseLocale is a LibreOffice profile setting: the locale of number
@@ -175,6 +184,9 @@ var biff5CorpusFiles = []string{
 	"calamine/issue_643_biff5_formula.xls",
 	"calamine/misc_biff5_parsing.xls",
 }
+
+// oldCorpusFiles are the Excel 3.0/4.0 worksheets of the shared corpus.
+var oldCorpusFiles = []string{"tika/testEXCEL_4.xls"}
 
 // biff5Differences are the cells where LibreOffice and the native reader
 // differ on purpose, by "<file> <sheet>!<cell>": LibreOffice's CSV, then

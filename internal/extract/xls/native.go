@@ -41,7 +41,8 @@ import (
 //
 // Failures: a read password or IRM → MsgPassword or MsgRights before any
 // parsing (and MsgPassword for a FILEPASS whose verifier rejects the
-// default password); XOR-obfuscated workbooks, BIFF2–BIFF4, a missing
+// default password); XOR-obfuscated workbooks, BIFF2, BIFF4 workbooks
+// (BIFF3/BIFF4 worksheets are read: bare.go), a missing
 // workbook stream or broken records → Corrupt, so the caller can fall back
 // to LibreOffice; more text than sheet.TextCap → MsgOutOfMemory. A panic
 // while parsing is Corrupt.
@@ -64,6 +65,9 @@ func readXlsNative(ctx context.Context, path string, opt extract.Options) (res *
 		return nil, err
 	}
 	defer f.Close()
+	if res, ok, err := readBare(ctx, f, size); ok {
+		return res, err
+	}
 	if err := extract.CheckUnprotected(f, size, officefile.FormatCFB); err != nil {
 		return nil, err
 	}

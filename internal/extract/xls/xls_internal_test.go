@@ -211,8 +211,8 @@ func TestXlsNative(t *testing.T) {
 		{name: "not a compound file", file: []byte("a,b\n1,2\n"), msg: extract.MsgCorrupt},
 		{name: "no workbook stream", file: fixture.CfbFile(t, map[string][]byte{"Other": make([]byte, 64)}), msg: extract.MsgCorrupt},
 		{
-			name: "biff4",
-			file: fixture.CfbFile(t, map[string][]byte{"Book": fixture.BiffData(uint16(0x0409), uint16(6), uint16(0), uint16(0x10), uint16(0))}),
+			name: "biff2",
+			file: fixture.CfbFile(t, map[string][]byte{"Book": fixture.BiffData(uint16(0x0009), uint16(4), uint16(0), uint16(0x10))}),
 			msg:  extract.MsgCorrupt,
 		},
 	}

@@ -51,6 +51,10 @@ type book struct {
 	// texts are those of the sheet just read.
 	textOnly bool
 	texts    []textCell
+	// old is 3 or 4 for a BIFF3 or BIFF4 worksheet (old.go);
+	// oldFormats counts its FORMAT records.
+	old        int
+	oldFormats int
 }
 
 // ReadWorkbook reads a workbook stream (BIFF5 or BIFF8) into the places
@@ -61,6 +65,17 @@ func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Re
 	b := newBook(ctx, r)
 	if err := b.readGlobals(biff5Name); err != nil {
 		return nil, err
+	}
+	if b.old != 0 {
+		s := sheet.NewXlsSheet(oldSheetName, b.budget)
+		if err := b.readSheet(s); err != nil {
+			return nil, err
+		}
+		res := &extract.Result{}
+		if err := s.Places(res); err != nil {
+			return nil, err
+		}
+		return res, nil
 	}
 	sheets := make([]*sheet.Sheet, len(b.sheets))
 	// Like the .xlsx reader, a sheet without a name or with the name of an

@@ -24,7 +24,17 @@ func (b *book) readGlobals(biff5Name bool) error {
 	}
 	switch typ {
 	case RBOF:
-	case 0x0009, 0x0209, 0x0409:
+	case rBOF3, rBOF4:
+		// A BIFF3/BIFF4 worksheet (old.go) has no globals.
+		if len(data) >= 4 && Le16(data, 2) == DtWorksheet {
+			b.old, b.biff5 = 3, true
+			if typ == rBOF4 {
+				b.old = 4
+			}
+			return nil
+		}
+		return fmt.Errorf("%w (BOF record 0x%04X)", errXlsVersion, typ)
+	case 0x0009:
 		return fmt.Errorf("%w (BOF record 0x%04X)", errXlsVersion, typ)
 	default:
 		return fmt.Errorf("xls: workbook stream starts with record 0x%04X, not BOF", typ)

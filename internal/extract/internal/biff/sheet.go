@@ -42,7 +42,7 @@ func (b *book) readSheet(s *sheet.Sheet) error {
 		}
 		if typ == RBOF {
 			// An embedded chart's substream, after its OBJ record.
-			if len(data) >= 4 && Le16(data, 2) == dtChart && st.draw.lastChart() {
+			if len(data) >= 4 && Le16(data, 2) == dtChart && st.draw.lastChart() && b.old == 0 {
 				c, err := b.readChart(nil)
 				if err != nil {
 					return err
@@ -85,11 +85,16 @@ func (b *book) text(xf int, v string) string {
 // sheetRecord handles one record of a worksheet substream.
 func (b *book) sheetRecord(st *sheetState, typ uint16, data []byte) error {
 	s := st.s
+	if b.old != 0 {
+		if handled, err := b.oldRecord(typ, data); handled {
+			return err
+		}
+	}
 	st.cellRecord(typ)
 	switch typ {
 	case RLabelSST, RLabel, RRString, RNumber, RRK, RMulRK, RBoolErr:
 		return b.valueRecord(s, typ, data)
-	case RFormula, RFormula4, RStr:
+	case RFormula, RFormula4, rFormula3, RStr:
 		return b.formulaRecord(st, typ, data)
 	case RHeader, RFooter:
 		b.headerRecord(s, typ, data)
@@ -110,7 +115,7 @@ func (b *book) sheetRecord(st *sheetState, typ uint16, data []byte) error {
 // cellRecord ends the wait for a STRING record at the next cell record.
 func (st *sheetState) cellRecord(typ uint16) {
 	switch typ {
-	case RFormula, RFormula4, RLabelSST, RLabel, RRString, RNumber, RRK, RMulRK, RBoolErr, 0x0201, 0x00BE:
+	case RFormula, RFormula4, rFormula3, RLabelSST, RLabel, RRString, RNumber, RRK, RMulRK, RBoolErr, 0x0201, 0x00BE:
 		st.pending = false
 	}
 }
@@ -201,7 +206,7 @@ func (b *book) formulaRecord(st *sheetState, typ uint16, data []byte) error {
 	s := st.s
 	cell := func() (row, col, xf int, ok bool) { return cellAt(data) }
 	switch typ {
-	case RFormula, RFormula4:
+	case RFormula, RFormula4, rFormula3:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
 			return ErrXlsTruncated

@@ -36,6 +36,12 @@ func WorkbookText(ctx context.Context, r io.Reader, biff5Name bool) ([]string, e
 	if err := b.readGlobals(biff5Name); err != nil {
 		return nil, err
 	}
+	if b.old != 0 {
+		if err := b.readSheet(nil); err != nil {
+			return nil, err
+		}
+		return textRows(b.texts), nil
+	}
 	rows := make([][]string, len(b.sheets))
 	err := b.eachSubstream(func(i, dt int) (bool, error) {
 		if !b.sheets[i].visible || b.sheets[i].dt != 0 || dt != DtWorksheet {
@@ -60,6 +66,11 @@ func WorkbookText(ctx context.Context, r io.Reader, biff5Name bool) ([]string, e
 // textRecord keeps the text of one record of an embedded workbook's
 // worksheet.
 func (b *book) textRecord(st *sheetState, typ uint16, data []byte) error {
+	if b.old != 0 {
+		if handled, err := b.oldRecord(typ, data); handled {
+			return err
+		}
+	}
 	st.cellRecord(typ)
 	add := func(v string) {
 		if v = strings.TrimSpace(ooxml.SpaceControls(v)); v != "" {
@@ -77,7 +88,7 @@ func (b *book) textRecord(st *sheetState, typ uint16, data []byte) error {
 		if len(data) >= 8 {
 			add(b.labelString(data))
 		}
-	case RFormula, RFormula4:
+	case RFormula, RFormula4, rFormula3:
 		if len(data) >= 14 && data[6] == 0 && Le16(data, 12) == 0xFFFF {
 			st.pendRow, st.pendCol, st.pending = Le16(data, 0), Le16(data, 2), true
 		}
