@@ -35,7 +35,8 @@ import (
 //	                        carries no sign of encryption (random bytes, a
 //	                        file cut off before its signature; the reference
 //	                        said MsgEncryptedOrBad, issue 16); a bare Excel
-//	                        2.x–4.x BIFF stream under .xls is converted
+//	                        2.x–4.x BIFF stream under .xls is read by the
+//	                        native reader (3.0/4.0 worksheets) or converted
 //	Legacy (any other CFB)  converted; MsgCorrupt when LibreOffice could
 //	                        not open its container (below)
 //
