@@ -113,12 +113,14 @@ func IsTarget(name string) bool {
 //	.xlsb 3: short cell records (BrtShort*, as SheetJS writes them)
 //	.doc 6: Word 6.0/95 documents read natively (code page 932 among them)
 //	.xls 3: Excel 3.0/4.0 worksheets (BIFF3/BIFF4) read natively
+//	.ppt 4 (.doc 6 too, landed the same day): embedded Excel 5.0/95
+//	    workbooks read (the .xls reader's workbook reader)
 var extractVersions = map[string]int{
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
 	".docx": 4, ".docm": 4, ".doc": 6,
 	".pptx": 4, ".pptm": 4,
-	".ppt": 3,
+	".ppt": 4,
 	".xls": 3, ".xlsb": 3,
 }
 

@@ -21,7 +21,7 @@ func TestTargetsAndVersions(t *testing.T) {
 		{"古い.xls", true, extract.KindExcel, 3},
 		{"古い.xlsb", true, extract.KindExcel, 3},
 		{"古い.doc", true, extract.KindWord, 6},
-		{"古い.ppt", true, extract.KindPowerPoint, 3},
+		{"古い.ppt", true, extract.KindPowerPoint, 4},
 		{"a.pptm", true, extract.KindPowerPoint, 4},
 		{"memo.txt", true, extract.KindText, 1},
 		{"run.sh", true, extract.KindText, 1},
