@@ -88,6 +88,7 @@ func main() {
 	cold := flag.Bool("cold", true, "also time each query after dropping the page cache (needs root)")
 	tableOnly := flag.Bool("table", false, "print the table of the results file and exit")
 	genOnly := flag.Bool("gen-only", false, "generate (or find) the tree and exit")
+	rgAll := flag.Bool("rg-all", true, "time rg for every query (false: the first only; rg reads all the text each time)")
 	note := flag.String("note", "", "with -search-only: what the stopped build covered")
 	searchOnly := flag.Bool("search-only", false, "keep the workspace (one a stopped build left) and time the queries only")
 	recollOnly := flag.Bool("recoll-only", false, "measure only Recoll's full build and add it to this size's results")
@@ -194,7 +195,7 @@ func main() {
 	res.IndexMB, res.SummaryMB, res.WorkMB = indexSizes(ws, "scale")
 	fmt.Printf("index %.1f MB (%.2f× the text), summary %.2f MB, work %.1f MB\n", res.IndexMB, res.IndexMB*1e6/float64(tree.TextBytes), res.SummaryMB, res.WorkMB)
 
-	res.Queries = runQueries(exe, ws, tree.Root(), *runs, *cold)
+	res.Queries = runQueries(exe, ws, tree.Root(), *runs, *cold, *rgAll)
 
 	if lim, err := parseSize(*recollMax); err == nil && n <= lim {
 		if u, err := recollBuild(filepath.Join(base, "recoll"), tree.Root()); err != nil {

@@ -20,9 +20,9 @@ import (
 // back in first), whose rusage inblock says what it read from the disk.
 // rg reads every byte of the text cold, so it is timed cold for the first
 // query only.
-func runQueries(exe, ws, root string, runs int, cold bool) []QueryResult {
-	rg, _ := exec.LookPath("rg")
-	if rg == "" {
+func runQueries(exe, ws, root string, runs int, cold, rgAll bool) []QueryResult {
+	rgPath, _ := exec.LookPath("rg")
+	if rgPath == "" {
 		fmt.Println("rg not found: the ripgrep anchor is skipped (Debian: apt-get install ripgrep)")
 	}
 	coldWhy := ""
@@ -35,6 +35,10 @@ func runQueries(exe, ws, root string, runs int, cold bool) []QueryResult {
 	fmt.Printf("\n%-24s %6s %6s %9s %9s %9s %9s %9s %9s %9s %7s\n", "query", "hits", "rg", "fb warm", "fb cpu", "fb read", "fb cold", "cold read", "rg warm", "rg cold", "rg/fb")
 	var out []QueryResult
 	for i, q := range searchcorpus.Queries {
+		rg := rgPath
+		if !rgAll && i > 0 {
+			rg = "" // -rg-all=false: rg times the first query only
+		}
 		r := QueryResult{Name: q.Name, ColdDisabled: coldWhy}
 		fbCmd := func() *exec.Cmd {
 			args := []string{"--workspace", ws, "search"}
