@@ -126,6 +126,9 @@ func printTable(w io.Writer, all map[string]Result) {
 			return ms(x.Cold.CPU)
 		}))
 		row("  rg warm (rg/fb)", "", show(func(x QueryResult) string {
+			if x.RgWarm.Wall == 0 {
+				return "-"
+			}
 			return fmt.Sprintf("%s %.0f×", ms(x.RgWarm.Wall), ratio(x.RgWarm.Wall, x.Warm.Wall))
 		}))
 		row("  rg cold", "", show(func(x QueryResult) string {
