@@ -101,8 +101,9 @@ func CloseWarm() {
 	}
 }
 
-// convert converts inputs[0]… as run does, through the warm converter of
-// profile when KeepWarm is on and it can start, cold otherwise.
+// convert converts name in dir to target in outdir as run does, through
+// the warm converter of profile when KeepWarm is on and it can start, cold
+// otherwise.
 func convert(ctx context.Context, soffice, dir, name, target, infilter, outdir, profile string) (string, error) {
 	if c := converterFor(soffice, profile); c != nil {
 		printed, err := c.convert(ctx, dir, name, target, infilter, outdir)
@@ -272,29 +273,32 @@ func (c *converter) convert(ctx context.Context, dir, name, target, infilter, ou
 	if err != nil {
 		return "", fmt.Errorf("extract: %s: %w", name, err)
 	}
+	// gone drops a converter that died on this file, and what it may have
+	// half written, so that the cold conversion starts clean.
+	gone := func() (string, error) {
+		c.stop(false)
+		os.Remove(out)
+		return "", errWarmGone
+	}
 	req, _ := json.Marshal(map[string]string{"in": FileURL(in), "out": FileURL(out), "filter": filter, "infilter": infilter})
 	if _, err := c.p.stdin.Write(append(req, '\n')); err != nil {
-		c.stop(false)
-		return "", errWarmGone
+		return gone()
 	}
 	c.done++
 	select {
 	case line, ok := <-c.p.lines:
 		if !ok {
-			c.stop(false)
-			return "", errWarmGone
+			return gone()
 		}
 		var resp struct {
 			Error string `json:"error"`
 		}
 		if err := json.Unmarshal([]byte(line), &resp); err != nil {
-			c.stop(false)
-			return "", errWarmGone
+			return gone()
 		}
 		return resp.Error, nil
 	case <-c.p.officeDone:
-		c.stop(false)
-		return "", errWarmGone
+		return gone()
 	case <-ctx.Done():
 		c.stop(false)
 		return "", fmt.Errorf("extract: libreoffice conversion stopped: %w", ctx.Err())

@@ -188,8 +188,9 @@ func TestWarmRestartsAfterCrash(t *testing.T) {
 // fakeWarm puts a fake soffice.bin next to the fake soffice and a fake
 // UNO Python in place of the real one: the office starts a child and
 // waits, appending its pid to $FAKE_OFFICE_PIDS; the client answers
-// ready, then per request hangs in a child (pid in $FAKE_PIDFILE) or
-// copies $FAKE_SRC to $FAKE_OUT, as FAKE_MODE says.
+// ready, then per request hangs in a child (pid in $FAKE_PIDFILE), copies
+// $FAKE_SRC to $FAKE_OUT, or half writes $FAKE_OUT and exits, as
+// FAKE_WARM_MODE says.
 func fakeWarm(t *testing.T) string {
 	soffice := fakeSoffice(t)
 	office := `#!/bin/sh
@@ -200,9 +201,10 @@ wait
 	python := `#!/bin/sh
 echo '{"ready": true}'
 while read -r line; do
-	case "$FAKE_MODE" in
+	case "$FAKE_WARM_MODE" in
 	hang) sleep 300 & echo $! > "$FAKE_PIDFILE"; wait ;;
 	copy) cp "$FAKE_SRC" "$FAKE_OUT"; echo '{}' ;;
+	die) printf 'PK half' > "$FAKE_OUT"; exit 3 ;;
 	esac
 done
 `
@@ -240,7 +242,7 @@ func TestWarmDeadline(t *testing.T) {
 	t.Setenv("FAKE_PIDFILE", pidFile)
 	t.Setenv("FAKE_OFFICE_PIDS", officePids)
 
-	t.Setenv("FAKE_MODE", "hang")
+	t.Setenv("FAKE_WARM_MODE", "hang")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, err = ReadLegacyWith(ctx, p, extract.Options{Scratch: scratch}, nil)
@@ -265,7 +267,7 @@ func TestWarmDeadline(t *testing.T) {
 
 	xlsx := filepath.Join(dir, "good.xlsx")
 	os.WriteFile(xlsx, lgXLSX(t, "売上", [][]string{{"見積番号", "A-123"}}), 0o644)
-	t.Setenv("FAKE_MODE", "copy")
+	t.Setenv("FAKE_WARM_MODE", "copy")
 	t.Setenv("FAKE_SRC", xlsx)
 	t.Setenv("FAKE_OUT", filepath.Join(scratch, "lo-out", "source.xlsx"))
 	res, err := ReadLegacyWith(context.Background(), p, extract.Options{Scratch: scratch}, nil)
@@ -275,5 +277,46 @@ func TestWarmDeadline(t *testing.T) {
 	b, _ = os.ReadFile(officePids)
 	if n := len(strings.Fields(string(b))); n != 2 {
 		t.Errorf("%d offices started, want 2 (a new one after the deadline)", n)
+	}
+}
+
+// TestWarmDiesMidFile: a converter that dies during a file (LibreOffice
+// crashed) leaves that file to a cold conversion, which starts without
+// what the dead one half wrote.
+func TestWarmDiesMidFile(t *testing.T) {
+	src, err := os.ReadFile(velvetXLS)
+	if err != nil {
+		t.Skip(err)
+	}
+	withSoffice(t, fakeWarm(t))
+	keepWarm(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "book.xls")
+	os.WriteFile(p, src, 0o644)
+	xlsx := filepath.Join(dir, "good.xlsx")
+	os.WriteFile(xlsx, lgXLSX(t, "売上", [][]string{{"見積番号", "A-123"}}), 0o644)
+	t.Setenv("FAKE_OFFICE_PIDS", filepath.Join(dir, "office-pids"))
+	t.Setenv("FAKE_SRC", xlsx)
+	t.Setenv("FAKE_WARM_MODE", "die")
+	for _, tt := range []struct{ cold, msg, lines string }{
+		{cold: "copy", lines: "見積番号\tA-123\n"},
+		{cold: "none", msg: extract.MsgCorrupt},
+	} {
+		t.Run("cold="+tt.cold, func(t *testing.T) {
+			scratch := t.TempDir()
+			t.Setenv("FAKE_OUT", filepath.Join(scratch, "lo-out", "source.xlsx"))
+			t.Setenv("FAKE_MODE", tt.cold)
+			res, err := ReadLegacyWith(context.Background(), p, extract.Options{Scratch: scratch}, nil)
+			if tt.msg != "" {
+				var e *extract.Error
+				if !errors.As(err, &e) || e.Msg != tt.msg {
+					t.Fatalf("ReadLegacyWith = %v, want %q", err, tt.msg)
+				}
+				return
+			}
+			if err != nil || lgAllLines(res) != tt.lines {
+				t.Fatalf("ReadLegacyWith = %v, %v, want %q", res, err, tt.lines)
+			}
+		})
 	}
 }
