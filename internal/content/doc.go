@@ -23,7 +23,8 @@
 // skips hidden (dot) files and folders.
 //
 // Place file names (toIndexFileName, reference/extraction.md §2.3):
-// `ページ003` → page_003.tsv, `スライド002（非表示）[図形]` →
+// `ページ003` → page_003.tsv, an estimated page `ページ003（目安）` →
+// page_003_estimate.tsv, `スライド002（非表示）[図形]` →
 // slide_002_hidden[shape].tsv, sheet `2024_上期` → 2024%5F上期.tsv; a name
 // Windows reads as a device is escaped on every OS: sheet `CON` → %43ON.tsv.
 package content

@@ -26,10 +26,12 @@ var (
 	reKindJa   = lazyRegexp(`^(.*)\[(` + extract.ObjectShape + `|` + extract.ObjectComment + `|` + extract.ObjectHeaderFooter + `|` + extract.ObjectEmbed + `[1-9][0-9]*)\]$`)
 	reKindEn   = lazyRegexp(`^(.*)\[(shape|comment|header_footer|embed[1-9][0-9]*)\]$`)
 	rePage     = lazyRegexp(`^` + extract.PagePrefix + `([0-9]{3,})$`)
+	reEstimate = lazyRegexp(`^` + extract.PagePrefix + `([0-9]{3,})` + extract.EstimateSuffix + `$`)
 	reSlide    = lazyRegexp(`^` + extract.SlidePrefix + `([0-9]{3,})$`)
 	reHidden   = lazyRegexp(`^` + extract.SlidePrefix + `([0-9]{3,})` + extract.HiddenSuffix + `$`)
 	reNotes    = lazyRegexp(`^` + extract.SlidePrefix + `([0-9]{3,})` + extract.NotesSuffix + `$`)
 	rePageEn   = lazyRegexp(`^page_([0-9]{3,})$`)
+	reEstEn    = lazyRegexp(`^page_([0-9]{3,})_estimate$`)
 	reSlideEn  = lazyRegexp(`^slide_([0-9]{3,})$`)
 	reHiddenEn = lazyRegexp(`^slide_([0-9]{3,})_hidden$`)
 	reNotesEn  = lazyRegexp(`^slide_([0-9]{3,})_notes$`)
@@ -68,6 +70,8 @@ func FileName(place string) (string, error) {
 	switch {
 	case rePage().MatchString(base):
 		b.WriteString("page_" + rePage().FindStringSubmatch(base)[1])
+	case reEstimate().MatchString(base):
+		b.WriteString("page_" + reEstimate().FindStringSubmatch(base)[1] + "_estimate")
 	case reSlide().MatchString(base):
 		b.WriteString("slide_" + reSlide().FindStringSubmatch(base)[1])
 	case reHidden().MatchString(base):
@@ -150,6 +154,8 @@ func PlaceName(file string) (place string, ok bool) {
 	switch {
 	case rePageEn().MatchString(base):
 		base = extract.PagePrefix + rePageEn().FindStringSubmatch(base)[1]
+	case reEstEn().MatchString(base):
+		base = extract.PagePrefix + reEstEn().FindStringSubmatch(base)[1] + extract.EstimateSuffix
 	case reSlideEn().MatchString(base):
 		base = extract.SlidePrefix + reSlideEn().FindStringSubmatch(base)[1]
 	case reHiddenEn().MatchString(base):

@@ -128,3 +128,21 @@ func FuzzPlaceName(f *testing.F) {
 		}
 	})
 }
+
+// TestEstimatePageNames: an estimated Word page (ページNNN（目安）) has
+// its own English file name and reads back.
+func TestEstimatePageNames(t *testing.T) {
+	for place, file := range map[string]string{
+		"ページ003（目安）":        "page_003_estimate.tsv",
+		"ページ012（目安）[図形]":    "page_012_estimate[shape].tsv",
+		"ページ001（目安）[埋め込み2]": "page_001_estimate[embed2].tsv",
+	} {
+		got, err := content.FileName(place)
+		if err != nil || got != file {
+			t.Errorf("FileName(%q) = %q, %v; want %q", place, got, err, file)
+		}
+		if back, ok := content.PlaceName(file); !ok || back != place {
+			t.Errorf("PlaceName(%q) = %q, %v; want %q", file, back, ok, place)
+		}
+	}
+}

@@ -115,10 +115,12 @@ func IsTarget(name string) bool {
 //	.xls 3: Excel 3.0/4.0 worksheets (BIFF3/BIFF4) read natively
 //	.ppt 4 (.doc 6 too, landed the same day): embedded Excel 5.0/95
 //	    workbooks read (the .xls reader's workbook reader)
+//	.docx .docm 5, .doc 7: pages without recorded breaks are estimated
+//	    from the page setup and marked ページNNN（目安） (issue 16)
 var extractVersions = map[string]int{
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
-	".docx": 4, ".docm": 4, ".doc": 6,
+	".docx": 5, ".docm": 5, ".doc": 7,
 	".pptx": 4, ".pptm": 4,
 	".ppt": 4,
 	".xls": 3, ".xlsb": 3,

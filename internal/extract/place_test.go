@@ -17,10 +17,10 @@ func TestTargetsAndVersions(t *testing.T) {
 		version int
 	}{
 		{"見積.xlsx", true, extract.KindExcel, 4},
-		{"報告書.DOCX", true, extract.KindWord, 4},
+		{"報告書.DOCX", true, extract.KindWord, 5},
 		{"古い.xls", true, extract.KindExcel, 3},
 		{"古い.xlsb", true, extract.KindExcel, 3},
-		{"古い.doc", true, extract.KindWord, 6},
+		{"古い.doc", true, extract.KindWord, 7},
 		{"古い.ppt", true, extract.KindPowerPoint, 4},
 		{"a.pptm", true, extract.KindPowerPoint, 4},
 		{"memo.txt", true, extract.KindText, 1},

@@ -7,7 +7,7 @@ import (
 )
 
 // Place names (reference/extraction.md §2.1). A place is a base name — a
-// sheet, ページNNN, スライドNNN with （非表示） or _ノート, 脚注, 文書, 本文,
+// sheet, ページNNN (with （目安） when estimated), スライドNNN with （非表示） or _ノート, 脚注, 文書, 本文,
 // ヘッダー・フッター — optionally followed by an object kind in brackets
 // (売上[図形], 売上[埋め込み2], 文書[コメント]). The readers write them with
 // these names; content and search read them back with the same ones.
@@ -23,9 +23,13 @@ const (
 	// presentation; a sheet's is <sheet>[ヘッダー・フッター].
 	PlaceHeaderFooter = ObjectHeaderFooter
 
-	PagePrefix     = "ページ"
-	SlidePrefix    = "スライド"
-	HiddenSuffix   = "（非表示）"
+	PagePrefix   = "ページ"
+	SlidePrefix  = "スライド"
+	HiddenSuffix = "（非表示）"
+	// EstimateSuffix ends the name of a Word page whose number is an
+	// estimate (ページ003（目安）): the document recorded no page breaks
+	// (wordpage.Layout.Estimate).
+	EstimateSuffix = "（目安）"
 	NotesSuffix    = "_ノート"
 	PlaceFootnotes = "脚注"
 	PlaceDocument  = "文書" // the whole document: 文書[コメント]

@@ -24,8 +24,11 @@ type Hit struct {
 	// Place is the stored place name (`売上`, `売上[図形]`, `ページ003`).
 	Place string `json:"place"`
 	// Label is the hit's place label (`[シート]売上!D5`, `[ページ]3`,
-	// `[スライド]2`, `12 行目`; reference/search.md §6.1).
+	// `[ページ]3（目安）`, `[スライド]2`, `12 行目`; reference/search.md §6.1).
 	Label string `json:"label"`
+	// PageEstimate marks a Word page whose number is an estimate (the
+	// document recorded no page breaks; the place ends in （目安）).
+	PageEstimate bool `json:"pageEstimate,omitempty"`
 	// Kind is the 種別 column: セル, 図形, コメント, ヘッダー・フッター,
 	// 本文, ノート, 埋め込み.
 	Kind string `json:"kind"`
@@ -131,7 +134,8 @@ func cellPrefixed(fk extract.Kind, place string) bool {
 }
 
 // PlaceLabel returns the label of a place without a cell (group headers,
-// export; reference/search.md §6.2): `[シート]売上`, `[ページ]3`,
+// export; reference/search.md §6.2): `[シート]売上`, `[ページ]3`, an
+// estimated Word page `[ページ]3（目安）` (ページ003（目安）),
 // `[スライド]2（非表示）`, `ヘッダー・フッター`, and "" for a text file.
 func PlaceLabel(fk extract.Kind, place string) string {
 	base, _ := splitKind(place)
@@ -143,6 +147,9 @@ func PlaceLabel(fk extract.Kind, place string) string {
 	}
 	if n, ok := numbered(base, extract.PagePrefix, ""); ok {
 		return "[ページ]" + n
+	}
+	if n, ok := numbered(base, extract.PagePrefix, extract.EstimateSuffix); ok {
+		return "[ページ]" + n + extract.EstimateSuffix
 	}
 	if n, ok := numbered(base, extract.SlidePrefix, ""); ok {
 		return "[スライド]" + n
@@ -313,4 +320,12 @@ func (h *Hit) shorten() {
 	}
 	h.Text = prefix + h.Text[startByte:endByte] + suffix
 	h.Matches = ms
+}
+
+// IsPageEstimate reports whether a place is a Word page whose number is
+// an estimate (ページNNN（目安）, with or without an object kind).
+func IsPageEstimate(place string) bool {
+	base, _ := splitKind(place)
+	_, ok := numbered(base, extract.PagePrefix, extract.EstimateSuffix)
+	return ok
 }

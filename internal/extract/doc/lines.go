@@ -59,10 +59,13 @@ type embedRef struct {
 	shape bool
 }
 
-// line is one paragraph or table row.
+// line is one paragraph or table row: its text, page, first CP and the
+// empty paragraphs right before it (for page estimates).
 type line struct {
-	text string
-	page int
+	text  string
+	page  int
+	cp    int64
+	blank int
 }
 
 // pageAt returns the page of the main-document character at cp (1 when
@@ -78,6 +81,7 @@ func (r *reader) pageAt(cp int64) int {
 // docRow gathers the cells of an open table row.
 type docRow struct {
 	open    bool
+	cp      int64
 	cells   []string
 	parts   []string // paragraphs of the open cell
 	page    int
@@ -93,6 +97,7 @@ func (r *reader) lines(from, to int64, pages bool) []line {
 		row    docRow
 		fields fields
 		buf    []uint16
+		blank  int // empty paragraphs since the last line
 	)
 	page := func() int {
 		if pages {
@@ -113,7 +118,8 @@ func (r *reader) lines(from, to int64, pages bool) []line {
 		}
 		text := strings.TrimRight(strings.Join(cells, "\t"), " \t\r\n\u3000")
 		if strings.TrimSpace(text) != "" {
-			out = append(out, line{text: text, page: row.page})
+			out = append(out, line{text: text, page: row.page, cp: row.cp, blank: blank})
+			blank = 0
 		}
 		row = docRow{}
 	}
@@ -130,7 +136,8 @@ func (r *reader) lines(from, to int64, pages bool) []line {
 			}
 			r.marks = append(r.marks, mark{cp: from + int64(start), page: r.page})
 		}
-		buf = r.paraText(buf[:0], from+int64(start), cp, &fields, pages)
+		pcp := from + int64(start)
+		buf = r.paraText(buf[:0], pcp, cp, &fields, pages)
 		text := strings.TrimSpace(string(utf16.Decode(buf)))
 		if text != "" && pages {
 			r.sawText = true
@@ -140,7 +147,7 @@ func (r *reader) lines(from, to int64, pages bool) []line {
 		switch {
 		case inTable:
 			if !row.open {
-				row = docRow{open: true}
+				row = docRow{open: true, cp: pcp}
 			}
 			if text != "" {
 				row.parts = append(row.parts, text)
@@ -158,7 +165,10 @@ func (r *reader) lines(from, to int64, pages bool) []line {
 		default:
 			flushRow()
 			if text != "" {
-				out = append(out, line{text: text, page: page()})
+				out = append(out, line{text: text, page: page(), cp: pcp, blank: blank})
+				blank = 0
+			} else if u == 0x0D {
+				blank++
 			}
 		}
 		if u == 0x0C && pages {
@@ -175,7 +185,7 @@ func (r *reader) lines(from, to int64, pages bool) []line {
 				r.marks = append(r.marks, mark{cp: from + int64(start), page: r.page})
 				r.sawText = true
 			}
-			out = append(out, line{text: text, page: page()})
+			out = append(out, line{text: text, page: page(), cp: from + int64(start), blank: blank})
 		}
 	}
 	flushRow()

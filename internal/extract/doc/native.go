@@ -32,8 +32,9 @@ import (
 //	                     header text boxes; lines already seen dropped
 //	脚注                 footnotes, then endnotes
 //
-// Pages come from the explicit breaks the file holds (lines.go); a
-// document without any is all on ページ001. Word 6.0/95 documents (their
+// Pages come from the explicit breaks the file holds (lines.go) and,
+// as the format records no rendered breaks, from the layout estimate of
+// pagelayout.go: every page name ends in （目安）. Word 6.0/95 documents (their
 // FIB, code pages and sprms: word6.go, word6_sprm.go, codepage.go) give the
 // same places. Encrypted files fail with MsgPassword or MsgRights before
 // anything is parsed; older versions and anything malformed fail with the
@@ -121,9 +122,9 @@ func readDocCompound(ctx context.Context, c *cfb.Compound, lim extract.Limits) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pages := wordpage.Pages{}
+	pages := &wordpage.Pages{Estimated: true} // a .doc records no page breaks
 	page := pages.At
-	for _, l := range r.lines(0, fib.ccp[storyMain], true) {
+	for _, l := range r.estimatePages(fib, table, r.lines(0, fib.ccp[storyMain], true)) {
 		page(l.page).Body = append(page(l.page).Body, l.text)
 	}
 	if err := ctx.Err(); err != nil {
@@ -164,7 +165,7 @@ func readDocCompound(ctx context.Context, c *cfb.Compound, lim extract.Limits) (
 			continue
 		}
 		pg := r.pageAt(e.cp)
-		pl, err := er.Place(c, prefix, nil, prefix, "ObjectPool/"+name, extract.PageName(pg))
+		pl, err := er.Place(c, prefix, nil, prefix, "ObjectPool/"+name, pages.Name(pg))
 		if err != nil {
 			return nil, err
 		}

@@ -69,6 +69,7 @@ const (
 	sprm6CFOle2           = 75
 	sprm6SBkc             = 142
 	sprm6SGprfIhdt        = 153
+	sprm6CHps             = 99
 )
 
 // sprmSGprfIhdt is Word 97's opcode for the section's header bits.
@@ -123,6 +124,10 @@ func walkSprms6(g []byte, cjk bool, fn func(op uint16, arg []byte)) {
 			fn(sprmSBkc, arg)
 		case sprm6SGprfIhdt:
 			fn(sprmSGprfIhdt, arg)
+		case sprm6CHps:
+			fn(sprmCHps, arg)
+		case 164, 165, 166, 167, 168, 169: // sprmSXaPage … sprmSDyaBottom
+			fn([...]uint16{sprmSXaPage, sprmSYaPage, sprmSDxaLeft, sprmSDxaRight, sprmSDyaTop, sprmSDyaBottom}[op-164], arg)
 		case sprm6CPicLocation:
 			if len(arg) >= 5 {
 				fn(sprmCPicLoc, arg[1:5])

@@ -20,13 +20,13 @@ import (
 // natively and, where LibreOffice decodes the same bytes, compared with
 // LibreOffice's reading of them converted to .docx.
 
-const w6JapaneseWant = `== ページ001
+const w6JapaneseWant = `== ページ001（目安）
 日本語の文書です。
 丸数字①②と髙橋
 表の見出し	値
 東京	大阪
 改ページの前
-== ページ002
+== ページ002（目安）
 次のページ
 English text
 == ヘッダー・フッター
@@ -58,12 +58,12 @@ var w6Western = w6Spec{
 	charset: 0,
 }
 
-const w6WesternWant = `== ページ001
+const w6WesternWant = `== ページ001（目安）
 Café “quoted” – naïve
 Name	Price
 Tea	€3
 Before the break
-== ページ002
+== ページ002（目安）
 After the break
 == ヘッダー・フッター
 The header
@@ -96,9 +96,9 @@ var word6Cases = []word6Case{
 	{"japanese_ext_complex", w6Japanese, true, true, false, w6JapaneseWant},
 	{"western", w6Western, false, false, true, w6WesternWant},
 	{"western_complex", w6Western, true, false, true, w6WesternWant},
-	{"halfwidth", w6Spec{lid: 0x0411, enc: japanese.ShiftJIS, main: "ｶﾀｶﾅとかな\r", font: "ＭＳ ゴシック", charset: 128}, false, false, false, "== ページ001\nｶﾀｶﾅとかな\n"},
-	{"halfwidth_ext", w6Spec{lid: 0x0411, enc: japanese.ShiftJIS, main: "ｶﾀｶﾅとかな\r", font: "ＭＳ ゴシック", charset: 128}, false, true, false, "== ページ001\nｶﾀｶﾅとかな\n"},
-	{"word6", w6Spec{lid: 0x0409, enc: charmap.Windows1252, main: "Word 6.0\r", nFib: 101}, false, false, true, "== ページ001\nWord 6.0\n"},
+	{"halfwidth", w6Spec{lid: 0x0411, enc: japanese.ShiftJIS, main: "ｶﾀｶﾅとかな\r", font: "ＭＳ ゴシック", charset: 128}, false, false, false, "== ページ001（目安）\nｶﾀｶﾅとかな\n"},
+	{"halfwidth_ext", w6Spec{lid: 0x0411, enc: japanese.ShiftJIS, main: "ｶﾀｶﾅとかな\r", font: "ＭＳ ゴシック", charset: 128}, false, true, false, "== ページ001（目安）\nｶﾀｶﾅとかな\n"},
+	{"word6", w6Spec{lid: 0x0409, enc: charmap.Windows1252, main: "Word 6.0\r", nFib: 101}, false, false, true, "== ページ001（目安）\nWord 6.0\n"},
 }
 
 func (c *word6Case) build(tb testing.TB) []byte {

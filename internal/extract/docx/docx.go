@@ -27,6 +27,10 @@ import (
 //	                     name, lines already seen dropped
 //	脚注                 word/footnotes.xml then word/endnotes.xml
 //
+// A body without w:lastRenderedPageBreak has no pages recorded by Word:
+// its pages are estimated from the page setup and styles (pagelayout.go)
+// and their names end in （目安） (ページ003（目安）, ページ003（目安）[図形]).
+//
 // Failures: no word/document.xml → MsgNoWordBody; not a ZIP → Corrupt with
 // ooxml.ErrNotZip in the chain; broken ZIP or XML of the document, comments,
 // headers, footers or notes → Corrupt; a size limit → MsgTooLarge. A broken
@@ -65,7 +69,11 @@ func readDocxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 		return nil, err
 	}
 	res := &extract.Result{}
-	pages := wordpage.Pages{}
+	pages := &wordpage.Pages{}
+	if !body.Rendered {
+		estimatePages(p, body)
+		pages.Estimated = true
+	}
 	page := pages.At
 	for _, l := range body.Lines {
 		page(l.Page).Body = append(page(l.Page).Body, l.Text)
@@ -90,7 +98,7 @@ func readDocxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 
 	er := embed.Reader{Ctx: ctx, P: p}
 	for _, o := range embeds {
-		pl, err := er.Read(rels, o.ID, extract.PageName(o.Page))
+		pl, err := er.Read(rels, o.ID, pages.Name(o.Page))
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +136,7 @@ func readDocxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 // pages as shapes (logging an object that could not be read into res) and
 // returns the first page of each comment reference and the embeds in
 // reference order.
-func placeObjects(ctx context.Context, p *ooxml.Pkg, rels map[string]ooxml.Rel, objects []ooxml.XmlObject, pages wordpage.Pages, res *extract.Result) (map[string]int, []ooxml.XmlObject, error) {
+func placeObjects(ctx context.Context, p *ooxml.Pkg, rels map[string]ooxml.Rel, objects []ooxml.XmlObject, pages *wordpage.Pages, res *extract.Result) (map[string]int, []ooxml.XmlObject, error) {
 	page := pages.At
 	commentPage := map[string]int{}
 	var embeds []ooxml.XmlObject

@@ -201,9 +201,9 @@ func TestLegacyOOXMLUnderLegacyName(t *testing.T) {
 		line  string
 	}{
 		{"book.xls", lgXLSX(t, "売上", [][]string{{"見積番号", "A-123"}}), "売上", "見積番号\tA-123"},
-		{"memo.doc", lgDOCX(t, []string{"稟議書"}), "ページ001", "稟議書"},
+		{"memo.doc", lgDOCX(t, []string{"稟議書"}), "ページ001（目安）", "稟議書"},
 		{"renamed.xlsb", lgXLSX(t, "集計", [][]string{{"合計"}}), "集計", "合計"},
-		{"word-as.xls", lgDOCX(t, []string{"中身はWord"}), "ページ001", "中身はWord"},
+		{"word-as.xls", lgDOCX(t, []string{"中身はWord"}), "ページ001（目安）", "中身はWord"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

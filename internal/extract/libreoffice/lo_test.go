@@ -41,7 +41,7 @@ func TestLegacyLibreOffice(t *testing.T) {
 	root := t.TempDir()
 	defer checkNoSoffice(t, root)
 	fx := lgFixtures(t, soffice, root)
-	wantPlaces := map[string][]string{".xls": {"売上"}, ".doc": {"ページ001"}, ".ppt": {"スライド001", "スライド002"}}
+	wantPlaces := map[string][]string{".xls": {"売上"}, ".doc": {"ページ001（目安）"}, ".ppt": {"スライド001", "スライド002"}}
 
 	// The LibreOffice path on its own (no native reader), then the public
 	// path, which may take a native reader first.

@@ -52,6 +52,7 @@ type lineReader struct {
 	pending  bool // an explicit break not yet followed by non-blank text
 	sawText  bool // non-blank text seen outside text boxes
 	rendered bool
+	blank    int // empty body paragraphs since the last line
 	lines    []lineAt
 	objs     []objAt
 }
@@ -71,7 +72,7 @@ func newLineReader(opt LineOptions) *lineReader {
 }
 
 func (lr *lineReader) result() *xmlLines {
-	out := &xmlLines{Rendered: lr.rendered}
+	out := &xmlLines{Rendered: lr.rendered, Setup: lr.out.Setup}
 	pick := func(p pageRef) int {
 		if !lr.opt.Pages {
 			return 1
@@ -186,6 +187,10 @@ func (lr *lineReader) start(d *XmlDecoder, se xml.StartElement) error {
 				if q := lr.para(); q != nil {
 					q.sectOn = false
 				}
+			}
+		case "pgSz", "pgMar", "docGrid":
+			if lr.opt.Pages && lr.boxes == 0 {
+				lr.out.Setup.read(se)
 			}
 		case "commentReference":
 			lr.object(ObjComment, Attr(se, "id"))
@@ -314,7 +319,7 @@ func (lr *lineReader) object(k objKind, id string) {
 	if !lr.opt.Objects || id == "" {
 		return
 	}
-	lr.objs = append(lr.objs, objAt{XmlObject: XmlObject{Kind: k, ID: id, Ph: lr.ph()}, at: lr.cur})
+	lr.objs = append(lr.objs, objAt{XmlObject: XmlObject{Kind: k, ID: id, Ph: lr.ph(), Line: len(lr.lines)}, at: lr.cur})
 }
 
 // addText appends text to the innermost open paragraph.
@@ -379,7 +384,7 @@ func (lr *lineReader) end() {
 		lr.boxes--
 		text := strings.TrimSpace(strings.ReplaceAll(strings.Join(f.parts, " "), "\t", " "))
 		if text != "" && lr.opt.Objects {
-			lr.objs = append(lr.objs, objAt{XmlObject: XmlObject{Kind: ObjTextBox, Text: text, Ph: lr.ph()}, at: f.page})
+			lr.objs = append(lr.objs, objAt{XmlObject: XmlObject{Kind: ObjTextBox, Text: text, Ph: lr.ph(), Line: len(lr.lines)}, at: f.page})
 		}
 	case fBoxLines:
 		lr.boxes--
@@ -412,6 +417,9 @@ func (lr *lineReader) endPara(p *frame) {
 		lr.explicitBreak()
 	}
 	if text == "" {
+		if lr.sink() == nil && lr.boxes == 0 {
+			lr.blank++
+		}
 		return
 	}
 	lr.emit(text, p)
@@ -450,7 +458,8 @@ func (lr *lineReader) emit(text string, f *frame) {
 		if !f.hasPage {
 			at = lr.cur
 		}
-		lr.lines = append(lr.lines, lineAt{xmlLine: xmlLine{Text: text, Ph: lr.ph()}, at: at})
+		lr.lines = append(lr.lines, lineAt{xmlLine: xmlLine{Text: text, Ph: lr.ph(), Blank: lr.blank}, at: at})
+		lr.blank = 0
 	default:
 		s.parts = append(s.parts, text)
 	}

@@ -65,6 +65,9 @@ type xmlLine struct {
 	Text string // trimmed paragraph, or cells joined by TAB (right-trimmed)
 	Page int    // 1-based page (always 1 without LineOptions.Pages)
 	Ph   string // placeholder type of the enclosing PresentationML shape
+	// Blank counts the empty paragraphs of the body right before this
+	// line (for page estimates).
+	Blank int
 }
 
 // objKind is the kind of an XmlObject.
@@ -85,6 +88,9 @@ type XmlObject struct {
 	Text string
 	Page int
 	Ph   string
+	// Line is the index of the line that follows the object (the one of
+	// its paragraph, or len(Lines)).
+	Line int
 }
 
 // xmlLines is what ReadXmlLines returns.
@@ -94,6 +100,8 @@ type xmlLines struct {
 	// Rendered reports that the part had a w:lastRenderedPageBreak (pages
 	// were counted in rendered mode).
 	Rendered bool
+	// Setup is the body's page setup (with LineOptions.Pages).
+	Setup PageSetup
 	// Root is the part's root element (ReadXmlLines only); PowerPoint
 	// reads a slide's show attribute from it.
 	Root xml.StartElement
