@@ -56,7 +56,7 @@ func sstBomb(tb testing.TB, n int, si string) []byte {
 // as time.
 func TestXlsxSharedStringMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds 50 MB shared string tables")
+		t.Skip("builds 20 MB shared string tables")
 	}
 	tests := []struct {
 		name     string
@@ -64,11 +64,11 @@ func TestXlsxSharedStringMemory(t *testing.T) {
 		si       string
 		maxAlloc uint64 // bytes allocated, as a share of the part's size
 	}{
-		// 10 M empty strings, a 50 MB part (about 60 KB compressed):
-		// at most a fifth of the part (8 bytes per string would be 80 MB).
-		{"empty strings", 10_000_000, `<si/>`, 10_000_000 * 5 / 5},
-		// 3 M one-character strings, a 51 MB part: less than the part.
-		{"short strings", 3_000_000, `<si><t>a</t></si>`, 3_000_000 * 17},
+		// 4 M empty strings, a 20 MB part (about 25 KB compressed): at
+		// most a fifth of the part (8 bytes per string would be 32 MB).
+		{"empty strings", 4_000_000, `<si/>`, 4_000_000 * 5 / 5},
+		// 1 M one-character strings, a 17 MB part: less than the part.
+		{"short strings", 1_000_000, `<si><t>a</t></si>`, 1_000_000 * 17},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
