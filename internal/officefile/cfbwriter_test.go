@@ -3,6 +3,8 @@ package officefile
 import (
 	"encoding/binary"
 	"unicode/utf16"
+
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // Node is one entry of a compound file built by BuildCFB: a stream when
@@ -29,15 +31,15 @@ func BuildCFB(children []Node) []byte {
 		data               []byte
 		mini               bool
 	}
-	ents := []dirEnt{{name: "Root Entry", typ: cfbTypeRoot, left: cfbNoStream, right: cfbNoStream, child: cfbNoStream}}
+	ents := []dirEnt{{name: "Root Entry", typ: cfb.TypeRoot, left: cfb.NoStream, right: cfb.NoStream, child: cfb.NoStream}}
 	var add func(parent int, nodes []Node)
 	add = func(parent int, nodes []Node) {
 		prev := -1
 		for _, n := range nodes {
 			id := len(ents)
-			e := dirEnt{name: n.Name, typ: cfbTypeStream, left: cfbNoStream, right: cfbNoStream, child: cfbNoStream, data: n.Data, size: uint32(len(n.Data))}
+			e := dirEnt{name: n.Name, typ: cfb.TypeStream, left: cfb.NoStream, right: cfb.NoStream, child: cfb.NoStream, data: n.Data, size: uint32(len(n.Data))}
 			if n.Storage || n.Children != nil {
-				e.typ, e.data, e.size = cfbTypeStorage, nil, 0
+				e.typ, e.data, e.size = cfb.TypeStorage, nil, 0
 			}
 			ents = append(ents, e)
 			if prev < 0 {
@@ -46,7 +48,7 @@ func BuildCFB(children []Node) []byte {
 				ents[prev].right = uint32(id)
 			}
 			prev = id
-			if e.typ == cfbTypeStorage {
+			if e.typ == cfb.TypeStorage {
 				add(id, n.Children)
 			}
 		}
@@ -58,36 +60,36 @@ func BuildCFB(children []Node) []byte {
 	var miniFAT []uint32
 	for i := range ents {
 		e := &ents[i]
-		if e.typ != cfbTypeStream || len(e.data) >= 4096 {
+		if e.typ != cfb.TypeStream || len(e.data) >= 4096 {
 			continue
 		}
 		e.mini = true
 		if len(e.data) == 0 {
-			e.start = cfbEndOfChain
+			e.start = cfb.EndOfChain
 			continue
 		}
-		e.start = uint32(len(mini) / cfbMiniSector)
-		n := (len(e.data) + cfbMiniSector - 1) / cfbMiniSector
+		e.start = uint32(len(mini) / 64)
+		n := (len(e.data) + 64 - 1) / 64
 		for k := 0; k < n; k++ {
 			if k == n-1 {
-				miniFAT = append(miniFAT, cfbEndOfChain)
+				miniFAT = append(miniFAT, cfb.EndOfChain)
 			} else {
 				miniFAT = append(miniFAT, uint32(len(miniFAT)+1))
 			}
 		}
 		mini = append(mini, e.data...)
-		for len(mini)%cfbMiniSector != 0 {
+		for len(mini)%64 != 0 {
 			mini = append(mini, 0)
 		}
 	}
 	sectors := func(n int) int { return (n + ss - 1) / ss }
-	dirSecs := sectors(len(ents) * cfbDirEntrySize)
+	dirSecs := sectors(len(ents) * cfb.EntrySize)
 	miniFATSecs := sectors(len(miniFAT) * 4)
 	miniSecs := sectors(len(mini))
 	var bigSecs []int
 	total := dirSecs + miniFATSecs + miniSecs
 	for _, e := range ents {
-		if e.typ == cfbTypeStream && !e.mini {
+		if e.typ == cfb.TypeStream && !e.mini {
 			bigSecs = append(bigSecs, sectors(len(e.data)))
 			total += sectors(len(e.data))
 		}
@@ -99,17 +101,17 @@ func BuildCFB(children []Node) []byte {
 	nsec := total + fatSecs
 	fat := make([]uint32, fatSecs*ss/4)
 	for i := range fat {
-		fat[i] = cfbNoStream
+		fat[i] = cfb.NoStream
 	}
 	next := 0
 	alloc := func(n int) uint32 {
 		if n == 0 {
-			return cfbEndOfChain
+			return cfb.EndOfChain
 		}
 		start := next
 		for k := 0; k < n; k++ {
 			if k == n-1 {
-				fat[next] = cfbEndOfChain
+				fat[next] = cfb.EndOfChain
 			} else {
 				fat[next] = uint32(next + 1)
 			}
@@ -127,7 +129,7 @@ func BuildCFB(children []Node) []byte {
 	ents[0].size = uint32(len(mini))
 	bi := 0
 	for i := range ents {
-		if ents[i].typ == cfbTypeStream && !ents[i].mini {
+		if ents[i].typ == cfb.TypeStream && !ents[i].mini {
 			ents[i].start = alloc(bigSecs[bi])
 			bi++
 		}
@@ -147,9 +149,9 @@ func BuildCFB(children []Node) []byte {
 	le.PutUint32(h[56:], 4096)
 	le.PutUint32(h[60:], miniFATStart)
 	le.PutUint32(h[64:], uint32(miniFATSecs))
-	le.PutUint32(h[68:], cfbEndOfChain)
+	le.PutUint32(h[68:], cfb.EndOfChain)
 	for i := 0; i < 109; i++ {
-		v := uint32(cfbNoStream)
+		v := uint32(cfb.NoStream)
 		if i < fatSecs {
 			v = uint32(i)
 		}
@@ -160,7 +162,7 @@ func BuildCFB(children []Node) []byte {
 		le.PutUint32(out[ss+4*i:], v)
 	}
 	for i, e := range ents {
-		b := at(dirStart)[i*cfbDirEntrySize : (i+1)*cfbDirEntrySize]
+		b := at(dirStart)[i*cfb.EntrySize : (i+1)*cfb.EntrySize]
 		u := utf16.Encode([]rune(e.name))
 		for k, c := range u {
 			le.PutUint16(b[2*k:], c)
@@ -174,25 +176,25 @@ func BuildCFB(children []Node) []byte {
 		le.PutUint32(b[116:], e.start)
 		le.PutUint32(b[120:], e.size)
 	}
-	for i := len(ents); i < dirSecs*ss/cfbDirEntrySize; i++ {
-		b := at(dirStart)[i*cfbDirEntrySize:]
-		le.PutUint32(b[68:], cfbNoStream)
-		le.PutUint32(b[72:], cfbNoStream)
-		le.PutUint32(b[76:], cfbNoStream)
+	for i := len(ents); i < dirSecs*ss/cfb.EntrySize; i++ {
+		b := at(dirStart)[i*cfb.EntrySize:]
+		le.PutUint32(b[68:], cfb.NoStream)
+		le.PutUint32(b[72:], cfb.NoStream)
+		le.PutUint32(b[76:], cfb.NoStream)
 	}
 	if miniFATSecs > 0 {
 		for i, v := range miniFAT {
 			le.PutUint32(at(miniFATStart)[4*i:], v)
 		}
 		for i := len(miniFAT); i < miniFATSecs*ss/4; i++ {
-			le.PutUint32(at(miniFATStart)[4*i:], cfbNoStream)
+			le.PutUint32(at(miniFATStart)[4*i:], cfb.NoStream)
 		}
 	}
 	if miniSecs > 0 {
 		copy(at(ents[0].start), mini)
 	}
 	for _, e := range ents {
-		if e.typ == cfbTypeStream && !e.mini && len(e.data) > 0 {
+		if e.typ == cfb.TypeStream && !e.mini && len(e.data) > 0 {
 			copy(at(e.start), e.data)
 		}
 	}

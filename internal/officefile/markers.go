@@ -3,6 +3,8 @@ package officefile
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // Legacy encryption markers of the binary formats (package comment). Each
@@ -22,30 +24,30 @@ const (
 // 2.3.2; 0xE391C05F is the plain one).
 const pptEncryptedToken = 0xF3D1C4DF
 
-func legacyMarkers(c *cfbFile) (Protection, string) {
+func legacyMarkers(c *cfb.File) (Protection, string) {
 	for _, name := range []string{"Workbook", "Book"} {
-		e, ok := c.rootStreamNamed(name)
+		e, ok := rootStreamNamed(c, name)
 		if !ok {
 			continue
 		}
-		b, err := c.readStream(e, markerBytes)
+		b, err := readStream(c, e, markerBytes)
 		if err != nil {
 			return Legacy, ""
 		}
 		return biffProtection(b)
 	}
-	if e, ok := c.rootStreamNamed("WordDocument"); ok {
-		b, err := c.readStream(e, 32)
+	if e, ok := rootStreamNamed(c, "WordDocument"); ok {
+		b, err := readStream(c, e, 32)
 		if err == nil && len(b) >= 12 && binary.LittleEndian.Uint16(b[10:])&0x0100 != 0 {
 			return Password, "Word FIB fEncrypted"
 		}
 		return Legacy, ""
 	}
-	if _, ok := c.rootStreamNamed("EncryptedSummary"); ok {
+	if _, ok := rootStreamNamed(c, "EncryptedSummary"); ok {
 		return Password, "PowerPoint EncryptedSummary stream"
 	}
-	if e, ok := c.rootStreamNamed("Current User"); ok {
-		b, err := c.readStream(e, 16)
+	if e, ok := rootStreamNamed(c, "Current User"); ok {
+		b, err := readStream(c, e, 16)
 		if err == nil && len(b) >= 16 && binary.LittleEndian.Uint32(b[12:]) == pptEncryptedToken {
 			return Password, "PowerPoint CurrentUserAtom headerToken of an encrypted document"
 		}

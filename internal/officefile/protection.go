@@ -3,6 +3,8 @@ package officefile
 import (
 	"io"
 	"strings"
+
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // Protection is the reference's classification of a file before it is
@@ -100,37 +102,50 @@ var (
 )
 
 func detectCFB(r io.ReaderAt, size int64) (Protection, string, string) {
-	c, err := openCFB(r, size)
+	c, err := cfb.Open(r, size)
 	if err != nil {
 		return Legacy, "compound file header unreadable: " + err.Error(), ""
 	}
-	if err := c.readDir(); err != nil {
-		return Legacy, "compound file directory unreadable: " + err.Error(), ""
+	d := DetectCompound(c)
+	return d.Protection, d.Reason, d.Program
+}
+
+// DetectCompound is Detect for a compound file already parsed, so that a
+// reader classifies and reads it from one parse.
+func DetectCompound(c *cfb.File) Detection {
+	d := Detection{Format: FormatCFB}
+	d.Protection, d.Reason, d.Program = classifyCompound(c)
+	return d
+}
+
+func classifyCompound(c *cfb.File) (Protection, string, string) {
+	if len(c.Entries) == 0 {
+		return Legacy, "compound file directory unreadable", ""
 	}
 	program := cfbProgram(c)
 	for _, n := range passwordEntries {
-		if c.hasName(n) {
+		if hasName(c, n) {
 			return Password, "CFB entry " + n, program
 		}
 	}
 	for _, n := range rightsEntries {
-		if c.hasName(n) {
+		if hasName(c, n) {
 			return Rights, "CFB entry " + strings.TrimLeft(n, "\x09"), program
 		}
 	}
-	if c.hasName(dataSpaces) {
+	if hasName(c, dataSpaces) {
 		return Rights, "CFB entry DataSpaces without a known transform", program
 	}
 	p, why := legacyMarkers(c)
 	return p, why, program
 }
 
-func cfbProgram(c *cfbFile) string {
+func cfbProgram(c *cfb.File) string {
 	for _, s := range []struct{ stream, program string }{
 		{"Workbook", ProgramExcel}, {"Book", ProgramExcel},
 		{"WordDocument", ProgramWord}, {"PowerPoint Document", ProgramPowerPoint},
 	} {
-		if _, ok := c.rootStreamNamed(s.stream); ok {
+		if _, ok := rootStreamNamed(c, s.stream); ok {
 			return s.program
 		}
 	}

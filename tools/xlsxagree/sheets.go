@@ -58,7 +58,11 @@ func readSheets(p string) ([]sheetInfo, error) {
 	case n >= 4 && string(head[:4]) == "PK\x03\x04":
 		return zipSheets(p)
 	case n == 8 && bytes.Equal(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}):
-		return biffSheets(f)
+		st, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		return biffSheets(f, st.Size())
 	}
 	return nil, errUnknownSheets
 }

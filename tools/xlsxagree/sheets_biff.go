@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/richardlehane/mscfb"
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
 )
@@ -29,20 +29,24 @@ const (
 // each visible sheet's substream, found at the BoundSheet's offset. An
 // encrypted workbook (FilePass) has its states encrypted:
 // errUnknownSheets.
-func biffSheets(r io.ReaderAt) ([]sheetInfo, error) {
-	doc, err := mscfb.New(r)
+func biffSheets(r io.ReaderAt, size int64) ([]sheetInfo, error) {
+	doc, err := cfb.Open(r, size)
+	if err == nil {
+		err = doc.Problem
+	}
 	if err != nil {
 		return nil, err
 	}
 	var stream []byte
-	for e, err := doc.Next(); err == nil; e, err = doc.Next() {
-		if len(e.Path) != 0 || !(strings.EqualFold(e.Name, "Workbook") || strings.EqualFold(e.Name, "Book")) {
+	for _, n := range doc.Nodes {
+		e := &doc.Entries[n.ID]
+		if len(n.Path) != 0 || !e.IsStream() || !(strings.EqualFold(e.Name(), "Workbook") || strings.EqualFold(e.Name(), "Book")) {
 			continue
 		}
-		if e.Size > maxPart {
+		if doc.StreamSize(e) > maxPart {
 			return nil, errors.New("workbook stream too large")
 		}
-		if stream, err = io.ReadAll(io.LimitReader(e, maxPart)); err != nil {
+		if stream, err = io.ReadAll(io.LimitReader(doc.Stream(e), maxPart)); err != nil {
 			return nil, err
 		}
 		break

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/embed"
 	fixturepkg "github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"github.com/fumibako/fumibako/internal/extract/ppt"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // Tests of the native Word and PowerPoint readers. The fixtures in
@@ -59,28 +59,11 @@ func legacyRender(res *extract.Result, err error) string {
 	return b.String()
 }
 
-// legacyGolden compares got with testdata/TestDocPptNative/<name>.golden,
-// rewriting it under -update (the flag is defined by the package's
-// external tests).
+// legacyGolden compares got with testdata/TestDocPptNative/<name>.golden
+// of package extract, rewriting it under -update.
 func legacyGolden(t *testing.T, name, got string) {
 	t.Helper()
-	file := filepath.Join("..", "testdata", "TestDocPptNative", name+".golden")
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s: got\n%s\nwant\n%s", file, got, want)
-	}
+	testutil.Golden(t, filepath.Join("..", "testdata", "TestDocPptNative", name+".golden"), []byte(got))
 }
 
 // fib97 builds a WordDocument stream: a Word 97 FIB with ccpText and

@@ -12,7 +12,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/embed"
 	"github.com/fumibako/fumibako/internal/extract/internal/officeart"
-	"github.com/richardlehane/mscfb"
+	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // DumpRecords writes the record tree of the PowerPoint Document stream of
@@ -71,13 +71,17 @@ func dumpOLE(r officeart.Rec) string {
 			return err.Error()
 		}
 	}
-	cf, err := mscfb.New(bytes.NewReader(data))
+	cf, err := ole.Open(bytes.NewReader(data), int64(len(data)))
+	if err == nil {
+		err = cf.Problem
+	}
 	if err != nil {
 		return err.Error()
 	}
 	var out []string
-	for _, f := range cf.File {
-		out = append(out, fmt.Sprintf("%s/%s(%d)", strings.Join(f.Path, "/"), f.Name, f.Size))
+	for _, n := range cf.Nodes {
+		e := &cf.Entries[n.ID]
+		out = append(out, fmt.Sprintf("%s/%s(%d)", strings.Join(n.Path, "/"), e.Name(), cf.StreamSize(e)))
 	}
 	return strings.Join(out, " ")
 }

@@ -1,6 +1,7 @@
 package xls
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,10 +11,9 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/biff"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 	"github.com/fumibako/fumibako/internal/officefile"
-	"github.com/richardlehane/mscfb"
+	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // Native .xls reader ([MS-XLS]): the Workbook stream (BIFF8, Excel 97 and
@@ -103,7 +103,7 @@ func workbookStream(f *os.File, size int64) (io.Reader, string, error) {
 		if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), b); err != nil {
 			return nil, "", err
 		}
-		ra = cfb.MemFile{B: b, Short: io.EOF}
+		ra = bytes.NewReader(b)
 	}
 	return CFBStream(ra, size, "Workbook", "Book")
 }
@@ -111,16 +111,21 @@ func workbookStream(f *os.File, size int64) (io.Reader, string, error) {
 // CFBStream returns the first root-level stream whose name matches one of
 // names (in the order of names, ignoring case), read at most size bytes.
 func CFBStream(ra io.ReaderAt, size int64, names ...string) (io.Reader, string, error) {
-	doc, err := mscfb.New(ra)
+	doc, err := ole.Open(ra, size)
+	if err == nil {
+		err = doc.Problem
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("read compound file: %w", err)
 	}
 	for _, want := range names {
-		for _, e := range doc.File {
-			if len(e.Path) != 0 || e.Size <= 0 || !strings.EqualFold(e.Name, want) || e.FileInfo().IsDir() {
+		for _, n := range doc.Nodes {
+			e := &doc.Entries[n.ID]
+			sz := doc.StreamSize(e)
+			if len(n.Path) != 0 || sz <= 0 || !strings.EqualFold(e.Name(), want) || !e.IsStream() {
 				continue
 			}
-			return io.LimitReader(e, min(e.Size, size)), e.Name, nil
+			return io.LimitReader(doc.Stream(e), min(sz, size)), e.Name(), nil
 		}
 	}
 	return nil, "", errXlsNoWorkbook

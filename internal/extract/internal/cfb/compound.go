@@ -1,6 +1,7 @@
 package cfb
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,13 +10,14 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/officefile"
-	"github.com/richardlehane/mscfb"
+	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // The compound-file (MS-CFB) side of the native Word and PowerPoint
-// readers: open the file, refuse encrypted ones before anything is parsed
-// (package officefile, reference/extraction.md §10), and read whole
-// root-level streams with their sizes checked before any allocation.
+// readers: parse the file once (package officefile/cfb), refuse encrypted
+// ones from that parse before any stream is read (package officefile,
+// reference/extraction.md §10), and read whole streams with their sizes
+// checked before any allocation.
 
 // errNotCompound is the cause when a .doc or .ppt is not a compound file
 // (RTF, HTML, text or a ZIP named .doc): the native readers leave it to the
@@ -26,10 +28,11 @@ var errNotCompound = errors.New("extract: not a compound file")
 type Compound struct {
 	closer  io.Closer
 	size    int64
-	streams map[string]*mscfb.File // streams by lower-case path ("objectpool/_12/workbook")
-	folders map[string]bool        // lower-case paths of storages holding streams, "/"-terminated
-	limit   int64                  // bytes one stream may hold
-	Read    *int64                 // bytes of streams read so far, shared with embedded files
+	file    *ole.File
+	streams map[string]*ole.Entry // streams by lower-case path ("objectpool/_12/workbook")
+	folders map[string]bool       // lower-case paths of storages holding streams, "/"-terminated
+	limit   int64                 // bytes one stream may hold
+	Read    *int64                // bytes of streams read so far, shared with embedded files
 }
 
 // memoryFile is the largest file read into memory before the compound
@@ -50,10 +53,7 @@ func OpenCompound(path string, lim extract.Limits) (*Compound, error) {
 		return nil, extract.Corrupt(err)
 	}
 	size := st.Size()
-	if err := CheckProtection(f, size); err != nil {
-		f.Close()
-		return nil, err
-	}
+	var ra io.ReaderAt = f
 	if size <= memoryFile {
 		b := make([]byte, size)
 		_, err := io.ReadFull(io.NewSectionReader(f, 0, size), b)
@@ -61,75 +61,107 @@ func OpenCompound(path string, lim extract.Limits) (*Compound, error) {
 		if err != nil {
 			return nil, extract.Corrupt(err)
 		}
-		var read int64
-		c, err := NewCompound(MemFile{B: b, Short: io.ErrUnexpectedEOF}, size, lim, &read)
-		if err != nil {
-			return nil, extract.Corrupt(err)
-		}
-		return c, nil
+		ra, f = bytes.NewReader(b), nil
 	}
 	var read int64
-	c, err := NewCompound(f, size, lim, &read)
+	c, err := openChecked(ra, size, lim, &read)
 	if err != nil {
-		f.Close()
-		return nil, extract.Corrupt(err)
+		if f != nil {
+			f.Close()
+		}
+		return nil, err
 	}
-	c.closer = f
+	if f != nil {
+		c.closer = f
+	}
 	return c, nil
 }
 
 // OpenCompoundBytes is OpenCompound for a file held in memory.
 func OpenCompoundBytes(data []byte, lim extract.Limits) (*Compound, error) {
-	if err := CheckProtection(MemFile{B: data, Short: io.ErrUnexpectedEOF}, int64(len(data))); err != nil {
-		return nil, err
-	}
 	var read int64
-	c, err := NewCompound(MemFile{B: data, Short: io.ErrUnexpectedEOF}, int64(len(data)), lim, &read)
-	if err != nil {
-		return nil, extract.Corrupt(err)
-	}
-	return c, nil
+	return openChecked(bytes.NewReader(data), int64(len(data)), lim, &read)
 }
 
-// CheckProtection refuses encrypted files and anything but a compound file.
-func CheckProtection(r io.ReaderAt, size int64) error {
-	d, err := officefile.Detect(r, size)
+// OpenEmbedded is OpenCompoundBytes for a compound file embedded in
+// another, with the errors the embedded-object reader expects: a
+// protection failure as an *extract.Error, a malformed container as the
+// parse's own error. read counts the stream bytes read, shared with the
+// file it is embedded in.
+func OpenEmbedded(data []byte, lim extract.Limits, read *int64) (*Compound, error) {
+	f, problem, err := parse(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return extract.Corrupt(err)
+		return nil, err
 	}
+	if problem != nil {
+		return nil, problem
+	}
+	return newCompound(f, lim, read), nil
+}
+
+// openChecked parses ra, refuses it when it is encrypted, malformed or no
+// compound file, and lists its streams.
+func openChecked(ra io.ReaderAt, size int64, lim extract.Limits, read *int64) (*Compound, error) {
+	f, problem, err := parse(ra, size)
+	if err != nil {
+		return nil, err
+	}
+	if problem != nil {
+		return nil, extract.Corrupt(problem)
+	}
+	return newCompound(f, lim, read), nil
+}
+
+// parse sniffs ra, parses it once and classifies its protection from that
+// parse. err refuses the file (encrypted, no compound file); problem is
+// why the container cannot be read (then f is nil or unusable).
+func parse(ra io.ReaderAt, size int64) (f *ole.File, problem, err error) {
+	format, err := officefile.Sniff(ra, size)
+	if err != nil {
+		return nil, nil, extract.Corrupt(err)
+	}
+	if format != officefile.FormatCFB {
+		return nil, nil, extract.Corrupt(fmt.Errorf("%w (%s)", errNotCompound, format))
+	}
+	f, err = ole.Open(ra, size)
+	if err != nil {
+		return nil, err, nil // Detect calls such a file Legacy
+	}
+	if err := protection(officefile.DetectCompound(f)); err != nil {
+		return nil, nil, err
+	}
+	return f, f.Problem, nil
+}
+
+// protection refuses encrypted files.
+func protection(d officefile.Detection) error {
 	switch d.Protection {
 	case officefile.Password:
 		return extract.Fail(extract.MsgPassword, errors.New(d.Reason))
 	case officefile.Rights:
 		return extract.Fail(extract.MsgRights, errors.New(d.Reason))
 	}
-	if d.Format != officefile.FormatCFB {
-		return extract.Corrupt(fmt.Errorf("%w (%s)", errNotCompound, d.Format))
-	}
 	return nil
 }
 
-// NewCompound parses the compound file in ra and lists its streams; read
-// counts the stream bytes read, across a file and its embedded files.
-func NewCompound(ra io.ReaderAt, size int64, lim extract.Limits, read *int64) (*Compound, error) {
-	r, err := mscfb.New(ra)
-	if err != nil {
-		return nil, err
-	}
-	c := &Compound{size: size, limit: lim.ZipPartBytes, Read: read, streams: map[string]*mscfb.File{}, folders: map[string]bool{}}
-	for _, e := range r.File {
-		if e.FileInfo().IsDir() {
+// newCompound lists the streams of f; read counts the stream bytes read,
+// across a file and its embedded files.
+func newCompound(f *ole.File, lim extract.Limits, read *int64) *Compound {
+	c := &Compound{file: f, size: f.Size(), limit: lim.ZipPartBytes, Read: read, streams: map[string]*ole.Entry{}, folders: map[string]bool{}}
+	for _, n := range f.Nodes {
+		e := &f.Entries[n.ID]
+		if !e.IsStream() {
 			continue
 		}
-		k := strings.ToLower(strings.Join(append(append([]string{}, e.Path...), e.Name), "/"))
+		k := strings.ToLower(strings.Join(append(append([]string{}, n.Path...), e.Name()), "/"))
 		if _, dup := c.streams[k]; !dup {
 			c.streams[k] = e
 		}
-		if len(e.Path) > 0 {
-			c.folders[strings.ToLower(strings.Join(e.Path, "/"))+"/"] = true
+		if len(n.Path) > 0 {
+			c.folders[strings.ToLower(strings.Join(n.Path, "/"))+"/"] = true
 		}
 	}
-	return c, nil
+	return c
 }
 
 // Close closes the file when it was not read into memory.
@@ -159,7 +191,7 @@ func (c *Compound) Stream(path string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("stream %q missing", path)
 	}
-	n := e.Size
+	n := c.file.StreamSize(e)
 	switch {
 	case n < 0 || n > c.size:
 		return nil, fmt.Errorf("stream %q declares %d bytes in a file of %d", path, n, c.size)
@@ -172,8 +204,10 @@ func (c *Compound) Stream(path string) ([]byte, error) {
 	}
 	*c.Read += n
 	buf := make([]byte, n)
-	got, err := io.ReadFull(e, buf)
-	if err != nil {
+	if n == 0 {
+		return buf, nil
+	}
+	if got, err := c.file.Stream(e).ReadAt(buf, 0); err != nil {
 		return nil, fmt.Errorf("read stream %q at byte %d: %w", path, got, err)
 	}
 	return buf, nil
@@ -186,43 +220,15 @@ func (c *Compound) ReadAt(path string, off int64, n int) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("stream %q missing", path)
 	}
-	if off < 0 || n < 0 || n > 1<<16 || off+int64(n) > e.Size || e.Size > c.size {
+	if size := c.file.StreamSize(e); off < 0 || n < 0 || n > 1<<16 || off+int64(n) > size || size > c.size {
 		return nil, fmt.Errorf("stream %q: %d bytes at %d out of range", path, n, off)
 	}
 	buf := make([]byte, n)
 	if n == 0 {
 		return buf, nil
 	}
-	if _, err := e.ReadAt(buf, off); err != nil {
+	if _, err := c.file.Stream(e).ReadAt(buf, off); err != nil {
 		return nil, fmt.Errorf("read stream %q at %d: %w", path, off, err)
 	}
 	return buf, nil
-}
-
-// MemFile is a compound file held in memory; Slice lets mscfb read
-// sectors without copying them. A Slice past the end fails with short,
-// whose text mscfb puts in its error and so in the failure's detail: the
-// .doc and .ppt readers use io.ErrUnexpectedEOF ("slicer read error
-// (unexpected EOF)", pinned by golden files), the .xls reader io.EOF.
-type MemFile struct {
-	B     []byte
-	Short error
-}
-
-func (m MemFile) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 || off > int64(len(m.B)) {
-		return 0, io.EOF
-	}
-	n := copy(p, m.B[off:])
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
-}
-
-func (m MemFile) Slice(off int64, l int) ([]byte, error) {
-	if off < 0 || l < 0 || off+int64(l) > int64(len(m.B)) {
-		return nil, m.Short
-	}
-	return m.B[off : off+int64(l)], nil
 }

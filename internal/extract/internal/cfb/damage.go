@@ -1,9 +1,11 @@
 package cfb
 
 import (
-	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+
+	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // A compound file (MS-CFB) whose container LibreOffice cannot open is
@@ -46,7 +48,8 @@ import (
 // on from (LibreOffice does not walk on from it either). With no entry read
 // at all (a first directory sector cut short) the verdict is left to
 // LibreOffice. The directory is read along its FAT chain until the chain ends
-// or breaks.
+// or breaks. The file is parsed by package officefile/cfb, the reader the
+// native readers use; these rules are LibreOffice's reading of that parse.
 //
 // Tolerated, as LibreOffice tolerates them: a byte order mark other than
 // FFFE, a mini sector shift other than 6, a directory chain that breaks
@@ -56,128 +59,46 @@ import (
 // part that is there), a root entry of storage type, a start sector of -1
 // … -4.
 
-const (
-	checkHeader = 512
-	checkEntry  = 128
-	checkEOC    = 0xFFFFFFFE // ENDOFCHAIN
-	checkMaxReg = 0xFFFFFFFA // MAXREGSECT
-	checkNone   = 0xFFFFFFFF // NOSTREAM
-	// checkMaxDir bounds the directory read (8 MiB of entries).
-	checkMaxDir = 1 << 16
-)
-
 // Damage reports why LibreOffice cannot open the compound file r (size
 // bytes, starting with the CFB signature) as a container, or "" when its
 // container is sound as far as LibreOffice checks it. Read errors count
 // as damage past the end of the file.
 func Damage(r io.ReaderAt, size int64) string {
-	if size < checkHeader {
-		return fmt.Sprintf("%d bytes, shorter than the compound file header", size)
-	}
-	h := make([]byte, checkHeader)
-	if _, err := r.ReadAt(h, 0); err != nil {
-		return "compound file header unreadable: " + err.Error()
-	}
-	le := binary.LittleEndian
-	major, shift := le.Uint16(h[26:]), le.Uint16(h[30:])
+	h, err := ole.ReadHeader(r, size)
 	switch {
-	case major != 3 && major != 4:
-		return fmt.Sprintf("compound file major version %d", major)
-	case shift != 9 && shift != 12:
-		return fmt.Sprintf("compound file sector shift %d", shift)
-	case major == 4 && shift != 12:
-		return fmt.Sprintf("compound file version 4 with sector shift %d", shift)
+	case errors.Is(err, ole.ErrFormat):
+		return fmt.Sprintf("%d bytes, shorter than the compound file header", size)
+	case err != nil:
+		return "compound file header unreadable: " + errors.Unwrap(err).Error()
 	}
-	ss := int64(1) << shift
-	// past reports whether sector sec starts at or past the end of the file.
-	past := func(sec uint32) bool { return (int64(sec)+1)*ss >= size }
-	nfat := int32(le.Uint32(h[44:]))
+	switch {
+	case h.Major != 3 && h.Major != 4:
+		return fmt.Sprintf("compound file major version %d", h.Major)
+	case h.Shift != 9 && h.Shift != 12:
+		return fmt.Sprintf("compound file sector shift %d", h.Shift)
+	case h.Major == 4 && h.Shift != 12:
+		return fmt.Sprintf("compound file version 4 with sector shift %d", h.Shift)
+	}
+	nfat := int32(h.NumFAT)
 	if nfat <= 0 {
 		return fmt.Sprintf("compound file with %d FAT sectors", nfat)
 	}
-	var fat []uint32 // FAT sector numbers
-	for i := 0; i < int(min(nfat, 109)); i++ {
-		fat = append(fat, le.Uint32(h[76+4*i:]))
-	}
-	fat = checkDIFAT(r, h, ss, size, fat, int(nfat))
-	dir := le.Uint32(h[48:])
-	if int32(dir) < 0 || past(dir) {
+	ss := int64(1) << h.Shift
+	// LibreOffice maps sectors with the FAT sectors the header counts (and
+	// the file cannot hold more FAT sectors than sectors).
+	f := ole.OpenHeader(r, size, h, min(int(nfat), int(size/ss)+1))
+	if dir := h.DirStart; int32(dir) < 0 || (int64(dir)+1)*ss >= size {
 		return fmt.Sprintf("first directory sector %#x is not in the file", dir)
 	}
-	entries, why := checkDirectory(r, ss, size, fat, dir)
-	if why != "" {
-		return why
+	if f.DirStop == ole.StopFATPastEnd {
+		return fmt.Sprintf("FAT sector %d, which maps directory sector %d, lies past the end of the file", f.StopFAT, f.StopSector)
 	}
-	return checkEntries(entries)
-}
-
-// checkDIFAT appends the FAT sector numbers of the DIFAT sectors
-// (header 68: first, 72: count) to fat, up to nfat in all; it stops at a
-// DIFAT sector it cannot read (LibreOffice's verdict on those is not
-// known, so they are not counted as damage).
-func checkDIFAT(r io.ReaderAt, h []byte, ss, size int64, fat []uint32, nfat int) []uint32 {
-	le := binary.LittleEndian
-	next, count := le.Uint32(h[68:]), le.Uint32(h[72:])
-	per := int(ss/4) - 1
-	buf := make([]byte, ss)
-	// The file cannot hold more FAT sectors than sectors.
-	limit := min(nfat, int(size/ss)+1)
-	for i := uint32(0); i < count && next <= checkMaxReg && len(fat) < limit; i++ {
-		if (int64(next)+1)*ss+ss > size {
-			break
-		}
-		if _, err := r.ReadAt(buf, (int64(next)+1)*ss); err != nil {
-			break
-		}
-		for j := 0; j < per && len(fat) < limit; j++ {
-			fat = append(fat, le.Uint32(buf[4*j:]))
-		}
-		next = le.Uint32(buf[4*per:])
-	}
-	return fat
-}
-
-// checkDirectory reads the directory entries along the chain from
-// sector dir until the chain ends, breaks (a sector not wholly in the
-// file, one outside the FAT, an unreadable FAT entry) or loops; the
-// reason is set when the FAT sector that maps a directory sector lies
-// past the end of the file.
-func checkDirectory(r io.ReaderAt, ss, size int64, fat []uint32, dir uint32) (entries [][]byte, why string) {
-	seen := map[uint32]bool{}
-	per := uint32(ss / 4)
-	for sec := dir; sec <= checkMaxReg && !seen[sec] && len(entries) < checkMaxDir; {
-		seen[sec] = true
-		off := (int64(sec) + 1) * ss
-		if off+ss > size {
-			break
-		}
-		buf := make([]byte, ss)
-		if _, err := r.ReadAt(buf, off); err != nil {
-			break
-		}
-		for i := int64(0); i < ss; i += checkEntry {
-			entries = append(entries, buf[i:i+checkEntry])
-		}
-		i := int(sec / per)
-		if i >= len(fat) || fat[i] > checkMaxReg {
-			break
-		}
-		if (int64(fat[i])+1)*ss >= size {
-			return entries, fmt.Sprintf("FAT sector %d, which maps directory sector %d, lies past the end of the file", fat[i], sec)
-		}
-		var b [4]byte
-		if _, err := r.ReadAt(b[:], (int64(fat[i])+1)*ss+int64(sec%per)*4); err != nil {
-			break
-		}
-		sec = binary.LittleEndian.Uint32(b[:])
-	}
-	return entries, ""
+	return checkEntries(f.Entries)
 }
 
 // checkEntries walks the directory tree as LibreOffice does and checks
 // each entry it reaches.
-func checkEntries(entries [][]byte) string {
-	le := binary.LittleEndian
+func checkEntries(entries []ole.Entry) string {
 	seen := make([]bool, len(entries))
 	stack := []uint32{0}
 	for len(stack) > 0 {
@@ -187,30 +108,28 @@ func checkEntries(entries [][]byte) string {
 			continue
 		}
 		seen[id] = true
-		e := entries[id]
-		typ := e[66]
-		if n := le.Uint16(e[64:]); n != 0 && n/2-1 > 31 {
+		e := &entries[id]
+		if n := e.NameLen; n != 0 && n/2-1 > 31 {
 			return fmt.Sprintf("directory entry %d: name length %d", id, n)
 		}
-		if typ != 1 {
-			if sz := int32(le.Uint32(e[120:])); sz < 0 {
+		if e.Type != ole.TypeStorage {
+			if sz := int32(e.SizeLow); sz < 0 {
 				return fmt.Sprintf("directory entry %d: size %d", id, sz)
 			}
-			if st := int32(le.Uint32(e[116:])); st < -4 {
+			if st := int32(e.Start); st < -4 {
 				return fmt.Sprintf("directory entry %d: start sector %d", id, st)
 			}
 		}
-		left, right, child := le.Uint32(e[68:]), le.Uint32(e[72:]), le.Uint32(e[76:])
-		if left == 0 || right == 0 || child == 0 {
+		if e.Left == 0 || e.Right == 0 || e.Child == 0 {
 			continue
 		}
-		for _, n := range []uint32{left, right} {
-			if n != checkNone {
+		for _, n := range []uint32{e.Left, e.Right} {
+			if n != ole.NoStream {
 				stack = append(stack, n)
 			}
 		}
-		if (id == 0 || typ == 1) && child != checkNone {
-			stack = append(stack, child)
+		if (id == 0 || e.Type == ole.TypeStorage) && e.Child != ole.NoStream {
+			stack = append(stack, e.Child)
 		}
 	}
 	return ""

@@ -108,10 +108,7 @@ func (e *NativeEmbeds) fromBytes(data []byte) ([]string, format, error) {
 	case bytes.HasPrefix(data, []byte("PK")):
 		return packageLines(data, e.Lim)
 	case bytes.HasPrefix(data, CfbMagic):
-		if err := cfb.CheckProtection(bytes.NewReader(data), int64(len(data))); err != nil {
-			return nil, none, err
-		}
-		c, err := cfb.NewCompound(cfb.MemFile{B: data, Short: io.ErrUnexpectedEOF}, int64(len(data)), e.Lim, e.Read)
+		c, err := cfb.OpenEmbedded(data, e.Lim, e.Read)
 		if err != nil {
 			return nil, none, err
 		}
