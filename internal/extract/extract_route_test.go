@@ -8,15 +8,13 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestExtractRoutesNonZipPackages: an OOXML name over a compound file is
 // classified before parsing: encrypted packages get the password message.
 func TestExtractRoutesNonZipPackages(t *testing.T) {
-	corpus := filepath.Join("..", "..", "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("../shared/corpus is absent")
-	}
+	corpus := testutil.Corpus(t)
 	tests := []struct{ file, msg string }{
 		{"calamine/pass_protected.xlsx", extract.MsgPassword},
 		{"tika/testEXCEL_protected_passtika.xlsx", extract.MsgPassword},

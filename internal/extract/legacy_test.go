@@ -14,7 +14,7 @@ func officefileSeed(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile("../officefile/testdata/" + name)
 	if err != nil {
-		t.Skipf("officefile seed %s: %v", name, err)
+		t.Fatalf("committed fixture: officefile seed %s: %v", name, err)
 	}
 	return b
 }

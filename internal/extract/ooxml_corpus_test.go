@@ -12,24 +12,14 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
-
-// corpusDir is ../shared/corpus relative to the repository root (this
-// package sits two levels below it).
-func corpusDir(tb testing.TB) string {
-	tb.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return dir
-}
 
 // TestOOXMLCorpus reads every .docx .docm .pptx .pptm of the shared corpus
 // (python-docx, python-pptx, tika): each must give places (or none, for a
 // file without text) or fail with an *Error, without a panic or a hang.
 func TestOOXMLCorpus(t *testing.T) {
-	root := corpusDir(t)
+	root := testutil.Corpus(t)
 	var files []string
 	for _, sub := range []string{"python-docx", "python-pptx", "tika"} {
 		filepath.WalkDir(filepath.Join(root, sub), func(p string, d fs.DirEntry, err error) error {
@@ -44,7 +34,7 @@ func TestOOXMLCorpus(t *testing.T) {
 		})
 	}
 	if len(files) == 0 {
-		t.Skipf("no Word or PowerPoint files under %s (corpus absent)", root)
+		testutil.CorpusMissing(t, "no Word or PowerPoint files under %s", root)
 	}
 	var withPlaces, empty int
 	failures := map[string][]string{}

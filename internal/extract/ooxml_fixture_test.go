@@ -8,27 +8,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
-	"flag"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func init() {
-	// Several test files of this package may want -update; define it once,
-	// whoever comes first, and read it through flag.Lookup.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata")
-	}
-}
-
-// goldenUpdate reports whether -update was given.
-func goldenUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // part is one ZIP entry of a fixture.
 type part struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // ooxmlFuzzSeeds are small packages covering the reader's paths; -update
@@ -47,7 +48,7 @@ func fuzzOOXML(f *testing.F, ext string) {
 	seeds := ooxmlFuzzSeeds(f, f.Name())
 	for name, data := range seeds {
 		f.Add(data)
-		if goldenUpdate() {
+		if testutil.Update() {
 			dir := filepath.Join("testdata", "fuzz", f.Name())
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				f.Fatal(err)

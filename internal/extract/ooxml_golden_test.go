@@ -1,15 +1,14 @@
 package extract_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // renderResult prints places and log in the golden-file form:
@@ -53,23 +52,7 @@ func renderResult(res *extract.Result, err error) string {
 // it under -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	file := filepath.Join("testdata", strings.Split(t.Name(), "/")[0], name+".golden")
-	if goldenUpdate() {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(want, []byte(got)) {
-		t.Errorf("%s: got\n%s\nwant\n%s", file, got, want)
-	}
+	testutil.Golden(t, testutil.GoldenPath(t, name), []byte(got))
 }
 
 // ooxmlExtractBytes writes data to a temporary file named name and extracts it.

@@ -12,38 +12,15 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
-
-// xlsxCorpusDir returns ../shared/corpus relative to the repository root.
-func xlsxCorpusDir(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		tb.Skipf("corpus %s absent: %v", corpus, err)
-	}
-	return corpus
-}
 
 // TestXlsxCorpus reads every .xlsx and .xlsm of the shared corpus: each
 // must give places (or none, for a workbook without text) or fail with an
 // *extract.Error, never panic or hang. Encrypted packages must fail with
 // the password message.
 func TestXlsxCorpus(t *testing.T) {
-	corpus := xlsxCorpusDir(t)
+	corpus := testutil.Corpus(t)
 	var files []string
 	err := filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -59,7 +36,7 @@ func TestXlsxCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Skip("no .xlsx/.xlsm files in the corpus")
+		testutil.CorpusMissing(t, "no .xlsx/.xlsm files in the corpus %s", corpus)
 	}
 	sort.Strings(files)
 	var ok, empty int

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,19 +15,8 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
-
-func init() {
-	// -update may be defined by another test file of this package first.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata")
-	}
-}
-
-func xlsxUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // xlsxExtract writes data to a scratch file named name and extracts it.
 func xlsxExtract(tb testing.TB, data []byte, name string, lim extract.Limits) (*extract.Result, error) {
@@ -73,22 +61,7 @@ func TestXlsxGolden(t *testing.T) {
 				t.Fatalf("Extract(%s) error: %v", name, err)
 			}
 			got := xlsxDump(res)
-			golden := filepath.Join("testdata", "xlsx", name+".golden")
-			if xlsxUpdate() {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("Extract(%s) =\n%s\nwant\n%s", name, got, want)
-			}
+			testutil.Golden(t, filepath.Join("testdata", "xlsx", name+".golden"), []byte(got))
 		})
 	}
 }

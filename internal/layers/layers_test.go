@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -52,6 +53,11 @@ var allowed = map[string][]string{
 // cmd/fumibako runs the worker through package worker and needs none.
 var readerImporters = []string{"internal/worker", "tools/", "bench/legacy"}
 
+// testSupport are the packages only tests import (fixture builders): they
+// may import testutil, which no other non-test file does, and no non-test
+// file outside them imports them.
+var testSupport = []string{"internal/extract/internal/fixture"}
+
 func closure(pkg string, seen map[string]bool) {
 	for _, d := range allowed[pkg] {
 		if !seen[d] {
@@ -84,6 +90,14 @@ func check(pkgs map[string][]string) []string {
 func edge(pkg, imp string) string {
 	if !strings.HasPrefix(imp, "internal/") {
 		return ""
+	}
+	switch {
+	case slices.Contains(testSupport, imp) && !slices.Contains(testSupport, pkg):
+		return "only tests import the test-support package " + imp
+	case imp == "internal/testutil" && slices.Contains(testSupport, pkg):
+		return ""
+	case imp == "internal/testutil" && strings.HasPrefix(pkg, "internal/"):
+		return "only tests and test-support packages import testutil"
 	}
 	if why := extractTree(pkg, imp); why != "" {
 		return why
@@ -198,6 +212,9 @@ func TestCheckCatchesWrongImports(t *testing.T) {
 		{"internal/extract/internal/ooxml", "internal/content", true},
 		{"internal/content", "internal/search", true},
 		{"internal/nosuch", "internal/workspace", true},
+		{"internal/extract/xlsx", "internal/extract/internal/fixture", true},
+		{"internal/extract/xlsx", "internal/testutil", true},
+		{"internal/officefile", "internal/testutil", true},
 
 		{"internal/web", "internal/extract", false},
 		{"internal/worker", "internal/extract/all", false},
@@ -210,6 +227,11 @@ func TestCheckCatchesWrongImports(t *testing.T) {
 		{"internal/search", "internal/search/linedfa", false},
 		{"internal/search/linedfa", "internal/workspace", false},
 		{"cmd/fumibako", "internal/web", false},
+		{"internal/extract/internal/fixture", "internal/testutil", false},
+		{"internal/extract/internal/fixture", "internal/extract/internal/ooxml", false},
+		{"internal/extract/docx", "internal/officefile/cfb", false},
+		{"internal/officefile", "internal/officefile/cfb", false},
+		{"internal/officefile/cfb", "internal/extract", true},
 	}
 	for _, tt := range tests {
 		got := check(map[string][]string{tt.pkg: {tt.imp}})

@@ -150,14 +150,18 @@ func CorpusDir(tb testing.TB) string {
 	return filepath.Join(filepath.Dir(RepoRoot(tb)), "shared", "corpus")
 }
 
-// Corpus returns the shared corpus folder, or stops the test when it is
-// absent: a skip with its path, or a failure with
+// Corpus returns the shared corpus folder, symbolic links resolved
+// (filepath.WalkDir does not follow a linked root), or stops the test
+// when it is absent: a skip with its path, or a failure with
 // FUMIBAKO_CORPUS_REQUIRED=1.
 func Corpus(tb testing.TB) string {
 	tb.Helper()
 	dir := CorpusDir(tb)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		CorpusMissing(tb, "corpus %s absent", dir)
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
 	}
 	return dir
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/ppt"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestAgreementDocPpt is the agreement report of issue 6 for the native
@@ -36,11 +37,8 @@ func TestAgreementDocPpt(t *testing.T) {
 	if os.Getenv("FUMIBAKO_AGREEMENT") == "" {
 		t.Skip("set FUMIBAKO_AGREEMENT=1 to run the LibreOffice agreement report")
 	}
-	soffice, err := exec.LookPath("soffice")
-	if err != nil {
-		t.Skip("LibreOffice (soffice) is not installed")
-	}
-	root := corpusDir(t)
+	soffice := testutil.Require(t, "soffice")
+	root := testutil.Corpus(t)
 	work := os.Getenv("FUMIBAKO_AGREEMENT_CACHE")
 	if work == "" {
 		work = t.TempDir()
@@ -61,7 +59,7 @@ func TestAgreementDocPpt(t *testing.T) {
 		return nil
 	})
 	if len(legacy)+len(modern) == 0 {
-		t.Skipf("no Word or PowerPoint files under %s (corpus absent)", root)
+		testutil.CorpusMissing(t, "no Word or PowerPoint files under %s", root)
 	}
 
 	// Fixtures: the corpus' packages converted to the legacy formats.
@@ -322,17 +320,4 @@ func convertAll(t *testing.T, soffice, profile, dir string, files []string, ext 
 		}
 	}
 	return out
-}
-
-// corpusDir is ../shared/corpus relative to the repository root.
-func corpusDir(tb testing.TB) string {
-	tb.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "shared", "corpus"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real // WalkDir does not follow a linked root
-	}
-	return dir
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/libreoffice"
 	"github.com/fumibako/fumibako/internal/extract/ppt"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // BenchmarkLegacyWordPowerPoint reads the same legacy Word and PowerPoint
@@ -40,7 +41,7 @@ func BenchmarkLegacyWordPowerPoint(b *testing.B) {
 	})
 	b.Run("libreoffice", func(b *testing.B) {
 		if _, err := libreoffice.Find(); err != nil {
-			b.Skip("LibreOffice (soffice) is not installed")
+			testutil.Unavailable(b, "LibreOffice (soffice) is not installed: %v", err)
 		}
 		scratch := b.TempDir()
 		for i := 0; i < b.N; i++ {
@@ -57,7 +58,7 @@ func BenchmarkLegacyWordPowerPoint(b *testing.B) {
 // .ppt files.
 func benchLegacyFiles(b *testing.B) []string {
 	files := []string{filepath.Join("..", "testdata", "legacy", "word.doc"), filepath.Join("..", "testdata", "legacy", "slides.ppt")}
-	root := corpusDir(b)
+	root := testutil.CorpusDir(b) // walked when present
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // withSoffice makes find answer p (or fail when p is "") for one test.
@@ -32,16 +33,23 @@ func withSoffice(t *testing.T, p string) {
 // officefile's tests).
 const velvetXLS = "../../officefile/testdata/xls-rc4-default.cfb"
 
+// velvet returns the bytes of velvetXLS; a missing one fails the test.
+func velvet(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(velvetXLS)
+	if err != nil {
+		t.Fatalf("committed fixture: %v", err)
+	}
+	return b
+}
+
 func TestLegacyNoLibreOffice(t *testing.T) {
 	withSoffice(t, "")
 	dir := t.TempDir()
 	p := filepath.Join(dir, "book.xls")
-	b, err := os.ReadFile(velvetXLS)
-	if err != nil {
-		t.Skip(err)
-	}
+	b := velvet(t)
 	os.WriteFile(p, b, 0o644)
-	_, err = ReadLegacyWith(context.Background(), p, extract.Options{Scratch: t.TempDir()}, nil)
+	_, err := ReadLegacyWith(context.Background(), p, extract.Options{Scratch: t.TempDir()}, nil)
 	var pp *extract.Postponed
 	if !errors.As(err, &pp) || pp.Msg != extract.MsgNoLibreOffice {
 		t.Fatalf("readLegacy without LibreOffice = %v, want Postponed %q", err, extract.MsgNoLibreOffice)
@@ -54,7 +62,7 @@ func TestLegacyNoLibreOffice(t *testing.T) {
 func fakeSoffice(t *testing.T) string {
 	t.Helper()
 	if runtime.GOOS == "windows" {
-		t.Skip("the fake soffice is a shell script")
+		testutil.Unavailable(t, "the fake soffice is a shell script")
 	}
 	p := filepath.Join(t.TempDir(), "soffice")
 	script := `#!/bin/sh
@@ -92,10 +100,7 @@ func alive(pid int) bool {
 }
 
 func TestLegacyFakeSoffice(t *testing.T) {
-	src, err := os.ReadFile(velvetXLS)
-	if err != nil {
-		t.Skip(err)
-	}
+	src := velvet(t)
 	withSoffice(t, fakeSoffice(t))
 	dir := t.TempDir()
 	p := filepath.Join(dir, "book.xls")
@@ -137,12 +142,9 @@ func TestLegacyFakeSoffice(t *testing.T) {
 // of soffice (as soffice.bin is, below the soffice script and oosplash) and
 // checks that the whole tree is gone.
 func TestLegacyCancelKillsTree(t *testing.T) {
-	src, err := os.ReadFile(velvetXLS)
-	if err != nil {
-		t.Skip(err)
-	}
+	src := velvet(t)
 	if runtime.GOOS != "linux" {
-		t.Skip("checks processes through /proc")
+		testutil.Unavailable(t, "checks processes through /proc")
 	}
 	withSoffice(t, fakeSoffice(t))
 	dir := t.TempDir()
@@ -154,7 +156,7 @@ func TestLegacyCancelKillsTree(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	start := time.Now()
-	_, err = ReadLegacyWith(ctx, p, extract.Options{Scratch: t.TempDir()}, nil)
+	_, err := ReadLegacyWith(ctx, p, extract.Options{Scratch: t.TempDir()}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("readLegacy of a hanging conversion = %v, want context.DeadlineExceeded", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // Tests with a real LibreOffice; each skips when it is not installed.
@@ -117,11 +118,7 @@ func TestLegacyLibreOffice(t *testing.T) {
 // -short only the protected files and a few others run.
 func TestLegacyCorpus(t *testing.T) {
 	lgNeedSoffice(t)
-	_, file, _, _ := runtime.Caller(0)
-	corpus := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("corpus not found at %s: %v", corpus, err)
-	}
+	corpus := testutil.Corpus(t)
 	var files []string
 	for _, ext := range []string{".xls", ".xlsb", ".doc", ".ppt"} {
 		m, _ := filepath.Glob(filepath.Join(corpus, "*", "*"+ext))

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestLegacyPrecheck runs the conversion path with a fake soffice: a
@@ -102,10 +102,9 @@ func TestLegacyPrecheck(t *testing.T) {
 // converted (LibreOffice imported its bytes as text, a sheet "source" of
 // 2,462 junk lines).
 func TestLegacyDamagedCorpus(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "corpus", "calamine", "OOM_alloc3.xls")
+	p := filepath.Join(testutil.Corpus(t), "calamine", "OOM_alloc3.xls")
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("corpus file not found: %v", err)
+		testutil.CorpusMissing(t, "corpus file not found: %v", err)
 	}
 	res, err := extract.Extract(context.Background(), p, filepath.Base(p), extract.Options{Scratch: t.TempDir()})
 	var e *extract.Error

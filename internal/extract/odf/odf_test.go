@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,9 +16,6 @@ import (
 	_ "github.com/fumibako/fumibako/internal/extract/odf"
 	_ "github.com/fumibako/fumibako/internal/extract/rtf"
 )
-
-// update is read by fixture.NativeFuzzSeeds.
-var _ = flag.Bool("update", false, "write the fuzz seeds to testdata/fuzz")
 
 func read(t testing.TB, path, name string) (*extract.Result, error) {
 	t.Helper()

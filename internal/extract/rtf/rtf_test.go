@@ -3,7 +3,6 @@ package rtf_test
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,9 +13,6 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	_ "github.com/fumibako/fumibako/internal/extract/rtf"
 )
-
-// update is read by fixture.NativeFuzzSeeds.
-var _ = flag.Bool("update", false, "write the fuzz seeds to testdata/fuzz")
 
 func read(t testing.TB, path string) (*extract.Result, error) {
 	t.Helper()

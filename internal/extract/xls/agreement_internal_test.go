@@ -19,6 +19,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 	"github.com/fumibako/fumibako/internal/extract/libreoffice"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // The agreement report of issue 6: for every .xls and .xlsb of the shared
@@ -41,9 +42,9 @@ func TestNativeAgreement(t *testing.T) {
 	}
 	soffice, err := libreoffice.Find()
 	if err != nil {
-		t.Skip("LibreOffice (soffice) not found: no oracle to compare the native readers with")
+		testutil.Unavailable(t, "LibreOffice (soffice) not found: no oracle to compare the native readers with")
 	}
-	corpus := agreementCorpus(t)
+	corpus := testutil.Corpus(t)
 	cache := os.Getenv("FUMIBAKO_AGREEMENT_CACHE")
 	if cache == "" {
 		d, err := os.UserCacheDir()
@@ -75,7 +76,7 @@ func TestNativeAgreement(t *testing.T) {
 		return nil
 	})
 	if len(legacy) == 0 {
-		t.Skipf("no .xls or .xlsb under %s (corpus absent)", corpus)
+		testutil.CorpusMissing(t, "no .xls or .xlsb under %s", corpus)
 	}
 	// Fixtures: the corpus's .xlsx files and the .xlsx reader's generated
 	// fixtures, saved as .xls by LibreOffice.
@@ -227,15 +228,6 @@ var AgreementXlsxFixtures func(tb testing.TB) map[string][]byte
 
 // agreeLocale is the locale LibreOffice converts in.
 const agreeLocale = "ja_JP.UTF-8"
-
-// agreementCorpus is ../shared/corpus relative to the repository root.
-func agreementCorpus(tb testing.TB) string {
-	d, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "shared", "corpus"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
-}
 
 // agreeRow is the comparison of one file (or a kind of files).
 type agreeRow struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"github.com/fumibako/fumibako/internal/extract/libreoffice"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // BenchmarkLegacyExcel reads the .xls and .xlsb files of the shared corpus
@@ -25,7 +26,7 @@ import (
 //
 // Without LibreOffice only the native side is measured.
 func BenchmarkLegacyExcel(b *testing.B) {
-	root := agreementCorpus(b)
+	root := testutil.Corpus(b)
 	var files []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -37,7 +38,7 @@ func BenchmarkLegacyExcel(b *testing.B) {
 		return nil
 	})
 	if len(files) == 0 {
-		b.Skipf("no .xls or .xlsb under %s (corpus absent)", root)
+		testutil.CorpusMissing(b, "no .xls or .xlsb under %s", root)
 	}
 	_, loErr := libreoffice.Find()
 	if loErr != nil {

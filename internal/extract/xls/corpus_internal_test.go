@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestNativeCorpus reads every .xls and .xlsb of the shared corpus with the
@@ -18,7 +19,7 @@ import (
 // panic) within a few seconds, and allocates a bounded amount of memory,
 // hostile files (calamine's OOM_alloc*.xls) included.
 func TestNativeCorpus(t *testing.T) {
-	root := agreementCorpus(t)
+	root := testutil.Corpus(t)
 	var files []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -30,7 +31,7 @@ func TestNativeCorpus(t *testing.T) {
 		return nil
 	})
 	if len(files) == 0 {
-		t.Skipf("no .xls or .xlsb under %s (corpus absent)", root)
+		testutil.CorpusMissing(t, "no .xls or .xlsb under %s", root)
 	}
 	var read, failed int
 	for _, f := range files {

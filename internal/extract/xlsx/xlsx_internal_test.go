@@ -11,6 +11,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestXlStringsSpill moves the shared strings to a scratch file part-way
@@ -72,9 +73,9 @@ func TestReadXlsxNotZip(t *testing.T) {
 			t.Errorf("readXlsx(%s) = %v; want %q", name, err, msg)
 		}
 	}
-	enc := filepath.Join("..", "..", "..", "..", "shared", "corpus", "calamine", "pass_protected.xlsx")
+	enc := filepath.Join(testutil.Corpus(t), "calamine", "pass_protected.xlsx")
 	if _, err := os.Stat(enc); err != nil {
-		t.Skipf("corpus file %s absent", enc)
+		testutil.CorpusMissing(t, "corpus file %s absent", enc)
 	}
 	_, err = readXlsx(context.Background(), enc, extract.Options{Scratch: dir})
 	if !errors.As(err, &fe) || fe.Msg != extract.MsgPassword {

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestCFBDamage covers each check of Damage with a fault LibreOffice
@@ -71,11 +71,7 @@ func TestCFBDamage(t *testing.T) {
 // that the tree reaches, is damaged; LibreOffice converts all the others
 // or refuses them for their content.
 func TestCFBDamageCorpus(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	corpus := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("corpus not found at %s: %v", corpus, err)
-	}
+	corpus := testutil.Corpus(t)
 	n := 0
 	filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -93,7 +89,7 @@ func TestCFBDamageCorpus(t *testing.T) {
 		return nil
 	})
 	if n == 0 {
-		t.Skipf("no compound file under %s", corpus)
+		testutil.CorpusMissing(t, "no compound file under %s", corpus)
 	}
 }
 
