@@ -128,114 +128,131 @@ func read(r io.Reader) (*List, error) {
 	// person's tool, not cut by our appender: every line must read, a last
 	// line without its LF is whole, and Excel's quoting, padding and
 	// trimming of empty cells are undone.
-	foreign := enc != Native
+	rd := &listReader{l: &List{keys: map[string]int{}, Encoding: enc}, enc: enc, foreign: enc != Native, versionCol: -1}
 	lr := lineReader{br: br}
-	l := &List{keys: map[string]int{}, Encoding: enc}
-	var (
-		first      = true
-		inData     bool
-		ncols      int // columns of a data line (the header's)
-		versionCol = -1
-		f          [rowColumns]string
-		lineNo     int
-	)
-	for {
+	for first := true; ; first = false {
 		line, ok, tooLong, cut, err := lr.next()
 		if err != nil {
 			return nil, err
 		}
-		if !ok && !(cut && foreign) {
+		if !ok && !(cut && rd.foreign) {
 			break // end of input; an unterminated last line is dropped
 		}
-		lineNo++
-		if first {
-			first = false
-			for strings.HasPrefix(line, bom) {
-				line = line[len(bom):]
-			}
+		rd.lineNo++
+		for first && strings.HasPrefix(line, bom) {
+			line = line[len(bom):]
 		}
-		if inData {
-			l.DataLines++
-		}
-		if tooLong {
-			if foreign {
-				return nil, &FormatError{Line: lineNo, Reason: reasonTooLong}
-			}
-			l.Ignored++
-			continue
-		}
-		if foreign && enc != UTF8NoBOM && strings.ContainsRune(line, '\uFFFD') {
-			return nil, &FormatError{Line: lineNo, Reason: fmt.Sprintf(reasonEncoding, enc)}
-		}
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		if foreign {
-			// Excel pads rows with empty cells to the widest row, or
-			// leaves a row's trailing empty cells out: drop them all and
-			// add back what the header needs (fitColumns).
-			line = strings.TrimRight(line, "\t")
-		}
-		n := split(line, &f)
-		if foreign {
-			excelFields(&f, n)
-		}
-		if !inData {
-			fn := n
-			for fn > 3 && fn <= rowColumns && f[fn-1] == "" {
-				fn-- // a folder line padded to the header's width
-			}
-			switch {
-			case f[0] == folderLabel && (fn == 2 || fn == 3):
-				l.addFolder(f[1], f[2], fn)
-			case n >= legacyColumns && isHeader(&f):
-				inData, ncols = true, n
-				if n >= rowColumns && f[rowColumns-1] == colVersion {
-					versionCol = rowColumns - 1
-				}
-			default:
-				if foreign {
-					return nil, &FormatError{Line: lineNo, Reason: reasonNoHeader}
-				}
-				l.Ignored++
-			}
-			continue
-		}
-		if foreign {
-			n = fitColumns(&f, n, ncols)
-		}
-		if n != ncols {
-			if foreign {
-				return nil, &FormatError{Line: lineNo, Reason: fmt.Sprintf(reasonColumns, n, ncols)}
-			}
-			l.Ignored++
-			continue
-		}
-		if !ValidRelPath(f[0]) {
-			l.Rejected++
-			continue
-		}
-		row, why := parseRow(&f, versionCol, foreign)
-		if why != "" {
-			if foreign {
-				return nil, &FormatError{Line: lineNo, Reason: why}
-			}
-			l.Ignored++
-			continue
-		}
-		l.Lines = append(l.Lines, Line{Index: l.DataLines - 1, Row: row})
-		key := row.Key()
-		if i, ok := l.keys[key]; ok {
-			l.Rows[i] = row
-		} else {
-			l.keys[key] = len(l.Rows)
-			l.Rows = append(l.Rows, row)
+		if err := rd.line(line, tooLong); err != nil {
+			return nil, err
 		}
 	}
-	if foreign && !inData && (len(l.Folders) > 0 || len(l.LegacyFolders) > 0 || l.Rejected > 0) {
-		return nil, &FormatError{Line: lineNo + 1, Reason: reasonNoHeader}
+	l := rd.l
+	if rd.foreign && !rd.inData && (len(l.Folders) > 0 || len(l.LegacyFolders) > 0 || l.Rejected > 0) {
+		return nil, &FormatError{Line: rd.lineNo + 1, Reason: reasonNoHeader}
 	}
 	return l, nil
+}
+
+// listReader is read's state: the list so far and where the lines are.
+type listReader struct {
+	l          *List
+	enc        Encoding
+	foreign    bool
+	inData     bool // past the header
+	ncols      int  // columns of a data line (the header's)
+	versionCol int
+	f          [rowColumns]string
+	lineNo     int
+}
+
+// ignore passes over a line the seed's form may hold (a torn or stray
+// line, counted as Ignored); in a foreign file it fails the read.
+func (rd *listReader) ignore(reason string) error {
+	if rd.foreign {
+		return &FormatError{Line: rd.lineNo, Reason: reason}
+	}
+	rd.l.Ignored++
+	return nil
+}
+
+// line reads one line of the file.
+func (rd *listReader) line(line string, tooLong bool) error {
+	if rd.inData {
+		rd.l.DataLines++
+	}
+	if tooLong {
+		return rd.ignore(reasonTooLong)
+	}
+	if rd.foreign && rd.enc != UTF8NoBOM && strings.ContainsRune(line, '\uFFFD') {
+		return &FormatError{Line: rd.lineNo, Reason: fmt.Sprintf(reasonEncoding, rd.enc)}
+	}
+	if strings.TrimSpace(line) == "" {
+		return nil
+	}
+	if rd.foreign {
+		// Excel pads rows with empty cells to the widest row, or
+		// leaves a row's trailing empty cells out: drop them all and
+		// add back what the header needs (fitColumns).
+		line = strings.TrimRight(line, "\t")
+	}
+	n := split(line, &rd.f)
+	if rd.foreign {
+		excelFields(&rd.f, n)
+	}
+	if !rd.inData {
+		return rd.headLine(n)
+	}
+	return rd.dataLine(n)
+}
+
+// headLine reads a line before the header: a folder line or the header.
+func (rd *listReader) headLine(n int) error {
+	f := &rd.f
+	fn := n
+	for fn > 3 && fn <= rowColumns && f[fn-1] == "" {
+		fn-- // a folder line padded to the header's width
+	}
+	switch {
+	case f[0] == folderLabel && (fn == 2 || fn == 3):
+		rd.l.addFolder(f[1], f[2], fn)
+	case n >= legacyColumns && isHeader(f):
+		rd.inData, rd.ncols = true, n
+		if n >= rowColumns && f[rowColumns-1] == colVersion {
+			rd.versionCol = rowColumns - 1
+		}
+	default:
+		return rd.ignore(reasonNoHeader)
+	}
+	return nil
+}
+
+// dataLine reads a row line after the header; the last line of a path
+// gives its row.
+func (rd *listReader) dataLine(n int) error {
+	l := rd.l
+	if rd.foreign {
+		n = fitColumns(&rd.f, n, rd.ncols)
+	}
+	if n != rd.ncols {
+		return rd.ignore(fmt.Sprintf(reasonColumns, n, rd.ncols))
+	}
+	if !ValidRelPath(rd.f[0]) {
+		l.Rejected++
+		return nil
+	}
+	row, why := parseRow(&rd.f, rd.versionCol, rd.foreign)
+	if why != "" {
+		return rd.ignore(why)
+	}
+	l.Lines = append(l.Lines, Line{Index: l.DataLines - 1, Row: row})
+	key := row.Key()
+	if i, ok := l.keys[key]; ok {
+		l.Rows[i] = row
+	} else {
+		l.keys[key] = len(l.Rows)
+		l.Rows = append(l.Rows, row)
+	}
+	return nil
 }
 
 // excelFields undoes Excel's quoting of the n fields in f: a field that
