@@ -60,32 +60,7 @@ func odfChartText(data []byte, lim extract.Limits) (string, error) {
 // OdfChartContent reads content.xml of a chart package.
 func OdfChartContent(r io.Reader, depth int) (string, error) {
 	d := ooxml.NewXMLDecoder(r, depth)
-	var (
-		titles, axisTitles, labels []string
-		rows                       [][]string
-		cells                      int
-		names                      []xml.Name
-		para                       *strings.Builder // open text:p of a title or cell
-		cellText                   []string         // paragraphs of the open cell
-		cellRepeat, rowRepeat      int
-		inLocalTable               bool
-	)
-	parent := func(k int) xml.Name { // k = 1: the parent of the open element
-		if len(names) > k {
-			return names[len(names)-1-k]
-		}
-		return xml.Name{}
-	}
-	repeat := func(se xml.StartElement, name string, max int) int {
-		for _, a := range se.Attr {
-			if a.Name.Space == nsODFTable && a.Name.Local == name {
-				if n, err := strconv.Atoi(a.Value); err == nil && n > 1 {
-					return min(n, max)
-				}
-			}
-		}
-		return 1
-	}
+	var c odfChart
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -96,68 +71,118 @@ func OdfChartContent(r io.Reader, depth int) (string, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			names = append(names, t.Name)
-			switch {
-			case t.Name.Space == nsODFText && t.Name.Local == "p":
-				para = &strings.Builder{}
-			case t.Name.Space == nsODFChart && t.Name.Local == "series":
-				for _, a := range t.Attr {
-					if a.Name.Space == nsODFChart && a.Name.Local == "label-cell-address" {
-						labels = append(labels, a.Value)
-					}
-				}
-			case t.Name.Space == nsODFTable && t.Name.Local == "table":
-				inLocalTable = true
-			case inLocalTable && t.Name.Space == nsODFTable && t.Name.Local == "table-row":
-				rowRepeat = repeat(t, "number-rows-repeated", 64)
-				rows = append(rows, nil)
-			case inLocalTable && t.Name.Space == nsODFTable && (t.Name.Local == "table-cell" || t.Name.Local == "covered-table-cell"):
-				cellRepeat = repeat(t, "number-columns-repeated", 1024)
-				cellText = nil
-			}
+			c.names = append(c.names, t.Name)
+			c.start(t)
 		case xml.CharData:
-			if para != nil && para.Len() < 1<<16 {
-				para.Write(t)
+			if c.para != nil && c.para.Len() < 1<<16 {
+				c.para.Write(t)
 			}
 		case xml.EndElement:
-			n := t.Name
-			switch {
-			case n.Space == nsODFText && n.Local == "p" && para != nil:
-				text := strings.TrimSpace(ooxml.SpaceControls(para.String()))
-				para = nil
-				owner, grand := parent(1), parent(2)
-				switch {
-				case owner.Space == nsODFChart && owner.Local == "title" && grand.Local == "chart":
-					titles = append(titles, text)
-				case owner.Space == nsODFChart && owner.Local == "title" && grand.Local == "axis":
-					axisTitles = append(axisTitles, text)
-				case owner.Space == nsODFTable && (owner.Local == "table-cell" || owner.Local == "covered-table-cell"):
-					cellText = append(cellText, text)
-				}
-			case inLocalTable && n.Space == nsODFTable && (n.Local == "table-cell" || n.Local == "covered-table-cell") && len(rows) > 0:
-				for k := 0; k < cellRepeat && cells < odfMaxCells; k++ {
-					rows[len(rows)-1] = append(rows[len(rows)-1], strings.Join(cellText, " "))
-					cells++
-				}
-			case inLocalTable && n.Space == nsODFTable && n.Local == "table-row" && len(rows) > 0:
-				last := rows[len(rows)-1]
-				for k := 1; k < rowRepeat && cells < odfMaxCells; k++ {
-					rows = append(rows, last)
-					cells += len(last)
-				}
-			case n.Space == nsODFTable && n.Local == "table":
-				inLocalTable = false
+			c.end(t.Name)
+			c.names = c.names[:len(c.names)-1]
+		}
+	}
+	return c.text(), nil
+}
+
+// odfChart is what OdfChartContent gathers from a chart's content.xml.
+type odfChart struct {
+	titles, axisTitles, labels []string
+	rows                       [][]string // the chart's local table
+	cells                      int
+	names                      []xml.Name       // the open elements
+	para                       *strings.Builder // open text:p of a title or cell
+	cellText                   []string         // paragraphs of the open cell
+	cellRepeat, rowRepeat      int
+	inLocalTable               bool
+}
+
+// parent returns the k-th element above the open one (k = 1: its parent).
+func (c *odfChart) parent(k int) xml.Name {
+	if len(c.names) > k {
+		return c.names[len(c.names)-1-k]
+	}
+	return xml.Name{}
+}
+
+// odfRepeat returns the table attribute name of se (a repeat count), at
+// most max, 1 when absent.
+func odfRepeat(se xml.StartElement, name string, max int) int {
+	for _, a := range se.Attr {
+		if a.Name.Space == nsODFTable && a.Name.Local == name {
+			if n, err := strconv.Atoi(a.Value); err == nil && n > 1 {
+				return min(n, max)
 			}
-			names = names[:len(names)-1]
 		}
 	}
-	values := append([]string{}, titles...)
-	for _, a := range labels {
-		if row, col, ok := OdfCellAddress(a); ok && row < len(rows) && col < len(rows[row]) {
-			values = append(values, rows[row][col])
+	return 1
+}
+
+func isODFCell(n xml.Name) bool {
+	return n.Space == nsODFTable && (n.Local == "table-cell" || n.Local == "covered-table-cell")
+}
+
+func (c *odfChart) start(t xml.StartElement) {
+	switch {
+	case t.Name.Space == nsODFText && t.Name.Local == "p":
+		c.para = &strings.Builder{}
+	case t.Name.Space == nsODFChart && t.Name.Local == "series":
+		for _, a := range t.Attr {
+			if a.Name.Space == nsODFChart && a.Name.Local == "label-cell-address" {
+				c.labels = append(c.labels, a.Value)
+			}
+		}
+	case t.Name.Space == nsODFTable && t.Name.Local == "table":
+		c.inLocalTable = true
+	case c.inLocalTable && t.Name.Space == nsODFTable && t.Name.Local == "table-row":
+		c.rowRepeat = odfRepeat(t, "number-rows-repeated", 64)
+		c.rows = append(c.rows, nil)
+	case c.inLocalTable && isODFCell(t.Name):
+		c.cellRepeat = odfRepeat(t, "number-columns-repeated", 1024)
+		c.cellText = nil
+	}
+}
+
+func (c *odfChart) end(n xml.Name) {
+	switch {
+	case n.Space == nsODFText && n.Local == "p" && c.para != nil:
+		text := strings.TrimSpace(ooxml.SpaceControls(c.para.String()))
+		c.para = nil
+		owner, grand := c.parent(1), c.parent(2)
+		switch {
+		case owner.Space == nsODFChart && owner.Local == "title" && grand.Local == "chart":
+			c.titles = append(c.titles, text)
+		case owner.Space == nsODFChart && owner.Local == "title" && grand.Local == "axis":
+			c.axisTitles = append(c.axisTitles, text)
+		case isODFCell(owner):
+			c.cellText = append(c.cellText, text)
+		}
+	case c.inLocalTable && isODFCell(n) && len(c.rows) > 0:
+		for k := 0; k < c.cellRepeat && c.cells < odfMaxCells; k++ {
+			c.rows[len(c.rows)-1] = append(c.rows[len(c.rows)-1], strings.Join(c.cellText, " "))
+			c.cells++
+		}
+	case c.inLocalTable && n.Space == nsODFTable && n.Local == "table-row" && len(c.rows) > 0:
+		last := c.rows[len(c.rows)-1]
+		for k := 1; k < c.rowRepeat && c.cells < odfMaxCells; k++ {
+			c.rows = append(c.rows, last)
+			c.cells += len(last)
+		}
+	case n.Space == nsODFTable && n.Local == "table":
+		c.inLocalTable = false
+	}
+}
+
+// text is the chart's titles, its series' labels (cells of the local
+// table) and its axis titles, each once.
+func (c *odfChart) text() string {
+	values := append([]string{}, c.titles...)
+	for _, a := range c.labels {
+		if row, col, ok := OdfCellAddress(a); ok && row < len(c.rows) && col < len(c.rows[row]) {
+			values = append(values, c.rows[row][col])
 		}
 	}
-	values = append(values, axisTitles...)
+	values = append(values, c.axisTitles...)
 	seen := map[string]bool{}
 	var out []string
 	for _, v := range values {
@@ -166,7 +191,7 @@ func OdfChartContent(r io.Reader, depth int) (string, error) {
 			out = append(out, v)
 		}
 	}
-	return strings.Join(out, " "), nil
+	return strings.Join(out, " ")
 }
 
 // OdfCellAddress parses "local-table.$B$1" (or "$B$1") into a 0-based row
