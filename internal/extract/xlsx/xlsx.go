@@ -148,6 +148,35 @@ type sheetPlaces struct {
 }
 
 func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Result, error) {
+	b, err := openBook(ctx, p, scratch)
+	if err != nil {
+		return nil, err
+	}
+	defer b.sst.close()
+	all, objectsFailed, err := b.readSheets()
+	if err != nil {
+		return nil, err
+	}
+	res := &extract.Result{Log: b.log}
+	for _, sp := range all {
+		add := func(suffix string, lines []string) {
+			if len(lines) > 0 {
+				res.Places = append(res.Places, extract.Place{Name: sp.name + suffix, Lines: lines})
+			}
+		}
+		add("", sp.cells)
+		if !objectsFailed {
+			add(placeShapes, sp.shapes)
+			add(placeComments, sp.comments)
+		}
+		add(placeHeaderFooter, sp.hf)
+	}
+	return res, nil
+}
+
+// openBook reads the workbook part, its relationships, the styles and the
+// shared strings; the caller closes b.sst.
+func openBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*xlBook, error) {
 	b := &xlBook{ctx: ctx, p: p, wb: "xl/workbook.xml", styles: sheet.NewXlStyles(), sst: &xlStrings{}}
 	wb, err := mainPart(p)
 	if err != nil {
@@ -187,20 +216,23 @@ func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Resul
 			return nil, err
 		}
 	}
-	defer b.sst.close()
+	return b, nil
+}
 
-	var all []sheetPlaces
-	objectsFailed := false
+// readSheets reads the visible sheets in workbook order, each name once;
+// objectsFailed says the drawings and comments of some sheet could not be
+// read, so none are given.
+func (b *xlBook) readSheets() (all []sheetPlaces, objectsFailed bool, err error) {
 	used := map[string]bool{}
 	for _, sh := range b.sheets {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if err := b.ctx.Err(); err != nil {
+			return nil, false, err
 		}
 		if sh.state == "hidden" || sh.state == "veryHidden" || sh.name == "" || used[strings.ToLower(sh.name)] {
 			continue
 		}
-		r, ok := rels[sh.rid]
-		if !ok || r.Target == "" || !p.Has(r.Target) {
+		r, ok := b.rels[sh.rid]
+		if !ok || r.Target == "" || !b.p.Has(r.Target) {
 			continue
 		}
 		var sp sheetPlaces
@@ -219,7 +251,7 @@ func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Resul
 		} else {
 			data, err := b.readSheet(r.Target)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			sp.cells = data.lines
 			sp.hf = data.hf.Lines()
@@ -230,7 +262,7 @@ func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Resul
 			case err == nil:
 				sp.shapes, sp.comments = shapes, comments
 			case isSizeError(err), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-				return nil, err
+				return nil, false, err
 			default:
 				objectsFailed = true
 				b.log = append(b.log, objectsFailedLog+ooxml.SpaceControls(err.Error()))
@@ -238,21 +270,7 @@ func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Resul
 		}
 		all = append(all, sp)
 	}
-	res := &extract.Result{Log: b.log}
-	for _, sp := range all {
-		add := func(suffix string, lines []string) {
-			if len(lines) > 0 {
-				res.Places = append(res.Places, extract.Place{Name: sp.name + suffix, Lines: lines})
-			}
-		}
-		add("", sp.cells)
-		if !objectsFailed {
-			add(placeShapes, sp.shapes)
-			add(placeComments, sp.comments)
-		}
-		add(placeHeaderFooter, sp.hf)
-	}
-	return res, nil
+	return all, objectsFailed, nil
 }
 
 // mainPart returns the target of the package's first officeDocument
