@@ -86,7 +86,7 @@ func BenchmarkBIFF5(b *testing.B) {
 		fixture.WriteTemp(b, "cp932.xls", fixture.CfbFile(b, map[string][]byte{"Book": cp932Book(b)})),
 		fixture.WriteTemp(b, "biff4.xls", oldBook(b, 4)),
 	}
-	corpus := agreementCorpus(b)
+	corpus := testutil.CorpusDir(b) // its files are used when present
 	for _, rel := range append(biff5CorpusFiles, oldCorpusFiles...) {
 		if p := filepath.Join(corpus, rel); fileExists(p) {
 			files = append(files, p)
