@@ -161,7 +161,15 @@ func TestInterruptedTwiceFails(t *testing.T) {
 			t.Fatal(err)
 		}
 		count := i + 1
-		waitFor(t, func() bool { return journalStartedCount(f, "stuck.txt", count) })
+		// ok.txt is handed off just before stuck.txt: the kill waits for its
+		// row too, or it would be in flight as well (and fail with stuck).
+		waitFor(t, func() bool {
+			if !journalStartedCount(f, "stuck.txt", count) {
+				return false // the list is written before the first 始
+			}
+			r, ok := f.list().Lookup(`営業\ok.txt`)
+			return ok && r.State == ingestlist.Done
+		})
 		c.Process.Signal(syscall.SIGKILL)
 		c.Wait()
 	}

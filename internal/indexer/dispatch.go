@@ -34,6 +34,14 @@ type result struct {
 func (r *run) ingest() {
 	total := len(r.targets)
 	r.progress = Progress{Phase: PhaseIngest, Total: total, Remaining: total}
+	for _, t := range r.targets {
+		k := workspace.FoldKey(content.FolderOf(t.File.RelPath))
+		r.pendingIn[k]++
+		r.toPublish[k] = content.FolderOf(t.File.RelPath)
+	}
+	// Every folder this run may publish is in toPublish now (the
+	// publisher's queues hold them all, so handing out never blocks).
+	r.pub = r.startPublisher(len(r.toPublish))
 	if total == 0 {
 		r.logf(Good, msgNothingToDo)
 		r.sum.NothingToDo = true
@@ -45,11 +53,6 @@ func (r *run) ingest() {
 	}
 	r.logf(Info, "")
 	r.logf(Info, msgStart, total, workers, timeoutText(r.opt.FileTimeout))
-	for _, t := range r.targets {
-		k := workspace.FoldKey(content.FolderOf(t.File.RelPath))
-		r.pendingIn[k]++
-		r.toPublish[k] = content.FolderOf(t.File.RelPath)
-	}
 	l := r.startLanes(workers)
 	defer l.close()
 
@@ -70,12 +73,14 @@ func (r *run) ingest() {
 		}
 		// Commit on idle (commit.go): when no result is waiting, or the
 		// batch is full, make the finished files durable before blocking.
-		if n := r.batch.size(); n > 0 && (len(l.results) == 0 || n >= maxBatch) {
+		if n := r.batch.size(); n > 0 && (len(l.results) == 0 && len(r.pub.results) == 0 || n >= maxBatch) {
 			r.commit()
 		}
 		select {
 		case res := <-l.results:
 			r.record(l.finished(res.id), res.res)
+		case res := <-r.pub.results:
+			r.publishReturned(res)
 		case <-stopCh:
 			stopCh = nil
 			if !stopping {
@@ -281,7 +286,7 @@ func (r *run) maybePublish(fk string) {
 	if !ok {
 		return
 	}
-	r.publish(folder)
+	r.publishAsync(folder)
 }
 
 func timeoutText(d time.Duration) string {

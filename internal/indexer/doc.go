@@ -1,8 +1,10 @@
 // Package indexer is the coordinator (司令): the indexing run that ties
 // crawl, plan, worker, content and the body index together. One goroutine
 // (Run's) writes every piece of workspace state: the ingest list, the
-// journal, pending_remove.tsv, the log and the body index. Workers only
-// return results.
+// journal, pending_remove.tsv, the log and the body index, except that the
+// publish of a folder nothing is pending in runs on a publishing goroutine
+// of its own (publisher.go), whose result Run's goroutine completes.
+// Workers only return results.
 //
 // Write-ordering rules that crash safety depends on (seed
 // ingest-list.ja.md; each has a test that kills the process between its two

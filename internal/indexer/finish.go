@@ -1,8 +1,6 @@
 package indexer
 
 import (
-	"sort"
-
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -22,14 +20,8 @@ import (
 // list as it was (or whole and new), never cut.
 func (r *run) finish() error {
 	r.phase(PhaseFinish)
-	keys := make([]string, 0, len(r.toPublish))
-	for k := range r.toPublish {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		r.publish(r.toPublish[k])
-	}
+	r.publishPending()
+	r.stopPublisher()
 	r.commit()
 	crashPoint("before-summary")
 	r.writeSummaries()

@@ -158,7 +158,8 @@ type run struct {
 	dropped  map[string]bool
 	appender *ingestlist.Appender
 	journal  *journal.Writer
-	batch    batch // steps waiting for the group commit (commit.go)
+	batch    batch      // steps waiting for the group commit (commit.go)
+	pub      *publisher // folders published in parallel (publisher.go)
 	scratch  string
 
 	targets  []plan.Target

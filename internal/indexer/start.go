@@ -215,16 +215,29 @@ func (r *run) rebuild(folder string) {
 // publish publishes one folder's body index; it logs and returns false on
 // failure (the folder stays unpublished and is carried to the next run).
 func (r *run) publish(folder string) bool {
-	k := workspace.FoldKey(folder)
-	dir := content.Dir(r.ws.ContentRoot(), folder)
-	var err error
+	return r.published(folder, publishDir(r.opt.Body, r.ws.ContentRoot(), folder, r.removals[workspace.FoldKey(folder)]))
+}
+
+// publishDir publishes a folder's body index (any goroutine: it touches
+// only that folder).
+func publishDir(body BodyIndex, contentRoot, folder string, removed []string) error {
+	dir := content.Dir(contentRoot, folder)
 	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
 		// Nothing was ever stored for this folder (every file in it failed,
 		// or its index was deleted by hand): nothing to publish or remove.
-		err = nil
-	} else {
-		err = r.opt.Body.Publish(dir, r.removals[k])
+		return nil
 	}
+	return body.Publish(dir, removed)
+}
+
+// published completes the publish of a folder on the coordinator: an index
+// of another version is rebuilt and published again, a file left out is
+// logged, a failure logged (false: the folder stays unpublished and is
+// carried to the next run); on success 出 is queued and the folder's
+// removals are cleared.
+func (r *run) published(folder string, err error) bool {
+	k := workspace.FoldKey(folder)
+	dir := content.Dir(r.ws.ContentRoot(), folder)
 	var rebuild *bodyindex.RebuildError
 	if errors.As(err, &rebuild) {
 		r.rebuild(folder)
