@@ -11,8 +11,9 @@ import (
 // laid out from the page size and margins of the last section's SEPX
 // (sprmSXaPage, sprmSYaPage, sprmSDxaLeft, sprmSDxaRight, sprmSDyaTop,
 // sprmSDyaBottom, and sprmSDyaLinePitch with a line grid, sprmSClm; the
-// SEP defaults of [MS-DOC] 2.8.? where absent) and the font size of the
-// Normal style (sprmCHps of istd 0 in the stylesheet; 10 pt without).
+// SEP defaults where absent: Letter, 1.25-inch sides, 1-inch top and
+// bottom) and the font size and paragraph spacing of the Normal style
+// (istd 0 of the stylesheet; 10 pt and no spacing without).
 
 // Section and character sprms of the layout (Word 97 opcodes; walkSprms6
 // maps the Word 6 ones).
@@ -26,6 +27,9 @@ const (
 	sprmSDyaLinePitch = 0x9031
 	sprmSClm          = 0x5032
 	sprmCHps          = 0x4A43
+	sprmPDyaBefore    = 0xA413
+	sprmPDyaAfter     = 0xA414
+	sprmPDyaLine      = 0x6412
 	fcStshf           = 1
 )
 
@@ -93,9 +97,7 @@ func docLayout(fib *fib, table, word []byte) wordpage.Layout {
 			}
 		}
 	}
-	if hps := normalFontSize(fib, table); hps > 0 {
-		lay.FontSize = hps
-	}
+	normalStyle(fib, table, &lay)
 	return lay
 }
 
@@ -106,33 +108,35 @@ func abs(v int) int {
 	return v
 }
 
-// normalFontSize returns sprmCHps of the Normal style (istd 0) of the
+// normalStyle reads the font size (sprmCHps) and paragraph spacing
+// (sprmPDyaBefore, sprmPDyaAfter, sprmPDyaLine with fMultLinespace) of the
+// Normal style (istd 0) into lay. The
 // stylesheet (STSH, [MS-DOC] 2.9.271): cbStshi and the STSHI (cstd,
 // cbSTDBaseInFile), then each style as cbStd and an STD: its base, the
 // name (Word 97: a 16-bit count, UTF-16 characters and a NUL; Word 6: a
 // byte count, bytes and a NUL), then the UPXs, each a 16-bit cbUPX and its
 // bytes at an even offset: for a paragraph style the PAPX (istd, grpprl),
-// then the CHPX grpprl. 0 when absent.
-func normalFontSize(fib *fib, table []byte) int {
+// then the CHPX grpprl.
+func normalStyle(fib *fib, table []byte, lay *wordpage.Layout) {
 	le := binary.LittleEndian
 	st := fib.blob(table, fcStshf)
 	if len(st) < 2 {
-		return 0
+		return
 	}
 	cbStshi := int(le.Uint16(st))
 	if 2+cbStshi+2 > len(st) || cbStshi < 4 {
-		return 0
+		return
 	}
 	base := int(le.Uint16(st[4:]))
 	off := 2 + cbStshi
 	cbStd := int(le.Uint16(st[off:]))
 	std := st[off+2:]
 	if cbStd < base+2 || cbStd > len(std) {
-		return 0
+		return
 	}
 	std = std[:cbStd]
 	if std[2]&0x0F != 1 { // sgc: not a paragraph style
-		return 0
+		return
 	}
 	i := base
 	if fib.w6 != nil {
@@ -140,27 +144,38 @@ func normalFontSize(fib *fib, table []byte) int {
 	} else {
 		i += 2 + 2*int(le.Uint16(std[i:])) + 2
 	}
-	var hps int
 	for u := 0; u < 2; u++ {
 		if i%2 != 0 {
 			i++
 		}
 		if i+2 > len(std) {
-			return 0
+			return
 		}
 		cb := int(le.Uint16(std[i:]))
 		i += 2
 		if i+cb > len(std) {
-			return 0
+			return
 		}
-		if u == 1 {
-			fib.walk(std[i:i+cb], func(op uint16, arg []byte) {
-				if op == sprmCHps && len(arg) >= 2 {
-					hps = int(le.Uint16(arg))
-				}
-			})
+		g := std[i : i+cb]
+		if u == 0 && len(g) >= 2 {
+			g = g[2:] // the PAPX's istd
 		}
+		fib.walk(g, func(op uint16, arg []byte) {
+			if len(arg) < 2 {
+				return
+			}
+			v := int(le.Uint16(arg))
+			switch {
+			case u == 1 && op == sprmCHps:
+				lay.FontSize = v
+			case u == 0 && op == sprmPDyaBefore:
+				lay.Before = v
+			case u == 0 && op == sprmPDyaAfter:
+				lay.After = v
+			case u == 0 && op == sprmPDyaLine && len(arg) >= 4 && le.Uint16(arg[2:]) != 0:
+				lay.Line = int(int16(v))
+			}
+		})
 		i += cb
 	}
-	return hps
 }

@@ -126,6 +126,8 @@ func walkSprms6(g []byte, cjk bool, fn func(op uint16, arg []byte)) {
 			fn(sprmSGprfIhdt, arg)
 		case sprm6CHps:
 			fn(sprmCHps, arg)
+		case 20, 21, 22: // sprmPDyaLine, sprmPDyaBefore, sprmPDyaAfter
+			fn([...]uint16{sprmPDyaLine, sprmPDyaBefore, sprmPDyaAfter}[op-20], arg)
 		case 164, 165, 166, 167, 168, 169: // sprmSXaPage … sprmSDyaBottom
 			fn([...]uint16{sprmSXaPage, sprmSYaPage, sprmSDxaLeft, sprmSDxaRight, sprmSDyaTop, sprmSDyaBottom}[op-164], arg)
 		case sprm6CPicLocation:
