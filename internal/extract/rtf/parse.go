@@ -5,12 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
-	"github.com/fumibako/fumibako/internal/extract/internal/wordpage"
 )
 
 // destination kinds of a group.
@@ -207,96 +202,6 @@ func (p *parser) control(i int) (int, error) {
 	return i + 1, nil
 }
 
-// char takes one text byte (literal, or \'hh and escaped symbols) into
-// the current run. In a UTF-8 file literal bytes from 0x80 on are UTF-8;
-// escaped bytes are always in the code page.
-func (p *parser) char(b byte, literal bool) {
-	p.g.first = false
-	if p.skip > 0 {
-		if !literal || b < 0x80 || b >= 0xc0 || !p.utf8 {
-			p.skip--
-		}
-		return
-	}
-	if p.g.dest == destSkip || p.g.dest == destFonts {
-		return
-	}
-	if literal && b >= 0x80 && p.utf8 {
-		p.flushRaw()
-		p.u8 = append(p.u8, b)
-		return
-	}
-	p.flushU8()
-	p.raw = append(p.raw, b)
-}
-
-// text writes decoded text (one fallback character's worth).
-func (p *parser) text(s string) {
-	p.g.first = false
-	if p.skip > 0 {
-		p.skip--
-		return
-	}
-	p.flush()
-	p.write(s)
-}
-
-func (p *parser) write(s string) {
-	if p.g.dest == destSkip || p.g.dest == destFonts || s == "" {
-		return
-	}
-	sk := p.g.sink
-	if sk.para.Len() == 0 {
-		sk.paraPage = p.page
-		if len(sk.cells) == 0 && len(sk.cellBuf) == 0 {
-			sk.rowPage = p.page
-		}
-	}
-	sk.para.WriteString(s)
-}
-
-// flush writes the pending text.
-func (p *parser) flush() {
-	p.flushRaw()
-	p.flushU8()
-}
-
-func (p *parser) flushU8() {
-	if len(p.u8) > 0 {
-		s := string(p.u8)
-		p.u8 = p.u8[:0]
-		p.write(s)
-	}
-}
-
-// flushRaw decodes the pending bytes with the code page in effect.
-func (p *parser) flushRaw() {
-	if len(p.raw) == 0 {
-		return
-	}
-	s := biff.CodePage{Enc: biff.Encoding(p.codePage())}.Decode(p.raw)
-	p.raw = p.raw[:0]
-	p.write(s)
-}
-
-// codePage is the current font's code page, else the document's.
-func (p *parser) codePage() int {
-	f, ok := p.fonts[p.g.font]
-	if !ok {
-		return p.ansiCP
-	}
-	if f.cpg > 0 {
-		return f.cpg
-	}
-	if cp, ok := charsetCP[f.charset]; ok {
-		return cp
-	}
-	return p.ansiCP
-}
-
-// charsetCP maps \fcharset values to Windows code pages.
-var charsetCP = map[int]int{0: 1252, 77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250}
-
 // destinations whose text is read into a sink of their own, and those
 // skipped whether or not they are marked \*; any other \* destination is
 // skipped too.
@@ -331,45 +236,51 @@ func (p *parser) word(name string, param int, has bool) {
 		}
 	}
 	if p.g.dest == destFonts {
-		switch name {
-		case "f":
-			p.curDef = param
-			p.fonts[param] = p.fonts[param]
-		case "fcharset":
-			f := p.fonts[p.curDef]
-			f.charset = param
-			p.fonts[p.curDef] = f
-		case "cpg":
-			f := p.fonts[p.curDef]
-			f.cpg = param
-			p.fonts[p.curDef] = f
-		}
+		p.fontWord(name, param)
 		return
 	}
 	if p.g.dest == destSkip {
 		return
 	}
-	switch name {
-	case "u":
-		p.flush()
-		r := rune(param)
-		if r < 0 {
-			r += 65536
-		}
-		switch {
-		case utf16.IsSurrogate(r) && r < 0xdc00:
-			p.high = r
-		case utf16.IsSurrogate(r):
-			if p.high != 0 {
-				p.write(string(utf16.DecodeRune(p.high, r)))
-			}
-			p.high = 0
-		default:
-			p.high = 0
-			p.write(string(r))
-		}
-		p.skip = p.g.uc
+	if name == "u" {
+		p.unicode(param)
 		return
+	}
+	if s, ok := symbols[name]; ok {
+		p.text(s)
+		return
+	}
+	p.layoutWord(name, param, has)
+}
+
+// fontWord reads a control word of the font table.
+func (p *parser) fontWord(name string, param int) {
+	switch name {
+	case "f":
+		p.curDef = param
+		p.fonts[param] = p.fonts[param]
+	case "fcharset":
+		f := p.fonts[p.curDef]
+		f.charset = param
+		p.fonts[p.curDef] = f
+	case "cpg":
+		f := p.fonts[p.curDef]
+		f.cpg = param
+		p.fonts[p.curDef] = f
+	}
+}
+
+// symbols are the control words that stand for a character.
+var symbols = map[string]string{
+	"line": " ", "tab": " ", "emspace": " ", "enspace": " ", "qmspace": " ",
+	"emdash": "—", "endash": "–", "bullet": "•",
+	"lquote": "‘", "rquote": "’", "ldblquote": "“", "rdblquote": "”",
+}
+
+// layoutWord reads a control word of the text: code pages, fonts,
+// paragraphs, pages, tables and notes.
+func (p *parser) layoutWord(name string, param int, has bool) {
+	switch name {
 	case "uc":
 		p.g.uc = max(param, 0)
 	case "ansicpg":
@@ -418,22 +329,6 @@ func (p *parser) word(name string, param int, has bool) {
 	case "row":
 		p.flush()
 		p.endRow(p.g.sink)
-	case "line", "tab", "emspace", "enspace", "qmspace":
-		p.text(" ")
-	case "emdash":
-		p.text("—")
-	case "endash":
-		p.text("–")
-	case "bullet":
-		p.text("•")
-	case "lquote":
-		p.text("‘")
-	case "rquote":
-		p.text("’")
-	case "ldblquote":
-		p.text("“")
-	case "rdblquote":
-		p.text("”")
 	case "ftnalt":
 		if p.g.sink.kind == destNote {
 			p.g.sink.endnote = true
@@ -484,103 +379,6 @@ func (p *parser) endGroup() {
 		p.endPara(inner)
 		p.endRow(inner)
 	}
-}
-
-// endPara ends a paragraph: a line of its own, or part of a table cell.
-func (p *parser) endPara(s *sink) {
-	t := strings.TrimSpace(s.para.String())
-	page := s.paraPage
-	s.para.Reset()
-	if p.g.intbl && s == p.g.sink {
-		if t != "" {
-			s.cellBuf = append(s.cellBuf, t)
-		}
-		return
-	}
-	p.emit(s, page, t)
-}
-
-func (p *parser) emit(s *sink, page int, t string) {
-	if t == "" {
-		return
-	}
-	if s == p.body {
-		p.anyText = true
-	} else {
-		page = s.page
-	}
-	s.lines = append(s.lines, pageLine{page: page, text: t})
-}
-
-func (p *parser) endCell(s *sink) {
-	if t := strings.TrimSpace(s.para.String()); t != "" {
-		s.cellBuf = append(s.cellBuf, t)
-	}
-	s.para.Reset()
-	s.cells = append(s.cells, strings.ReplaceAll(strings.Join(s.cellBuf, " "), "\t", " "))
-	s.cellBuf = nil
-}
-
-func (p *parser) endRow(s *sink) {
-	if len(s.cellBuf) > 0 || s.para.Len() > 0 {
-		p.endCell(s)
-	}
-	n := len(s.cells)
-	for n > 0 && s.cells[n-1] == "" {
-		n--
-	}
-	if n > 0 {
-		p.emit(s, s.rowPage, strings.Join(s.cells[:n], "\t"))
-	}
-	s.cells = nil
-}
-
-// result builds the places.
-func (p *parser) result() *extract.Result {
-	res := &extract.Result{}
-	pages := wordpage.Pages{}
-	for _, l := range p.body.lines {
-		pages.At(l.page).Body = append(pages.At(l.page).Body, l.text)
-	}
-	for _, o := range p.objects {
-		var parts []string
-		for _, l := range o.lines {
-			parts = append(parts, l.text)
-		}
-		t := strings.TrimSpace(strings.Join(parts, " "))
-		if t == "" {
-			continue
-		}
-		if o.kind == destComment {
-			pages.At(o.page).Comments = append(pages.At(o.page).Comments, t)
-		} else {
-			pages.At(o.page).Shapes = append(pages.At(o.page).Shapes, t)
-		}
-	}
-	pages.AddPlaces(res)
-	var hf []string
-	seen := map[string]bool{}
-	for _, s := range append(append([]*sink{}, p.headers...), p.footers...) {
-		for _, l := range s.lines {
-			if !seen[l.text] {
-				seen[l.text] = true
-				hf = append(hf, l.text)
-			}
-		}
-	}
-	extract.AddPlace(res, extract.PlaceHeaderFooter, hf)
-	var notes []string
-	for _, end := range []bool{false, true} {
-		for _, s := range p.notes {
-			if s.endnote == end {
-				for _, l := range s.lines {
-					notes = append(notes, l.text)
-				}
-			}
-		}
-	}
-	extract.AddPlace(res, wordpage.Footnotes, notes)
-	return res
 }
 
 func isASCII(b []byte) bool {
