@@ -38,9 +38,18 @@ func FuzzDoc(f *testing.F) {
 	f.Add(append(append(seed, word...), table...))
 	f.Add(built(f, 0))
 	f.Add(fixtureFile(f, "word.doc"))
+	// Word 6/95 documents; three of them are kept in testdata/fuzz/FuzzDoc
+	// (go test -run FuzzDoc -update writes them).
+	w6 := map[string][]byte{}
 	for _, c := range word6Cases {
-		f.Add(c.build(f))
+		switch c.name {
+		case "japanese", "japanese_ext_complex", "western_complex":
+			w6["word95-"+c.name] = c.build(f)
+		default:
+			f.Add(c.build(f))
+		}
 	}
+	fixture.NativeFuzzSeeds(f, w6)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !bytes.HasPrefix(data, embed.CfbMagic) {
 			if len(data) < 2 || len(data) > fuzzMaxWrapped {
