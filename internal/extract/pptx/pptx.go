@@ -158,53 +158,21 @@ func readPptxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 		}
 		extract.AddPlace(res, base, body)
 
-		var notes []string
-		for _, r := range ooxml.SortedRels(rels) {
-			if ooxml.RelTypeIs(r.Type, "notesSlide") && p.Has(r.Target) {
-				n, err := ooxml.PartLines(p, r.Target, ooxml.LineOptions{})
-				if err != nil {
-					return nil, err
-				}
-				for _, l := range n.Lines {
-					if !skipPh[l.Ph] {
-						notes = append(notes, l.Text)
-					}
-				}
-				break
-			}
+		notes, err := slideNotes(p, rels)
+		if err != nil {
+			return nil, err
 		}
 		extract.AddPlace(res, extract.NotesName(s.num), notes)
 
-		var shapes []string
-		var embeds []ooxml.XmlObject
-		for _, o := range x.Objects {
-			switch o.Kind {
-			case ooxml.ObjChart, ooxml.ObjSmartArt:
-				text, logLine, err := ooxml.ObjectText(p, s.part, rels, o)
-				if err != nil {
-					return nil, err
-				}
-				if logLine != "" {
-					res.Log = append(res.Log, logLine)
-				}
-				if text != "" {
-					shapes = append(shapes, text)
-				}
-			case ooxml.ObjEmbed:
-				embeds = append(embeds, o)
-			}
+		shapes, embeds, err := slideObjects(p, s.part, rels, x.Objects, res)
+		if err != nil {
+			return nil, err
 		}
 		extract.AddPlace(res, base+extract.PlaceShape, shapes)
 
-		var comments []string
-		for _, r := range ooxml.SortedRels(rels) {
-			if ooxml.RelTypeIs(r.Type, "comments") && p.Has(r.Target) {
-				c, err := pptxComments(p, r.Target)
-				if err != nil {
-					return nil, err
-				}
-				comments = append(comments, c...)
-			}
+		comments, err := slideComments(p, rels)
+		if err != nil {
+			return nil, err
 		}
 		extract.AddPlace(res, base+extract.PlaceComment, comments)
 
@@ -221,6 +189,67 @@ func readPptxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 	res.Log = append(res.Log, er.Log...)
 	extract.AddPlace(res, extract.PlaceHeaderFooter, footers)
 	return res, nil
+}
+
+// slideNotes returns the lines of a slide's notes page (its first
+// notesSlide relationship), placeholders of skipPh left out.
+func slideNotes(p *ooxml.Pkg, rels map[string]ooxml.Rel) ([]string, error) {
+	var notes []string
+	for _, r := range ooxml.SortedRels(rels) {
+		if ooxml.RelTypeIs(r.Type, "notesSlide") && p.Has(r.Target) {
+			n, err := ooxml.PartLines(p, r.Target, ooxml.LineOptions{})
+			if err != nil {
+				return nil, err
+			}
+			for _, l := range n.Lines {
+				if !skipPh[l.Ph] {
+					notes = append(notes, l.Text)
+				}
+			}
+			break
+		}
+	}
+	return notes, nil
+}
+
+// slideObjects returns the text of a slide's charts and SmartArt (their
+// log lines go to res) and its embedded objects, read after the slide's
+// other places.
+func slideObjects(p *ooxml.Pkg, part string, rels map[string]ooxml.Rel, objects []ooxml.XmlObject, res *extract.Result) (shapes []string, embeds []ooxml.XmlObject, err error) {
+	for _, o := range objects {
+		switch o.Kind {
+		case ooxml.ObjChart, ooxml.ObjSmartArt:
+			text, logLine, err := ooxml.ObjectText(p, part, rels, o)
+			if err != nil {
+				return nil, nil, err
+			}
+			if logLine != "" {
+				res.Log = append(res.Log, logLine)
+			}
+			if text != "" {
+				shapes = append(shapes, text)
+			}
+		case ooxml.ObjEmbed:
+			embeds = append(embeds, o)
+		}
+	}
+	return shapes, embeds, nil
+}
+
+// slideComments returns the comments of a slide, of every comments
+// relationship in order.
+func slideComments(p *ooxml.Pkg, rels map[string]ooxml.Rel) ([]string, error) {
+	var comments []string
+	for _, r := range ooxml.SortedRels(rels) {
+		if ooxml.RelTypeIs(r.Type, "comments") && p.Has(r.Target) {
+			c, err := pptxComments(p, r.Target)
+			if err != nil {
+				return nil, err
+			}
+			comments = append(comments, c...)
+		}
+	}
+	return comments, nil
 }
 
 // readPresentationText returns the slide text of an embedded
