@@ -44,18 +44,7 @@ func compareFile(ctx context.Context, cfg config, exp exportResult, work string,
 	r.in = f
 	res, ferr := fumibako(ctx, cfg, work, f.path)
 	sheets, lerr := exp.sheets, exp.err
-	switch {
-	case ferr != nil && lerr != nil:
-		r.failed = "both failed: fumibako: " + oneLine(ferr.Error()) + "; LibreOffice: " + oneLine(lerr.Error())
-		return r
-	case ferr != nil:
-		r.failed = "fumibako failed: " + oneLine(ferr.Error())
-		if n := loCells(sheets); n > 0 {
-			r.note = fmt.Sprintf("LibreOffice read %d cells", n)
-		}
-		return r
-	case lerr != nil:
-		r.failed = "LibreOffice failed: " + oneLine(lerr.Error())
+	if r.failed, r.note = readFailure(ferr, lerr, sheets); r.failed != "" {
 		return r
 	}
 
@@ -87,27 +76,8 @@ func compareFile(ctx context.Context, cfg config, exp exportResult, work string,
 		}
 		visible = append(visible, s)
 	}
-	// A workbook read as text has one sheet named after the file, and
-	// both sides read copies under other names: a lone unmatched sheet on
-	// each side is the same sheet.
-	var loOnly, ourOnly []string
-	for _, s := range visible {
-		if _, ok := places[s.name]; !ok {
-			loOnly = append(loOnly, s.name)
-		}
-	}
-	for _, name := range order {
-		if !slices.ContainsFunc(visible, func(s loSheet) bool { return s.name == name }) {
-			ourOnly = append(ourOnly, name)
-		}
-	}
-	if len(loOnly) == 1 && len(ourOnly) == 1 {
-		for i := range visible {
-			if visible[i].name == loOnly[0] {
-				visible[i].name = ourOnly[0]
-			}
-		}
-		r.note = fmt.Sprintf("LibreOffice's sheet %q compared with fumibako's %q", loOnly[0], ourOnly[0])
+	if note := matchLoneSheets(visible, places, order); note != "" {
+		r.note = note
 	}
 	for _, s := range visible {
 		b, err := os.ReadFile(s.csv)
@@ -146,6 +116,51 @@ func compareFile(ctx context.Context, cfg config, exp exportResult, work string,
 		r.note = "sheets unknown: " + serr.Error()
 	}
 	return r
+}
+
+// readFailure says why a file cannot be compared: one side or both
+// failed to read it (with what LibreOffice read when only fumibako
+// failed); "" when both read it.
+func readFailure(ferr, lerr error, sheets []loSheet) (failed, note string) {
+	switch {
+	case ferr != nil && lerr != nil:
+		return "both failed: fumibako: " + oneLine(ferr.Error()) + "; LibreOffice: " + oneLine(lerr.Error()), ""
+	case ferr != nil:
+		if n := loCells(sheets); n > 0 {
+			note = fmt.Sprintf("LibreOffice read %d cells", n)
+		}
+		return "fumibako failed: " + oneLine(ferr.Error()), note
+	case lerr != nil:
+		return "LibreOffice failed: " + oneLine(lerr.Error()), ""
+	}
+	return "", ""
+}
+
+// matchLoneSheets renames LibreOffice's one unmatched visible sheet to
+// fumibako's one unmatched place and says so: a workbook read as text has
+// one sheet named after the file, and both sides read copies under other
+// names, so a lone unmatched sheet on each side is the same sheet.
+func matchLoneSheets(visible []loSheet, places map[string]extract.Place, order []string) string {
+	var loOnly, ourOnly []string
+	for _, s := range visible {
+		if _, ok := places[s.name]; !ok {
+			loOnly = append(loOnly, s.name)
+		}
+	}
+	for _, name := range order {
+		if !slices.ContainsFunc(visible, func(s loSheet) bool { return s.name == name }) {
+			ourOnly = append(ourOnly, name)
+		}
+	}
+	if len(loOnly) != 1 || len(ourOnly) != 1 {
+		return ""
+	}
+	for i := range visible {
+		if visible[i].name == loOnly[0] {
+			visible[i].name = ourOnly[0]
+		}
+	}
+	return fmt.Sprintf("LibreOffice's sheet %q compared with fumibako's %q", loOnly[0], ourOnly[0])
 }
 
 // fumibako extracts the workbook through the public API, with a scratch
