@@ -126,79 +126,12 @@ func (lr *lineReader) token(d *XmlDecoder, tok xml.Token) error {
 func (lr *lineReader) start(d *XmlDecoder, se xml.StartElement) error {
 	n := se.Name
 	var f *frame
+	skip := false
 	switch {
 	case IsMC(n):
-		switch n.Local {
-		case "Fallback":
-			return d.Skip()
-		case "Choice":
-			if p := lr.top(); p != nil && p.kind == fAlt {
-				if p.seen {
-					return d.Skip()
-				}
-				p.seen = true
-			}
-		case "AlternateContent":
-			f = &frame{kind: fAlt}
-		}
+		f, skip = lr.startMC(n)
 	case IsW(n):
-		switch n.Local {
-		case "moveFrom", "delText", "delInstrText", "instrText", "rPr",
-			"pPrChange", "sectPrChange", "rPrChange":
-			// (the *Change elements keep the formatting before a tracked
-			// change: an old pageBreakBefore or section break is no break)
-			return d.Skip()
-		case "txbxContent":
-			if lr.opt.Boxes {
-				f = &frame{kind: fBox, page: lr.cur, hasPage: true}
-			} else {
-				f = &frame{kind: fBoxLines}
-			}
-			lr.boxes++
-		case "tab", "ptab":
-			if lr.parentIs(n, "r") {
-				lr.addText(" ")
-			}
-		case "cr":
-			lr.addText(" ")
-		case "noBreakHyphen":
-			lr.addText("-")
-		case "br":
-			switch Attr(se, "type") {
-			case "page":
-				lr.explicitBreak()
-			case "column":
-			default:
-				lr.addText(" ")
-			}
-		case "lastRenderedPageBreak":
-			lr.renderedBreak()
-		case "pageBreakBefore":
-			if p := lr.para(); p != nil && lr.parentIs(n, "pPr") && !isOff(Attr(se, "val")) && lr.sawText {
-				lr.explicitBreak()
-			}
-		case "sectPr":
-			if p := lr.para(); p != nil && lr.parentIs(n, "pPr") {
-				p.sect, p.sectOn = true, true
-				f = &frame{kind: fSect}
-			}
-		case "type":
-			if p := lr.top(); p != nil && p.kind == fSect && Attr(se, "val") == "continuous" {
-				if q := lr.para(); q != nil {
-					q.sectOn = false
-				}
-			}
-		case "pgSz", "pgMar", "docGrid":
-			if lr.opt.Pages && lr.boxes == 0 {
-				lr.out.Setup.read(se)
-			}
-		case "commentReference":
-			lr.object(ObjComment, Attr(se, "id"))
-		case "objectEmbed":
-			lr.object(ObjEmbed, RelAttr(se, "id"))
-		default:
-			f = textFrame(n.Local)
-		}
+		f, skip = lr.startW(se)
 	case isA(n):
 		switch n.Local {
 		case "rPr", "endParaRPr":
@@ -232,8 +165,93 @@ func (lr *lineReader) start(d *XmlDecoder, se xml.StartElement) error {
 			lr.object(ObjEmbed, RelAttr(se, "id"))
 		}
 	}
+	if skip {
+		return d.Skip()
+	}
 	lr.push(n, f)
 	return nil
+}
+
+// startMC opens a markup-compatibility element: the first Choice of an
+// AlternateContent is read, the other choices and the Fallback skipped.
+func (lr *lineReader) startMC(n xml.Name) (f *frame, skip bool) {
+	switch n.Local {
+	case "Fallback":
+		return nil, true
+	case "Choice":
+		if p := lr.top(); p != nil && p.kind == fAlt {
+			if p.seen {
+				return nil, true
+			}
+			p.seen = true
+		}
+	case "AlternateContent":
+		f = &frame{kind: fAlt}
+	}
+	return f, false
+}
+
+// startW opens a WordprocessingML element; skip says to pass over it.
+func (lr *lineReader) startW(se xml.StartElement) (f *frame, skip bool) {
+	n := se.Name
+	switch n.Local {
+	case "moveFrom", "delText", "delInstrText", "instrText", "rPr",
+		"pPrChange", "sectPrChange", "rPrChange":
+		// (the *Change elements keep the formatting before a tracked
+		// change: an old pageBreakBefore or section break is no break)
+		return nil, true
+	case "txbxContent":
+		if lr.opt.Boxes {
+			f = &frame{kind: fBox, page: lr.cur, hasPage: true}
+		} else {
+			f = &frame{kind: fBoxLines}
+		}
+		lr.boxes++
+	case "tab", "ptab":
+		if lr.parentIs(n, "r") {
+			lr.addText(" ")
+		}
+	case "cr":
+		lr.addText(" ")
+	case "noBreakHyphen":
+		lr.addText("-")
+	case "br":
+		switch Attr(se, "type") {
+		case "page":
+			lr.explicitBreak()
+		case "column":
+		default:
+			lr.addText(" ")
+		}
+	case "lastRenderedPageBreak":
+		lr.renderedBreak()
+	case "pageBreakBefore":
+		if p := lr.para(); p != nil && lr.parentIs(n, "pPr") && !isOff(Attr(se, "val")) && lr.sawText {
+			lr.explicitBreak()
+		}
+	case "sectPr":
+		if p := lr.para(); p != nil && lr.parentIs(n, "pPr") {
+			p.sect, p.sectOn = true, true
+			f = &frame{kind: fSect}
+		}
+	case "type":
+		if p := lr.top(); p != nil && p.kind == fSect && Attr(se, "val") == "continuous" {
+			if q := lr.para(); q != nil {
+				q.sectOn = false
+			}
+		}
+	case "pgSz", "pgMar", "docGrid":
+		if lr.opt.Pages && lr.boxes == 0 {
+			lr.out.Setup.read(se)
+		}
+	case "commentReference":
+		lr.object(ObjComment, Attr(se, "id"))
+	case "objectEmbed":
+		lr.object(ObjEmbed, RelAttr(se, "id"))
+	default:
+		f = textFrame(n.Local)
+	}
+	return f, false
 }
 
 // textFrame returns a new frame for the paragraph, table row, table cell
