@@ -53,36 +53,7 @@ func main() {
 	if *dir == "" {
 		*dir = filepath.Join(os.TempDir(), "fumibako-bench-"+strings.ToLower(*size))
 	}
-	spec := searchcorpus.Spec{TextBytes: n}
-	c := searchcorpus.Open(*dir, spec)
-	if c == nil || *regen {
-		fmt.Printf("generating %s of text into %s …\n", *size, *dir)
-		t0 := time.Now()
-		if c, err = searchcorpus.Generate(*dir, spec); err != nil {
-			fatal(err)
-		}
-		fmt.Printf("  %d files in %d folders, %d lines, %s of text (%.1f s)\n", c.Files, c.Folders, c.Lines, mb(c.TextBytes), time.Since(t0).Seconds())
-		fmt.Println("publishing …")
-		if err := c.Publish(); err != nil {
-			fatal(err)
-		}
-	}
-	sumTime, err := c.Summarize()
-	if err != nil {
-		fatal(err)
-	}
-	idx, err := c.IndexBytes()
-	if err != nil {
-		fatal(err)
-	}
-	fmt.Printf("corpus: %d files, %d folders, %s of text\n", c.Files, c.Folders, mb(c.TextBytes))
-	fmt.Printf("publish: %.1f s, %.1f MB/s, %.0f files/s\n", c.PublishTime.Seconds(),
-		float64(c.TextBytes)/1e6/c.PublishTime.Seconds(), float64(c.Files)/c.PublishTime.Seconds())
-	if st, err := os.Stat(bodyindex.SummaryPath(c.ContentRoot(), searchcorpus.Index)); err == nil {
-		fmt.Printf("summary: %s (%.1f%% of the text), brought up to date in %.2f s\n", mb(st.Size()), 100*float64(st.Size())/float64(c.TextBytes), sumTime.Seconds())
-	}
-	ratio := float64(idx) / float64(c.TextBytes)
-	fmt.Printf("index: %s, %.2f bytes per text byte (target ≤ 2)\n\n", mb(idx), ratio)
+	c, ratio := prepareCorpus(*dir, *size, n, *regen)
 
 	exe := *fumibako
 	if exe == "" {
@@ -105,30 +76,78 @@ func main() {
 		fmt.Printf(" %10s %7s", "fts5", "fts/fb")
 	}
 	fmt.Println()
-	type result struct {
-		q          searchcorpus.Query
-		fb, fbCPU  time.Duration
-		rgT, rgCPU time.Duration
-		hits       int
-		cut        bool
-		haveRg     bool
-		inproc     time.Duration
-		ftsT       time.Duration
-		haveFTS    bool
-		statLine   string
+	results := timeQueries(c, exe, rg, db, *runs)
+	printTargets(results, ratio)
+}
+
+// prepareCorpus opens the corpus of n bytes of text in dir, generating and
+// publishing it when missing (or with regen), and prints its sizes; ratio
+// is the index's bytes per text byte.
+func prepareCorpus(dir, size string, n int64, regen bool) (c *searchcorpus.Corpus, ratio float64) {
+	spec := searchcorpus.Spec{TextBytes: n}
+	var err error
+	c = searchcorpus.Open(dir, spec)
+	if c == nil || regen {
+		fmt.Printf("generating %s of text into %s …\n", size, dir)
+		t0 := time.Now()
+		if c, err = searchcorpus.Generate(dir, spec); err != nil {
+			fatal(err)
+		}
+		fmt.Printf("  %d files in %d folders, %d lines, %s of text (%.1f s)\n", c.Files, c.Folders, c.Lines, mb(c.TextBytes), time.Since(t0).Seconds())
+		fmt.Println("publishing …")
+		if err := c.Publish(); err != nil {
+			fatal(err)
+		}
 	}
+	sumTime, err := c.Summarize()
+	if err != nil {
+		fatal(err)
+	}
+	idx, err := c.IndexBytes()
+	if err != nil {
+		fatal(err)
+	}
+	fmt.Printf("corpus: %d files, %d folders, %s of text\n", c.Files, c.Folders, mb(c.TextBytes))
+	fmt.Printf("publish: %.1f s, %.1f MB/s, %.0f files/s\n", c.PublishTime.Seconds(),
+		float64(c.TextBytes)/1e6/c.PublishTime.Seconds(), float64(c.Files)/c.PublishTime.Seconds())
+	if st, err := os.Stat(bodyindex.SummaryPath(c.ContentRoot(), searchcorpus.Index)); err == nil {
+		fmt.Printf("summary: %s (%.1f%% of the text), brought up to date in %.2f s\n", mb(st.Size()), 100*float64(st.Size())/float64(c.TextBytes), sumTime.Seconds())
+	}
+	ratio = float64(idx) / float64(c.TextBytes)
+	fmt.Printf("index: %s, %.2f bytes per text byte (target ≤ 2)\n\n", mb(idx), ratio)
+	return c, ratio
+}
+
+// result is the timing of one query by each engine.
+type result struct {
+	q          searchcorpus.Query
+	fb, fbCPU  time.Duration
+	rgT, rgCPU time.Duration
+	hits       int
+	cut        bool
+	haveRg     bool
+	inproc     time.Duration
+	ftsT       time.Duration
+	haveFTS    bool
+	statLine   string
+}
+
+// timeQueries times every query with fumibako (as a process and in
+// process), rg and FTS5 when they are there, printing a row each, then
+// the search statistics.
+func timeQueries(c *searchcorpus.Corpus, exe, rg, db string, runs int) []result {
 	var results []result
 	for _, q := range searchcorpus.Queries {
 		r := result{q: q}
-		r.inproc, r.hits, r.cut, r.statLine = timeInProcess(c, q, *runs)
-		r.fb, r.fbCPU = median(*runs, func() (time.Duration, error) { return runFumibako(exe, c, q) })
+		r.inproc, r.hits, r.cut, r.statLine = timeInProcess(c, q, runs)
+		r.fb, r.fbCPU = median(runs, func() (time.Duration, error) { return runFumibako(exe, c, q) })
 		if rg != "" {
 			r.haveRg = true
-			r.rgT, r.rgCPU = median(*runs, func() (time.Duration, error) { return runRg(rg, c, q) })
+			r.rgT, r.rgCPU = median(runs, func() (time.Duration, error) { return runRg(rg, c, q) })
 		}
 		if db != "" {
 			r.haveFTS = true
-			r.ftsT, _ = median(*runs, func() (time.Duration, error) { return 0, runFTS(db, q) })
+			r.ftsT, _ = median(runs, func() (time.Duration, error) { return 0, runFTS(db, q) })
 		}
 		fmt.Printf("%-24s %6d %5v %10s %9s %9s", q.Name, r.hits, r.cut, ms(r.fb), ms(r.fbCPU), ms(r.inproc))
 		if r.haveRg {
@@ -147,6 +166,11 @@ func main() {
 		fmt.Printf("  %-24s %s\n", r.q.Name, r.statLine)
 	}
 
+	return results
+}
+
+// printTargets prints the verdicts on DESIGN.md's performance targets.
+func printTargets(results []result, ratio float64) {
 	fmt.Println("\ntargets (DESIGN.md \"Performance targets\"; wall time, CPU time in brackets):")
 	fmt.Printf("  index size ≤ 2× text: %.2f× %s\n", ratio, verdict(ratio <= 2))
 	for _, r := range results {
