@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,9 +14,16 @@ import (
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
-type nopBody struct{ published []string }
+// nopBody records the folders published; Publish runs on the publishing
+// goroutines, several at once.
+type nopBody struct {
+	mu        sync.Mutex
+	published []string
+}
 
 func (b *nopBody) Publish(dir string, removed []string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.published = append(b.published, dir)
 	return nil
 }

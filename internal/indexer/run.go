@@ -21,7 +21,8 @@ import (
 // (package bodyindex; declared here so tests can observe publishing).
 type BodyIndex interface {
 	// Publish merges the per-file folders inside dir into dir's body
-	// index, dropping the files named in removed. Idempotent.
+	// index, dropping the files named in removed. Idempotent. It is
+	// called for several folders at once (publisher.go).
 	Publish(dir string, removed []string) error
 	// Files returns the file names dir's body index holds, with their
 	// place counts. An index of another version gives a
