@@ -47,7 +47,7 @@ func (s *Server) resolveSource(rel string) (string, error) {
 	}
 	// Only files the index holds: a path that the ingest list does not
 	// name (never crawled, or a dot file the crawl skips) is not served.
-	l, err := ingestlist.ReadFile(s.ws.IngestList())
+	l, err := s.ingestList()
 	if err != nil {
 		return "", err
 	}

@@ -89,7 +89,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	l, err := ingestlist.ReadFile(s.ws.IngestList())
+	l, err := s.ingestList()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -176,7 +176,7 @@ type FailureView struct {
 const maxFailuresShown = 5000
 
 func (s *Server) handleFailures(w http.ResponseWriter, r *http.Request) {
-	l, err := ingestlist.ReadFile(s.ws.IngestList())
+	l, err := s.ingestList()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return

@@ -105,7 +105,7 @@ func (s *Server) indexViews() ([]indexView, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := ingestlist.ReadFile(s.ws.IngestList())
+	l, err := s.ingestList()
 	if err != nil {
 		return nil, err
 	}

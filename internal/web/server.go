@@ -57,6 +57,7 @@ type Server struct {
 	run   *runner
 	auto  *autoWatch  // 自動で更新する (auto.go)
 	probe folderProbe // root existence checks of the index list
+	lists listCache   // the parsed ingest list (listcache.go)
 	hs    *http.Server
 
 	settingsMu sync.Mutex  // serialises settings edits
