@@ -21,30 +21,11 @@ import (
 //	1  nested Japanese and English folders, .txt .tsv .md .log files.
 const TreeVersion = 1
 
-// TreeSpec says what GenerateTree writes. The same TreeSpec gives the same
+// TreeSpec says what GenerateTree writes: the corpus's Spec, with the
+// same defaults (50,000 bytes per file, 50 files per folder: 10 GB in
+// 200,000 files under 4,000 folders). The same TreeSpec gives the same
 // bytes.
-type TreeSpec struct {
-	TextBytes      int64  // text to generate (UTF-8, one LF per line)
-	MeanFileBytes  int64  // mean text per file (default 50,000: 10 GB in 200,000 files)
-	FilesPerFolder int    // mean files per folder (default 50: 4,000 folders at 10 GB)
-	Seed           uint64 // default 1
-	Planted        int    // lines holding each rare probe word (default 5)
-}
-
-func (s *TreeSpec) defaults() {
-	if s.MeanFileBytes == 0 {
-		s.MeanFileBytes = 50000
-	}
-	if s.FilesPerFolder == 0 {
-		s.FilesPerFolder = 50
-	}
-	if s.Seed == 0 {
-		s.Seed = 1
-	}
-	if s.Planted == 0 {
-		s.Planted = 5
-	}
-}
+type TreeSpec = Spec
 
 // Tree is a generated folder of text files: a source tree that `fumibako
 // index` ingests from nothing (every file a text file, so the build time

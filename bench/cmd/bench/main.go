@@ -46,7 +46,10 @@ func main() {
 	fumibako := flag.String("fumibako", "", "fumibako binary to time (default: build ./cmd/fumibako)")
 	regen := flag.Bool("regen", false, "generate the corpus again even if it exists")
 	flag.Parse()
-	n, err := parseSize(*size)
+	n, err := searchcorpus.ParseSize(*size)
+	if err == nil && n == 0 {
+		err = fmt.Errorf("bad size %q", *size)
+	}
 	if err != nil {
 		fatal(err)
 	}
@@ -210,25 +213,6 @@ func verdict(ok bool) string {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "bench:", err)
 	os.Exit(1)
-}
-
-func parseSize(s string) (int64, error) {
-	u := strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
-	for _, x := range []struct {
-		suf string
-		m   int64
-	}{{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}} {
-		if strings.HasSuffix(u, x.suf) {
-			mult, u = x.m, strings.TrimSuffix(u, x.suf)
-			break
-		}
-	}
-	n, err := strconv.ParseFloat(u, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("bad size %q", s)
-	}
-	return int64(n * float64(mult)), nil
 }
 
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

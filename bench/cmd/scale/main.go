@@ -99,7 +99,7 @@ func main() {
 		printTable(os.Stdout, readResults(results))
 		return
 	}
-	n, err := parseSize(*size)
+	n, err := searchcorpus.ParseSize(*size)
 	if err != nil {
 		fatal(err)
 	}
@@ -197,7 +197,7 @@ func main() {
 
 	res.Queries = runQueries(exe, ws, tree.Root(), *runs, *cold, *rgAll)
 
-	if lim, err := parseSize(*recollMax); err == nil && n <= lim {
+	if lim, err := searchcorpus.ParseSize(*recollMax); err == nil && n <= lim {
 		if u, err := recollBuild(filepath.Join(base, "recoll"), tree.Root()); err != nil {
 			fmt.Println("Recoll anchor skipped:", err)
 		} else {
@@ -320,25 +320,6 @@ func readResults(path string) map[string]Result {
 	return all
 }
 
-func parseSize(s string) (int64, error) {
-	u := strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
-	for _, x := range []struct {
-		suf string
-		m   int64
-	}{{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}} {
-		if strings.HasSuffix(u, x.suf) {
-			mult, u = x.m, strings.TrimSuffix(u, x.suf)
-			break
-		}
-	}
-	n, err := strconv.ParseFloat(u, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("bad size %q", s)
-	}
-	return int64(n * float64(mult)), nil
-}
-
 // sizeName is the results file's key of a size: 100MB, 1GB, 10GB.
 func sizeName(n int64) string {
 	switch {
@@ -357,8 +338,8 @@ func sizeOrder(all map[string]Result) []string {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b string) int {
-		x, _ := parseSize(a)
-		y, _ := parseSize(b)
+		x, _ := searchcorpus.ParseSize(a)
+		y, _ := searchcorpus.ParseSize(b)
 		return int(min(max(x-y, -1), 1))
 	})
 	return keys
