@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -186,40 +187,16 @@ func readPieces(fib *fib, table, word []byte) (*docText, error) {
 	if clx == nil {
 		return nil, errors.New("CLX missing")
 	}
-	plc, err := clxPieceTable(clx)
-	if err != nil {
-		return nil, err
-	}
-	le := binary.LittleEndian
-	n := (len(plc) - 4) / 12
-	if n > maxPieces {
-		return nil, fmt.Errorf("piece table: %d pieces", n)
-	}
-	t := &docText{pieces: make([]piece, 0, n)}
+	t := &docText{}
 	total := fib.storyStart(stories) + 1
-	for k := 0; k < n; k++ {
-		cp := int64(le.Uint32(plc[4*k:]))
-		end := int64(le.Uint32(plc[4*k+4:]))
-		if cp >= total {
-			break
-		}
-		if end < cp || cp != int64(len(t.units)) {
-			return nil, fmt.Errorf("piece table: piece %d spans CPs %d–%d after CP %d", k, cp, end, len(t.units))
-		}
-		if end == cp {
-			continue
-		}
-		if end > total {
-			end = total
-		}
-		raw := le.Uint32(plc[4*(n+1)+8*k+2:])
+	err := eachPiece(clx, total, t, func(k int, cp, end int64, raw uint32) error {
 		p := piece{cp: cp, end: end, compressed: raw&0x40000000 != 0}
 		fc := int64(raw & 0x3FFFFFFF)
 		cnt := end - cp
 		if p.compressed {
 			p.fc = fc / 2
 			if p.fc+cnt > int64(len(word)) {
-				return nil, fmt.Errorf("piece %d: bytes %d–%d beyond the WordDocument stream", k, p.fc, p.fc+cnt)
+				return fmt.Errorf("piece %d: bytes %d–%d beyond the WordDocument stream", k, p.fc, p.fc+cnt)
 			}
 			for _, c := range word[p.fc : p.fc+cnt] {
 				t.units = append(t.units, cp1252Unit(c))
@@ -227,15 +204,57 @@ func readPieces(fib *fib, table, word []byte) (*docText, error) {
 		} else {
 			p.fc = fc
 			if p.fc+2*cnt > int64(len(word)) {
-				return nil, fmt.Errorf("piece %d: bytes %d–%d beyond the WordDocument stream", k, p.fc, p.fc+2*cnt)
+				return fmt.Errorf("piece %d: bytes %d–%d beyond the WordDocument stream", k, p.fc, p.fc+2*cnt)
 			}
 			for j := p.fc; j < p.fc+2*cnt; j += 2 {
-				t.units = append(t.units, le.Uint16(word[j:]))
+				t.units = append(t.units, binary.LittleEndian.Uint16(word[j:]))
 			}
 		}
 		t.pieces = append(t.pieces, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
+}
+
+// eachPiece walks the piece table (PlcPcd) of a CLX, Word 97 and Word 6
+// alike: the pieces that start before total, in order, each required to
+// begin where the text decoded so far (t.units) ends, cut at total, empty
+// ones skipped. fn gets the piece's CP range and its raw fc field, decodes
+// the piece into t and may fail.
+func eachPiece(clx []byte, total int64, t *docText, fn func(k int, cp, end int64, fc uint32) error) error {
+	plc, err := clxPieceTable(clx)
+	if err != nil {
+		return err
+	}
+	le := binary.LittleEndian
+	n := (len(plc) - 4) / 12
+	if n > maxPieces {
+		return fmt.Errorf("piece table: %d pieces", n)
+	}
+	t.pieces = slices.Grow(t.pieces, n)
+	for k := 0; k < n; k++ {
+		cp := int64(le.Uint32(plc[4*k:]))
+		end := int64(le.Uint32(plc[4*k+4:]))
+		if cp >= total {
+			break
+		}
+		if end < cp || cp != int64(len(t.units)) {
+			return fmt.Errorf("piece table: piece %d spans CPs %d–%d after CP %d", k, cp, end, len(t.units))
+		}
+		if end == cp {
+			continue
+		}
+		if end > total {
+			end = total
+		}
+		if err := fn(k, cp, end, le.Uint32(plc[4*(n+1)+8*k+2:])); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // clxPieceTable returns the PlcPcd of a CLX (2.9.38): Prc entries are

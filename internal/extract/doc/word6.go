@@ -131,33 +131,11 @@ func readPieces6(fib *fib, word []byte) (*docText, error) {
 		return nil
 	}
 	if clx := fib.blob(word, fcClx); clx != nil && w.complex {
-		plc, err := clxPieceTable(clx)
+		err := eachPiece(clx, total, t, func(_ int, cp, end int64, fc uint32) error {
+			return add(cp, end, int64(fc))
+		})
 		if err != nil {
 			return nil, err
-		}
-		le := binary.LittleEndian
-		n := (len(plc) - 4) / 12
-		if n > maxPieces {
-			return nil, fmt.Errorf("piece table: %d pieces", n)
-		}
-		for k := 0; k < n; k++ {
-			cp := int64(le.Uint32(plc[4*k:]))
-			end := int64(le.Uint32(plc[4*k+4:]))
-			if cp >= total {
-				break
-			}
-			if end < cp || cp != int64(len(t.units)) {
-				return nil, fmt.Errorf("piece table: piece %d spans CPs %d–%d after CP %d", k, cp, end, len(t.units))
-			}
-			if end > total {
-				end = total
-			}
-			if end == cp {
-				continue
-			}
-			if err := add(cp, end, int64(le.Uint32(plc[4*(n+1)+8*k+2:]))); err != nil {
-				return nil, err
-			}
 		}
 		return t, nil
 	}
