@@ -2,7 +2,9 @@
 // tree of text files from nothing with the fumibako binary, reruns it
 // unchanged, changes 1 % of the files and reruns, then times the query set
 // of the search benchmark (bench/searchcorpus.Queries) and `rg -F` over the
-// same files, warm and after dropping the page cache (root only). It
+// same files, warm and after dropping the page cache (root only), then
+// types queries into the web UI (`fumibako serve`) in headless
+// chromium, timing each keystroke to its first hit on screen (web.go). It
 // prints each phase's wall and CPU time, the peak RSS of the coordinator
 // and of its workers, the index and summary size, and the bytes each query
 // read from the disk; every run's figures go into a results file, so that
@@ -12,6 +14,7 @@
 //	go run ./bench/cmd/scale -size 1GB      # 20,000 files in 400 folders
 //	go run ./bench/cmd/scale -size 10GB     # 200,000 files in 4,000 folders
 //	go run ./bench/cmd/scale -table         # the table of the results file only
+//	go run ./bench/cmd/scale -size 1GB -search-only -queries=false   # the web phase alone
 //
 // The tree is generated once per size into -dir/<size>/tree (stamped with
 // the generator's version and spec, bench/searchcorpus.TreeSpec) and
@@ -52,6 +55,7 @@ type Result struct {
 	SummaryMB float64
 	WorkMB    float64 // everything under work/ (ingest list, journal, logs, index)
 	Queries   []QueryResult
+	Web       *WebResult `json:",omitempty"` // keystroke to first hit in the web UI
 }
 
 // Phase is one measured process, with the machine's load when it ended.
@@ -89,8 +93,10 @@ func main() {
 	tableOnly := flag.Bool("table", false, "print the table of the results file and exit")
 	genOnly := flag.Bool("gen-only", false, "generate (or find) the tree and exit")
 	rgAll := flag.Bool("rg-all", true, "time rg for every query (false: the first only; rg reads all the text each time)")
-	note := flag.String("note", "", "with -search-only: what the stopped build covered")
+	note := flag.String("note", "", "with -search-only: what the stopped build covered (without it the result keeps its earlier note)")
 	searchOnly := flag.Bool("search-only", false, "keep the workspace (one a stopped build left) and time the queries only")
+	queries := flag.Bool("queries", true, "time the query set (false: the figures measured before stay)")
+	web := flag.Bool("web", true, "time keystroke to first hit in the web UI with headless chromium (skipped when it is not found)")
 	recollOnly := flag.Bool("recoll-only", false, "measure only Recoll's full build and add it to this size's results")
 	fb := flag.String("fumibako", "", "fumibako binary (default: build ./cmd/fumibako into -dir)")
 	flag.Parse()
@@ -105,12 +111,74 @@ func main() {
 	}
 	key := sizeName(n)
 	base := filepath.Join(*dir, strings.ToLower(key))
-	spec := searchcorpus.TreeSpec{TextBytes: n}
 	res := Result{Size: key, When: time.Now().UTC().Format(time.RFC3339), Phases: map[string]Phase{}}
+	tree := openTree(base, searchcorpus.TreeSpec{TextBytes: n}, *regen, &res)
+	if *genOnly {
+		return
+	}
+	if *recollOnly {
+		addRecoll(results, key, base, tree)
+		return
+	}
+	fmt.Printf("tree: %d files in %d folders, %.1f MB of text (load %s)\n", tree.Files, tree.Folders, float64(tree.TextBytes)/1e6, load())
+
+	exe := *fb
+	if exe == "" {
+		exe = filepath.Join(*dir, "fumibako")
+		if err := build(exe); err != nil {
+			fatal(err)
+		}
+	}
+	ws := filepath.Join(base, "ws")
+	if *searchOnly {
+		// The workspace as a stopped run left it: its phases as saved.
+		prev := readResults(results)[key]
+		maps.Copy(res.Phases, prev.Phases)
+		res.Partial = prev.Partial
+		if *note != "" {
+			res.Partial = "search over the workspace a stopped build left: " + *note
+		}
+	} else {
+		if err := freshWorkspace(ws, tree.Root()); err != nil {
+			fatal(err)
+		}
+		indexPhases(exe, ws, base, results, tree, &res)
+	}
+	res.IndexMB, res.SummaryMB, res.WorkMB = indexSizes(ws, "scale")
+	fmt.Printf("index %.1f MB (%.2f× the text), summary %.2f MB, work %.1f MB\n", res.IndexMB, res.IndexMB*1e6/float64(tree.TextBytes), res.SummaryMB, res.WorkMB)
+
+	if *queries {
+		res.Queries = runQueries(exe, ws, tree.Root(), *runs, *cold, *rgAll)
+	} else {
+		res.Queries = readResults(results)[key].Queries
+	}
+	if *web {
+		res.Web = runWeb(exe, ws, filepath.Join(base, "serve.log"))
+	}
+	if lim, err := searchcorpus.ParseSize(*recollMax); err == nil && n <= lim {
+		if u, err := recollBuild(filepath.Join(base, "recoll"), tree.Root()); err != nil {
+			fmt.Println("Recoll anchor skipped:", err)
+		} else {
+			res.Phases[phaseRecoll] = Phase{Usage: u, Load: load()}
+			fmt.Printf("%-16s %8.1f s wall %8.1f s CPU  (load %s)\n", phaseRecoll, u.Wall.Seconds(), u.CPU.Seconds(), load())
+		}
+	}
+	if err := restoreTree(tree); err != nil {
+		fatal(err)
+	}
+	all := readResults(results)
+	keepEarlier(&res, all[key])
+	writeResults(results, all, res)
+}
+
+// openTree finds the tree of spec under base, or generates it (again with
+// regen), with its changed files written back; its figures go into res.
+func openTree(base string, spec searchcorpus.TreeSpec, regen bool, res *Result) *searchcorpus.Tree {
 	tree := searchcorpus.OpenTree(filepath.Join(base, "tree"), spec)
-	if tree == nil || *regen {
-		fmt.Printf("generating %s of text into %s …\n", key, filepath.Join(base, "tree"))
+	if tree == nil || regen {
+		fmt.Printf("generating %s of text into %s …\n", res.Size, filepath.Join(base, "tree"))
 		t0 := time.Now()
+		var err error
 		tree, err = searchcorpus.GenerateTree(filepath.Join(base, "tree"), spec, func(done, total int) {
 			if done%20000 == 0 {
 				fmt.Printf("  %d/%d files\n", done, total)
@@ -125,38 +193,28 @@ func main() {
 		fatal(err)
 	}
 	res.Files, res.Folders, res.TextBytes = tree.Files, tree.Folders, tree.TextBytes
-	if *genOnly {
-		return
-	}
-	if *recollOnly {
-		all := readResults(results)
-		prev, ok := all[key]
-		if !ok {
-			fatal(fmt.Errorf("no results at %s yet: run without -recoll-only first", key))
-		}
-		u, err := recollBuild(filepath.Join(base, "recoll"), tree.Root())
-		if err != nil {
-			fatal(err)
-		}
-		prev.Phases[phaseRecoll] = Phase{Usage: u, Load: load()}
-		writeResults(results, all, prev)
-		return
-	}
-	fmt.Printf("tree: %d files in %d folders, %.1f MB of text (load %s)\n", tree.Files, tree.Folders, float64(tree.TextBytes)/1e6, load())
+	return tree
+}
 
-	exe := *fb
-	if exe == "" {
-		exe = filepath.Join(*dir, "fumibako")
-		if err := build(exe); err != nil {
-			fatal(err)
-		}
+// addRecoll measures Recoll's full build and adds it to the results of a
+// size measured before (-recoll-only).
+func addRecoll(results, key, base string, tree *searchcorpus.Tree) {
+	all := readResults(results)
+	prev, ok := all[key]
+	if !ok {
+		fatal(fmt.Errorf("no results at %s yet: run without -recoll-only first", key))
 	}
-	ws := filepath.Join(base, "ws")
-	if !*searchOnly {
-		if err := freshWorkspace(ws, tree.Root()); err != nil {
-			fatal(err)
-		}
+	u, err := recollBuild(filepath.Join(base, "recoll"), tree.Root())
+	if err != nil {
+		fatal(err)
 	}
+	prev.Phases[phaseRecoll] = Phase{Usage: u, Load: load()}
+	writeResults(results, all, prev)
+}
+
+// indexPhases times the build from nothing, the unchanged rerun and the
+// rerun after 1 % of the files changed, saving each as it ends.
+func indexPhases(exe, ws, base, results string, tree *searchcorpus.Tree, res *Result) {
 	index := func(name string) {
 		log, err := os.Create(filepath.Join(base, "index-"+strings.ReplaceAll(name, " ", "_")+".log"))
 		if err != nil {
@@ -170,63 +228,41 @@ func main() {
 			fatal(fmt.Errorf("%s: %v (see %s)", name, err, log.Name()))
 		}
 		res.Phases[name] = Phase{Usage: u, Load: load()}
-		saveResults(results, res) // a run stopped later keeps what it measured
+		saveResults(results, *res) // a run stopped later keeps what it measured
 		fmt.Printf("%-16s %8.1f s wall %8.1f s CPU  coordinator %6.0f MB  worker %6.0f MB  (load %s)\n",
 			name, u.Wall.Seconds(), u.CPU.Seconds(), u.CoordMB, u.WorkerMB, load())
 	}
-	if *searchOnly {
-		// The workspace as a stopped run left it: its phases as saved.
-		prev := readResults(results)[key]
-		maps.Copy(res.Phases, prev.Phases)
-		res.Partial = "search over the workspace a stopped build left: " + *note
-	} else {
-		index(phaseBuild)
-		index(phaseUnchanged)
-		if err := markChanged(tree, true); err != nil {
-			fatal(err)
-		}
-		changed, err := tree.ChangeFiles(100, 1)
-		if err != nil {
-			fatal(err)
-		}
-		fmt.Printf("changed %d files (1 %%)\n", len(changed))
-		index(phaseChanged)
-	}
-	res.IndexMB, res.SummaryMB, res.WorkMB = indexSizes(ws, "scale")
-	fmt.Printf("index %.1f MB (%.2f× the text), summary %.2f MB, work %.1f MB\n", res.IndexMB, res.IndexMB*1e6/float64(tree.TextBytes), res.SummaryMB, res.WorkMB)
-
-	res.Queries = runQueries(exe, ws, tree.Root(), *runs, *cold, *rgAll)
-
-	if lim, err := searchcorpus.ParseSize(*recollMax); err == nil && n <= lim {
-		if u, err := recollBuild(filepath.Join(base, "recoll"), tree.Root()); err != nil {
-			fmt.Println("Recoll anchor skipped:", err)
-		} else {
-			res.Phases[phaseRecoll] = Phase{Usage: u, Load: load()}
-			fmt.Printf("%-16s %8.1f s wall %8.1f s CPU  (load %s)\n", phaseRecoll, u.Wall.Seconds(), u.CPU.Seconds(), load())
-		}
-	}
-	if err := restoreTree(tree); err != nil {
+	index(phaseBuild)
+	index(phaseUnchanged)
+	if err := markChanged(tree, true); err != nil {
 		fatal(err)
 	}
-	all := readResults(results)
+	changed, err := tree.ChangeFiles(100, 1)
+	if err != nil {
+		fatal(err)
+	}
+	fmt.Printf("changed %d files (1 %%)\n", len(changed))
+	index(phaseChanged)
+}
+
+// keepEarlier keeps in res the figures of prev (the same size, measured
+// before) that this run did not measure: Recoll's build is slow and the
+// web phase needs chromium; their load and time say when.
+func keepEarlier(res *Result, prev Result) {
 	if _, ok := res.Phases[phaseRecoll]; !ok {
-		// Recoll's build is slow: one measured earlier at this size stays
-		// (its load and time say when).
-		if prev, ok := all[key].Phases[phaseRecoll]; ok {
-			res.Phases[phaseRecoll] = prev
+		if p, ok := prev.Phases[phaseRecoll]; ok {
+			res.Phases[phaseRecoll] = p
 		}
 	}
-	writeResults(results, all, res)
+	if res.Web == nil {
+		res.Web = prev.Web
+	}
 }
 
 // saveResults puts the figures measured so far into the results file.
 func saveResults(path string, res Result) {
 	all := readResults(path)
-	if prev, ok := all[res.Size].Phases[phaseRecoll]; ok {
-		if _, have := res.Phases[phaseRecoll]; !have {
-			res.Phases[phaseRecoll] = prev
-		}
-	}
+	keepEarlier(&res, all[res.Size])
 	all[res.Size] = res
 	data, _ := json.MarshalIndent(all, "", "  ")
 	os.WriteFile(path, data, 0o644)

@@ -16,7 +16,7 @@ func printTable(w io.Writer, all map[string]Result) {
 		fmt.Fprintln(w, "no results yet")
 		return
 	}
-	row := func(name, target string, f func(r Result) string) {
+	row := func(name, target string, f func(Result) string) {
 		fmt.Fprintf(w, "%-34s", name)
 		for _, k := range keys {
 			fmt.Fprintf(w, " %16s", f(all[k]))
@@ -36,38 +36,13 @@ func printTable(w io.Writer, all map[string]Result) {
 	})
 	row("files / folders", "", func(r Result) string { return fmt.Sprintf("%d/%d", r.Files, r.Folders) })
 	row("text MB", "", func(r Result) string { return fmt.Sprintf("%.0f", float64(r.TextBytes)/1e6) })
-	for _, p := range []string{phaseBuild, phaseUnchanged, phaseChanged} {
-		target := map[string]string{phaseBuild: "≤ 15 min at 10 GB", phaseUnchanged: "≤ 10 s", phaseChanged: "≤ 1 min"}[p]
-		row(p+" wall", target, func(r Result) string { return phaseWall(r, p) })
-		row(p+" CPU", "", func(r Result) string { return phaseCPU(r, p) })
-		row(p+" coordinator RSS", "≤ 500 MB", func(r Result) string { return phaseMB(r, p, false) })
-		row(p+" worker RSS", "", func(r Result) string { return phaseMB(r, p, true) })
-		row(p+" load", "", func(r Result) string { return phaseLoad(r, p) })
-	}
-	row("recoll build wall", "", func(r Result) string { return phaseWall(r, phaseRecoll) })
-	row("recoll build CPU", "", func(r Result) string { return phaseCPU(r, phaseRecoll) })
-	row("recoll build load", "", func(r Result) string { return phaseLoad(r, phaseRecoll) })
-	row("recoll/fumibako build (wall)", "≥ 8×", func(r Result) string {
-		rc, ok1 := r.Phases[phaseRecoll]
-		fb, ok2 := r.Phases[phaseBuild]
-		if !ok1 || !ok2 {
-			return "-"
-		}
-		return fmt.Sprintf("%.1f×", ratio(rc.Wall, fb.Wall))
-	})
-	row("recoll/fumibako build (CPU)", "", func(r Result) string {
-		rc, ok1 := r.Phases[phaseRecoll]
-		fb, ok2 := r.Phases[phaseBuild]
-		if !ok1 || !ok2 {
-			return "-"
-		}
-		return fmt.Sprintf("%.1f×", ratio(rc.CPU, fb.CPU))
-	})
+	phaseRows(row)
 	row("index MB (× text)", "≤ 1.5×", func(r Result) string {
 		return fmt.Sprintf("%.0f (%.2f×)", r.IndexMB, r.IndexMB*1e6/float64(max(r.TextBytes, 1)))
 	})
 	row("summary MB", "", func(r Result) string { return fmt.Sprintf("%.2f", r.SummaryMB) })
 	row("work/ MB", "", func(r Result) string { return fmt.Sprintf("%.0f", r.WorkMB) })
+	webRows(row)
 	defer func() {
 		for _, k := range keys {
 			if p := all[k].Partial; p != "" {
@@ -138,6 +113,60 @@ func printTable(w io.Writer, all map[string]Result) {
 			return fmt.Sprintf("%s %s", ms(x.RgCold.Wall), mbs(x.RgCold.ReadMB))
 		}))
 	}
+}
+
+// rowFunc prints one row of the table: a figure of every size.
+type rowFunc func(name, target string, f func(Result) string)
+
+// phaseRows are the rows of the index phases and of Recoll's build.
+func phaseRows(row rowFunc) {
+	for _, p := range []string{phaseBuild, phaseUnchanged, phaseChanged} {
+		target := map[string]string{phaseBuild: "≤ 15 min at 10 GB", phaseUnchanged: "≤ 10 s", phaseChanged: "≤ 1 min"}[p]
+		row(p+" wall", target, func(r Result) string { return phaseWall(r, p) })
+		row(p+" CPU", "", func(r Result) string { return phaseCPU(r, p) })
+		row(p+" coordinator RSS", "≤ 500 MB", func(r Result) string { return phaseMB(r, p, false) })
+		row(p+" worker RSS", "", func(r Result) string { return phaseMB(r, p, true) })
+		row(p+" load", "", func(r Result) string { return phaseLoad(r, p) })
+	}
+	row("recoll build wall", "", func(r Result) string { return phaseWall(r, phaseRecoll) })
+	row("recoll build CPU", "", func(r Result) string { return phaseCPU(r, phaseRecoll) })
+	row("recoll build load", "", func(r Result) string { return phaseLoad(r, phaseRecoll) })
+	row("recoll/fumibako build (wall)", "≥ 8×", func(r Result) string {
+		rc, ok1 := r.Phases[phaseRecoll]
+		fb, ok2 := r.Phases[phaseBuild]
+		if !ok1 || !ok2 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f×", ratio(rc.Wall, fb.Wall))
+	})
+	row("recoll/fumibako build (CPU)", "", func(r Result) string {
+		rc, ok1 := r.Phases[phaseRecoll]
+		fb, ok2 := r.Phases[phaseBuild]
+		if !ok1 || !ok2 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f×", ratio(rc.CPU, fb.CPU))
+	})
+}
+
+// webRows are the rows of the web phase (keystroke to first hit).
+func webRows(row rowFunc) {
+	web := func(f func(w *WebResult) string) func(Result) string {
+		return func(r Result) string {
+			if r.Web == nil {
+				return "-"
+			}
+			return f(r.Web)
+		}
+	}
+	row("web keystroke p50 / p90", "p90 ≤ 100 ms at 1 GB", web(func(w *WebResult) string { return ms(w.P50) + " " + ms(w.P90) }))
+	row("  max", "", web(func(w *WebResult) string { return ms(w.Max) }))
+	row("  timed / typed (missed)", "", web(func(w *WebResult) string {
+		return fmt.Sprintf("%d/%d (%d)", w.Timed, w.Keystrokes, w.Missed)
+	}))
+	row("  measured (UTC), load", "", web(func(w *WebResult) string {
+		return strings.TrimSuffix(w.When, "Z")[5:16] + " " + w.Load
+	}))
 }
 
 func contains(list []string, s string) bool {
