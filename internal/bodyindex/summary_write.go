@@ -3,14 +3,10 @@ package bodyindex
 import (
 	"encoding/binary"
 	"hash/crc32"
-	"math/bits"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -135,22 +131,8 @@ func writeSummary(contentRoot, index string) error {
 		nRows >>= 1
 	}
 	head := encodeSummaryHead(dirs, ids, nRows, row)
-	data := make([]byte, len(head)+int(nRows)*row) // one buffer: 28 MB for 1 GB of text
-	copy(data, head)
-	rows := data[len(head):]
-	cols := make([]func([]uint64), 0, len(paths)+len(dirs))
-	for _, p := range paths {
-		cols = append(cols, func(c []uint64) { fillColumn(c, p, nRows) })
-	}
-	for _, keys := range nameKeys {
-		cols = append(cols, func(c []uint64) { fillKeys(c, keys, nRows) })
-	}
-	fillRows(rows, row, nRows, cols)
-	for r := 0; r < int(nRows); r++ {
-		b := rows[r*row : (r+1)*row]
-		binary.LittleEndian.PutUint32(b[row-summaryRowCRC:], crc32.Checksum(b[:row-summaryRowCRC], castagnoli()))
-	}
-	return commitFile(SummaryPath(contentRoot, index), data)
+	m := &summaryMatrix{nRows: nRows, row: row, parts: paths, names: nameKeys}
+	return streamSummary(SummaryPath(contentRoot, index), head, m)
 }
 
 // summaryFresh reports whether the summary on disk still describes every
@@ -225,10 +207,6 @@ func relOf(dirs []sumDir, i int) string {
 	return filepath.Join(segs...)
 }
 
-// summaryBatch is how many parts' columns are built before they are
-// copied into the rows (8 bytes of every row).
-const summaryBatch = 64
-
 // pathKeys returns the keys of the paths (under the index, `\`
 // separated, folded) of the files of folder i, sorted and unique.
 func pathKeys(dirs []sumDir, i int) []uint32 {
@@ -254,92 +232,10 @@ func pathKeys(dirs []sumDir, i int) []uint32 {
 	return keys
 }
 
-// fillKeys sets the rows of keys in col.
-func fillKeys(col []uint64, keys []uint32, nRows uint32) {
-	for _, k := range keys {
-		for h := 0; h < summaryHashes; h++ {
-			r := summaryRow(k, h, nRows)
-			col[r/64] |= 1 << (r % 64)
-		}
-	}
-}
-
-// fillRows sets the bits of the columns (parts, then folders' paths) in rows. Setting them row
-// by row would scatter 3 writes per key over the whole matrix (0.9 s of
-// cache misses for 1 GB of text); instead each part's column is built as
-// a bit set of nRows bits (cache-sized), a batch of columns in parallel,
-// and a batch is then copied into 64 rows at a time.
-func fillRows(rows []byte, row int, nRows uint32, paths []func([]uint64)) {
-	words := int(nRows) / 64
-	cols := make([][]uint64, summaryBatch)
-	for start := 0; start < len(paths); start += summaryBatch {
-		end := min(start+summaryBatch, len(paths))
-		var next atomic.Int64
-		next.Store(int64(start))
-		var wg sync.WaitGroup
-		for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-			wg.Go(func() {
-				for {
-					j := int(next.Add(1) - 1)
-					if j >= end {
-						return
-					}
-					c := cols[j-start]
-					if c == nil {
-						c = make([]uint64, words)
-						cols[j-start] = c
-					} else {
-						clear(c)
-					}
-					paths[j](c)
-				}
-			})
-		}
-		wg.Wait()
-		for w := 0; w < words; w++ {
-			for j := start; j < end; j++ {
-				x := cols[j-start][w]
-				at, m := w*64*row+j/8, byte(1)<<uint(j%8)
-				for x != 0 {
-					rows[at+bits.TrailingZeros64(x)*row] |= m
-					x &= x - 1
-				}
-			}
-		}
-	}
-}
-
-// fillColumn sets the rows of the part's keys in col; a part that cannot
-// be read gets every row, so that searches open it and report it.
-func fillColumn(col []uint64, path string, nRows uint32) {
-	data, unmap, _, err := mapFile(path)
-	if err == nil {
-		defer unmap()
-	}
-	var p *Part
-	if err == nil {
-		p, err = ParsePart(path, data)
-	}
-	if err != nil {
-		for i := range col {
-			col[i] = ^uint64(0)
-		}
-		return
-	}
-	le := binary.LittleEndian
-	for i := 0; i < p.nKeys; i++ {
-		k := le.Uint32(p.keys[4*i:])
-		for h := 0; h < summaryHashes; h++ {
-			r := summaryRow(k, h, nRows)
-			col[r/64] |= 1 << (r % 64)
-		}
-	}
-}
-
 // partKeyCount returns how many keys a part has, from its header, its
 // section directory and the first word of its gram section (three small
 // reads: mapping and parsing every part twice cost a third of a
-// summary). 0 when it cannot tell: fillColumn parses the part anyway.
+// summary). 0 when it cannot tell: fillPart parses the part anyway.
 func partKeyCount(path string) int {
 	f, err := os.Open(path)
 	if err != nil {
