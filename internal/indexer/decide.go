@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"errors"
+	"os"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
@@ -168,7 +169,10 @@ func (r *run) applyRedo() {
 // 未取り込み, then replaces the journal that counts its rows (rule 1), and
 // opens the list for the run's rows.
 func (r *run) writeListAndJournal() error {
-	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, r.rows); err != nil {
+	if r.idle() {
+		return nil
+	}
+	if _, err := ingestlist.WriteFileIfChanged(r.ws.IngestList(), r.folders, r.rows); err != nil {
 		return r.check(err)
 	}
 	crashPoint("after-list-rewrite")
@@ -193,6 +197,26 @@ func (r *run) writeListAndJournal() error {
 	}
 	r.appender = app
 	return nil
+}
+
+// idle reports whether the run has nothing to write (an unchanged rerun,
+// issue 21): no target, no folder to publish, no removal, no job to redo,
+// no legacy ingesting.txt to fold in, a journal that a run with nothing to
+// do left (journal.Log.Idle), and a list that holds exactly what its
+// rewrite would write. Such a run writes neither the list nor the journal,
+// at the start or at the end: each would be replaced by the same bytes (the
+// journal's date aside, which nothing reads), so the files on disk already
+// are what the seed's rewrites would leave, and a kill anywhere finds them
+// whole. It opens no journal, so finish appends no 書 and no 終: the kept
+// journal ends in them.
+func (r *run) idle() bool {
+	if !r.keepJournal || r.fault != nil || len(r.targets) > 0 || len(r.toPublish) > 0 || len(r.unpublish) > 0 || len(r.redo) > 0 {
+		return false
+	}
+	if _, err := os.Lstat(r.ws.LegacyIngesting()); err == nil {
+		return false
+	}
+	return ingestlist.Same(r.ws.IngestList(), r.folders, r.rows)
 }
 
 // keepRows carries the rows of a root that is not crawled (unchecked or
@@ -372,7 +396,7 @@ func (r *run) cancel(scans []rootScan, plans []*plan.Root) error {
 	if err := r.recordRemovals(removed); err != nil {
 		return r.check(err)
 	}
-	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, r.rows); err != nil {
+	if _, err := ingestlist.WriteFileIfChanged(r.ws.IngestList(), r.folders, r.rows); err != nil {
 		return r.check(err)
 	}
 	r.sum.Stopped, r.sum.Cancelled = true, true

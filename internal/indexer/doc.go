@@ -33,6 +33,10 @@
 //     after that folder was published.
 //  6. 書 MUST precede the final rewrite of the ingest list and 終 follow it;
 //     a rewrite cut in the middle makes the next start redo every 始.
+//     A rewrite that would give the list's own bytes is skipped, and a run
+//     with nothing to do (idle, decide.go: an unchanged rerun) keeps the
+//     journal a run with nothing to do left and writes no record at all:
+//     the files already are what the rewrites would leave.
 //  7. Every index MUST be marked as changing (bodyindex.MarkChanging,
 //     durable) before the run changes any of its folders, and only
 //     WriteSummary, once the summary is committed, clears the mark: a

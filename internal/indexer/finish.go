@@ -46,7 +46,7 @@ func (r *run) finish() error {
 			rows = append(rows, row)
 		}
 	}
-	if err := ingestlist.WriteFile(r.ws.IngestList(), r.folders, rows); err != nil {
+	if _, err := ingestlist.WriteFileIfChanged(r.ws.IngestList(), r.folders, rows); err != nil {
 		r.journal.Ended()
 		return r.check(err)
 	}

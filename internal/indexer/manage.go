@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -137,5 +138,9 @@ func writeRunStats(ws *workspace.Workspace, s RunStats) error {
 	if err != nil {
 		return errors.New("indexer: encode run stats")
 	}
-	return workspace.WriteFileAtomic(runStatsPath(ws), append(data, '\n'))
+	data = append(data, '\n')
+	if old, err := os.ReadFile(runStatsPath(ws)); err == nil && bytes.Equal(old, data) {
+		return nil // unchanged: an unchanged rerun writes nothing (issue 21)
+	}
+	return workspace.WriteFileAtomic(runStatsPath(ws), data)
 }

@@ -159,9 +159,12 @@ type run struct {
 	dropped  map[string]bool
 	appender *ingestlist.Appender
 	journal  *journal.Writer
-	batch    batch      // steps waiting for the group commit (commit.go)
-	pub      *publisher // folders published in parallel (publisher.go)
-	scratch  string
+	// keepJournal: the journal is one a run with nothing to do left; a
+	// run with nothing to do keeps it (idle).
+	keepJournal bool
+	batch       batch      // steps waiting for the group commit (commit.go)
+	pub         *publisher // folders published in parallel (publisher.go)
+	scratch     string
 
 	targets  []plan.Target
 	progress Progress

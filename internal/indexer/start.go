@@ -38,6 +38,7 @@ func (r *run) start() error {
 		}
 	}
 	rec := jl.Recover(keys)
+	r.keepJournal = jl.Idle(prev.DataLines)
 	r.redo = rec.Redo
 	if legacy, err := journal.ReadLegacyIngestingFile(r.ws.LegacyIngesting()); err == nil {
 		r.redo = append(r.redo, legacy...)

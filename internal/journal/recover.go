@@ -151,3 +151,18 @@ func unpublished(records []Record) []string {
 	}
 	return out
 }
+
+// Idle reports whether the journal is that of a run that had nothing to
+// do: 版, a 回 counting listRows data lines, 書 and 終, and nothing else (no
+// line skipped, none torn). A new run that has nothing to do would replace
+// it with the same records, 回's date aside, which recovery never reads:
+// nothing to redo, no folder to publish, whatever the list holds. Such a
+// run may keep it instead of replacing it (an unchanged rerun writes
+// nothing, issue 21).
+func (l *Log) Idle(listRows int) bool {
+	if !l.Readable() || l.Torn || l.Skipped > 0 || len(l.Records) != 3 {
+		return false
+	}
+	r := l.Records
+	return r[0].Kind == KindRun && r[0].count() == listRows && r[1].Kind == KindRewriting && r[2].Kind == KindEnded
+}
