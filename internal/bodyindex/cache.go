@@ -173,6 +173,22 @@ func dropLocked(m *mapping) {
 	}
 }
 
+// dropUnused unmaps the parts of dir that no search is using, after dir
+// was published: the publisher (the indexer's coordinator) has no further
+// use for the old parts it read, and the pages it touched would otherwise
+// stay in its memory, counted in its RSS, one republished folder after
+// another until the run ends (issue 21: 135 MB at 1 GB with 1 % of the
+// files changed). A search maps them again when it needs them.
+func dropUnused(dir string) {
+	cache.Lock()
+	defer cache.Unlock()
+	for _, p := range cache.byDir[dir] {
+		if m := cache.m[p]; m != nil && m.refs == 0 {
+			dropLocked(m)
+		}
+	}
+}
+
 // ReleaseMappings unmaps every part no search is using now. Windows cannot
 // delete a mapped file: tests call it before their folders go.
 func ReleaseMappings() {

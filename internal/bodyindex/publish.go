@@ -205,6 +205,7 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 	}
 	forgetDir(dir, keep)
 	removeStale(dir, keep)
+	dropUnused(dir)
 	return nil
 }
 
