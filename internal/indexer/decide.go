@@ -79,8 +79,10 @@ func (r *run) crawlAndDecide() error {
 		}
 	}
 	removed := r.takePlans(scans, plans)
-	r.indexRows()
 	r.applyRedo()
+	// The previous list is not read again (each target carries its
+	// previous row): its rows and their map by path go (issue 21).
+	r.prev = nil
 	if err := r.recordRemovals(removed); err != nil {
 		return r.check(err)
 	}
@@ -136,8 +138,15 @@ func (r *run) takePlans(scans []rootScan, plans []*plan.Root) []journal.Removal 
 		for _, row := range append(p.Removed, p.CloudDropped...) {
 			removed = append(removed, journal.Removal{RelPath: row.RelPath, Folder: content.FolderOf(row.RelPath)})
 		}
-		r.rows = append(r.rows, p.Rows...)
-		r.targets = append(r.targets, p.Targets...)
+		for _, t := range p.Targets {
+			t.Row += len(r.rows)
+			r.targets = append(r.targets, t)
+		}
+		if r.rows == nil {
+			r.rows = p.Rows // the first root's rows are not copied
+		} else {
+			r.rows = append(r.rows, p.Rows...)
+		}
 		failedSkipped += p.FailedSkipped
 		failedRetried += p.FailedRetried
 	}
@@ -227,13 +236,6 @@ func (r *run) keepRows(index string) {
 		if k := row.Key(); len(k) > len(prefix) && k[:len(prefix)] == prefix {
 			r.rows = append(r.rows, row)
 		}
-	}
-}
-
-func (r *run) indexRows() {
-	r.rowAt = make(map[string]int, len(r.rows))
-	for i, row := range r.rows {
-		r.rowAt[row.Key()] = i
 	}
 }
 

@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"slices"
+
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -40,11 +42,11 @@ func (r *run) finish() error {
 		return r.check(err)
 	}
 	crashPoint("after-rewriting")
-	rows := make([]ingestlist.Row, 0, len(r.rows))
-	for _, row := range r.rows {
-		if !r.dropped[workspace.FoldKey(row.RelPath)] {
-			rows = append(rows, row)
-		}
+	// Filtered in place: the rows are not read after the rewrite, and a
+	// copy would be one more row per file (issue 21).
+	rows := r.rows
+	if len(r.dropped) > 0 {
+		rows = slices.DeleteFunc(r.rows, func(row ingestlist.Row) bool { return r.dropped[workspace.FoldKey(row.RelPath)] })
 	}
 	if _, err := ingestlist.WriteFileIfChanged(r.ws.IngestList(), r.folders, rows); err != nil {
 		r.journal.Ended()

@@ -2,7 +2,6 @@ package indexer
 
 import (
 	"github.com/fumibako/fumibako/internal/content"
-	"github.com/fumibako/fumibako/internal/crawl"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/plan"
@@ -26,7 +25,7 @@ type applied struct {
 // the group commit, publish the folder when nothing in it is pending.
 func (r *run) record(j *job, res worker.Result) {
 	t := j.target
-	i := r.rowIndex(t.File)
+	i := t.Row
 	a := r.apply(j, res, r.rows[i])
 	if a.row.State == ingestlist.Failed {
 		a.outcome = OutcomeFailed
@@ -57,19 +56,6 @@ func (r *run) record(j *job, res worker.Result) {
 	fk := workspace.FoldKey(content.FolderOf(t.File.RelPath))
 	r.pendingIn[fk]--
 	r.maybePublish(fk)
-}
-
-// rowIndex returns the position of a target's row, adding a fresh one
-// when the list has none.
-func (r *run) rowIndex(f crawl.File) int {
-	k := workspace.FoldKey(f.RelPath)
-	i, ok := r.rowAt[k]
-	if !ok {
-		r.rows = append(r.rows, plan.FreshRow(f))
-		i = len(r.rows) - 1
-		r.rowAt[k] = i
-	}
-	return i
 }
 
 // apply turns a worker result into the file's new row (seed: 済, 失敗, or
@@ -144,7 +130,7 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 // applyPostponed keeps a postponed file 未取り込み with the reason (seed:
 // Postponed; the previous row's TSV数, date and version stay).
 func (r *run) applyPostponed(t plan.Target, resp worker.Response, a *applied) {
-	if prev, ok := r.prev.Lookup(t.File.RelPath); ok {
+	if prev, ok := t.Prev, t.HasPrev; ok {
 		a.row.TSVCount, a.row.HasTSVCount, a.row.IngestedAt, a.row.Version = prev.TSVCount, prev.HasTSVCount, prev.IngestedAt, prev.Version
 	}
 	a.row.State, a.row.Error = ingestlist.Pending, ingestlist.CleanError(resp.Msg)

@@ -155,7 +155,6 @@ type run struct {
 	prev     *ingestlist.List
 	folders  []ingestlist.Folder
 	rows     []ingestlist.Row
-	rowAt    map[string]int // key → position in rows
 	dropped  map[string]bool
 	appender *ingestlist.Appender
 	journal  *journal.Writer

@@ -31,10 +31,13 @@ func (r *run) start() error {
 	if err != nil {
 		return err
 	}
+	// The keys of the lines the previous run appended (recovery reads
+	// no earlier one); the others stay "".
 	keys := make([]string, prev.DataLines)
+	from := jl.RunRows()
 	for _, l := range prev.Lines {
-		if l.Index < len(keys) {
-			keys[l.Index] = l.Row.Key()
+		if from >= 0 && l.Index >= from && l.Index < len(keys) {
+			keys[l.Index] = prev.Rows[l.Row].Key()
 		}
 	}
 	rec := jl.Recover(keys)

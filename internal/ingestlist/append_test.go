@@ -52,7 +52,7 @@ func TestAppenderLaterRowWins(t *testing.T) {
 	if !reflect.DeepEqual(l.Rows, want) {
 		t.Fatalf("rows after appending =\n%+v\nwant\n%+v", l.Rows, want)
 	}
-	if l.DataLines != 8 || len(l.Lines) != 8 || l.Lines[4].Row != seedRows[2] || l.Lines[4].Index != 4 {
+	if l.DataLines != 8 || len(l.Lines) != 8 || l.Rows[l.Lines[4].Row] != seedRows[2] || l.Lines[4].Index != 4 {
 		t.Fatalf("after appending: %d data lines, lines %+v", l.DataLines, l.Lines)
 	}
 	if r, ok := l.Lookup(`営業\2024\見積\A社.xlsx`); !ok || r != upper {

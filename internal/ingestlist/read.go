@@ -19,7 +19,11 @@ type Line struct {
 	// header (malformed, rejected and blank lines counted too), which is
 	// what the journal's 回 record counts.
 	Index int
-	Row   Row
+	// Row is the position in Rows of the line's path: the row of its
+	// key, which the last line of the key gives. A position, not a copy
+	// of the row, so that the lines cost a list no second copy of its
+	// rows (issue 21); what the journal asks of a line is its key.
+	Row int
 }
 
 // List is an ingest list as read.
@@ -61,19 +65,26 @@ type List struct {
 
 // Lookup returns the row for relPath, compared case-insensitively.
 func (l *List) Lookup(relPath string) (Row, bool) {
+	if i, ok := l.Find(relPath); ok {
+		return l.Rows[i], true
+	}
+	return Row{}, false
+}
+
+// Find returns the position in Rows of the row for relPath, compared
+// case-insensitively.
+func (l *List) Find(relPath string) (int, bool) {
 	key := workspace.FoldKey(relPath)
 	if l.keys != nil {
-		if i, ok := l.keys[key]; ok {
-			return l.Rows[i], true
-		}
-		return Row{}, false
+		i, ok := l.keys[key]
+		return i, ok
 	}
 	for i := len(l.Rows) - 1; i >= 0; i-- {
 		if l.Rows[i].Key() == key {
-			return l.Rows[i], true
+			return i, true
 		}
 	}
-	return Row{}, false
+	return 0, false
 }
 
 // maxLineBytes bounds one line. Real lines are a few hundred bytes; a longer
@@ -244,14 +255,16 @@ func (rd *listReader) dataLine(n int) error {
 	if why != "" {
 		return rd.ignore(why)
 	}
-	l.Lines = append(l.Lines, Line{Index: l.DataLines - 1, Row: row})
 	key := row.Key()
-	if i, ok := l.keys[key]; ok {
+	i, ok := l.keys[key]
+	if ok {
 		l.Rows[i] = row
 	} else {
-		l.keys[key] = len(l.Rows)
+		i = len(l.Rows)
+		l.keys[key] = i
 		l.Rows = append(l.Rows, row)
 	}
+	l.Lines = append(l.Lines, Line{Index: l.DataLines - 1, Row: i})
 	return nil
 }
 

@@ -45,3 +45,24 @@ func TestIdle(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRows: the count of the last 回, which recovery reads the list's
+// keys from.
+func TestRunRows(t *testing.T) {
+	tests := []struct {
+		name    string
+		journal string
+		want    int
+	}{
+		{"one run", text(head, run4, `始|営業\A.xlsx|1`), 4},
+		{"the last of two", text(head, run4, "回|2026/09/19 11:00:00|7", "書", "終"), 7},
+		{"none", text(head, `始|営業\A.xlsx|1`), -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := mustRead(t, tt.journal).RunRows(); got != tt.want {
+				t.Errorf("RunRows = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}

@@ -166,3 +166,16 @@ func (l *Log) Idle(listRows int) bool {
 	r := l.Records
 	return r[0].Kind == KindRun && r[0].count() == listRows && r[1].Kind == KindRewriting && r[2].Kind == KindEnded
 }
+
+// RunRows returns the data-row count of the last 回 record, -1 when there
+// is none: Recover reads the keys of the list's data lines from there on
+// only, so a caller need fold no key before it.
+func (l *Log) RunRows() int {
+	rows := -1
+	for _, r := range l.Records {
+		if r.Kind == KindRun {
+			rows = r.count()
+		}
+	}
+	return rows
+}

@@ -38,6 +38,14 @@ type Target struct {
 	// Count is the number of consecutive starts carried from the journal
 	// (0 for a file that was not interrupted); the next 始 writes Count+1.
 	Count int
+	// Row is the position of the target's row in Root.Rows, so that the
+	// indexer finds it without a map of every row by path.
+	Row int
+	// Prev is the file's row in the previous list (HasPrev): a postponed
+	// file keeps its TSV数, date and version (seed: Postponed), and the
+	// indexer need not keep the whole previous list for the few targets.
+	Prev    ingestlist.Row
+	HasPrev bool
 }
 
 // Counts are the per-root numbers of the log line.
@@ -86,12 +94,16 @@ type Root struct {
 // Decide applies getIngestDecision to every crawled file of one root.
 func Decide(in Input) *Root {
 	p := &Root{}
-	seen := map[string]bool{}
+	// seen marks the previous rows the crawl found, by position: a map
+	// by path would hold a folded copy of every path (issue 21).
+	seen := make([]bool, len(in.Prev.Rows))
 	for _, f := range in.Crawl.Files {
-		key := workspace.FoldKey(f.RelPath)
-		seen[key] = true
 		p.Counts.Total++
-		prev, hasPrev := in.Prev.Lookup(f.RelPath)
+		var prev ingestlist.Row
+		i, hasPrev := in.Prev.Find(f.RelPath)
+		if hasPrev {
+			prev, seen[i] = in.Prev.Rows[i], true
+		}
 		if f.CloudOnly {
 			p.Counts.CloudOnly++
 			switch {
@@ -152,15 +164,17 @@ func Decide(in Input) *Root {
 		case Pending:
 			p.Counts.Pending++
 		}
-		p.Targets = append(p.Targets, Target{File: f, Reason: reason, Retry: reason == Failed})
+		p.Targets = append(p.Targets, Target{File: f, Reason: reason, Retry: reason == Failed, Row: len(p.Rows), Prev: prev, HasPrev: hasPrev})
 		p.Rows = append(p.Rows, FreshRow(f))
 	}
 	// Rows of this root that the crawl did not see.
 	prefix := workspace.FoldKey(in.Root.Name + `\`)
 	scope := newScopeSet(in.Scope)
-	for _, r := range in.Prev.Rows {
-		k := r.Key()
-		if seen[k] || len(k) <= len(prefix) || k[:len(prefix)] != prefix {
+	for i, r := range in.Prev.Rows {
+		if seen[i] {
+			continue
+		}
+		if k := r.Key(); len(k) <= len(prefix) || k[:len(prefix)] != prefix {
 			continue
 		}
 		if in.Crawl.Incomplete || !scope.has(r.RelPath) {
