@@ -50,7 +50,15 @@ import (
 //	24      4      hashes per key H
 //	28      4      name pool size N
 //	32      4      row size R = ceil((P+D)/8) + 4
-//	36      24     reserved, 0
+//	36      4      K: the most keys a part has (as its gram section counts
+//	               them; 0 for a part that cannot be read), valid when the
+//	               word at 56 is 1
+//	40      16     the least id among the parts with K keys (zero without
+//	               parts)
+//	56      4      1: bytes 36..56 are set; 0 (the writers before them)
+//	               means unknown. Readers of the same version ignore
+//	               36..60: they let the next writer choose the row count
+//	               without opening every part that it keeps.
 //	60      4      CRC-32C of bytes 0..60 and of the folder table, the part
 //	               table and the name pool
 //	64      32·D   folder table, parents before children:
@@ -85,6 +93,8 @@ import (
 //	3  the same layout, believed without folder times unless the index is
 //	   marked changing: a summary of version 2 was written by a binary
 //	   that does not mark, so it is rewritten rather than believed.
+//	   Later writers of version 3 fill bytes 36..60 (0 before); a
+//	   summary without them is read the same way.
 const SummaryVersion = 3
 
 const (
@@ -141,6 +151,17 @@ type Summary struct {
 	// trusted: the index was not marked changing when the summary was
 	// opened, so its entries hold without checking folder times.
 	trusted bool
+	// keys is the header's record of the largest part (bytes 36..60).
+	keys keyRecord
+}
+
+// keyRecord is the most keys a part of a summary has and the least id
+// among the parts that have that many; known is false when the summary
+// does not say.
+type keyRecord struct {
+	max   int
+	id    [idSize]byte
+	known bool
 }
 
 // SummaryDir is what the summary says about one folder of the index.
@@ -225,6 +246,10 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 		return nil, bad("checksum mismatch")
 	}
 	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), dirs: make(map[string]*SummaryDir, nDirs), cols: int(nParts + nDirs)}
+	if le.Uint32(h[56:]) == 1 {
+		s.keys = keyRecord{max: int(le.Uint32(h[36:])), known: true}
+		copy(s.keys.id[:], h[40:56])
+	}
 	ids := meta[summaryDirSize*nDirs:]
 	names := ids[idSize*nParts:]
 	s.parts = make([][idSize]byte, nParts)

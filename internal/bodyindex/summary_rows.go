@@ -31,7 +31,22 @@ type summaryMatrix struct {
 	row   int        // R
 	parts []string   // part files, column j < P
 	names [][]uint32 // keys of the paths of folder i, column P+i
+	// old is the summary before, whose columns are copied for the parts
+	// it lists (summary_reuse.go); nil: every part is read.
+	old     *Summary
+	from    []int    // column of part j in old, -1: read the part
+	runs    []bitRun // from as runs of consecutive columns
+	read    int      // parts read for their keys (test hook)
+	counted int      // parts asked for their key counts (test hook)
 }
+
+// summaryWritten is a test hook: how many parts the last write read for
+// their keys and how many it asked for their key counts.
+var summaryWritten = func(read, counted int) {}
+
+// afterSummaryBand is a test hook: the kill test slows the writer down
+// so that its SIGKILL lands while the temporary file is being written.
+var afterSummaryBand = func() {}
 
 // summaryColumn is one column to compute: from a part file or from keys.
 type summaryColumn struct {
@@ -57,6 +72,7 @@ func streamSummary(path string, head []byte, m *summaryMatrix) error {
 		f.Abort()
 		return err
 	}
+	m.dropOld() // not open while the new one is renamed over it (Windows)
 	if err := beforeCommit(path); err != nil {
 		f.Abort()
 		return err
@@ -67,7 +83,11 @@ func streamSummary(path string, head []byte, m *summaryMatrix) error {
 // bandRows returns how many rows a band has: a multiple of 64 (a column
 // word) within the budget, at least 64, at most all.
 func (m *summaryMatrix) bandRows() int {
-	n := summaryBudget / (m.row + summaryBatch/8) / 64 * 64
+	per := m.row + summaryBatch/8
+	if m.old != nil {
+		per += m.old.row // the old rows of the band
+	}
+	n := summaryBudget / per / 64 * 64
 	return max(64, min(n, int(m.nRows)))
 }
 
@@ -76,11 +96,16 @@ func (m *summaryMatrix) bandRows() int {
 func (m *summaryMatrix) writeRows(w io.Writer) error {
 	band := m.bandRows()
 	buf := make([]byte, band*m.row)
+	var old []byte
+	if m.old != nil {
+		old = make([]byte, band*m.old.row)
+	}
 	cols := make([][]uint64, summaryBatch)
 	for lo := 0; lo < int(m.nRows); lo += band {
 		hi := min(lo+band, int(m.nRows))
 		rows := buf[:(hi-lo)*m.row]
 		clear(rows)
+		m.copyOld(rows, old, lo, hi)
 		fillBand(rows, m.row, m.nRows, uint32(lo), uint32(hi), m.columns(), cols)
 		for r := 0; r < hi-lo; r++ {
 			b := rows[r*m.row : (r+1)*m.row]
@@ -89,15 +114,22 @@ func (m *summaryMatrix) writeRows(w io.Writer) error {
 		if _, err := w.Write(rows); err != nil {
 			return err
 		}
+		afterSummaryBand()
 	}
+	summaryWritten(m.read, m.counted)
 	return nil
 }
 
-// columns lists the columns to compute, in column order.
+// columns lists the columns to compute, in column order: the parts not
+// copied from the old summary and the folders' paths.
 func (m *summaryMatrix) columns() []summaryColumn {
 	out := make([]summaryColumn, 0, len(m.parts)+len(m.names))
+	m.read = 0
 	for j, p := range m.parts {
-		out = append(out, summaryColumn{j: j, part: p})
+		if m.old == nil || m.from[j] < 0 {
+			out = append(out, summaryColumn{j: j, part: p})
+			m.read++
+		}
 	}
 	for i, keys := range m.names {
 		out = append(out, summaryColumn{j: len(m.parts) + i, keys: keys})

@@ -60,6 +60,7 @@ type sumDir struct {
 	first  int
 	parts  []partRef
 	files  []string // file names from the manifest
+	gone   []bool   // parts[k] is not in the folder (nil: all are)
 }
 
 // WriteSummary writes the summary of the index folder contentRoot/index
@@ -100,29 +101,58 @@ func writeSummary(contentRoot, index string) error {
 			}
 		}
 	}
-	// Part ids and key counts, folder by folder.
-	var ids [][idSize]byte
-	var paths []string
-	var partBytes int64
+	parts := listSummaryParts(root, dirs)
+	// The summary before, whose columns the parts it lists keep; closed
+	// before the new one is renamed over it.
+	old, _ := openSummary(contentRoot, index)
+	m := &summaryMatrix{parts: parts.paths, old: old}
+	defer m.dropOld()
+	m.keepColumns(parts)
+	var rec keyRecord
+	if m.old != nil {
+		rec = m.old.keys
+	}
+	keys := maxPartKeys(parts, m.from, rec, &m.counted)
+	maxKeys := keys.max
+	m.names = make([][]uint32, len(dirs))
+	for i := range dirs {
+		m.names[i] = pathKeys(dirs, i)
+		maxKeys = max(maxKeys, len(m.names[i]))
+	}
+	m.row = (len(parts.ids)+len(dirs)+7)/8 + summaryRowCRC
+	m.nRows = summaryRowCount(maxKeys, m.row, parts.bytes)
+	m.planReuse()
+	head := encodeSummaryHead(dirs, parts.ids, m.nRows, m.row, keys)
+	return streamSummary(SummaryPath(contentRoot, index), head, m)
+}
+
+// summaryParts are the parts of an index, folder by folder in manifest
+// order: the summary's columns.
+type summaryParts struct {
+	ids   [][idSize]byte
+	paths []string
+	gone  []bool // the manifest lists it but its folder does not hold it
+	bytes int64
+}
+
+func listSummaryParts(root string, dirs []sumDir) summaryParts {
+	var p summaryParts
 	for i := range dirs {
 		d := &dirs[i]
-		d.first = len(ids)
-		for _, r := range d.parts {
-			ids = append(ids, r.id)
-			paths = append(paths, filepath.Join(root, relOf(dirs, i), partName(r.id)))
-			partBytes += r.size
+		d.first = len(p.ids)
+		for k, r := range d.parts {
+			p.ids = append(p.ids, r.id)
+			p.paths = append(p.paths, filepath.Join(root, relOf(dirs, i), partName(r.id)))
+			p.gone = append(p.gone, d.gone != nil && d.gone[k])
+			p.bytes += r.size
 		}
 	}
-	maxKeys := 0
-	for _, p := range paths {
-		maxKeys = max(maxKeys, partKeyCount(p))
-	}
-	nameKeys := make([][]uint32, len(dirs))
-	for i := range dirs {
-		nameKeys[i] = pathKeys(dirs, i)
-		maxKeys = max(maxKeys, len(nameKeys[i]))
-	}
-	row := (len(ids)+len(dirs)+7)/8 + summaryRowCRC
+	return p
+}
+
+// summaryRowCount chooses the row count: 10 bits per key of the largest
+// column, within the share of the parts' bytes.
+func summaryRowCount(maxKeys, row int, partBytes int64) uint32 {
 	nRows := uint32(1) << 10
 	for int(nRows) < summaryBitsPerKey*maxKeys && nRows < 1<<26 {
 		nRows <<= 1
@@ -130,9 +160,7 @@ func writeSummary(contentRoot, index string) error {
 	for nRows > 1<<10 && int64(nRows)*int64(row) > max(partBytes/summaryShare, 1<<20) {
 		nRows >>= 1
 	}
-	head := encodeSummaryHead(dirs, ids, nRows, row)
-	m := &summaryMatrix{nRows: nRows, row: row, parts: paths, names: nameKeys}
-	return streamSummary(SummaryPath(contentRoot, index), head, m)
+	return nRows
 }
 
 // summaryFresh reports whether the summary on disk still describes every
@@ -184,6 +212,7 @@ func walkForSummary(root string) []sumDir {
 				dirs[i].flags |= dirOpaque
 			} else {
 				dirs[i].parts = m.parts
+				dirs[i].gone = goneParts(ents, m.parts)
 				for _, f := range m.files {
 					dirs[i].files = append(dirs[i].files, f.name)
 				}
@@ -195,6 +224,25 @@ func walkForSummary(root string) []sumDir {
 		}
 	}
 	return dirs
+}
+
+// goneParts marks the parts that the folder's listing (sorted by name)
+// lacks: such a part is read, not kept, by the next summary (reading it
+// fails, and its column lets every search through to report it). nil
+// when every part is there.
+func goneParts(ents []os.DirEntry, parts []partRef) []bool {
+	var gone []bool
+	for k, r := range parts {
+		name := partName(r.id)
+		if _, ok := slices.BinarySearchFunc(ents, name, func(e os.DirEntry, n string) int { return strings.Compare(e.Name(), n) }); ok {
+			continue
+		}
+		if gone == nil {
+			gone = make([]bool, len(parts))
+		}
+		gone[k] = true
+	}
+	return gone
 }
 
 // relOf returns the path of folder i relative to the index folder.
@@ -268,7 +316,7 @@ func partKeyCount(path string) int {
 }
 
 // encodeSummaryHead encodes the header and the tables.
-func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, nRows uint32, row int) []byte {
+func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, nRows uint32, row int, keys keyRecord) []byte {
 	var names []byte
 	le := binary.LittleEndian
 	table := make([]byte, summaryDirSize*len(dirs))
@@ -292,6 +340,9 @@ func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, nRows uint32, row int)
 	le.PutUint32(h[24:], summaryHashes)
 	le.PutUint32(h[28:], uint32(len(names)))
 	le.PutUint32(h[32:], uint32(row))
+	le.PutUint32(h[36:], uint32(keys.max))
+	copy(h[40:56], keys.id[:])
+	le.PutUint32(h[56:], 1)
 	out := append(h, table...)
 	for _, id := range ids {
 		out = append(out, id[:]...)

@@ -1,0 +1,210 @@
+package bodyindex
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// summaryCounts records what the writes read through the test hook.
+type summaryCounts struct{ read, counted int }
+
+func hookSummary(t *testing.T) *summaryCounts {
+	t.Helper()
+	c := &summaryCounts{}
+	old := summaryWritten
+	summaryWritten = func(read, counted int) { *c = summaryCounts{read, counted} }
+	t.Cleanup(func() { summaryWritten = old })
+	return c
+}
+
+// summaryTables returns where the rows of a summary start and the ids of
+// its part table.
+func summaryTables(b []byte) (rowsAt int, ids [][idSize]byte) {
+	le := binary.LittleEndian
+	nDirs, nParts, nNames := int(le.Uint32(b[12:])), int(le.Uint32(b[16:])), int(le.Uint32(b[28:]))
+	at := summaryHeaderSize + summaryDirSize*nDirs
+	for j := 0; j < nParts; j++ {
+		ids = append(ids, [idSize]byte(b[at+idSize*j:]))
+	}
+	return at + idSize*nParts + nNames, ids
+}
+
+// resign edits the header of a summary and fixes its CRC, so that the
+// edit is what a writer could have written.
+func resign(b []byte, edit func(h []byte)) []byte {
+	b = slices.Clone(b)
+	edit(b[:summaryHeaderSize])
+	rowsAt, _ := summaryTables(b)
+	crc := crc32.Update(crc32.Checksum(b[:60], castagnoli()), castagnoli(), b[summaryHeaderSize:rowsAt])
+	binary.LittleEndian.PutUint32(b[60:], crc)
+	return b
+}
+
+// rewriteFrom puts old in place of the summary and writes the summary of
+// the index as it is, reusing what old allows.
+func rewriteFrom(t *testing.T, root string, old []byte) []byte {
+	t.Helper()
+	path := SummaryPath(root, "案件")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSummary(root, "案件"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSummaryReuse changes folders of an index (new, changed, emptied and
+// removed ones) and checks that the summary written over the one before
+// equals the one written from scratch, that it read only the new parts
+// when it could, and that anything doubtful in the old summary is read
+// from the parts instead of copied.
+func TestSummaryReuse(t *testing.T) {
+	root := manyPartsCorpus(t)
+	idx := filepath.Join(root, "案件")
+	counts := hookSummary(t)
+	s0 := writeSummaryBytes(t, root)
+	if counts.read == 0 || counts.read != counts.counted {
+		t.Fatalf("a write from scratch read %d parts, counted %d", counts.read, counts.counted)
+	}
+	_, ids0 := summaryTables(s0)
+
+	// A part gone from its folder: read (it fails, and lets every search
+	// through), not copied.
+	parts, _ := filepath.Glob(filepath.Join(idx, "部1", "課1", partPrefix+"*"))
+	if len(parts) == 0 {
+		t.Fatal("no part in 部1/課1")
+	}
+	away := parts[0] + ".away"
+	if err := os.Rename(parts[0], away); err != nil {
+		t.Fatal(err)
+	}
+	s1 := rewriteFrom(t, root, s0)
+	if c := *counts; c.read != 1 || c.counted != 1 {
+		t.Errorf("with a part gone: read %d parts, counted %d; want 1, 1", c.read, c.counted)
+	}
+	if fresh := writeSummaryBytes(t, root); !bytes.Equal(s1, fresh) {
+		t.Fatalf("with a part gone: %d bytes differ from a fresh summary", diffCount(s1, fresh))
+	}
+	if err := os.Rename(away, parts[0]); err != nil {
+		t.Fatal(err)
+	}
+
+	// Changes: new files in two folders, a folder emptied, one removed,
+	// one added.
+	r := rand.New(rand.NewPCG(5, 6))
+	publishSummaryFolder(t, root, "部2/課2", r, 3)
+	publishSummaryFolder(t, root, "部0/課8", r, 1)
+	if err := Publish(filepath.Join(idx, "部3", "課3"), []string{"資料0.txt", "資料1.txt", "資料2.txt", "資料3.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(idx, "部1", "課5")); err != nil {
+		t.Fatal(err)
+	}
+	publishSummaryFolder(t, root, "部9/新しい課", r, 2)
+	fresh := writeSummaryBytes(t, root)
+	all := counts.read
+	_, ids := summaryTables(fresh)
+	newParts := 0
+	for _, id := range ids {
+		if !slices.Contains(ids0, id) {
+			newParts++
+		}
+	}
+	if newParts == 0 || newParts >= all/2 {
+		t.Fatalf("%d new parts of %d: the changes do not test reuse", newParts, all)
+	}
+	le := binary.LittleEndian
+	if !slices.Contains(ids, [idSize]byte(s0[40:])) {
+		t.Fatal("the changes remove the part with the most keys: the key record is not tested")
+	}
+	rowsAt0, _ := summaryTables(s0)
+	tests := []struct {
+		name    string
+		old     []byte
+		band    int // rows per band, 0: the default budget
+		read    int // parts read
+		counted int // parts asked for their key counts, -1: all or only the new ones
+	}{
+		{"intact", s0, 0, newParts, -1},
+		{"intact, bands of 192 rows", s0, 192, newParts, -1},
+		{"a part gone before", s1, 192, newParts + 1, -1},
+		{"no key record", resign(s0, func(h []byte) { clear(h[36:60]) }), 0, newParts, all},
+		{"key record of a removed part", resign(s0, func(h []byte) { copy(h[40:56], bytes.Repeat([]byte{0xEE}, 16)) }), 0, newParts, all},
+		// Damage in the first 1024 rows drops the old summary before
+		// the row count is chosen; further on, from that band on.
+		{"row damaged in the first band", flip(s0, rowsAt0+1), 192, all, all},
+		{"row damaged in the last band", flip(s0, len(s0)-10), 192, all, newParts},
+		{"folder table damaged", flip(s0, summaryHeaderSize+4), 0, all, all},
+		{"other hash count", resign(s0, func(h []byte) { le.PutUint32(h[24:], 2) }), 0, all, newParts},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			budget := summaryBudget
+			if tt.band > 0 {
+				row, oldRow := int(le.Uint32(fresh[32:])), int(le.Uint32(tt.old[32:]))
+				budget = tt.band * (row + oldRow + summaryBatch/8)
+			}
+			withBudget(t, budget, func() {
+				got := rewriteFrom(t, root, tt.old)
+				if !bytes.Equal(got, fresh) {
+					t.Fatalf("%d bytes differ from a fresh summary", diffCount(got, fresh))
+				}
+			})
+			want := tt.counted
+			if want < 0 {
+				want = tt.read
+			}
+			if counts.read != tt.read || counts.counted != want {
+				t.Errorf("read %d parts, counted %d; want %d, %d", counts.read, counts.counted, tt.read, want)
+			}
+		})
+	}
+}
+
+// flip returns b with the byte at i inverted.
+func flip(b []byte, i int) []byte {
+	b = slices.Clone(b)
+	b[i] ^= 0xFF
+	return b
+}
+
+// TestOrBits checks the copy of bit runs against one bit at a time, for
+// runs in and across bytes and words, at every alignment.
+func TestOrBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	bit := func(b []byte, i int) bool { return b[i/8]&(1<<(i%8)) != 0 }
+	for _, n := range []int{0, 1, 7, 8, 9, 55, 56, 57, 64, 120, 200} {
+		for try := 0; try < 40; try++ {
+			src := make([]byte, 40)
+			for i := range src {
+				src[i] = byte(r.Uint32())
+			}
+			s, d := r.IntN(8*len(src)-n+1), r.IntN(8*len(src)-n+1)
+			dst := make([]byte, 40)
+			for i := range dst {
+				dst[i] = byte(r.Uint32()) & 0x11
+			}
+			want := slices.Clone(dst)
+			for i := 0; i < n; i++ {
+				if bit(src, s+i) {
+					want[(d+i)/8] |= 1 << ((d + i) % 8)
+				}
+			}
+			orBits(dst, d, src, s, n)
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("n %d from bit %d to bit %d: %x, want %x", n, s, d, dst, want)
+			}
+		}
+	}
+}
