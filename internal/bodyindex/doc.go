@@ -126,8 +126,10 @@
 //	        length), uvarint(original length), the original bytes. A block
 //	        of pure Japanese text has none; `Apple ＡＢＣ` has two
 //	        (`A` for `a`, `ＡＢＣ` for `abc`).
-//	8 gram  count K, then K × uint32 keys (ascending), then K × uint64 masks:
-//	        bit b of a key's mask is set when block b holds that key
+//	8 gram  count K, then K × uint32 keys (ascending), then K masks of W
+//	        bytes each (little-endian), W = 1, 2, 4 or 8: the fewest bytes
+//	        that hold B bits (B the block count; version 2: always 8).
+//	        Bit b of a key's mask is set when block b holds that key
 //
 //	9 gidx  every 128th key of the gram section (optional): a lookup
 //	        binary-searches this small index, then one run of 128 keys
@@ -141,6 +143,20 @@
 // hold a matching line and is not read, and a part without them is skipped
 // after the binary searches. Blocks hold about 64 KiB of folded text; a part
 // holds at most 64 blocks (about 4 MiB).
+//
+// # Chunks
+//
+// Publishing groups the files of a folder, in file-table order, into
+// chunks of whole files of chunkMin to chunkMax bytes of text (64–512
+// KiB); each chunk starts a new part, so a part holds one chunk (or a
+// piece of one large file). A chunk ends, once it holds chunkMin, before
+// a file whose name hashes to an anchor, so that adding, removing or
+// changing a file moves only the boundaries near it. A chunk whose files
+// are all unchanged since the last publish keeps its parts byte for byte;
+// only the chunks holding changed files are encoded again. Small chunks
+// make that cost a few hundred KB per changed file instead of its whole
+// folder, at the price of repeating common keys in each part's gram
+// section (about 1.4× the text in all, instead of 1.3×).
 //
 // Why a folded copy and patches: matching runs on the folded text, which
 // must be plain bytes to be fast; the original text is needed only for the

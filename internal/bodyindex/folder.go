@@ -22,6 +22,10 @@ type Folder struct {
 	parts []*Part
 	errs  []error
 	maps  []*mapping
+	// legacy marks a folder of an older version opened for Rebuild: its
+	// parts are mapped outside the cache (unmaps) and never reused.
+	legacy bool
+	unmaps []func() error
 }
 
 // openRetries bounds how often OpenFolder reads the manifest again when a
@@ -67,6 +71,10 @@ func OpenFolder(dir string) (*Folder, error) {
 func (f *Folder) Close() error {
 	release(f.maps)
 	f.maps = nil
+	for _, u := range f.unmaps {
+		u()
+	}
+	f.unmaps = nil
 	return nil
 }
 

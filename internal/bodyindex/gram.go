@@ -1,6 +1,7 @@
 package bodyindex
 
 import (
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 )
@@ -183,4 +184,41 @@ func (g *gramSet) sorted() ([]uint32, []uint64) {
 		masks[j] = g.masks[i]
 	}
 	return keys, masks
+}
+
+// maskWidth is the bytes of one block mask in a part of blocks blocks:
+// the fewest of 1, 2, 4 or 8 that hold a bit per block. Small parts keep
+// their gram table small this way: a key costs 4 bytes plus its mask, and
+// a part of 8 blocks or fewer pays 5 bytes per key instead of 12.
+func maskWidth(blocks int) int {
+	switch {
+	case blocks <= 8:
+		return 1
+	case blocks <= 16:
+		return 2
+	case blocks <= 32:
+		return 4
+	}
+	return 8
+}
+
+// putMask writes the low w bytes of m, little-endian.
+func putMask(dst []byte, w int, m uint64) {
+	for i := 0; i < w; i++ {
+		dst[i] = byte(m >> (8 * i))
+	}
+}
+
+// getMask reads a w-byte little-endian mask.
+func getMask(src []byte, w int) uint64 {
+	le := binary.LittleEndian
+	switch w {
+	case 1:
+		return uint64(src[0])
+	case 2:
+		return uint64(le.Uint16(src))
+	case 4:
+		return uint64(le.Uint32(src))
+	}
+	return le.Uint64(src)
 }

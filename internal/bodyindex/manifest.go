@@ -61,6 +61,12 @@ func readManifest(dir string) (*manifest, error) {
 // parseManifest decodes manifest bytes. Another magic or version gives a
 // *RebuildError; anything else malformed a *FormatError.
 func parseManifest(path string, data []byte) (*manifest, error) {
+	return parseManifestVersion(path, data, FormatVersion)
+}
+
+// parseManifestVersion parses a manifest of format version version: the
+// current one, or version 2, whose manifest has the same layout.
+func parseManifestVersion(path string, data []byte, version uint32) (*manifest, error) {
 	le := binary.LittleEndian
 	bad := func(off int, what string) error { return &FormatError{Path: path, Offset: int64(off), What: what} }
 	if len(data) < manifestHeaderSize {
@@ -69,10 +75,10 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 	if string(data[:8]) != manifestMagic {
 		return nil, &RebuildError{Cause: bad(0, "not a fumibako body index manifest")}
 	}
-	if v := le.Uint32(data[8:]); v != FormatVersion {
+	if v := le.Uint32(data[8:]); v != version {
 		rb := &RebuildError{Version: int(min(v, 1<<30))}
-		if v > 0 && v < FormatVersion {
-			rb.Files = legacyFileNames(data)
+		if v > 0 && v < FormatVersion && version == FormatVersion {
+			rb.Files = legacyFileNames(path, data)
 		}
 		return nil, rb
 	}
@@ -138,9 +144,17 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 // legacyFileNames returns the file names of an older manifest version
 // where this build knows how to find them (so that Rebuild names them and
 // the indexer ingests them again), else nil. Version 1 differs from 2 only
-// in the size of a file-table row.
-func legacyFileNames(data []byte) []string {
+// in the size of a file-table row; version 2 manifests are laid out as
+// version 3 ones.
+func legacyFileNames(path string, data []byte) []string {
 	le := binary.LittleEndian
+	if m, err := parseManifestVersion(path, data, 2); err == nil {
+		var out []string
+		for _, f := range m.files {
+			out = append(out, f.name)
+		}
+		return out
+	}
 	if len(data) < manifestHeaderSize || le.Uint32(data[8:]) != 1 {
 		return nil
 	}

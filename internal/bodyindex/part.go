@@ -33,7 +33,8 @@ type Part struct {
 	foldOff         int // offset of the fold section in the file
 	orig            []byte
 	keys            []byte // nKeys × uint32
-	masks           []byte // nKeys × uint64
+	masks           []byte // nKeys × maskW bytes
+	maskW           int    // bytes per mask: maskWidth(blocks)
 	gidx            []byte // every gramIndexStep-th key, or nil
 	nKeys           int
 }
@@ -50,6 +51,12 @@ type Segment struct {
 // ParsePart checks and decodes the bytes of a part; path names it in
 // errors. data must stay valid and unchanged while the Part is used.
 func ParsePart(path string, data []byte) (*Part, error) {
+	return parsePart(path, data, FormatVersion)
+}
+
+// parsePart parses a part of format version want: the current one, or an
+// older one that Rebuild converts (legacyFolders).
+func parsePart(path string, data []byte, want uint32) (*Part, error) {
 	le := binary.LittleEndian
 	bad := func(off int, format string, a ...any) error {
 		return &FormatError{Path: path, Offset: int64(off), What: fmt.Sprintf(format, a...)}
@@ -60,7 +67,7 @@ func ParsePart(path string, data []byte) (*Part, error) {
 	if string(data[:8]) != partMagic {
 		return nil, bad(0, "not a fumibako body index part")
 	}
-	if v := le.Uint32(data[8:]); v != FormatVersion {
+	if v := le.Uint32(data[8:]); v != want {
 		return nil, &RebuildError{Version: int(min(v, 1<<30)), Cause: bad(8, "part format version %d", v)}
 	}
 	nSec := int(le.Uint32(data[12:]))
@@ -128,25 +135,38 @@ func ParsePart(path string, data []byte) (*Part, error) {
 		}
 		p.blocks = append(p.blocks, b)
 	}
-	// grams
-	gs := sec[tagGrams]
-	if len(gs) < 4 || int64(len(gs)) != 4+12*int64(le.Uint32(gs)) {
-		return nil, bad(secOff(tagGrams), "bad gram table")
-	}
-	p.nKeys = int(le.Uint32(gs))
-	p.keys = gs[4 : 4+4*p.nKeys]
-	p.masks = gs[4+4*p.nKeys:]
-	if gi := sec[tagGramIndex]; gi != nil {
-		if len(gi) != 4*((p.nKeys+gramIndexStep-1)/gramIndexStep) {
-			return nil, bad(secOff(tagGramIndex), "bad gram index")
-		}
-		p.gidx = gi
+	if err := p.parseGrams(sec[tagGrams], sec[tagGramIndex], offs[tagGrams], offs[tagGramIndex], want); err != nil {
+		return nil, err
 	}
 	// The block table and the gram index are read by every search that
 	// opens the part (the writer puts them first).
 	willNeed(bs)
 	willNeed(p.gidx)
 	return p, nil
+}
+
+// parseGrams checks the gram section gs and the optional gram index gi
+// (at file offsets gOff and iOff) of a part of version want whose blocks
+// are parsed.
+func (p *Part) parseGrams(gs, gi []byte, gOff, iOff int, want uint32) error {
+	le := binary.LittleEndian
+	p.maskW = maskWidth(len(p.blocks))
+	if want == 2 {
+		p.maskW = 8 // version 2 masks are always 8 bytes
+	}
+	if len(gs) < 4 || int64(len(gs)) != 4+int64(4+p.maskW)*int64(le.Uint32(gs)) {
+		return &FormatError{Path: p.path, Offset: int64(gOff), What: "bad gram table"}
+	}
+	p.nKeys = int(le.Uint32(gs))
+	p.keys = gs[4 : 4+4*p.nKeys]
+	p.masks = gs[4+4*p.nKeys:]
+	if gi != nil {
+		if len(gi) != 4*((p.nKeys+gramIndexStep-1)/gramIndexStep) {
+			return &FormatError{Path: p.path, Offset: int64(iOff), What: "bad gram index"}
+		}
+		p.gidx = gi
+	}
+	return nil
 }
 
 // parseTables decodes the file and segment tables on first use: a part
@@ -341,7 +361,7 @@ func (p *Part) Candidates(keys []uint32) uint64 {
 		if i == hi || le.Uint32(p.keys[4*i:]) != k {
 			return 0
 		}
-		mask &= le.Uint64(p.masks[8*i:])
+		mask &= getMask(p.masks[p.maskW*i:], p.maskW)
 		if mask == 0 {
 			return 0
 		}

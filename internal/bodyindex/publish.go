@@ -349,7 +349,7 @@ func planChunks(entries []fileEntry) [][]int {
 // c, unchanged, renumbered to the new file table; nil when the chunk must
 // be encoded. Encoding the same files again would give the same bytes.
 func reuseParts(old *Folder, items []item, c []int) []partRef {
-	if old == nil {
+	if old == nil || old.legacy {
 		return nil
 	}
 	for _, i := range c {

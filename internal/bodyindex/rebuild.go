@@ -2,6 +2,7 @@ package bodyindex
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,9 +22,48 @@ type LegacyFile struct {
 // format version, by version. When FormatVersion is raised, the reader of
 // the version it replaces is added here, so that Rebuild converts such
 // folders in place from their own text instead of having every file
-// ingested again. Version 1 is the first version: the table is empty, and
-// Rebuild drops unreadable indexes (their files are ingested again).
+// ingested again (or, when the old layout is close enough to parse, to
+// legacyFolders). Version 1 has no reader: Rebuild drops such indexes
+// (their files are ingested again).
 var legacyReaders = map[int]func(dir string) ([]LegacyFile, error){}
+
+// legacyFolders opens, by version, a folder whose index has an older
+// format version that this build still parses; Rebuild re-encodes it in
+// the current format from its own parts, chunk by chunk (so a large folder
+// is never all in memory), keeping each file's row (time and size as
+// indexed). Version 2 differs from 3 only in its gram masks, which are
+// always 8 bytes.
+var legacyFolders = map[int]func(dir string) (*Folder, error){2: openV2}
+
+// openV2 opens a version 2 folder for Rebuild. A part that cannot be read
+// is kept as an error: its files are reported lost.
+func openV2(dir string) (*Folder, error) {
+	path := filepath.Join(dir, ManifestName)
+	data, err := readSmall(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := parseManifestVersion(path, data, 2)
+	if err != nil {
+		return nil, err
+	}
+	f := &Folder{Dir: dir, files: m.files, refs: m.parts, legacy: true}
+	for _, r := range m.parts {
+		pp := filepath.Join(dir, partName(r.id))
+		var p *Part
+		data, unmap, _, err := mapFile(pp)
+		if err == nil {
+			f.unmaps = append(f.unmaps, unmap)
+			p, err = parsePart(pp, data, 2)
+			if err == nil && int64(len(data)) != r.size {
+				p, err = nil, &FormatError{Path: pp, What: fmt.Sprintf("size %d, manifest says %d", len(data), r.size)}
+			}
+		}
+		f.parts = append(f.parts, p)
+		f.errs = append(f.errs, err)
+	}
+	return f, nil
+}
 
 // Rebuild makes dir's body index readable by this build again. It does
 // nothing for a folder without an index or with a current one. An index of
@@ -45,6 +85,13 @@ func Rebuild(dir string) error {
 	}
 	if !errors.As(err, &rb) {
 		return err
+	}
+	if open, ok := legacyFolders[rb.Version]; ok {
+		old, lerr := open(dir)
+		if lerr == nil {
+			return reencode(dir, old)
+		}
+		rb.Cause = lerr
 	}
 	if read, ok := legacyReaders[rb.Version]; ok && rb.Version != 0 {
 		files, lerr := read(dir)
@@ -76,6 +123,13 @@ func rewriteDamaged(dir string) error {
 	if !damaged {
 		return nil
 	}
+	return reencode(dir, f)
+}
+
+// reencode writes every file of f again as dir's body index (parts that
+// can be reused are; f's unreadable files are left out, *LostError) and
+// closes f.
+func reencode(dir string, f *Folder) error {
 	items := make([]item, len(f.files))
 	for i, fe := range f.files {
 		items[i] = item{name: fe.name, old: i, entry: fe}

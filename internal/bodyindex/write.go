@@ -213,11 +213,15 @@ func (e *encoder) finishPart() {
 	for _, r := range b.blocks {
 		blockSec = append(blockSec, u32s(r.firstLine, r.patchOff, r.patchLen, r.rawLen, r.flags)...)
 	}
-	gramSec := make([]byte, 4+12*len(keys))
+	w := maskWidth(len(b.blocks))
+	if encodeVersion == 2 {
+		w = 8
+	}
+	gramSec := make([]byte, 4+(4+w)*len(keys))
 	le.PutUint32(gramSec, uint32(len(keys)))
 	for i, k := range keys {
 		le.PutUint32(gramSec[4+4*i:], k)
-		le.PutUint64(gramSec[4+4*len(keys)+8*i:], masks[i])
+		putMask(gramSec[4+4*len(keys)+w*i:], w, masks[i])
 	}
 	linesSec := u32s(b.lines...)
 	var gidx []uint32
@@ -243,7 +247,7 @@ func (e *encoder) finishPart() {
 	}
 	data := make([]byte, 0, size)
 	data = append(data, partMagic...)
-	data = le.AppendUint32(data, FormatVersion)
+	data = le.AppendUint32(data, encodeVersion)
 	data = le.AppendUint32(data, uint32(len(secs)))
 	off := partHeaderSize + sectionEntrySize*len(secs)
 	for _, s := range secs {
@@ -320,7 +324,7 @@ func encodeManifest(parts []partRef, files []fileEntry) []byte {
 	body = append(body, names...)
 	out := make([]byte, 0, manifestHeaderSize+len(body))
 	out = append(out, manifestMagic...)
-	out = le.AppendUint32(out, FormatVersion)
+	out = le.AppendUint32(out, encodeVersion)
 	out = le.AppendUint32(out, uint32(len(parts)))
 	out = le.AppendUint32(out, uint32(len(files)))
 	out = le.AppendUint32(out, uint32(len(names)))

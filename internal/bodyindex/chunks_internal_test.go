@@ -1,0 +1,281 @@
+package bodyindex
+
+import (
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// chunkSizes sets the chunk planner's sizes for a test and puts them back
+// after it.
+func chunkSizes(t testing.TB, block, blocks, lo, hi int, anchorBits uint32) {
+	t.Helper()
+	b, m, cn, cx, ca := blockTarget, maxBlocks, chunkMin, chunkMax, chunkAnchor
+	blockTarget, maxBlocks, chunkMin, chunkMax, chunkAnchor = block, blocks, lo, hi, anchorBits
+	t.Cleanup(func() { blockTarget, maxBlocks, chunkMin, chunkMax, chunkAnchor = b, m, cn, cx, ca })
+}
+
+// chunkFile is the text of file i of a test folder, n lines (0: 2 to 12
+// lines by i, so that chunks hold varying numbers of files as real ones
+// do); variant changes the words, not the size.
+func chunkFile(i, n int, variant string) []extract.Place {
+	if n == 0 {
+		h := fnv.New32a()
+		fmt.Fprint(h, i)
+		n = 2 + int(h.Sum32()%11)
+	}
+	var lines []string
+	for l := 0; l < n; l++ {
+		lines = append(lines, fmt.Sprintf("%s行%03d-%03d 見積と請求の本文", variant, i, l))
+	}
+	return []extract.Place{{Name: "本文", Lines: lines}}
+}
+
+// partFiles returns, per part id of dir's index, the names of the files
+// it holds.
+func partFiles(t *testing.T, dir string) (map[[idSize]byte][]string, []fileEntry) {
+	t.Helper()
+	f, err := OpenFolder(dir)
+	if err != nil || f == nil {
+		t.Fatalf("OpenFolder = %v, %v", f, err)
+	}
+	defer f.Close()
+	out := map[[idSize]byte][]string{}
+	for _, r := range f.refs {
+		for i := r.firstFile; i <= r.lastFile; i++ {
+			out[r.id] = append(out[r.id], f.files[i].name)
+		}
+	}
+	return out, slices.Clone(f.files)
+}
+
+// TestChangedFileReencodesItsChunk publishes a folder of many files, edits
+// it and checks that only the chunk holding the edit is encoded again: every
+// other part keeps its name (same bytes), the new parts hold exactly the
+// files of the edited chunk, and the index equals one published from
+// scratch.
+func TestChangedFileReencodesItsChunk(t *testing.T) {
+	const nFiles = 80
+	name := func(i int) string { return fmt.Sprintf("見積%03d.txt", i) }
+	tests := []struct {
+		what  string
+		edit  func(t *testing.T, dir string, model map[string][]extract.Place, first []int) (removed []string, at string)
+		parts int // chunks encoded again at most
+	}{
+		{"middle of a chunk", func(t *testing.T, dir string, model map[string][]extract.Place, first []int) ([]string, string) {
+			n := name(first[3] + 1)
+			model[n] = chunkFile(first[3]+1, 0, "改")
+			return nil, n
+		}, 1},
+		{"first file of a chunk", func(t *testing.T, dir string, model map[string][]extract.Place, first []int) ([]string, string) {
+			n := name(first[4])
+			model[n] = chunkFile(first[4], 0, "改")
+			return nil, n
+		}, 1},
+		{"last file of a chunk", func(t *testing.T, dir string, model map[string][]extract.Place, first []int) ([]string, string) {
+			n := name(first[5] - 1)
+			model[n] = chunkFile(first[5]-1, 0, "改")
+			return nil, n
+		}, 1},
+		{"file added", func(t *testing.T, dir string, model map[string][]extract.Place, first []int) ([]string, string) {
+			n := name(first[3]+1) + "追加.txt"
+			model[n] = chunkFile(999, 6, "新")
+			return nil, n
+		}, 2},
+		{"file removed", func(t *testing.T, dir string, model map[string][]extract.Place, first []int) ([]string, string) {
+			n := name(first[3] + 1)
+			delete(model, n)
+			return []string{n}, name(first[3] + 2)
+		}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.what, func(t *testing.T) {
+			// Files of 100–600 bytes stand for the benchmark's 10–90 KB:
+			// the sizes of this build scaled down 150 times.
+			chunkSizes(t, blockTarget/150, maxBlocks, chunkMin/150, chunkMax/150, chunkAnchor)
+			dir := tempDir(t)
+			model := map[string][]extract.Place{}
+			for i := 0; i < nFiles; i++ {
+				model[name(i)] = chunkFile(i, 0, "")
+			}
+			writeModel(t, dir, model)
+			if err := Publish(dir, nil); err != nil {
+				t.Fatal(err)
+			}
+			before, entries := partFiles(t, dir)
+			var first []int // file index where each chunk starts
+			for _, c := range planChunks(entries) {
+				first = append(first, c[0])
+			}
+			if len(first) < 8 || len(before) != len(first) {
+				t.Fatalf("%d chunks in %d parts, want at least 8, one part each", len(first), len(before))
+			}
+			removed, at := tc.edit(t, dir, model, first)
+			for n, places := range model {
+				if !reflect.DeepEqual(places, chunkFile(fileNumber(n), 0, "")) {
+					if _, err := content.WriteFolder(filepath.Join(dir, n), places); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := Publish(dir, removed); err != nil {
+				t.Fatal(err)
+			}
+			after, entries := partFiles(t, dir)
+			var fresh []string // files of the parts written by the second publish
+			encoded := 0
+			for id, files := range after {
+				if _, kept := before[id]; !kept {
+					fresh = append(fresh, files...)
+					encoded++
+				}
+			}
+			if encoded == 0 || encoded > tc.parts {
+				t.Fatalf("%d parts encoded again, want 1 to %d", encoded, tc.parts)
+			}
+			if !slices.Contains(fresh, at) {
+				t.Fatalf("the new parts hold %v, not %s", fresh, at)
+			}
+			// The new parts hold whole chunks of the new plan, and the one
+			// holding the edit among them.
+			var want []string
+			for _, c := range planChunks(entries) {
+				var names []string
+				for _, i := range c {
+					names = append(names, entries[i].name)
+				}
+				if slices.Contains(fresh, names[0]) {
+					want = append(want, names...)
+				}
+			}
+			slices.Sort(fresh)
+			slices.Sort(want)
+			if !slices.Equal(fresh, want) {
+				t.Fatalf("new parts hold %v, want the chunks %v", fresh, want)
+			}
+			checkModel(t, dir, model)
+			scratch := tempDir(t)
+			writeModel(t, scratch, model)
+			if err := Publish(scratch, nil); err != nil {
+				t.Fatal(err)
+			}
+			if a, b := indexBytes(t, dir), indexBytes(t, scratch); !reflect.DeepEqual(a, b) {
+				t.Fatalf("index (%d files) differs from one published from scratch (%d files)", len(a), len(b))
+			}
+		})
+	}
+}
+
+// fileNumber is the i of 見積<i>.txt (999 for other names).
+func fileNumber(name string) int {
+	var i int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(name, "見積"), "%03d.txt", &i); err != nil || name != fmt.Sprintf("見積%03d.txt", i) {
+		return 999
+	}
+	return i
+}
+
+func writeModel(t *testing.T, dir string, model map[string][]extract.Place) {
+	t.Helper()
+	for n, places := range model {
+		if _, err := content.WriteFolder(filepath.Join(dir, n), places); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkModel reads every file back and checks that the folder holds only
+// the manifest and the parts it lists.
+func checkModel(t *testing.T, dir string, model map[string][]extract.Place) {
+	t.Helper()
+	files, err := Files(dir)
+	if err != nil || len(files) != len(model) {
+		t.Fatalf("Files = %d files, %v; want %d", len(files), err, len(model))
+	}
+	for n, want := range model {
+		got, err := ReadFile(dir, n)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("ReadFile(%s) = %q, %v; want %q", n, got, err, want)
+		}
+	}
+	m, err := readManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{ManifestName: true}
+	for _, r := range m.parts {
+		listed[partName(r.id)] = true
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ManifestName) && !listed[e.Name()] {
+			t.Fatalf("stale index file %s left", e.Name())
+		}
+	}
+}
+
+// TestRechunkFromOldSizes publishes a folder with the chunk sizes of
+// before (3–4 MB: one chunk), changes one file and publishes with the
+// current sizes: the folder is cut into the new chunks, every file reads
+// back, a word of the changed file is found in its part only, the old part
+// is gone, and the index equals one published from scratch.
+func TestRechunkFromOldSizes(t *testing.T) {
+	name := func(i int) string { return fmt.Sprintf("見積%03d.txt", i) }
+	model := map[string][]extract.Place{}
+	for i := 0; i < 60; i++ {
+		model[name(i)] = chunkFile(i, 400, "") // ~20 KB each, 1.2 MB in all
+	}
+	dir := tempDir(t)
+	writeModel(t, dir, model)
+	lo, hi, anchorBits := chunkMin, chunkMax, chunkAnchor // the sizes of this build
+	chunkSizes(t, blockTarget, maxBlocks, 3<<20, 4<<20, 3)
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	chunkMin, chunkMax, chunkAnchor = lo, hi, anchorBits
+	old, _ := partFiles(t, dir)
+	if len(old) != 1 {
+		t.Fatalf("%d parts with the old sizes, want 1", len(old))
+	}
+	changed := name(17)
+	model[changed] = []extract.Place{{Name: "本文", Lines: []string{"鬱金香の件", "変更した行"}}}
+	if _, err := content.WriteFolder(filepath.Join(dir, changed), model[changed]); err != nil {
+		t.Fatal(err)
+	}
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := partFiles(t, dir)
+	if len(parts) < 3 {
+		t.Fatalf("%d parts after republishing, want the folder cut into chunks", len(parts))
+	}
+	checkModel(t, dir, model)
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	keys := QueryKeys("鬱金香")
+	for i, p := range f.parts {
+		files := parts[f.refs[i].id]
+		if hit := p.Candidates(keys) != 0; hit != slices.Contains(files, changed) {
+			t.Fatalf("part %d (%v): Candidates = %v", i, files, hit)
+		}
+	}
+	scratch := tempDir(t)
+	writeModel(t, scratch, model)
+	if err := Publish(scratch, nil); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := indexBytes(t, dir), indexBytes(t, scratch); !reflect.DeepEqual(a, b) {
+		t.Fatalf("republished index (%d files) differs from scratch (%d files)", len(a), len(b))
+	}
+}

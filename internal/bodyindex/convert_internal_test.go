@@ -1,0 +1,170 @@
+package bodyindex
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// envConvertChild makes the test binary act as the child of
+// TestKillDuringConvert: it converts the version 2 folder named by the
+// variable (Rebuild) and exits, unless it is killed first.
+const envConvertChild = "FUMIBAKO_BODYINDEX_CONVERT_CHILD"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envConvertChild); dir != "" {
+		fmt.Println("converting")
+		if err := Rebuild(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// publishV2 publishes model into dir as a version 2 index.
+func publishV2(t testing.TB, dir string, model map[string][]extract.Place) {
+	t.Helper()
+	for n, places := range model {
+		if _, err := content.WriteFolder(filepath.Join(dir, n), places); err != nil {
+			t.Fatal(err)
+		}
+	}
+	encodeVersion = 2
+	defer func() { encodeVersion = FormatVersion }()
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyIndex copies the index files of src into a new folder.
+func copyIndex(t testing.TB, src string) string {
+	t.Helper()
+	dst := tempDir(t)
+	for n, data := range indexBytes(t, src) {
+		if err := os.WriteFile(filepath.Join(dst, n), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// TestRebuildConvertsV2 checks that the encoder's version 2 mode writes the
+// bytes of the released version 2 fixture, and that Rebuild converts that
+// fixture in place into the bytes the current version publishes from the
+// same files: nothing is lost or ingested again.
+func TestRebuildConvertsV2(t *testing.T) {
+	cur := filepath.Join("testdata", fmt.Sprintf("v%d", FormatVersion))
+	model := map[string][]extract.Place{}
+	f, err := OpenFolder(cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.files {
+		places, err := f.Places(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model[f.files[i].name] = places
+	}
+	f.Close()
+	v2 := tempDir(t)
+	publishV2(t, v2, model)
+	if a, b := indexBytes(t, v2), indexBytes(t, filepath.Join("testdata", "v2")); !reflect.DeepEqual(a, b) {
+		t.Fatalf("version 2 encoding (%d files) differs from the v2 fixture (%d files)", len(a), len(b))
+	}
+
+	dir := copyIndex(t, filepath.Join("testdata", "v2"))
+	_, err = Files(dir)
+	var rb *RebuildError
+	if !errors.As(err, &rb) || rb.Version != 2 || !NeedsRebuild(dir) {
+		t.Fatalf("Files(v2) = %v, want RebuildError version 2", err)
+	}
+	if err := Rebuild(dir); err != nil {
+		t.Fatalf("Rebuild(v2) = %v", err)
+	}
+	if a, b := indexBytes(t, dir), indexBytes(t, cur); !reflect.DeepEqual(a, b) {
+		t.Fatalf("converted index %v differs from the v%d fixture %v", keys(a), FormatVersion, keys(b))
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestKillDuringConvert kills a process converting a version 2 folder
+// with SIGKILL at moments it does not choose: the folder is always read
+// as version 2 (to be converted again) or as the converted index, never
+// misread, and converting and publishing again gives the bytes of an
+// uninterrupted conversion.
+func TestKillDuringConvert(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL of a child process is tested on Linux")
+	}
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := map[string][]extract.Place{}
+	for i := 0; i < 120; i++ {
+		model[fmt.Sprintf("報告%03d.txt", i)] = chunkFile(i, 300, "")
+	}
+	src := tempDir(t)
+	publishV2(t, src, model)
+	want := copyIndex(t, src)
+	if err := Rebuild(want); err != nil {
+		t.Fatal(err)
+	}
+	for round, wait := range []time.Duration{0, 2 * time.Millisecond, 10 * time.Millisecond, 30 * time.Millisecond, 80 * time.Millisecond, 200 * time.Millisecond} {
+		dir := copyIndex(t, src)
+		cmd := exec.Command(exe, "-test.run=^$")
+		cmd.Env = append(os.Environ(), envConvertChild+"="+dir)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		bufio.NewReader(out).ReadString('\n') // the child starts converting
+		time.Sleep(wait)
+		cmd.Process.Kill()
+		if err := cmd.Wait(); err != nil && stderr.Len() > 0 {
+			t.Fatalf("round %d: child: %s", round, stderr.String())
+		}
+		files, err := Files(dir)
+		if err != nil && !errors.As(err, new(*RebuildError)) || err == nil && len(files) != len(model) {
+			t.Fatalf("round %d: after the kill Files = %d files, %v", round, len(files), err)
+		}
+		if err := Rebuild(dir); err != nil {
+			t.Fatalf("round %d: Rebuild = %v", round, err)
+		}
+		if err := Publish(dir, nil); err != nil { // deletes what the kill left
+			t.Fatalf("round %d: Publish = %v", round, err)
+		}
+		if a, b := indexBytes(t, dir), indexBytes(t, want); !reflect.DeepEqual(a, b) {
+			t.Fatalf("round %d (kill after %v): %d index files, want those of an uninterrupted conversion (%d)", round, wait, len(a), len(b))
+		}
+	}
+}
