@@ -252,6 +252,13 @@ func (r *run) completeChecker() func(ingestlist.Row) bool {
 		folder := content.FolderOf(row.RelPath)
 		files, ok := cache[workspace.FoldKey(folder)]
 		if !ok {
+			if len(cache) >= checkerFolders {
+				// The crawl's order visits a folder's files together,
+				// but for those of its subfolders: a few folders at a
+				// time are enough, and all of them would hold every
+				// indexed file name (issue 21).
+				clear(cache)
+			}
 			files = r.indexedFiles(folder)
 			cache[workspace.FoldKey(folder)] = files
 		}
@@ -262,6 +269,10 @@ func (r *run) completeChecker() func(ingestlist.Row) bool {
 		return ok && (!row.HasTSVCount || n >= row.TSVCount)
 	}
 }
+
+// checkerFolders bounds the folders whose indexed files completeChecker
+// keeps at once.
+const checkerFolders = 64
 
 // indexedFiles returns the files of a folder's body index with their place
 // counts, keyed by FoldKey; an index of another version is rebuilt first,

@@ -130,7 +130,7 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 // applyPostponed keeps a postponed file 未取り込み with the reason (seed:
 // Postponed; the previous row's TSV数, date and version stay).
 func (r *run) applyPostponed(t plan.Target, resp worker.Response, a *applied) {
-	if prev, ok := t.Prev, t.HasPrev; ok {
+	if prev := t.Prev; prev != nil {
 		a.row.TSVCount, a.row.HasTSVCount, a.row.IngestedAt, a.row.Version = prev.TSVCount, prev.HasTSVCount, prev.IngestedAt, prev.Version
 	}
 	a.row.State, a.row.Error = ingestlist.Pending, ingestlist.CleanError(resp.Msg)

@@ -41,11 +41,11 @@ type Target struct {
 	// Row is the position of the target's row in Root.Rows, so that the
 	// indexer finds it without a map of every row by path.
 	Row int
-	// Prev is the file's row in the previous list (HasPrev): a postponed
-	// file keeps its TSV数, date and version (seed: Postponed), and the
-	// indexer need not keep the whole previous list for the few targets.
-	Prev    ingestlist.Row
-	HasPrev bool
+	// Prev is the file's row in the previous list, nil when it had none
+	// (a pointer: most targets of a build have none): a postponed file
+	// keeps its TSV数, date and version (seed: Postponed), and the indexer
+	// need not keep the whole previous list for the few targets.
+	Prev *ingestlist.Row
 }
 
 // Counts are the per-root numbers of the log line.
@@ -164,7 +164,12 @@ func Decide(in Input) *Root {
 		case Pending:
 			p.Counts.Pending++
 		}
-		p.Targets = append(p.Targets, Target{File: f, Reason: reason, Retry: reason == Failed, Row: len(p.Rows), Prev: prev, HasPrev: hasPrev})
+		t := Target{File: f, Reason: reason, Retry: reason == Failed, Row: len(p.Rows)}
+		if hasPrev {
+			pv := prev // only targets with a previous row pay for a copy
+			t.Prev = &pv
+		}
+		p.Targets = append(p.Targets, t)
 		p.Rows = append(p.Rows, FreshRow(f))
 	}
 	// Rows of this root that the crawl did not see.
