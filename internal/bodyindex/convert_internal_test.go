@@ -17,21 +17,23 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 )
 
-// envConvertChild makes the test binary act as the child of
-// TestKillDuringConvert: it converts the version 2 folder named by the
-// variable (Rebuild) and exits, unless it is killed first.
+// envConvertChild makes TestConvertChild, run alone in a child process
+// of TestKillDuringConvert, convert the version 2 folder named by the
+// variable (Rebuild) and exit, unless it is killed first. (The package's
+// TestMain belongs to the summary's kill test.)
 const envConvertChild = "FUMIBAKO_BODYINDEX_CONVERT_CHILD"
 
-func TestMain(m *testing.M) {
-	if dir := os.Getenv(envConvertChild); dir != "" {
-		fmt.Println("converting")
-		if err := Rebuild(dir); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
+func TestConvertChild(t *testing.T) {
+	dir := os.Getenv(envConvertChild)
+	if dir == "" {
+		t.Skip("the child of TestKillDuringConvert")
 	}
-	os.Exit(m.Run())
+	fmt.Println("converting")
+	if err := Rebuild(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // publishV2 publishes model into dir as a version 2 index.
@@ -136,7 +138,7 @@ func TestKillDuringConvert(t *testing.T) {
 	}
 	for round, wait := range []time.Duration{0, 2 * time.Millisecond, 10 * time.Millisecond, 30 * time.Millisecond, 80 * time.Millisecond, 200 * time.Millisecond} {
 		dir := copyIndex(t, src)
-		cmd := exec.Command(exe, "-test.run=^$")
+		cmd := exec.Command(exe, "-test.run=^TestConvertChild$")
 		cmd.Env = append(os.Environ(), envConvertChild+"="+dir)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
