@@ -181,6 +181,7 @@ func (r *run) writeListAndJournal() error {
 	if r.idle() {
 		return nil
 	}
+	r.markChanging() // rule 7: the run changes folders from here on
 	if _, err := ingestlist.WriteFileIfChanged(r.ws.IngestList(), r.folders, r.rows); err != nil {
 		return r.check(err)
 	}
@@ -363,6 +364,7 @@ func (r *run) recordRemovals(removed []journal.Removal) error {
 	if len(removed) == 0 {
 		return nil
 	}
+	r.markChanging() // rule 7: per-file folders go below
 	if err := journal.AddPendingRemove(r.ws.PendingRemove(), removed); err != nil {
 		return err
 	}

@@ -38,7 +38,9 @@
 //     journal a run with nothing to do left and writes no record at all:
 //     the files already are what the rewrites would leave.
 //  7. Every index MUST be marked as changing (bodyindex.MarkChanging,
-//     durable) before the run changes any of its folders, and only
+//     durable) before the run changes any of its folders (the run marks
+//     them all before its first change: a run with nothing to do marks
+//     none), and only
 //     WriteSummary, once the summary is committed, clears the mark: a
 //     search believes a summary without checking folders only while the
 //     mark is absent, so a kill in between leaves searches checking

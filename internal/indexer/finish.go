@@ -111,13 +111,16 @@ type ChangeMarker interface {
 	MarkChanging(contentRoot, index string) error
 }
 
-// markChanging marks every index of the settings as changing; one that
-// cannot be marked has its summary removed by the marker instead.
+// markChanging marks every index of the settings as changing, once, before
+// the run's first change (rule 7; a run that changes nothing marks
+// nothing); one that cannot be marked has its summary removed by the
+// marker instead.
 func (r *run) markChanging() {
 	m, ok := r.opt.Body.(ChangeMarker)
-	if !ok {
+	if !ok || r.marked {
 		return
 	}
+	r.marked = true
 	for _, root := range r.opt.Settings.Roots {
 		if err := m.MarkChanging(r.ws.ContentRoot(), root.Name); err != nil {
 			r.logf(Warn, msgSummaryFailed, root.Name, err)

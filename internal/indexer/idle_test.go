@@ -26,15 +26,16 @@ func TestUnchangedRerunWritesNothing(t *testing.T) {
 		reruns int               // unchanged reruns before the measured one
 		change func(root string) // the tree's change before the measured run
 		files  []string          // files of work/ the measured run writes (or removes), sorted
+		marks  bool              // the run marks the index as changing
 	}{
-		{name: "first rerun after the build", files: []string{"indexing_log.txt", "store/journal/ingest.tsv"}},
+		{name: "first rerun after the build", files: []string{"indexing_log.txt", "store/journal/ingest.tsv"}, marks: true},
 		{name: "second rerun", reruns: 1, files: []string{"indexing_log.txt"}},
 		{name: "a file changed", reruns: 1, change: func(root string) {
 			os.WriteFile(filepath.Join(root, "sub", "b.txt"), []byte("changed"), 0o644)
-		}, files: []string{"indexing_log.txt", "store/ingest_status.tsv", "store/journal/ingest.tsv"}},
+		}, files: []string{"indexing_log.txt", "store/ingest_status.tsv", "store/journal/ingest.tsv"}, marks: true},
 		{name: "a file removed", reruns: 1, change: func(root string) {
 			os.Remove(filepath.Join(root, "sub", "b.txt"))
-		}, files: []string{"indexing_log.txt", "store/ingest_status.tsv", "store/journal/ingest.tsv"}},
+		}, files: []string{"indexing_log.txt", "store/ingest_status.tsv", "store/journal/ingest.tsv"}, marks: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,9 +75,22 @@ func TestUnchangedRerunWritesNothing(t *testing.T) {
 				tt.change(root)
 			}
 			before := snapshot(t, ws.Work())
+			contentBefore, err := os.Stat(ws.ContentRoot())
+			if err != nil {
+				t.Fatal(err)
+			}
 			time.Sleep(10 * time.Millisecond) // a rewrite would have a later time
 			run()
 			after := snapshot(t, ws.Work())
+			// The changing mark is made and removed in the content root
+			// (rule 7): a run that changes nothing makes none.
+			contentAfter, err := os.Stat(ws.ContentRoot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if marked := !contentAfter.ModTime().Equal(contentBefore.ModTime()); marked != tt.marks {
+				t.Errorf("the content root changed (the index marked as changing) = %v, want %v", marked, tt.marks)
+			}
 			var written []string
 			for name, st := range after {
 				if old, ok := before[name]; !ok || !sameFile(old, st) {

@@ -161,6 +161,7 @@ type run struct {
 	// keepJournal: the journal is one a run with nothing to do left; a
 	// run with nothing to do keeps it (idle).
 	keepJournal bool
+	marked      bool       // the indexes are marked as changing (markChanging)
 	batch       batch      // steps waiting for the group commit (commit.go)
 	pub         *publisher // folders published in parallel (publisher.go)
 	scratch     string
@@ -253,7 +254,6 @@ func Run(opt Options) (sum *Summary, err error) {
 	}
 	defer workspace.RemoveAll(r.scratch)
 
-	r.markChanging()
 	if err := r.start(); err != nil {
 		return nil, err
 	}

@@ -42,6 +42,14 @@ func (r *run) start() error {
 	}
 	rec := jl.Recover(keys)
 	r.keepJournal = jl.Idle(prev.DataLines)
+	if !r.keepJournal {
+		// Rule 7 before the start changes anything: the leftovers of a
+		// crash in a swap go, folders are published. After a run with
+		// nothing to do there are none (its own start removed them, and
+		// it swapped nothing), so an unchanged rerun marks nothing unless
+		// it changes something later.
+		r.markChanging()
+	}
 	r.redo = rec.Redo
 	if legacy, err := journal.ReadLegacyIngestingFile(r.ws.LegacyIngesting()); err == nil {
 		r.redo = append(r.redo, legacy...)
@@ -81,6 +89,7 @@ func (r *run) start() error {
 	if len(folders) == 0 {
 		return nil
 	}
+	r.markChanging() // (pending removals after an idle journal)
 	r.logf(Info, msgLeftovers, len(folders))
 	keysSorted := make([]string, 0, len(folders))
 	for k := range folders {
