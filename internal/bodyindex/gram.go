@@ -222,3 +222,8 @@ func getMask(src []byte, w int) uint64 {
 	}
 	return le.Uint64(src)
 }
+
+// gramRowMin is the fewest bytes a key takes in a gram section: the key
+// and a 1-byte mask (a part of 8 blocks or fewer). It bounds the key count
+// that a section's size allows.
+const gramRowMin = 4 + 1

@@ -310,7 +310,7 @@ func partKeyCount(path string) int {
 		if _, err := f.ReadAt(k[:], int64(le.Uint32(e[4:]))); err != nil {
 			return 0
 		}
-		return int(min(le.Uint32(k[:]), le.Uint32(e[8:])/12))
+		return int(min(le.Uint32(k[:]), le.Uint32(e[8:])/gramRowMin))
 	}
 	return 0
 }
