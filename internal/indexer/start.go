@@ -44,20 +44,22 @@ func (r *run) start() error {
 	r.keepJournal = jl.Idle(prev.DataLines)
 	if !r.keepJournal {
 		// Rule 7 before the start changes anything: the leftovers of a
-		// crash in a swap go, folders are published. After a run with
-		// nothing to do there are none (its own start removed them, and
-		// it swapped nothing), so an unchanged rerun marks nothing unless
-		// it changes something later.
+		// swap cut by a crash (or held open, on Windows) go, folders are
+		// published. After a run with nothing to do there are none (its
+		// own start removed them, and it swapped nothing), so an
+		// unchanged rerun neither marks nor walks the content tree for
+		// them (issue 21): only a run that swapped leaves a journal with
+		// its 始 records, and the next start looks.
 		r.markChanging()
+		if n, err := content.RemoveLeftovers(r.ws.ContentRoot()); err == nil && n > 0 {
+			r.logf(Info, "    前回の中断で残った作業用フォルダ %d 個を片付けました。", n)
+		}
 	}
 	r.redo = rec.Redo
 	if legacy, err := journal.ReadLegacyIngestingFile(r.ws.LegacyIngesting()); err == nil {
 		r.redo = append(r.redo, legacy...)
 	}
 
-	if n, err := content.RemoveLeftovers(r.ws.ContentRoot()); err == nil && n > 0 {
-		r.logf(Info, "    前回の中断で残った作業用フォルダ %d 個を片付けました。", n)
-	}
 	r.dropRemovedIndexes()
 
 	// Folders to publish before anything else.
