@@ -62,7 +62,7 @@ func (m *summaryMatrix) planReuse() {
 		m.dropOld()
 	}
 	if m.old != nil {
-		m.runs = bitRuns(m.from)
+		m.chunks = bitChunks(m.from)
 	}
 }
 
@@ -122,12 +122,7 @@ func (m *summaryMatrix) copyOld(rows, buf []byte, lo, hi int) {
 			return
 		}
 	}
-	for r := 0; r < hi-lo; r++ {
-		d, s := rows[r*m.row:(r+1)*m.row], src[r*o.row:(r+1)*o.row]
-		for _, run := range m.runs {
-			orBits(d, run.to, s, run.from, run.n)
-		}
-	}
+	copyChunks(rows[:len(rows)+8], m.row, buf[:len(src)+8], o.row, hi-lo, m.chunks)
 }
 
 // bitRuns groups the kept columns into runs.
@@ -146,25 +141,43 @@ func bitRuns(from []int) []bitRun {
 	return runs
 }
 
-// orBits ORs n bits of src from bit s into dst from bit d (bit i of a
-// slice is bit i%8 of byte i/8): 56 bits at a time through 8-byte words
-// while both slices have 8 bytes left, then a destination byte at a time.
-func orBits(dst []byte, d int, src []byte, s, n int) {
-	le := binary.LittleEndian
-	for n >= 56 && s/8+8 <= len(src) && d/8+8 <= len(dst) {
-		v := le.Uint64(src[s/8:]) >> uint(s%8) & (1<<56 - 1)
-		le.PutUint64(dst[d/8:], le.Uint64(dst[d/8:])|v<<uint(d%8))
-		d, s, n = d+56, s+56, n-56
-	}
-	for n > 0 {
-		k := min(8-d%8, n) // the bits that go into dst's byte d/8
-		i, sh := s/8, uint(s%8)
-		v := uint(src[i]) >> sh
-		if int(sh)+k > 8 {
-			v |= uint(src[i+1]) << (8 - sh)
+// bitChunk copies up to 56 bits of a row: from bit ss of byte sb of an
+// old row to bit ds of byte db of a new row, through one 8-byte word.
+type bitChunk struct {
+	sb, db int
+	ss, ds uint8
+	mask   uint64
+}
+
+// bitChunks cuts the runs of kept columns into chunks.
+func bitChunks(from []int) []bitChunk {
+	var chunks []bitChunk
+	for _, run := range bitRuns(from) {
+		for c := 0; c < run.n; c += 56 {
+			k, s, d := min(56, run.n-c), run.from+c, run.to+c
+			chunks = append(chunks, bitChunk{sb: s / 8, ss: uint8(s % 8), db: d / 8, ds: uint8(d % 8), mask: 1<<k - 1})
 		}
-		dst[d/8] |= byte(v&(1<<k-1)) << uint(d%8)
-		d, s, n = d+k, s+k, n-k
+	}
+	return chunks
+}
+
+// copyChunks ORs the chunks of n rows of src (sRow bytes each) into the
+// rows of dst (dRow bytes each); both have 8 bytes after their last row,
+// as a chunk reads and writes whole words (it ORs zeros outside its
+// bits). A kept column per row costs a few instructions however short
+// its run, and rows go in blocks that stay in the cache.
+func copyChunks(dst []byte, dRow int, src []byte, sRow int, n int, chunks []bitChunk) {
+	le := binary.LittleEndian
+	const block = 256
+	for r0 := 0; r0 < n; r0 += block {
+		r1 := min(r0+block, n)
+		for _, c := range chunks {
+			for r := r0; r < r1; r++ {
+				v := le.Uint64(src[r*sRow+c.sb:]) >> c.ss & c.mask
+				p := dst[r*dRow+c.db:]
+				le.PutUint64(p, le.Uint64(p)|v<<c.ds)
+			}
+		}
 	}
 }
 

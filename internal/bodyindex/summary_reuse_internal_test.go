@@ -179,31 +179,45 @@ func flip(b []byte, i int) []byte {
 	return b
 }
 
-// TestOrBits checks the copy of bit runs against one bit at a time, for
-// runs in and across bytes and words, at every alignment.
-func TestOrBits(t *testing.T) {
+// TestCopyChunks checks the copy of kept columns against one bit at a
+// time, for maps with runs short and long (across bytes and words), at
+// every alignment, and columns moved out of order.
+func TestCopyChunks(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
 	bit := func(b []byte, i int) bool { return b[i/8]&(1<<(i%8)) != 0 }
-	for _, n := range []int{0, 1, 7, 8, 9, 55, 56, 57, 64, 120, 200} {
-		for try := 0; try < 40; try++ {
-			src := make([]byte, 40)
+	for _, keep := range []int{0, 1, 2, 4, 8, 10} { // in 10 columns kept
+		for try := 0; try < 20; try++ {
+			oldCols, newCols, rows := 8+r.IntN(300), 8+r.IntN(300), 1+r.IntN(600)
+			oldRow, newRow := (oldCols+7)/8+summaryRowCRC, (newCols+7)/8+summaryRowCRC
+			from := make([]int, newCols)
+			for j := range from {
+				from[j] = -1
+				if r.IntN(10) < keep {
+					from[j] = r.IntN(oldCols)
+					if r.IntN(8) > 0 && j > 0 && from[j-1] >= 0 && from[j-1]+1 < oldCols {
+						from[j] = from[j-1] + 1 // mostly runs
+					}
+				}
+			}
+			src := make([]byte, rows*oldRow+8)
 			for i := range src {
 				src[i] = byte(r.Uint32())
 			}
-			s, d := r.IntN(8*len(src)-n+1), r.IntN(8*len(src)-n+1)
-			dst := make([]byte, 40)
-			for i := range dst {
+			dst := make([]byte, rows*newRow+8)
+			for i := range dst[:rows*newRow] {
 				dst[i] = byte(r.Uint32()) & 0x11
 			}
 			want := slices.Clone(dst)
-			for i := 0; i < n; i++ {
-				if bit(src, s+i) {
-					want[(d+i)/8] |= 1 << ((d + i) % 8)
+			for row := 0; row < rows; row++ {
+				for j, k := range from {
+					if k >= 0 && bit(src[row*oldRow:], k) {
+						want[row*newRow+j/8] |= 1 << (j % 8)
+					}
 				}
 			}
-			orBits(dst, d, src, s, n)
-			if !bytes.Equal(dst, want) {
-				t.Fatalf("n %d from bit %d to bit %d: %x, want %x", n, s, d, dst, want)
+			copyChunks(dst, newRow, src, oldRow, rows, bitChunks(from))
+			if !bytes.Equal(dst[:rows*newRow], want[:rows*newRow]) {
+				t.Fatalf("keep %d/10, %d -> %d columns, %d rows: copy differs", keep, oldCols, newCols, rows)
 			}
 		}
 	}

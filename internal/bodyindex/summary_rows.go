@@ -34,10 +34,10 @@ type summaryMatrix struct {
 	// old is the summary before, whose columns are copied for the parts
 	// it lists (summary_reuse.go); nil: every part is read.
 	old     *Summary
-	from    []int    // column of part j in old, -1: read the part
-	runs    []bitRun // from as runs of consecutive columns
-	read    int      // parts read for their keys (test hook)
-	counted int      // parts asked for their key counts (test hook)
+	from    []int      // column of part j in old, -1: read the part
+	chunks  []bitChunk // from as chunks of consecutive columns
+	read    int        // parts read for their keys (test hook)
+	counted int        // parts asked for their key counts (test hook)
 }
 
 // summaryWritten is a test hook: how many parts the last write read for
@@ -95,10 +95,10 @@ func (m *summaryMatrix) bandRows() int {
 // keys once per band, and writes them with their CRCs.
 func (m *summaryMatrix) writeRows(w io.Writer) error {
 	band := m.bandRows()
-	buf := make([]byte, band*m.row)
+	buf := make([]byte, band*m.row+8) // 8: the slack of copyChunks
 	var old []byte
 	if m.old != nil {
-		old = make([]byte, band*m.old.row)
+		old = make([]byte, band*m.old.row+8)
 	}
 	cols := make([][]uint64, summaryBatch)
 	for lo := 0; lo < int(m.nRows); lo += band {

@@ -8,6 +8,9 @@
 // summary stale without changing a part (it sets the time of the index
 // folder back by a minute) and writes it again, so that a writer that
 // keeps the columns of the summary before copies every part's column.
+// With -old, reuse first puts that file in place of the summary (a copy
+// of the summary taken before a scale run's "1 % changed" phase times the
+// write of that phase).
 // Each mode runs in its own process, so that the peak RSS it prints is the
 // writer's.
 package main
@@ -15,8 +18,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
@@ -26,6 +31,8 @@ func main() {
 	contentRoot := flag.String("content", "", "content root of the workspace (work/store/content)")
 	index := flag.String("index", "scale", "index name")
 	mode := flag.String("mode", "fresh", "fresh or reuse")
+	old := flag.String("old", "", "with -mode reuse: a summary to put in place first")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the write to this file")
 	flag.Parse()
 	path := bodyindex.SummaryPath(*contentRoot, *index)
 	switch *mode {
@@ -34,6 +41,12 @@ func main() {
 			fail(err)
 		}
 	case "reuse":
+		if *old != "" {
+			if err := copyFile(path, *old); err != nil {
+				fail(err)
+			}
+			break
+		}
 		if _, err := os.Stat(path); err != nil {
 			fail(fmt.Errorf("reuse needs a summary: %w", err))
 		}
@@ -49,6 +62,14 @@ func main() {
 	default:
 		fail(fmt.Errorf("mode %q: fresh or reuse", *mode))
 	}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fail(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	cpu0 := cpuTime()
 	start := time.Now()
 	if err := bodyindex.WriteSummary(*contentRoot, *index); err != nil {
@@ -61,6 +82,25 @@ func main() {
 	}
 	fmt.Printf("%s: summary %.1f MB, wall %.2f s, CPU %.2f s, peak RSS %.0f MB\n",
 		*mode, float64(st.Size())/1e6, wall.Seconds(), cpu.Seconds(), maxRSS())
+}
+
+// copyFile copies src to dst through a small buffer, so that the copy
+// does not count in the peak RSS of the write.
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 func fail(err error) {
