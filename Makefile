@@ -72,7 +72,7 @@ setup:
 	sudo=$$(command -v sudo || true); \
 	$$sudo apt-get update && $$sudo apt-get install -y --no-install-recommends \
 		libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui python3-uno \
-		ripgrep chromium fonts-noto-cjk fonts-ipafont-gothic gcc libc6-dev
+		ripgrep poppler-utils chromium fonts-noto-cjk fonts-ipafont-gothic gcc libc6-dev
 
 bench:
 	$(GO) run ./bench/cmd/bench
