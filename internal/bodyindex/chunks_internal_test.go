@@ -98,9 +98,11 @@ func TestChangedFileReencodesItsChunk(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.what, func(t *testing.T) {
-			// Files of 100–600 bytes stand for the benchmark's 10–90 KB:
-			// the sizes of this build scaled down 150 times.
-			chunkSizes(t, blockTarget/150, maxBlocks, chunkMin/150, chunkMax/150, chunkAnchor)
+			// Files of 100–600 bytes stand for the benchmark's 10–90 KB,
+			// with chunks of 64–512 KB scaled down 150 times: chunks much
+			// smaller than a folder (this build's 3–4 MB hold a whole
+			// folder of the benchmark; see format.go).
+			chunkSizes(t, blockTarget/150, maxBlocks, (64<<10)/150, (512<<10)/150, 3)
 			dir := tempDir(t)
 			model := map[string][]extract.Place{}
 			for i := 0; i < nFiles; i++ {
@@ -222,9 +224,8 @@ func checkModel(t *testing.T, dir string, model map[string][]extract.Place) {
 	}
 }
 
-// TestRechunkFromOldSizes publishes a folder with the chunk sizes of
-// before (3–4 MB: one chunk), changes one file and publishes with the
-// current sizes: the folder is cut into the new chunks, every file reads
+// TestRechunkFromOldSizes publishes a folder with 3–4 MB chunks (one
+// chunk), changes one file and publishes with 64–512 KB chunks: the folder is cut into the new chunks, every file reads
 // back, a word of the changed file is found in its part only, the old part
 // is gone, and the index equals one published from scratch.
 func TestRechunkFromOldSizes(t *testing.T) {
@@ -235,7 +236,7 @@ func TestRechunkFromOldSizes(t *testing.T) {
 	}
 	dir := tempDir(t)
 	writeModel(t, dir, model)
-	lo, hi, anchorBits := chunkMin, chunkMax, chunkAnchor // the sizes of this build
+	lo, hi, anchorBits := 64<<10, 512<<10, uint32(3) // the sizes published with next
 	chunkSizes(t, blockTarget, maxBlocks, 3<<20, 4<<20, 3)
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)

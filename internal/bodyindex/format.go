@@ -20,12 +20,11 @@ import (
 //	   tells a changed or deleted file. Version 1 folders are rebuilt:
 //	   their files are ingested again (Rebuild names them).
 //	3  a part's gram masks are 1, 2, 4 or 8 bytes, the fewest that hold
-//	   a bit per block (maskWidth), instead of always 8: chunks shrank to
-//	   64–512 KB so that a changed file re-encodes a small chunk, not its
-//	   whole folder, and parts of a few blocks with 12-byte key rows made
-//	   the index 1.75× the text instead of 1.3× (1.40× with 5-byte rows). Version 2 folders are
-//	   converted in place by Rebuild from their own parts (legacyFolders):
-//	   nothing is ingested again.
+//	   a bit per block (maskWidth), instead of always 8: parts of a few
+//	   blocks (chunks of 64–512 KB, tried for issue 21) with 12-byte key
+//	   rows made the index 1.75× the text instead of 1.3× (1.40× with
+//	   5-byte rows). Version 2 folders are converted in place by Rebuild
+//	   from their own parts (legacyFolders): nothing is ingested again.
 const FormatVersion = 3
 
 // encodeVersion is the version the encoder writes: FormatVersion, or 2 in
@@ -85,19 +84,17 @@ var (
 	// file name alone, where a chunk may end once it holds chunkMin, so that
 	// a changed file moves only the boundaries near it.
 	//
-	// A chunk is the unit of re-encoding: a changed file costs its chunk
-	// (about 300 KB of text with files of 10–90 KB), where 3–4 MB chunks
-	// re-encoded whole folders (1 % of 1 GB changed: 400 MB). Smaller
-	// chunks mean more parts, each repeating the common keys in its gram
-	// section: 64 KB–512 KB chunks of about 210 KB make the index 1.40×
-	// the text (128–256 KB: 1.45×; 3–4 MB: 1.30×). The minimum is small
-	// and anchors are 1 file in 4, so that almost every boundary is an
-	// anchor whatever the sizes before it: a boundary moved by a file that
-	// grew, was added or was removed meets the old ones again at the next
-	// anchor (with a 256 KB minimum and 1 file in 2, a removal re-encoded
-	// up to 14 chunks of a 100-file folder in simulation; here at most 4).
-	chunkMax    = 512 << 10
-	chunkMin    = 64 << 10
+	// A chunk is the unit of re-encoding: a changed file costs its chunk,
+	// so 3–4 MB chunks re-encode whole folders of the scale benchmark
+	// (1 % of 10 GB changed: 5 min 48 s). 64–512 KB chunks cut that to
+	// 58 s, but they made 8.5 times as many parts, and the summary (one
+	// Bloom column per part, capped at 1/summaryShare of the index) then
+	// had too few bits per key: a rare two-character word, the most common
+	// Japanese query, let about 14 % of the parts through at 1 GB and took
+	// 0.59 s at 10 GB instead of 20 ms (issue 21). Searches come first;
+	// small chunks need summary columns per group of parts.
+	chunkMax    = 4 << 20
+	chunkMin    = 3 << 20
 	chunkAnchor = uint32(3) // end before a file whose name hash has these low bits 0
 )
 
