@@ -190,12 +190,17 @@ func fillBand(rows []byte, row int, nRows, lo, hi uint32, todo []summaryColumn, 
 // fillKeys sets the rows of keys that fall in the band of col (rows
 // lo..lo+64·len(col)).
 func fillKeys(col []uint64, keys []uint32, nRows, lo uint32) {
-	n := uint32(64 * len(col))
 	for _, k := range keys {
-		for h := 0; h < summaryHashes; h++ {
-			if r := summaryRow(k, h, nRows) - lo; r < n {
-				col[r/64] |= 1 << (r % 64)
-			}
+		setKeyRows(col, k, nRows, lo)
+	}
+}
+
+// setKeyRows sets the rows of key k that fall in the band of col.
+func setKeyRows(col []uint64, k, nRows, lo uint32) {
+	n := uint32(64 * len(col))
+	for h := 0; h < summaryHashes; h++ {
+		if r := summaryRow(k, h, nRows) - lo; r < n {
+			col[r/64] |= 1 << (r % 64)
 		}
 	}
 }
@@ -219,13 +224,7 @@ func fillPart(col []uint64, path string, nRows, lo uint32) {
 		return
 	}
 	le := binary.LittleEndian
-	n := uint32(64 * len(col))
 	for i := 0; i < p.nKeys; i++ {
-		k := le.Uint32(p.keys[4*i:])
-		for h := 0; h < summaryHashes; h++ {
-			if r := summaryRow(k, h, nRows) - lo; r < n {
-				col[r/64] |= 1 << (r % 64)
-			}
-		}
+		setKeyRows(col, le.Uint32(p.keys[4*i:]), nRows, lo)
 	}
 }
