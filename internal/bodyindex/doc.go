@@ -147,17 +147,17 @@
 // # Chunks
 //
 // Publishing groups the files of a folder, in file-table order, into
-// chunks of whole files of chunkMin to chunkMax bytes of text (3–4
-// MiB); each chunk starts a new part, so a part holds one chunk (or a
+// chunks of whole files of chunkMin to chunkMax bytes of text (64–512
+// KiB); each chunk starts a new part, so a part holds one chunk (or a
 // piece of one large file). A chunk ends, once it holds chunkMin, before
 // a file whose name hashes to an anchor, so that adding, removing or
 // changing a file moves only the boundaries near it. A chunk whose files
 // are all unchanged since the last publish keeps its parts byte for byte;
 // only the chunks holding changed files are encoded again. Small chunks
-// (64–512 KiB) would make that cost a few hundred KB per changed file
-// instead of its whole folder, but they repeat common keys in each part's
-// gram section (1.4× the text in all, instead of 1.3×) and, with one
-// summary column per part, leave too few summary bits per key (format.go).
+// make that cost a few hundred KB per changed file instead of its whole
+// folder, at the price of repeating common keys in each part's gram
+// section (about 1.4× the text in all, instead of 1.25×). The summary
+// filters groups of parts, not parts (summary_groups.go).
 //
 // Why a folded copy and patches: matching runs on the folded text, which
 // must be plain bytes to be fast; the original text is needed only for the

@@ -84,17 +84,22 @@ var (
 	// file name alone, where a chunk may end once it holds chunkMin, so that
 	// a changed file moves only the boundaries near it.
 	//
-	// A chunk is the unit of re-encoding: a changed file costs its chunk,
-	// so 3–4 MB chunks re-encode whole folders of the scale benchmark
-	// (1 % of 10 GB changed: 5 min 48 s). 64–512 KB chunks cut that to
-	// 58 s, but they made 8.5 times as many parts, and the summary (one
-	// Bloom column per part, capped at 1/summaryShare of the index) then
-	// had too few bits per key: a rare two-character word, the most common
-	// Japanese query, let about 14 % of the parts through at 1 GB and took
-	// 0.59 s at 10 GB instead of 20 ms (issue 21). Searches come first;
-	// small chunks need summary columns per group of parts.
-	chunkMax    = 4 << 20
-	chunkMin    = 3 << 20
+	// A chunk is the unit of re-encoding: a changed file costs its chunk
+	// (about 300 KB of text with files of 10–90 KB), where 3–4 MB chunks
+	// re-encoded whole folders (1 % of 10 GB changed: 2 min 25 s, against
+	// 58 s with these). Smaller chunks mean more parts, each repeating the
+	// common keys in its gram section: 64 KB–512 KB chunks of about 210 KB
+	// make the index 1.40× the text (128–256 KB: 1.45×; 3–4 MB: 1.25×).
+	// The summary gives a column to a group of about 4 MB of parts
+	// (summary_groups.go), not to each part, so that small parts do not
+	// thin its bits per key. The minimum is small and anchors are 1 file
+	// in 4, so that almost every boundary is an anchor whatever the sizes
+	// before it: a boundary moved by a file that grew, was added or was
+	// removed meets the old ones again at the next anchor (with a 256 KB
+	// minimum and 1 file in 2, a removal re-encoded up to 14 chunks of a
+	// 100-file folder in simulation; here at most 4).
+	chunkMax    = 512 << 10
+	chunkMin    = 64 << 10
 	chunkAnchor = uint32(3) // end before a file whose name hash has these low bits 0
 )
 

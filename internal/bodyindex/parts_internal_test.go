@@ -18,9 +18,9 @@ import (
 // every boundary.
 func smallParts(t testing.TB) {
 	t.Helper()
-	b, m, cx, cn := blockTarget, maxBlocks, chunkMax, chunkMin
-	blockTarget, maxBlocks, chunkMax, chunkMin = 40, 3, 300, 100
-	t.Cleanup(func() { blockTarget, maxBlocks, chunkMax, chunkMin = b, m, cx, cn })
+	b, m, cx, cn, gn, gx := blockTarget, maxBlocks, chunkMax, chunkMin, groupMin, groupMax
+	blockTarget, maxBlocks, chunkMax, chunkMin, groupMin, groupMax = 40, 3, 300, 100, 1500, 3000
+	t.Cleanup(func() { blockTarget, maxBlocks, chunkMax, chunkMin, groupMin, groupMax = b, m, cx, cn, gn, gx })
 }
 
 var words = []string{"りんご", "ミカン", "ｶﾞｽ", "ＡＢＣ", "abc", "見積", "確定", "QX-7731", "\t", " ", "売上", "ﾃｽﾄ", "Σ", "x"}

@@ -49,18 +49,16 @@ import (
 //	20      4      row count M (a power of two)
 //	24      4      hashes per key H
 //	28      4      name pool size N
-//	32      4      row size R = ceil((P+D)/8) + 4
-//	36      4      K: the most keys a part has (as its gram section counts
-//	               them; 0 for a part that cannot be read), valid when the
-//	               word at 56 is 1
-//	40      16     the least id among the parts with K keys (zero without
-//	               parts)
-//	56      4      1: bytes 36..56 are set; 0 (the writers before them)
-//	               means unknown. Readers of the same version ignore
-//	               36..60: they let the next writer choose the row count
-//	               without opening every part that it keeps.
+//	32      4      row size R = ceil((G+D)/8) + 4
+//	36      4      group count G (summary_groups.go)
+//	40      4      K: the most keys a group has, counted as the sum of
+//	               its parts' key counts (as their gram sections count
+//	               them; 0 for a part that cannot be read)
+//	44      16     the least id (groupID) among the groups with K keys
+//	               (zero without groups): the next writer chooses the row
+//	               count from it without opening every part that it keeps
 //	60      4      CRC-32C of bytes 0..60 and of the folder table, the part
-//	               table and the name pool
+//	               table, the group table and the name pool
 //	64      32·D   folder table, parents before children:
 //	                 0  4  parent (0xFFFFFFFF for folder 0)
 //	                 4  4  name offset in the name pool
@@ -71,20 +69,24 @@ import (
 //	                       not be read (a search opens it to report why)
 //	                 24 8  modification time (Unix ns)
 //	64+32D  16·P   part table: part ids, folder by folder in manifest order
+//	...     4·G    group table: the first part of each group, ascending
+//	               from 0; group g holds the parts up to the next group's
+//	               first (the last one, up to P). A group holds parts of
+//	               one folder.
 //	...     N      name pool: folder names, UTF-8
-//	...     M·R    rows: a bit-sliced Bloom filter of P+D columns. Bit j of
-//	               row r (byte j/8, bit j%8) is set when part j holds a key
-//	               that hashes to r (j < P), or when a file path of folder
-//	               j-P holds one (its path under the index, `\` separated,
-//	               folded: file-name search, issue 18); the last 4 bytes
-//	               of a row are its CRC-32C.
+//	...     M·R    rows: a bit-sliced Bloom filter of G+D columns. Bit j of
+//	               row r (byte j/8, bit j%8) is set when a part of group j
+//	               holds a key that hashes to r (j < G), or when a file
+//	               path of folder j-G holds one (its path under the index,
+//	               `\` separated, folded: file-name search, issue 18); the
+//	               last 4 bytes of a row are its CRC-32C.
 //
 // A key k sets rows (a + i·b) mod M for i < H, where a and b come from
 // k·0x9E3779B97F4A7C15 (b odd). The parts that may hold every key of a
-// query are the AND of the rows of all its keys: H rows per key, each
-// ceil(P/8) bytes, so a query reads a few hundred bytes whatever the size
-// of the archive. The exact per-block filter of a part still decides what
-// is read once the part is opened.
+// query are the parts of the groups in the AND of the rows of all its
+// keys: H rows per key, each ceil((G+D)/8) bytes, so a query reads a few
+// hundred bytes whatever the size of the archive. The exact per-block
+// filter of a part still decides what is read once the part is opened.
 //
 // History:
 //
@@ -95,7 +97,10 @@ import (
 //	   that does not mark, so it is rewritten rather than believed.
 //	   Later writers of version 3 fill bytes 36..60 (0 before); a
 //	   summary without them is read the same way.
-const SummaryVersion = 3
+//	4  one column per group of parts of a folder (about 4 MB) instead of
+//	   one per part, so that parts can be small (issue 21); bytes 36..60
+//	   hold the group count and the key record of the largest group.
+const SummaryVersion = 4
 
 const (
 	summaryPrefix     = ".fumibako-summary."
@@ -146,8 +151,10 @@ type Summary struct {
 	hash  int
 	row   int // R
 	parts [][idSize]byte
-	dirs  map[string]*SummaryDir
-	cols  int // P+D
+	// groups holds the first part of each group (column j < G).
+	groups []int
+	dirs   map[string]*SummaryDir
+	cols   int // G+D
 	// trusted: the index was not marked changing when the summary was
 	// opened, so its entries hold without checking folder times.
 	trusted bool
@@ -155,13 +162,11 @@ type Summary struct {
 	keys keyRecord
 }
 
-// keyRecord is the most keys a part of a summary has and the least id
-// among the parts that have that many; known is false when the summary
-// does not say.
+// keyRecord is the most keys a group of a summary has and the least id
+// among the groups that have that many.
 type keyRecord struct {
-	max   int
-	id    [idSize]byte
-	known bool
+	max int
+	id  [idSize]byte
 }
 
 // SummaryDir is what the summary says about one folder of the index.
@@ -224,11 +229,13 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	}
 	nDirs, nParts, nRows := int64(le.Uint32(h[12:])), int64(le.Uint32(h[16:])), le.Uint32(h[20:])
 	hashes, nNames, row := int(le.Uint32(h[24:])), int64(le.Uint32(h[28:])), int64(le.Uint32(h[32:]))
-	if nDirs == 0 || nDirs > 1<<24 || nParts > 1<<24 || nRows == 0 || nRows&(nRows-1) != 0 ||
-		hashes < 1 || hashes > 8 || row != (nParts+nDirs+7)/8+summaryRowCRC {
+	nGroups := int64(le.Uint32(h[36:]))
+	if nDirs == 0 || nDirs > 1<<24 || nParts > 1<<24 || nGroups > nParts || nParts > 0 && nGroups == 0 ||
+		nRows == 0 || nRows&(nRows-1) != 0 ||
+		hashes < 1 || hashes > 8 || row != (nGroups+nDirs+7)/8+summaryRowCRC {
 		return nil, bad("header out of range")
 	}
-	metaSize := summaryDirSize*nDirs + idSize*nParts + nNames
+	metaSize := summaryDirSize*nDirs + idSize*nParts + 4*nGroups + nNames
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -245,16 +252,22 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	if crc != le.Uint32(h[60:]) {
 		return nil, bad("checksum mismatch")
 	}
-	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), dirs: make(map[string]*SummaryDir, nDirs), cols: int(nParts + nDirs)}
-	if le.Uint32(h[56:]) == 1 {
-		s.keys = keyRecord{max: int(le.Uint32(h[36:])), known: true}
-		copy(s.keys.id[:], h[40:56])
-	}
+	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), dirs: make(map[string]*SummaryDir, nDirs), cols: int(nGroups + nDirs)}
+	s.keys = keyRecord{max: int(le.Uint32(h[40:]))}
+	copy(s.keys.id[:], h[44:60])
 	ids := meta[summaryDirSize*nDirs:]
-	names := ids[idSize*nParts:]
+	groups := ids[idSize*nParts:]
+	names := groups[4*nGroups:]
 	s.parts = make([][idSize]byte, nParts)
 	for j := range s.parts {
 		copy(s.parts[j][:], ids[idSize*j:])
+	}
+	s.groups = make([]int, nGroups)
+	for g := range s.groups {
+		s.groups[g] = int(le.Uint32(groups[4*g:]))
+		if g == 0 && s.groups[g] != 0 || g > 0 && (s.groups[g] <= s.groups[g-1] || int64(s.groups[g]) >= nParts) {
+			return nil, bad(fmt.Sprintf("group %d out of range", g))
+		}
 	}
 	rels := make([]string, nDirs)
 	entries := make([]SummaryDir, nDirs)
@@ -327,8 +340,19 @@ func (s *Summary) Parts() int { return len(s.parts) }
 
 // Candidates returns the parts (and folders' file paths, at NameColumn)
 // that may hold every key, as a bit set (bit j%64 of word j/64 for column
-// j). No keys means every column.
+// j): the parts of the groups whose columns pass, then a bit per folder.
+// No keys means every column.
 func (s *Summary) Candidates(keys []uint32) ([]uint64, error) {
+	cols, err := s.columnsOf(keys)
+	if err != nil {
+		return nil, err
+	}
+	return s.expand(cols), nil
+}
+
+// columnsOf ANDs the rows of keys: the columns (groups, then folders)
+// that may hold every key.
+func (s *Summary) columnsOf(keys []uint32) ([]uint64, error) {
 	set := make([]uint64, (s.cols+63)/64)
 	for j := 0; j < s.cols; j++ {
 		set[j/64] |= 1 << uint(j%64)
@@ -360,6 +384,27 @@ func (s *Summary) Candidates(keys []uint32) ([]uint64, error) {
 		}
 	}
 	return set, nil
+}
+
+// expand turns a set of columns into the set of parts and folders.
+func (s *Summary) expand(cols []uint64) []uint64 {
+	nParts := len(s.parts)
+	out := make([]uint64, (nParts+s.cols-len(s.groups)+63)/64)
+	set := func(j int) { out[j/64] |= 1 << uint(j%64) }
+	has := func(c int) bool { return cols[c/64]&(1<<uint(c%64)) != 0 }
+	for g := range s.groups {
+		if has(g) {
+			for j := s.groups[g]; j < s.groupEnd(g); j++ {
+				set(j)
+			}
+		}
+	}
+	for i := 0; i < s.cols-len(s.groups); i++ {
+		if has(len(s.groups) + i) {
+			set(nParts + i)
+		}
+	}
+	return out
 }
 
 // summaryRow returns row i of the rows a key sets.

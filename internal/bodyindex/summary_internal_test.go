@@ -77,9 +77,19 @@ func writeSummaryBytes(t *testing.T, root string) []byte {
 }
 
 // naiveRows sets every key's bits one by one in one matrix: the rows as
-// the format defines them, without bands or batches.
-func naiveRows(t *testing.T, root string, nRows uint32, row int) []byte {
+// the format defines them, without bands or batches, with the groups of
+// the summary b.
+func naiveRows(t *testing.T, root string, b []byte) []byte {
 	t.Helper()
+	le := binary.LittleEndian
+	nRows, row := le.Uint32(b[20:]), int(le.Uint32(b[32:]))
+	_, groups := summaryTables(b)
+	col := map[[idSize]byte]int{} // part id -> column
+	for g, gr := range groups {
+		for _, id := range gr.parts {
+			col[id] = g
+		}
+	}
 	dirs := walkForSummary(filepath.Join(root, "案件"))
 	rows := make([]byte, int(nRows)*row)
 	set := func(j int, k uint32) {
@@ -88,7 +98,6 @@ func naiveRows(t *testing.T, root string, nRows uint32, row int) []byte {
 			rows[r*row+j/8] |= 1 << (j % 8)
 		}
 	}
-	j := 0
 	for i := range dirs {
 		for _, ref := range dirs[i].parts {
 			path := filepath.Join(root, "案件", relOf(dirs, i), partName(ref.id))
@@ -101,14 +110,13 @@ func naiveRows(t *testing.T, root string, nRows uint32, row int) []byte {
 				t.Fatal(err)
 			}
 			for n := 0; n < p.nKeys; n++ {
-				set(j, binary.LittleEndian.Uint32(p.keys[4*n:]))
+				set(col[ref.id], binary.LittleEndian.Uint32(p.keys[4*n:]))
 			}
-			j++
 		}
 	}
 	for i := range dirs {
 		for _, k := range pathKeys(dirs, i) {
-			set(j+i, k)
+			set(len(groups)+i, k)
 		}
 	}
 	for r := 0; r < int(nRows); r++ {
@@ -128,12 +136,12 @@ func TestSummaryBands(t *testing.T) {
 	withBudget(t, 1<<40, func() { whole = writeSummaryBytes(t, root) })
 	le := binary.LittleEndian
 	nRows, row := le.Uint32(whole[20:]), int(le.Uint32(whole[32:]))
-	parts := int(le.Uint32(whole[16:]))
-	if parts < 60 || row < 12 {
-		t.Fatalf("corpus too small: %d parts, rows of %d bytes", parts, row)
+	parts, groups := int(le.Uint32(whole[16:])), int(le.Uint32(whole[36:]))
+	if parts < 60 || groups < 30 || groups > parts/2 || row < 12 {
+		t.Fatalf("corpus too small: %d parts in %d groups, rows of %d bytes", parts, groups, row)
 	}
 	rowsAt := len(whole) - int(nRows)*row
-	if !bytes.Equal(whole[rowsAt:], naiveRows(t, root, nRows, row)) {
+	if !bytes.Equal(whole[rowsAt:], naiveRows(t, root, whole)) {
 		t.Fatal("the rows written in one band differ from the rows set key by key")
 	}
 	uneven := false

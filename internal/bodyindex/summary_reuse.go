@@ -4,32 +4,35 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
+	"slices"
 )
 
 // A run that changed a few folders changes a few parts; the others keep
-// their ids (which name their bytes), so their columns in the summary
-// before are the columns a fresh write would compute. Reading them back
-// (one sequential pass over the old rows) replaces reading every part's
-// keys (the key sections of the whole index, cold on a file server). The
-// result is the bytes a fresh write gives; where a copied column could be
-// wrong, the part is read instead:
+// their ids (which name their bytes), and a group of the same parts has
+// the same id (groupID), so its column in the summary before is the
+// column a fresh write would compute. Reading it back (one sequential
+// pass over the old rows) replaces reading the keys of every part (the
+// key sections of the whole index, cold on a file server). The result is
+// the bytes a fresh write gives; where a copied column could be wrong,
+// the group's parts are read instead:
 //   - the old summary is not reused at all unless its header and tables
 //     are whole (openSummary) and it has the same row count and hashes;
-//   - a part whose file is gone from its folder is read (and fails);
+//   - a group with a part whose file is gone from its folder is read (and
+//     fails);
 //   - a column that is all ones in the first band (a part that could not
 //     be read then, or one dense enough) is read;
-//   - from the first band whose old rows fail their CRC on, every part is
-//     read (the bands before were copied from whole rows).
+//   - from the first band whose old rows fail their CRC on, every group
+//     is read (the bands before were copied from whole rows).
 
 // bitRun is a run of consecutive columns copied from consecutive columns
 // of the old summary.
 type bitRun struct{ to, from, n int }
 
-// keepColumns maps the parts to the columns of the old summary that a
+// keepColumns maps the groups to the columns of the old summary that a
 // fresh write would give them (m.from), before the row count is chosen:
-// the parts it lists whose files are still there, unless their column is
-// all ones in its first rows (a part that could not be read then, and may
-// be now: its key count then is not its count now either).
+// the groups it has whose parts' files are all still there, unless their
+// column is all ones in its first rows (a part that could not be read
+// then, and may be now: its key count then is not its count now either).
 func (m *summaryMatrix) keepColumns(parts summaryParts) {
 	o := m.old
 	if o == nil {
@@ -40,16 +43,16 @@ func (m *summaryMatrix) keepColumns(parts summaryParts) {
 		m.dropOld()
 		return
 	}
-	at := make(map[[idSize]byte]int, len(o.parts))
-	for j, id := range o.parts {
+	at := make(map[[idSize]byte]int, len(o.groups))
+	for j, id := range o.groupIDs() {
 		if _, ok := at[id]; !ok && !full[j] {
 			at[id] = j
 		}
 	}
-	m.from = make([]int, len(parts.ids))
-	for j, id := range parts.ids {
+	m.from = make([]int, len(m.groups))
+	for j, g := range m.groups {
 		m.from[j] = -1
-		if k, ok := at[id]; ok && !parts.gone[j] {
+		if k, ok := at[g.id]; ok && !slices.Contains(parts.gone[g.first:g.first+g.n], true) {
 			m.from[j] = k
 		}
 	}
@@ -66,10 +69,10 @@ func (m *summaryMatrix) planReuse() {
 	}
 }
 
-// fullColumns reports the columns whose bits are all set in the first
-// 1024 rows (every summary has that many), false when they cannot be read
-// whole. A part's column with 10 bits per key is never that dense; one
-// that is gets read, which costs only time.
+// fullColumns reports the group columns whose bits are all set in the
+// first 1024 rows (every summary has that many), false when they cannot
+// be read whole. A group's column with 10 bits per key is never that
+// dense; one that is gets read, which costs only time.
 func (s *Summary) fullColumns() (map[int]bool, bool) {
 	buf := make([]byte, 1024*s.row)
 	if _, err := s.f.ReadAt(buf, s.rows); err != nil {
@@ -86,7 +89,7 @@ func (s *Summary) fullColumns() (map[int]bool, bool) {
 		}
 	}
 	full := map[int]bool{}
-	for j := range s.parts {
+	for j := range s.groups {
 		if and[j/8]&(1<<(j%8)) != 0 {
 			full[j] = true
 		}
@@ -181,37 +184,39 @@ func copyChunks(dst []byte, dRow int, src []byte, sRow int, n int, chunks []bitC
 	}
 }
 
-// maxPartKeys returns the most keys a part has (partKeyCount) and the
-// least id among the parts with that many, which choose the row count and
-// go into the header. A part kept from the old summary (from[j] >= 0) has
-// the count it had then (its id names its bytes): when the old summary's
-// record names a kept part, that part stands for every kept one and none
-// is opened; otherwise every part is counted.
-func maxPartKeys(parts summaryParts, from []int, rec keyRecord, counted *int) keyRecord {
-	best := keyRecord{max: -1, known: true}
+// maxGroupKeys returns the most keys a group has (the sum of its parts'
+// partKeyCount) and the least id among the groups with that many, which
+// choose the row count and go into the header. A group kept from the old
+// summary (from[g] >= 0) has the count it had then (its id names its
+// parts): when the old summary's record names a kept group, that group
+// stands for every kept one and none of their parts is opened; otherwise
+// every part is counted.
+func maxGroupKeys(parts summaryParts, groups []summaryGroup, from []int, rec keyRecord, counted *int) keyRecord {
+	best := keyRecord{max: -1}
 	consider := func(n int, id [idSize]byte) {
 		if n > best.max || n == best.max && bytes.Compare(id[:], best.id[:]) < 0 {
 			best.max, best.id = n, id
 		}
 	}
-	kept := func(j int) bool { return from != nil && from[j] >= 0 }
-	useRecord := rec.known && rec.max == 0 // then every kept part has 0
-	for j, id := range parts.ids {
-		useRecord = useRecord || rec.known && kept(j) && id == rec.id
+	kept := func(g int) bool { return from != nil && from[g] >= 0 }
+	useRecord := false
+	for g := range groups {
+		useRecord = useRecord || kept(g) && groups[g].id == rec.id
 	}
-	for j, id := range parts.ids {
-		switch {
-		case useRecord && kept(j) && rec.max == 0:
-			consider(0, id)
-		case useRecord && kept(j):
+	for g, gr := range groups {
+		if useRecord && kept(g) {
 			consider(rec.max, rec.id)
-		default:
-			*counted++
-			consider(partKeyCount(parts.paths[j]), id)
+			continue
 		}
+		n := 0
+		for _, path := range parts.paths[gr.first : gr.first+gr.n] {
+			*counted++
+			n += partKeyCount(path)
+		}
+		consider(n, gr.id)
 	}
 	if best.max < 0 {
-		return keyRecord{known: true}
+		return keyRecord{}
 	}
 	return best
 }

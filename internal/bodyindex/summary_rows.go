@@ -24,17 +24,18 @@ var summaryBudget = 48 << 20
 // the rows of a band (8 bytes of every row).
 const summaryBatch = 64
 
-// summaryMatrix is what the rows are made of: a column per part, then
-// one per folder for the paths of its files.
+// summaryMatrix is what the rows are made of: a column per group of
+// parts, then one per folder for the paths of its files.
 type summaryMatrix struct {
-	nRows uint32
-	row   int        // R
-	parts []string   // part files, column j < P
-	names [][]uint32 // keys of the paths of folder i, column P+i
-	// old is the summary before, whose columns are copied for the parts
-	// it lists (summary_reuse.go); nil: every part is read.
+	nRows  uint32
+	row    int            // R
+	parts  []string       // part files, in the part table's order
+	groups []summaryGroup // column j < G
+	names  [][]uint32     // keys of the paths of folder i, column G+i
+	// old is the summary before, whose columns are copied for the groups
+	// it has (summary_reuse.go); nil: every part is read.
 	old     *Summary
-	from    []int      // column of part j in old, -1: read the part
+	from    []int      // column of group j in old, -1: read its parts
 	chunks  []bitChunk // from as chunks of consecutive columns
 	read    int        // parts read for their keys (test hook)
 	counted int        // parts asked for their key counts (test hook)
@@ -48,11 +49,11 @@ var summaryWritten = func(read, counted int) {}
 // so that its SIGKILL lands while the temporary file is being written.
 var afterSummaryBand = func() {}
 
-// summaryColumn is one column to compute: from a part file or from keys.
+// summaryColumn is one column to compute: from part files or from keys.
 type summaryColumn struct {
-	j    int
-	part string
-	keys []uint32
+	j     int
+	parts []string
+	keys  []uint32
 }
 
 // streamSummary writes head and the rows of m to path through the
@@ -120,19 +121,19 @@ func (m *summaryMatrix) writeRows(w io.Writer) error {
 	return nil
 }
 
-// columns lists the columns to compute, in column order: the parts not
+// columns lists the columns to compute, in column order: the groups not
 // copied from the old summary and the folders' paths.
 func (m *summaryMatrix) columns() []summaryColumn {
-	out := make([]summaryColumn, 0, len(m.parts)+len(m.names))
+	out := make([]summaryColumn, 0, len(m.groups)+len(m.names))
 	m.read = 0
-	for j, p := range m.parts {
+	for j, g := range m.groups {
 		if m.old == nil || m.from[j] < 0 {
-			out = append(out, summaryColumn{j: j, part: p})
-			m.read++
+			out = append(out, summaryColumn{j: j, parts: m.parts[g.first : g.first+g.n]})
+			m.read += g.n
 		}
 	}
 	for i, keys := range m.names {
-		out = append(out, summaryColumn{j: len(m.parts) + i, keys: keys})
+		out = append(out, summaryColumn{j: len(m.groups) + i, keys: keys})
 	}
 	return out
 }
@@ -164,8 +165,8 @@ func fillBand(rows []byte, row int, nRows, lo, hi uint32, todo []summaryColumn, 
 					}
 					c = c[:words]
 					clear(c)
-					if todo[k].part != "" {
-						fillPart(c, todo[k].part, nRows, lo)
+					if todo[k].parts != nil {
+						fillGroup(c, todo[k].parts, nRows, lo)
 					} else {
 						fillKeys(c, todo[k].keys, nRows, lo)
 					}
@@ -205,26 +206,35 @@ func setKeyRows(col []uint64, k, nRows, lo uint32) {
 	}
 }
 
-// fillPart sets the rows of the part's keys in the band of col; a part
-// that cannot be read gets every row, so that searches open it and report
-// it.
-func fillPart(col []uint64, path string, nRows, lo uint32) {
-	data, unmap, _, err := mapFile(path)
-	if err == nil {
-		defer unmap()
-	}
-	var p *Part
-	if err == nil {
-		p, err = ParsePart(path, data)
-	}
-	if err != nil {
-		for i := range col {
-			col[i] = ^uint64(0)
+// fillGroup sets the rows of the keys of a group's parts in the band of
+// col; a part that cannot be read gets its group every row, so that
+// searches open it and report it.
+func fillGroup(col []uint64, parts []string, nRows, lo uint32) {
+	for _, path := range parts {
+		if !fillPart(col, path, nRows, lo) {
+			for i := range col {
+				col[i] = ^uint64(0)
+			}
+			return
 		}
-		return
+	}
+}
+
+// fillPart sets the rows of the part's keys in the band of col, false
+// when the part cannot be read.
+func fillPart(col []uint64, path string, nRows, lo uint32) bool {
+	data, unmap, _, err := mapFile(path)
+	if err != nil {
+		return false
+	}
+	defer unmap()
+	p, err := ParsePart(path, data)
+	if err != nil {
+		return false
 	}
 	le := binary.LittleEndian
 	for i := 0; i < p.nKeys; i++ {
 		setKeyRows(col, le.Uint32(p.keys[4*i:]), nRows, lo)
 	}
+	return true
 }

@@ -102,27 +102,28 @@ func writeSummary(contentRoot, index string) error {
 		}
 	}
 	parts := listSummaryParts(root, dirs)
-	// The summary before, whose columns the parts it lists keep; closed
+	groups := groupParts(dirs)
+	// The summary before, whose columns the groups it lists keep; closed
 	// before the new one is renamed over it.
 	old, _ := openSummary(contentRoot, index)
-	m := &summaryMatrix{parts: parts.paths, old: old}
+	m := &summaryMatrix{parts: parts.paths, groups: groups, old: old}
 	defer m.dropOld()
 	m.keepColumns(parts)
 	var rec keyRecord
 	if m.old != nil {
 		rec = m.old.keys
 	}
-	keys := maxPartKeys(parts, m.from, rec, &m.counted)
+	keys := maxGroupKeys(parts, groups, m.from, rec, &m.counted)
 	maxKeys := keys.max
 	m.names = make([][]uint32, len(dirs))
 	for i := range dirs {
 		m.names[i] = pathKeys(dirs, i)
 		maxKeys = max(maxKeys, len(m.names[i]))
 	}
-	m.row = (len(parts.ids)+len(dirs)+7)/8 + summaryRowCRC
+	m.row = (len(groups)+len(dirs)+7)/8 + summaryRowCRC
 	m.nRows = summaryRowCount(maxKeys, m.row, parts.bytes)
 	m.planReuse()
-	head := encodeSummaryHead(dirs, parts.ids, m.nRows, m.row, keys)
+	head := encodeSummaryHead(dirs, parts.ids, groups, m.nRows, m.row, keys)
 	return streamSummary(SummaryPath(contentRoot, index), head, m)
 }
 
@@ -316,7 +317,7 @@ func partKeyCount(path string) int {
 }
 
 // encodeSummaryHead encodes the header and the tables.
-func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, nRows uint32, row int, keys keyRecord) []byte {
+func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, groups []summaryGroup, nRows uint32, row int, keys keyRecord) []byte {
 	var names []byte
 	le := binary.LittleEndian
 	table := make([]byte, summaryDirSize*len(dirs))
@@ -331,7 +332,7 @@ func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, nRows uint32, row int,
 		le.PutUint32(e[20:], d.flags)
 		le.PutUint64(e[24:], uint64(d.mtime))
 	}
-	h := make([]byte, summaryHeaderSize, summaryHeaderSize+len(table)+idSize*len(ids)+len(names))
+	h := make([]byte, summaryHeaderSize, summaryHeaderSize+len(table)+idSize*len(ids)+4*len(groups)+len(names))
 	copy(h, summaryMagic)
 	le.PutUint32(h[8:], SummaryVersion)
 	le.PutUint32(h[12:], uint32(len(dirs)))
@@ -340,12 +341,15 @@ func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, nRows uint32, row int,
 	le.PutUint32(h[24:], summaryHashes)
 	le.PutUint32(h[28:], uint32(len(names)))
 	le.PutUint32(h[32:], uint32(row))
-	le.PutUint32(h[36:], uint32(keys.max))
-	copy(h[40:56], keys.id[:])
-	le.PutUint32(h[56:], 1)
+	le.PutUint32(h[36:], uint32(len(groups)))
+	le.PutUint32(h[40:], uint32(keys.max))
+	copy(h[44:60], keys.id[:])
 	out := append(h, table...)
 	for _, id := range ids {
 		out = append(out, id[:]...)
+	}
+	for _, g := range groups {
+		out = le.AppendUint32(out, uint32(g.first))
 	}
 	out = append(out, names...)
 	crc := crc32.Update(crc32.Checksum(out[:60], castagnoli()), castagnoli(), out[summaryHeaderSize:])
