@@ -215,6 +215,7 @@ func TestCheckCatchesWrongImports(t *testing.T) {
 		{"internal/extract/xlsx", "internal/extract/internal/fixture", true},
 		{"internal/extract/xlsx", "internal/testutil", true},
 		{"internal/officefile", "internal/testutil", true},
+		{"internal/web", "internal/testutil/browser", true},
 
 		{"internal/web", "internal/extract", false},
 		{"internal/worker", "internal/extract/all", false},
@@ -228,6 +229,9 @@ func TestCheckCatchesWrongImports(t *testing.T) {
 		{"internal/search/linedfa", "internal/workspace", false},
 		{"cmd/fumibako", "internal/web", false},
 		{"internal/extract/internal/fixture", "internal/testutil", false},
+		{"bench/cmd/scale", "internal/testutil/browser", false},
+		{"internal/testutil/browser", "internal/workspace", false},
+		{"internal/testutil/browser", "internal/web", true},
 		{"internal/extract/internal/fixture", "internal/extract/internal/ooxml", false},
 		{"internal/extract/docx", "internal/officefile/cfb", false},
 		{"internal/officefile", "internal/officefile/cfb", false},

@@ -6,7 +6,9 @@
 // the machine fails the run instead of skipping the test. The corpus lives
 // outside the repository (../shared/corpus, absent from a clean clone), so
 // its gate skips unless FUMIBAKO_CORPUS_REQUIRED=1. Nothing here is used by
-// the fumibako binary.
+// the fumibako binary. The sub-package browser starts headless chromium
+// for the tests and the benchmark that drive the web UI; it stands apart
+// so that chromedp is linked only into those.
 package testutil
 
 import (

@@ -12,12 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fumibako/fumibako/internal/testcorpus"
 	"github.com/fumibako/fumibako/internal/testutil"
+	"github.com/fumibako/fumibako/internal/testutil/browser"
 )
 
 // Browser tests drive Debian's chromium headless through chromedp
@@ -39,39 +40,19 @@ type void = chromedp.Void
 
 func newBrowser(t *testing.T) *browserT {
 	t.Helper()
-	path := testutil.Require(t, "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox, // chromium runs as root in CI containers
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
+	path := testutil.Require(t, browser.Names...)
+	ctx, cancelB, err := browser.Start(path, chromedp.UserDataDir(t.TempDir()))
+	if err != nil {
+		testutil.Unavailable(t, "%v", err)
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Hour) // the 100 MB corpus takes long to index
 	b := &browserT{t: t, ctx: ctx, shots: t.TempDir()}
-	if err := chromedp.Do(ctx); err != nil {
-		cancelT()
-		cancelC()
-		cancelA()
-		testutil.Unavailable(t, "chromium does not start: %v", err)
-	}
 	t.Cleanup(func() {
 		if t.Failed() {
 			b.screenshot("failure")
 		}
 		cancelT()
-		cancelC()
-		cancelA()
+		cancelB()
 	})
 	return b
 }
@@ -207,13 +188,13 @@ func TestBrowser(t *testing.T) {
 	downloads := t.TempDir()
 	origin := strings.TrimSuffix(e.url("/"), "/")
 	for _, perm := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.CallBrowser(b.ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: perm}, Setting: browser.PermissionSettingGranted, Origin: origin}); err != nil {
+		if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: perm}, Setting: cdpbrowser.PermissionSettingGranted, Origin: origin}); err != nil {
 			t.Fatalf("grant %s: %v", perm, err)
 		}
 	}
-	if _, err := chromedp.CallBrowser(b.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads}); err != nil {
+	if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads}); err != nil {
 		t.Fatalf("download behaviour: %v", err)
 	}
 

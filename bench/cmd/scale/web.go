@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/fumibako/fumibako/bench/searchcorpus"
+	"github.com/fumibako/fumibako/internal/testutil/browser"
 )
 
 // WebResult is the web phase: the time from a keystroke in the search box
@@ -47,16 +48,6 @@ const keyGap = 150 * time.Millisecond
 // search as you type.
 const minChars = 2
 
-// chromiumPath returns the browser the web phase drives ("" when none).
-func chromiumPath() string {
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // webQueries is what the web phase types: the words of the query set that
 // are not regular expressions (the page searches them as typed), and
 // common words of the generated vocabulary, which give hits from the
@@ -74,12 +65,12 @@ func webQueries() []string {
 // runWeb runs the web phase over ws and prints its figures; nil when it
 // could not run (the reason is printed).
 func runWeb(exe, ws, logPath string) *WebResult {
-	browser := chromiumPath()
-	if browser == "" {
+	path := browser.Path()
+	if path == "" {
 		fmt.Println("web phase skipped: chromium not found (Debian: apt-get install chromium fonts-ipafont-gothic)")
 		return nil
 	}
-	w, err := webPhase(exe, ws, browser, logPath, webQueries())
+	w, err := webPhase(exe, ws, path, logPath, webQueries())
 	if err != nil {
 		fmt.Println("web phase failed:", err)
 		return nil
@@ -91,7 +82,7 @@ func runWeb(exe, ws, logPath string) *WebResult {
 
 // webPhase serves ws, types queries into the page in chromium and returns
 // the figures. The server and the browser are gone when it returns.
-func webPhase(exe, ws, browser, logPath string, queries []string) (w *WebResult, err error) {
+func webPhase(exe, ws, path, logPath string, queries []string) (w *WebResult, err error) {
 	srv, err := startServe(exe, ws, logPath)
 	if err != nil {
 		return nil, err
@@ -101,7 +92,7 @@ func webPhase(exe, ws, browser, logPath string, queries []string) (w *WebResult,
 			err = e
 		}
 	}()
-	ctx, cancel, err := newBrowser(browser)
+	ctx, cancel, err := browser.Start(path)
 	if err != nil {
 		return nil, err
 	}
@@ -195,37 +186,6 @@ func (s *served) stop() error {
 		<-s.done
 		return errors.New("serve did not end 90 s after Ctrl-C: killed")
 	}
-}
-
-// newBrowser starts headless chromium with the options of the browser
-// tests (internal/web/browser_test.go). The cancel func ends it and every
-// process it started (chromedp kills those of its temporary profile).
-func newBrowser(path string) (context.Context, context.CancelFunc, error) {
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox, // chromium runs as root in containers
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.WindowSize(1280, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	cancel := func() {
-		cancelC()
-		cancelA()
-	}
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
-		return nil, nil, fmt.Errorf("chromium does not start: %v", err)
-	}
-	return ctx, cancel, nil
 }
 
 // searchCounts is what the page's searches came to, beside the timings.

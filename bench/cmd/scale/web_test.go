@@ -4,12 +4,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/bench/searchcorpus"
 	"github.com/fumibako/fumibako/internal/testcorpus"
 	"github.com/fumibako/fumibako/internal/testutil"
+	"github.com/fumibako/fumibako/internal/testutil/browser"
 )
 
 // TestWebPhase runs the web phase over a small indexed tree: keystrokes
@@ -18,7 +18,7 @@ func TestWebPhase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	browser := testutil.Require(t, "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+	path := testutil.Require(t, browser.Names...)
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "fumibako")
 	if out, err := testcorpus.GoBuild("build", "-o", exe, "../../../cmd/fumibako"); err != nil {
@@ -44,7 +44,7 @@ func TestWebPhase(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 
 	queries := []string{"請求書", "議事録", searchcorpus.Absent}
-	w, err := webPhase(exe, ws, browser, filepath.Join(dir, "serve.log"), queries)
+	w, err := webPhase(exe, ws, path, filepath.Join(dir, "serve.log"), queries)
 	if err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "serve.log"))
 		t.Fatalf("web phase: %v\nserve:\n%s", err, log)
@@ -67,28 +67,7 @@ func TestWebPhase(t *testing.T) {
 	if w.Empty == 0 {
 		t.Error("the absent word's search is not counted as ending without a hit")
 	}
-	if left := processesWith(ws, tmp); len(left) > 0 {
+	if left := testutil.ProcessesWith(ws, tmp); len(left) > 0 {
 		t.Errorf("left running: %v", left)
 	}
-}
-
-// processesWith returns the command lines of the processes that name any
-// of the folders.
-func processesWith(dirs ...string) []string {
-	var out []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || e.Name() == "self" {
-			continue
-		}
-		line := strings.ReplaceAll(string(cmdline), "\x00", " ")
-		for _, d := range dirs {
-			if strings.Contains(line, d) {
-				out = append(out, e.Name()+": "+line)
-				break
-			}
-		}
-	}
-	return out
 }
