@@ -5,17 +5,17 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/japanese"
-	"golang.org/x/text/encoding/korean"
-	"golang.org/x/text/encoding/simplifiedchinese"
-	"golang.org/x/text/encoding/traditionalchinese"
+
+	"github.com/fumibako/fumibako/internal/extract/internal/codepage"
 )
 
 // Code pages of 8-bit Word 6/95 text. A codePage decodes bytes into one
 // UTF-16 unit per byte, as the CP space counts them: the character of a
 // double-byte sequence goes to its lead byte's CP and its trail byte's CP
 // gets 0, which line building drops with the other control characters.
+// The decoders and lead bytes come from the shared table
+// (extract/internal/codepage); Windows-1252 is read by cp1252Unit, which
+// keeps the bytes without a character as [MS-DOC] 2.4.1 says.
 
 type codePage struct {
 	id   int
@@ -26,27 +26,27 @@ type codePage struct {
 	dbcs []uint16 // by lead<<8 | trail
 }
 
-func dbcsLead(lo, hi byte) func(b byte) bool {
-	return func(b byte) bool { return b >= lo && b <= hi }
+// newCodePage is the code page id of the shared table.
+func newCodePage(id int) *codePage {
+	enc, _ := codepage.Encoding(id)
+	return &codePage{id: id, enc: enc, lead: codepage.Lead(id)}
 }
 
 var (
-	cp1252 = &codePage{id: 1252}
-	cp932  = &codePage{id: 932, enc: japanese.ShiftJIS, lead: func(b byte) bool {
-		return b >= 0x81 && b <= 0x9F || b >= 0xE0 && b <= 0xFC
-	}}
-	cp936   = &codePage{id: 936, enc: simplifiedchinese.GBK, lead: dbcsLead(0x81, 0xFE)}
-	cp949   = &codePage{id: 949, enc: korean.EUCKR, lead: dbcsLead(0x81, 0xFE)}
-	cp950   = &codePage{id: 950, enc: traditionalchinese.Big5, lead: dbcsLead(0x81, 0xFE)}
-	cp1250  = &codePage{id: 1250, enc: charmap.Windows1250}
-	cp1251  = &codePage{id: 1251, enc: charmap.Windows1251}
-	cp1253  = &codePage{id: 1253, enc: charmap.Windows1253}
-	cp1254  = &codePage{id: 1254, enc: charmap.Windows1254}
-	cp1255  = &codePage{id: 1255, enc: charmap.Windows1255}
-	cp1256  = &codePage{id: 1256, enc: charmap.Windows1256}
-	cp1257  = &codePage{id: 1257, enc: charmap.Windows1257}
-	cp874   = &codePage{id: 874, enc: charmap.Windows874}
-	cpMacRo = &codePage{id: 10000, enc: charmap.Macintosh}
+	cp1252  = &codePage{id: 1252}
+	cp932   = newCodePage(932)
+	cp936   = newCodePage(936)
+	cp949   = newCodePage(949)
+	cp950   = newCodePage(950)
+	cp1250  = newCodePage(1250)
+	cp1251  = newCodePage(1251)
+	cp1253  = newCodePage(1253)
+	cp1254  = newCodePage(1254)
+	cp1255  = newCodePage(1255)
+	cp1256  = newCodePage(1256)
+	cp1257  = newCodePage(1257)
+	cp874   = newCodePage(874)
+	cpMacRo = newCodePage(10000)
 )
 
 // fibCodePage chooses the code page from the FIB's chse and lid.

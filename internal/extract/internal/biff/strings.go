@@ -7,10 +7,8 @@ import (
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/japanese"
-	"golang.org/x/text/encoding/korean"
-	"golang.org/x/text/encoding/simplifiedchinese"
-	"golang.org/x/text/encoding/traditionalchinese"
+
+	"github.com/fumibako/fumibako/internal/extract/internal/codepage"
 )
 
 // Strings in BIFF8 ([MS-XLS] 2.5.293 XLUnicodeString, 2.5.294
@@ -267,57 +265,16 @@ type CodePage struct {
 	Enc encoding.Encoding // nil: Latin-1-like single bytes (1252 by default)
 }
 
-// Encoding returns the encoding of a CODEPAGE value ([MS-XLS] 2.4.52);
-// nil for UTF-16 (1200, BIFF8) and code pages without a decoder, which are
-// read as Windows-1252.
+// Encoding returns the encoding of a CODEPAGE value ([MS-XLS] 2.4.52),
+// from the shared table; 32768 is BIFF's number for Mac Roman (10000).
+// UTF-16 (1200, BIFF8) and code pages without a decoder are read as
+// Windows-1252.
 func Encoding(cp int) encoding.Encoding {
-	switch cp {
-	case 932:
-		return japanese.ShiftJIS
-	case 936:
-		return simplifiedchinese.GBK
-	case 949:
-		return korean.EUCKR
-	case 950:
-		return traditionalchinese.Big5
-	case 437:
-		return charmap.CodePage437
-	case 850:
-		return charmap.CodePage850
-	case 852:
-		return charmap.CodePage852
-	case 855:
-		return charmap.CodePage855
-	case 860:
-		return charmap.CodePage860
-	case 862:
-		return charmap.CodePage862
-	case 863:
-		return charmap.CodePage863
-	case 865:
-		return charmap.CodePage865
-	case 866:
-		return charmap.CodePage866
-	case 874:
-		return charmap.Windows874
-	case 1250:
-		return charmap.Windows1250
-	case 1251:
-		return charmap.Windows1251
-	case 1253:
-		return charmap.Windows1253
-	case 1254:
-		return charmap.Windows1254
-	case 1255:
-		return charmap.Windows1255
-	case 1256:
-		return charmap.Windows1256
-	case 1257:
-		return charmap.Windows1257
-	case 1258:
-		return charmap.Windows1258
-	case 10000, 32768:
-		return charmap.Macintosh
+	if cp == 32768 {
+		cp = 10000
+	}
+	if enc, ok := codepage.Encoding(cp); ok {
+		return enc
 	}
 	return charmap.Windows1252
 }
