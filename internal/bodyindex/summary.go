@@ -81,8 +81,15 @@ import (
 //	               `\` separated, folded: file-name search, issue 18); the
 //	               last 4 bytes of a row are its CRC-32C.
 //
-// A key k sets rows (a + i·b) mod M for i < H, where a and b come from
-// k·0x9E3779B97F4A7C15 (b odd). The parts that may hold every key of a
+// A key k sets H rows of one block of summaryBlock rows: block k >> (32 -
+// log2(M/summaryBlock)) (the key's top bits), and in it rows
+// (a + i·b) mod summaryBlock for i < H, where a and b come from
+// k·0x9E3779B97F4A7C15 (b odd). Keys are hashes, so blocks fill evenly;
+// and a part's keys, sorted, fall into the blocks in order, so that the
+// writer, building the rows band by band, reads only the run of each
+// column's keys that falls in the band instead of all of them per band
+// (at 10 GB, 22 bands of 48 MB made the summary hash every key 22 times).
+// The parts that may hold every key of a
 // query are the parts of the groups in the AND of the rows of all its
 // keys: H rows per key, each ceil((G+D)/8) bytes, so a query reads a few
 // hundred bytes whatever the size of the archive. The exact per-block
@@ -99,7 +106,8 @@ import (
 //	   summary without them is read the same way.
 //	4  one column per group of parts of a folder (about 4 MB) instead of
 //	   one per part, so that parts can be small (issue 21); bytes 36..60
-//	   hold the group count and the key record of the largest group.
+//	   hold the group count and the key record of the largest group; a
+//	   key's rows lie in one block of rows chosen by its top bits.
 const SummaryVersion = 4
 
 const (
@@ -109,7 +117,10 @@ const (
 	summaryDirSize    = 32
 	summaryHashes     = 3
 	summaryRowCRC     = 4
-	noParent          = ^uint32(0)
+	// summaryBlock is how many rows hold the bits of one key (a power of
+	// two at most the least row count, 1024).
+	summaryBlock = 512
+	noParent     = ^uint32(0)
 
 	dirHasIndex = 1
 	dirOpaque   = 2
@@ -411,7 +422,20 @@ func (s *Summary) expand(cols []uint64) []uint64 {
 func summaryRow(key uint32, i int, nRows uint32) uint32 {
 	h := uint64(key) * 0x9E3779B97F4A7C15
 	a, b := uint32(h>>32), uint32(h)|1
-	return (a + uint32(i)*b) & (nRows - 1)
+	return blockOf(key, nRows)*summaryBlock + (a+uint32(i)*b)&(summaryBlock-1)
+}
+
+// blockOf returns the block of rows of a key: its top bits.
+func blockOf(key, nRows uint32) uint32 {
+	blocks := uint64(nRows / summaryBlock)
+	return uint32(uint64(key) * blocks >> 32)
+}
+
+// firstKeyOf returns the least key whose block is block (1<<32 past the
+// last block).
+func firstKeyOf(block, nRows uint32) uint64 {
+	blocks := uint64(nRows / summaryBlock)
+	return (uint64(block)<<32 + blocks - 1) / blocks
 }
 
 // Close releases the file.

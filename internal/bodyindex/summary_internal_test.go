@@ -127,7 +127,7 @@ func naiveRows(t *testing.T, root string, b []byte) []byte {
 }
 
 // TestSummaryBands writes the summary with budgets from one band to bands
-// of 64 rows (band sizes that divide the rows and ones that do not) and
+// of one block (band sizes that divide the rows and ones that do not) and
 // checks that every write gives the same bytes, with the rows the format
 // defines.
 func TestSummaryBands(t *testing.T) {
@@ -145,13 +145,13 @@ func TestSummaryBands(t *testing.T) {
 		t.Fatal("the rows written in one band differ from the rows set key by key")
 	}
 	uneven := false
-	for _, band := range []int{64, 192, 320, 448, 512, 1000, int(nRows) - 64} {
+	for _, band := range []int{512, 1024, 1536, 2560, 3000, int(nRows) - summaryBlock} {
 		t.Run(fmt.Sprint(band), func(t *testing.T) {
 			budget := band * (row + summaryBatch/8)
 			withBudget(t, budget, func() {
 				m := &summaryMatrix{nRows: nRows, row: row}
 				got := m.bandRows()
-				if want := band / 64 * 64; got != want {
+				if want := band / summaryBlock * summaryBlock; got != want {
 					t.Fatalf("budget %d: bands of %d rows, want %d", budget, got, want)
 				}
 				uneven = uneven || int(nRows)%got != 0

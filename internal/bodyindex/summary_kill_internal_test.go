@@ -13,12 +13,12 @@ import (
 
 // envSummaryChild makes the test binary the child of TestKillMidSummary:
 // it writes the summary of the index "案件" under the content root the
-// variable names, slowly (bands of 64 rows, 2 ms each), until killed.
+// variable names, slowly (bands of one block of rows, 2 ms each), until killed.
 const envSummaryChild = "FUMIBAKO_SUMMARY_KILL_CHILD"
 
 func TestMain(m *testing.M) {
 	if root := os.Getenv(envSummaryChild); root != "" {
-		summaryBudget = 1 // bands of 64 rows
+		summaryBudget = 1 // bands of one block of rows
 		afterSummaryBand = func() { time.Sleep(2 * time.Millisecond) }
 		if err := WriteSummary(root, "案件"); err != nil {
 			fmt.Fprintln(os.Stderr, err)

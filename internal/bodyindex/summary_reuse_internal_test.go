@@ -189,14 +189,14 @@ func TestSummaryReuse(t *testing.T) {
 		counted int // parts asked for their key counts, -1: all or only the new ones
 	}{
 		{"intact", s0, 0, newParts, -1},
-		{"intact, bands of 192 rows", s0, 192, newParts, -1},
-		{"a part gone before", s1, 192, newParts + goneRead, -1},
+		{"intact, bands of 512 rows", s0, 512, newParts, -1},
+		{"a part gone before", s1, 512, newParts + goneRead, -1},
 		{"no key record", resign(s0, func(h []byte) { clear(h[40:60]) }), 0, newParts, all},
 		{"key record of a removed group", resign(s0, func(h []byte) { copy(h[44:60], bytes.Repeat([]byte{0xEE}, 16)) }), 0, newParts, all},
 		// Damage in the first 1024 rows drops the old summary before
 		// the row count is chosen; further on, from that band on.
-		{"row damaged in the first band", flip(s0, rowsAt0+1), 192, all, all},
-		{"row damaged in the last band", flip(s0, len(s0)-10), 192, all, newParts},
+		{"row damaged in the first band", flip(s0, rowsAt0+1), 512, all, all},
+		{"row damaged in the last band", flip(s0, len(s0)-10), 512, all, newParts},
 		{"folder table damaged", flip(s0, summaryHeaderSize+4), 0, all, all},
 		{"other hash count", resign(s0, func(h []byte) { le.PutUint32(h[24:], 2) }), 0, all, newParts},
 	}

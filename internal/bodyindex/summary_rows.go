@@ -6,6 +6,8 @@ import (
 	"io"
 	"math/bits"
 	"runtime"
+	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -81,15 +83,15 @@ func streamSummary(path string, head []byte, m *summaryMatrix) error {
 	return f.Commit()
 }
 
-// bandRows returns how many rows a band has: a multiple of 64 (a column
-// word) within the budget, at least 64, at most all.
+// bandRows returns how many rows a band has: a multiple of summaryBlock
+// within the budget, at least one block, at most all.
 func (m *summaryMatrix) bandRows() int {
 	per := m.row + summaryBatch/8
 	if m.old != nil {
 		per += m.old.row // the old rows of the band
 	}
-	n := summaryBudget / per / 64 * 64
-	return max(64, min(n, int(m.nRows)))
+	n := summaryBudget / per / summaryBlock * summaryBlock
+	return max(summaryBlock, min(n, int(m.nRows)))
 }
 
 // writeRows computes the rows band by band, passing over the columns'
@@ -188,12 +190,19 @@ func fillBand(rows []byte, row int, nRows, lo, hi uint32, todo []summaryColumn, 
 	}
 }
 
-// fillKeys sets the rows of keys that fall in the band of col (rows
-// lo..lo+64·len(col)).
+// fillKeys sets the rows of keys (sorted) that fall in the band of col
+// (rows lo..lo+64·len(col), whole blocks).
 func fillKeys(col []uint64, keys []uint32, nRows, lo uint32) {
-	for _, k := range keys {
-		setKeyRows(col, k, nRows, lo)
+	from, to := bandKeys(nRows, lo, len(col))
+	i, _ := slices.BinarySearch(keys, uint32(from))
+	for ; i < len(keys) && uint64(keys[i]) < to; i++ {
+		setKeyRows(col, keys[i], nRows, lo)
 	}
+}
+
+// bandKeys returns the keys whose rows fall in a band: from..to-1.
+func bandKeys(nRows, lo uint32, words int) (from, to uint64) {
+	return firstKeyOf(lo/summaryBlock, nRows), firstKeyOf((lo+uint32(64*words))/summaryBlock, nRows)
 }
 
 // setKeyRows sets the rows of key k that fall in the band of col.
@@ -233,8 +242,11 @@ func fillPart(col []uint64, path string, nRows, lo uint32) bool {
 		return false
 	}
 	le := binary.LittleEndian
-	for i := 0; i < p.nKeys; i++ {
-		setKeyRows(col, le.Uint32(p.keys[4*i:]), nRows, lo)
+	from, to := bandKeys(nRows, lo, len(col))
+	key := func(i int) uint32 { return le.Uint32(p.keys[4*i:]) }
+	i := sort.Search(p.nKeys, func(i int) bool { return uint64(key(i)) >= from })
+	for ; i < p.nKeys && uint64(key(i)) < to; i++ {
+		setKeyRows(col, key(i), nRows, lo)
 	}
 	return true
 }

@@ -232,9 +232,10 @@ func TestSummaryDamaged(t *testing.T) {
 			if err == nil {
 				defer s.Close()
 				// A damaged row is found when a query reads it: try keys
-				// until one lands on it (every row is read by some key).
-				for k := uint32(0); k < 1<<20 && err == nil; k++ {
-					_, err = s.Candidates([]uint32{k})
+				// until one lands on it (every row is read by some key;
+				// keys spread over all blocks of rows).
+				for n := uint32(0); n < 1<<20 && err == nil; n++ {
+					_, err = s.Candidates([]uint32{n * 2654435761})
 				}
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
