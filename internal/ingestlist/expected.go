@@ -3,6 +3,7 @@ package ingestlist
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,15 +92,11 @@ func WriteExpected(path string, e *Expected) error {
 	if e.Len() == 0 {
 		return workspace.Remove(path)
 	}
-	var rels []string
-	for _, r := range e.paths {
-		rels = append(rels, r)
-	}
-	slices.SortFunc(rels, func(a, b string) int { return strings.Compare(workspace.FoldKey(a), workspace.FoldKey(b)) })
+	keys := slices.Sorted(maps.Keys(e.paths)) // FoldKeys: sorted case-insensitively
 	var b bytes.Buffer
 	b.WriteString("\uFEFF")
-	for _, r := range rels {
-		b.WriteString(r + "\r\n")
+	for _, k := range keys {
+		b.WriteString(e.paths[k] + "\r\n")
 	}
 	return workspace.WriteFileAtomic(path, b.Bytes())
 }
