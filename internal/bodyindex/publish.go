@@ -55,7 +55,12 @@ func compareFiles(a, b string) int {
 // nothing is changed: call Rebuild, then Publish again. Files whose text
 // could not be read are left out and reported by a *LostError after the
 // commit.
-func Publish(dir string, removed []string) error {
+func Publish(dir string, removed []string) error { return PublishTrash(dir, removed, nil) }
+
+// PublishTrash is Publish that moves the merged per-file folders into
+// trash (content.Trash.Remove: a worker writes over them later) instead of
+// deleting them; a nil trash deletes them.
+func PublishTrash(dir string, removed []string, trash *content.Trash) error {
 	defer markChanging(dir)()
 	old, err := OpenFolder(dir)
 	if err != nil {
@@ -102,7 +107,7 @@ func Publish(dir string, removed []string) error {
 		return err
 	}
 	for _, d := range freshDirs {
-		if err := content.RemoveFileFolder(d); err != nil {
+		if err := trash.Remove(d); err != nil {
 			return err
 		}
 	}

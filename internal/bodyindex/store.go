@@ -1,11 +1,18 @@
 package bodyindex
 
+import "github.com/fumibako/fumibako/internal/content"
+
 // Store is the body index as the coordinator uses it (indexer.BodyIndex):
 // the package functions as methods, so callers pass Store{}.
 type Store struct{}
 
 // Publish calls Publish.
 func (Store) Publish(dir string, removed []string) error { return Publish(dir, removed) }
+
+// PublishTrash calls PublishTrash.
+func (Store) PublishTrash(dir string, removed []string, trash *content.Trash) error {
+	return PublishTrash(dir, removed, trash)
+}
 
 // Rebuild calls Rebuild.
 func (Store) Rebuild(dir string) error { return Rebuild(dir) }

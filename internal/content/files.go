@@ -77,8 +77,16 @@ func WriteFolder(dir string, places []extract.Place) (int, error) {
 	if err := workspace.MkdirAll(dir); err != nil {
 		return 0, fmt.Errorf("content: create %s: %w", dir, err)
 	}
+	n, _, err := writeFolder(dir, places)
+	return n, err
+}
+
+// writeFolder is WriteFolder in an existing dir; it also returns the names
+// of the files it wrote.
+func writeFolder(dir string, places []extract.Place) (int, map[string]bool, error) {
 	var manifest bytes.Buffer
 	seen := map[string]bool{}
+	written := map[string]bool{ManifestName: true}
 	count := 0
 	for _, p := range places {
 		lines := trimTrailingEmpty(cleanLines(p.Lines))
@@ -87,24 +95,25 @@ func WriteFolder(dir string, places []extract.Place) (int, error) {
 		}
 		name, err := FileName(p.Name)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		if seen[strings.ToLower(name)] {
-			return 0, fmt.Errorf("content: two places named %q in one file", p.Name)
+			return 0, nil, fmt.Errorf("content: two places named %q in one file", p.Name)
 		}
 		seen[strings.ToLower(name)] = true
 		// Streamed as Encode would write it: a 100 MB sheet would
 		// otherwise be held twice, as lines and as bytes.
 		if err := workspace.WriteNewFile(filepath.Join(dir, name), func(w *bufio.Writer) { writeTSV(w, lines) }); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
+		written[name] = true
 		manifest.WriteString(name + "\n")
 		count++
 	}
 	if err := workspace.WriteNewFile(filepath.Join(dir, ManifestName), func(w *bufio.Writer) { w.Write(manifest.Bytes()) }); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	return count, nil
+	return count, written, nil
 }
 
 // cleanLines makes sure no line breaks the line structure of the TSV.

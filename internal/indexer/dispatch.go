@@ -216,6 +216,9 @@ func (r *run) dispatch(l *lanes) {
 		r.progress.Current = t.File.RelPath
 		r.update()
 		l.byID[int64(j.pos)] = j
+		// A published per-file folder, if there is one, becomes the stage:
+		// the worker writes over its files (content.Trash).
+		r.trash.Reuse(j.stage)
 		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage,
 			ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size}
 		l.load[slot]++

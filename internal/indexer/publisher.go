@@ -50,13 +50,13 @@ type pubResult struct {
 // folders folders.
 func (r *run) startPublisher(folders int) *publisher {
 	p := &publisher{jobs: make(chan pubJob, folders+1), results: make(chan pubResult, folders+1), inFlight: map[string]bool{}}
-	body, root := r.opt.Body, r.ws.ContentRoot()
+	body, root, trash := r.opt.Body, r.ws.ContentRoot(), r.trash
 	for range max(1, runtime.NumCPU()) {
 		p.done.Add(1)
 		go func() {
 			defer p.done.Done()
 			for j := range p.jobs {
-				p.results <- pubResult{folder: j.folder, err: publishDir(body, root, j.folder, j.removed)}
+				p.results <- pubResult{folder: j.folder, err: publishDir(body, root, j.folder, j.removed, trash)}
 			}
 		}()
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
 	"github.com/fumibako/fumibako/internal/plan"
@@ -165,6 +166,7 @@ type run struct {
 	batch       batch      // steps waiting for the group commit (commit.go)
 	pub         *publisher // folders published in parallel (publisher.go)
 	scratch     string
+	trash       *content.Trash // published per-file folders, for the workers to write over
 
 	targets  []plan.Target
 	progress Progress
@@ -253,6 +255,7 @@ func Run(opt Options) (sum *Summary, err error) {
 		return nil, r.check(err)
 	}
 	defer workspace.RemoveAll(r.scratch)
+	r.trash = content.NewTrash(filepath.Join(r.scratch, "trash"))
 
 	if err := r.start(); err != nil {
 		return nil, err

@@ -230,17 +230,26 @@ func (r *run) rebuild(folder string) {
 // publish publishes one folder's body index; it logs and returns false on
 // failure (the folder stays unpublished and is carried to the next run).
 func (r *run) publish(folder string) bool {
-	return r.published(folder, publishDir(r.opt.Body, r.ws.ContentRoot(), folder, r.removals[workspace.FoldKey(folder)]))
+	return r.published(folder, publishDir(r.opt.Body, r.ws.ContentRoot(), folder, r.removals[workspace.FoldKey(folder)], r.trash))
+}
+
+// trashBody is a BodyIndex that can move the per-file folders it merged
+// into a content.Trash instead of deleting them (bodyindex.Store).
+type trashBody interface {
+	PublishTrash(dir string, removed []string, trash *content.Trash) error
 }
 
 // publishDir publishes a folder's body index (any goroutine: it touches
-// only that folder).
-func publishDir(body BodyIndex, contentRoot, folder string, removed []string) error {
+// only that folder, and the trash, which locks).
+func publishDir(body BodyIndex, contentRoot, folder string, removed []string, trash *content.Trash) error {
 	dir := content.Dir(contentRoot, folder)
 	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
 		// Nothing was ever stored for this folder (every file in it failed,
 		// or its index was deleted by hand): nothing to publish or remove.
 		return nil
+	}
+	if tb, ok := body.(trashBody); ok && trash != nil {
+		return tb.PublishTrash(dir, removed, trash)
 	}
 	return body.Publish(dir, removed)
 }

@@ -4,10 +4,13 @@ import "github.com/fumibako/fumibako/internal/workspace"
 
 // Request asks a worker to extract one file.
 type Request struct {
-	ID    int64  `json:"id"`
-	Path  string `json:"path"`  // absolute path of the source (read-only)
-	Name  string `json:"name"`  // source file name (chooses the reader)
-	Stage string `json:"stage"` // folder to create with the place TSVs
+	ID   int64  `json:"id"`
+	Path string `json:"path"` // absolute path of the source (read-only)
+	Name string `json:"name"` // source file name (chooses the reader)
+	// Stage is the folder to write the place TSVs into: new, or a
+	// recycled per-file folder whose files are written over
+	// (content.WriteStage).
+	Stage string `json:"stage"`
 	// ModTime (Unix nanoseconds) and Size are the crawled time and size of
 	// the source, written beside the TSVs as the staged folder's .source
 	// (content.WriteSource) when ModTime is set: the worker fsyncs it with

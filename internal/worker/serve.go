@@ -65,10 +65,11 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 		return failed(resp, err)
 	}
 	resp.Log, resp.NoText = res.Log, res.NoText
-	n, err := content.WriteFolder(req.Stage, res.Places)
-	if err == nil && req.ModTime != 0 {
-		err = content.WriteSource(req.Stage, content.Source{ModTime: time.Unix(0, req.ModTime), Size: req.Size})
+	var src *content.Source
+	if req.ModTime != 0 {
+		src = &content.Source{ModTime: time.Unix(0, req.ModTime), Size: req.Size}
 	}
+	n, err := content.WriteStage(req.Stage, res.Places, src)
 	if err != nil {
 		return writeFailed(resp, err)
 	}

@@ -1,0 +1,119 @@
+package content_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// names lists dir's entries, sorted.
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestTrashRecycles moves a published per-file folder into the trash,
+// hands it out as a stage and writes the next file over it: the stage
+// holds the new file's set only, whatever the old one had.
+func TestTrashRecycles(t *testing.T) {
+	src := content.Source{ModTime: time.Unix(0, 1764614400000000000), Size: 42}
+	cases := []struct {
+		name   string
+		places []extract.Place
+		src    *content.Source
+		want   []string
+	}{
+		{"fewer places, no source", []extract.Place{{Name: "Sheet1", Lines: []string{"新しい"}}}, nil,
+			[]string{".places", "Sheet1.tsv"}},
+		{"same names with source", []extract.Place{{Name: "Sheet1", Lines: []string{"新しい"}}, {Name: "Sheet2", Lines: []string{"b"}}}, &src,
+			[]string{".places", ".source", "Sheet1.tsv", "Sheet2.tsv"}},
+		{"no text", nil, &src, []string{".places", ".source"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			published := filepath.Join(root, "content", "営業", "A社.xlsx")
+			old := []extract.Place{{Name: "Sheet1", Lines: []string{"古い行がずっと長く続く"}}, {Name: "Sheet2", Lines: []string{"a"}}, {Name: "Sheet3", Lines: []string{"c"}}}
+			if _, err := content.WriteStage(published, old, &content.Source{ModTime: time.Unix(0, 1), Size: 9}); err != nil {
+				t.Fatal(err)
+			}
+			trash := content.NewTrash(filepath.Join(root, "tmp", "trash"))
+			if err := trash.Remove(published); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Lstat(published); !os.IsNotExist(err) {
+				t.Fatalf("published folder still there after Remove: %v", err)
+			}
+			stage := filepath.Join(root, "tmp", "w1", "stage", "7")
+			if !trash.Reuse(stage) {
+				t.Fatal("Reuse found nothing in the trash")
+			}
+			if trash.Reuse(filepath.Join(root, "tmp", "w1", "stage", "8")) {
+				t.Fatal("Reuse handed out one folder twice")
+			}
+			if _, err := content.WriteStage(stage, c.places, c.src); err != nil {
+				t.Fatal(err)
+			}
+			if got := names(t, stage); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("stage holds %v, want %v", got, c.want)
+			}
+			got, err := content.ReadFolder(stage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []extract.Place
+			for _, p := range c.places {
+				want = append(want, extract.Place{Name: p.Name, Lines: p.Lines})
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("ReadFolder = %v, want %v", got, want)
+			}
+			s, ok := content.ReadSource(stage)
+			if ok != (c.src != nil) || ok && (!s.ModTime.Equal(c.src.ModTime) || s.Size != c.src.Size) {
+				t.Fatalf("ReadSource = %v, %v, want %v", s, ok, c.src)
+			}
+		})
+	}
+}
+
+// TestTrashNil deletes a per-file folder when there is no trash, and
+// Remove of a folder that is already gone is no error.
+func TestTrashNil(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "a.txt")
+	if _, err := content.WriteStage(dir, []extract.Place{{Name: extract.PlaceText, Lines: []string{"x"}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var trash *content.Trash
+	if err := trash.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(t, root); len(got) != 0 {
+		t.Fatalf("left %v after Remove without a trash", got)
+	}
+	if trash.Reuse(filepath.Join(root, "stage")) {
+		t.Fatal("a nil trash handed out a folder")
+	}
+	real := content.NewTrash(filepath.Join(root, "trash"))
+	if err := real.Remove(filepath.Join(root, "gone.txt")); err != nil {
+		t.Fatalf("Remove of a missing folder: %v", err)
+	}
+	if real.Reuse(filepath.Join(root, "stage")) {
+		t.Fatal("Reuse handed out a folder that was never there")
+	}
+}
