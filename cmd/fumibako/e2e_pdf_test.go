@@ -69,12 +69,12 @@ func TestPDFs(t *testing.T) {
 		want []string // exact hit lines, in order
 	}{
 		{[]string{"PAGETHREECC", "--kind", "pdf"}, []string{
-			"営業\\PDF\\lo-horizontal.pdf\t[ページ]3\t本文\t三頁目 PAGETHREECC　以上。",
-			"営業\\PDF\\lo-owner-only.pdf\t[ページ]3\t本文\t三頁目 PAGETHREECC　以上。",
-			"営業\\PDF\\lo-vertical.pdf\t[ページ]3\t本文\t三頁目PAGETHREECC 以上。",
+			"営業\\PDF\\lo-horizontal.pdf\t3 ページ\t本文\t三頁目 PAGETHREECC　以上。",
+			"営業\\PDF\\lo-owner-only.pdf\t3 ページ\t本文\t三頁目 PAGETHREECC　以上。",
+			"営業\\PDF\\lo-vertical.pdf\t3 ページ\t本文\t三頁目PAGETHREECC 以上。",
 		}},
 		{[]string{"FPDFTWO"}, []string{
-			"営業\\PDF\\fpdf-ipag.pdf\t[ページ]2\t本文\t二頁目の請求書FPDFTWO、金額１２３４円",
+			"営業\\PDF\\fpdf-ipag.pdf\t2 ページ\t本文\t二頁目の請求書FPDFTWO、金額１２３４円",
 		}},
 		{[]string{"FPDFTITLE"}, []string{
 			"営業\\PDF\\fpdf-ipag.pdf\t文書情報\t本文\t第二の作成元FPDFTITLE",
@@ -88,7 +88,7 @@ func TestPDFs(t *testing.T) {
 		}
 	}
 	hits := pdfHits(f.mustRun("search", "COMMENTCC"))
-	if !slices.Contains(hits, "営業\\PDF\\lo-vertical.pdf\t[ページ]1\tコメント\t確認してくださいCOMMENTCC") {
+	if !slices.Contains(hits, "営業\\PDF\\lo-vertical.pdf\t1 ページ\tコメント\t確認してくださいCOMMENTCC") {
 		t.Errorf("comment hit missing:\n%s", strings.Join(hits, "\n"))
 	}
 }

@@ -11,9 +11,9 @@ import (
 )
 
 // TestPageEstimate: Word pages whose numbers are estimates (ページNNN（目安）,
-// stored as page_NNN_estimate.tsv) are labelled `[ページ]N（目安）` in the
+// stored as page_NNN_estimate.tsv) are labelled `N ページ（目安）` in the
 // hits, the --json/web hit (pageEstimate) and search_results.txt; recorded
-// pages keep `[ページ]N`.
+// pages keep `N ページ`.
 func TestPageEstimate(t *testing.T) {
 	root, ix := buildCorpus(t, []corpusFile{
 		{`営業\推定.docx`, []extract.Place{
@@ -35,16 +35,16 @@ func TestPageEstimate(t *testing.T) {
 		}
 	}
 	want := []string{
-		`営業\推定.docx|[ページ]1（目安）|本文|1|りんごの本文|りんご`,
-		`営業\推定.docx|[ページ]3（目安）|図形|1|りんごの図|りんご`,
-		`営業\推定.docx|[ページ]3（目安）|コメント|1|りんごの注|りんご`,
-		`営業\記録.docx|[ページ]2|本文|1|りんごの記録|りんご`,
+		`営業\推定.docx|1 ページ（目安）|本文|1|りんごの本文|りんご`,
+		`営業\推定.docx|3 ページ（目安）|図形|1|りんごの図|りんご`,
+		`営業\推定.docx|3 ページ（目安）|コメント|1|りんごの注|りんご`,
+		`営業\記録.docx|2 ページ|本文|1|りんごの記録|りんご`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("hits\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	b, err := json.Marshal(hits[0])
-	if err != nil || !bytes.Contains(b, []byte(`"pageEstimate":true`)) || !bytes.Contains(b, []byte(`"label":"[ページ]1（目安）"`)) {
+	if err != nil || !bytes.Contains(b, []byte(`"pageEstimate":true`)) || !bytes.Contains(b, []byte(`"label":"1 ページ（目安）"`)) {
 		t.Errorf("JSON %s (%v) lacks the estimate", b, err)
 	}
 	if b, _ := json.Marshal(hits[3]); bytes.Contains(b, []byte("pageEstimate")) {
@@ -54,7 +54,7 @@ func TestPageEstimate(t *testing.T) {
 	if err := search.WriteExport(&out, "りんご", hits); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "推定.docx\t[ページ]1（目安）\t本文\t1\t") {
+	if !strings.Contains(out.String(), "推定.docx\t1 ページ（目安）\t本文\t1\t") {
 		t.Errorf("search_results.txt lacks the estimate label:\n%s", out.String())
 	}
 }

@@ -53,7 +53,7 @@ func TestExportReference(t *testing.T) {
 	want := "\uFEFF【検索文字列\u3000りんご】 4 件\r\n" +
 		"ファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\tD\r\n" +
 		"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t" + search.FormatModified(mod) + "\t\t\tりんご\t10\r\n" +
-		"営業\\報告.docx\t[ページ]3\t本文\t2\t\tりんごの出荷が増えた\r\n" +
+		"営業\\報告.docx\t3 ページ\t本文\t2\t\tりんごの出荷が増えた\r\n" +
 		"営業\\メモ.txt\t\t本文\t12\t\tりんご 10 箱\r\n" +
 		"営業\\2024\\りんご.txt\t\tファイル名\t\t\t2024\\りんご.txt\r\n" +
 		"\r\n"

@@ -23,8 +23,8 @@ type Hit struct {
 	FileKind extract.Kind `json:"fileKind"`
 	// Place is the stored place name (`売上`, `売上[図形]`, `ページ003`).
 	Place string `json:"place"`
-	// Label is the hit's place label (`[シート]売上!D5`, `[ページ]3`,
-	// `[ページ]3（目安）`, `[スライド]2`, `12 行目`; reference/search.md §6.1).
+	// Label is the hit's place label (`[シート]売上!D5`, `3 ページ`,
+	// `3 ページ（目安）`, `スライド 2`, `12 行目`; reference/search.md §6.1).
 	Label string `json:"label"`
 	// PageEstimate marks a Word page whose number is an estimate (the
 	// document recorded no page breaks; the place ends in （目安）).
@@ -133,10 +133,19 @@ func cellPrefixed(fk extract.Kind, place string) bool {
 	return obj == extract.ObjectShape || obj == extract.ObjectComment
 }
 
+// The words of page and slide labels (`3 ページ`, `スライド 2`).
+const (
+	pageLabel  = " ページ"
+	slideLabel = "スライド "
+)
+
 // PlaceLabel returns the label of a place without a cell (group headers,
-// export; reference/search.md §6.2): `[シート]売上`, `[ページ]3`, an
-// estimated Word page `[ページ]3（目安）` (ページ003（目安）),
-// `[スライド]2（非表示）`, `ヘッダー・フッター`, and "" for a text file.
+// export; reference/search.md §6.2): a sheet `[シート]売上`, a page whose
+// number the document records `3 ページ` (ページ003), an estimated Word
+// page `3 ページ（目安）` (ページ003（目安）), a slide `スライド 2`, a hidden
+// slide `スライド 2（非表示）`, a slide's notes `スライド 2`
+// (スライド002_ノート, kind ノート), other places as they are
+// (`ヘッダー・フッター`, `脚注`), and "" for a text file.
 func PlaceLabel(fk extract.Kind, place string) string {
 	base, _ := splitKind(place)
 	switch fk {
@@ -146,25 +155,28 @@ func PlaceLabel(fk extract.Kind, place string) string {
 		return ""
 	}
 	if n, ok := numbered(base, extract.PagePrefix, ""); ok {
-		return "[ページ]" + n
+		return n + pageLabel
 	}
 	if n, ok := numbered(base, extract.PagePrefix, extract.EstimateSuffix); ok {
-		return "[ページ]" + n + extract.EstimateSuffix
+		return n + pageLabel + extract.EstimateSuffix
 	}
 	if n, ok := numbered(base, extract.SlidePrefix, ""); ok {
-		return "[スライド]" + n
+		return slideLabel + n
 	}
 	if n, ok := numbered(base, extract.SlidePrefix, extract.HiddenSuffix); ok {
-		return "[スライド]" + n + extract.HiddenSuffix
+		return slideLabel + n + extract.HiddenSuffix
 	}
 	if n, ok := numbered(base, extract.SlidePrefix, extract.NotesSuffix); ok {
-		return "[スライド]" + n
+		return slideLabel + n
 	}
 	return base
 }
 
 // label returns the per-hit label (reference/search.md §6.1); pl is
-// PlaceLabel(h.FileKind, h.Place).
+// PlaceLabel(h.FileKind, h.Place). Excel adds the cell: `[シート]売上!B12`,
+// `[シート]売上!B12 ほか 2` (two more matching cells in the row),
+// `[シート]売上 12 行目` (column unknown); a text file gives `12 行目`;
+// other files the place label.
 func (h *Hit) label(pl string) string {
 	switch {
 	case h.FileKind == extract.KindText:

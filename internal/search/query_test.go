@@ -13,17 +13,17 @@ import (
 // `path|label|kind|row|text|matches` (→ TAB, ↵ U+2028).
 var (
 	hOld      = `営業\old_見積.xlsx|[シート]Sheet1!A1|セル|1|りんご→旧|りんご`
-	hRep1     = `営業\報告.docx|[ページ]1|本文|1|りんごの出荷が増えた|りんご`
-	hRepGas   = `営業\報告.docx|[ページ]1|本文|2|ｶﾞｽ料金の件|ｶﾞｽ`
-	hRepShape = `営業\報告.docx|[ページ]2|図形|1|りんご箱の図|りんご`
+	hRep1     = `営業\報告.docx|1 ページ|本文|1|りんごの出荷が増えた|りんご`
+	hRepGas   = `営業\報告.docx|1 ページ|本文|2|ｶﾞｽ料金の件|ｶﾞｽ`
+	hRepShape = `営業\報告.docx|2 ページ|図形|1|りんご箱の図|りんご`
 	hMitsu3   = `営業\見積.xlsx|[シート]売上!A3|セル|3|りんご→10→100|りんご`
 	hShape    = `営業\見積.xlsx|[シート]売上!F2|図形|1|F2→納期はりんご次第|りんご`
 	hComment  = `営業\見積.xlsx|[シート]売上!D5|コメント|1|D5→"山田:↵りんご確認"|りんご`
 	hHeader   = `営業\見積.xlsx|[シート]売上|ヘッダー・フッター|1|社外秘 りんご|りんご`
 	hMemo1    = `営業\2024\メモ.txt|1 行目|本文|1|りんご 10 箱|りんご`
-	hPptCmt   = `営業\2024\発表.pptx|[スライド]1|コメント|1|コメントりんご|りんご`
-	hPptNote  = `営業\2024\発表.pptx|[スライド]1|ノート|1|ノートのりんご|りんご`
-	hPptHid   = `営業\2024\発表.pptx|[スライド]2（非表示）|本文|1|非表示のりんご|りんご`
+	hPptCmt   = `営業\2024\発表.pptx|スライド 1|コメント|1|コメントりんご|りんご`
+	hPptNote  = `営業\2024\発表.pptx|スライド 1|ノート|1|ノートのりんご|りんご`
+	hPptHid   = `営業\2024\発表.pptx|スライド 2（非表示）|本文|1|非表示のりんご|りんご`
 	hBill     = `経理\請求.xlsx|[シート]請求!B1|セル|1|請求先→りんご商店|りんご`
 )
 
@@ -55,8 +55,8 @@ func TestQueries(t *testing.T) {
 	}{
 		{"literal", []string{"りんご"}, search.Options{}, allRingo},
 		{"kana", []string{"リンゴ"}, search.Options{Kana: true}, append(append(append([]string{}, allRingo[:8]...),
-			`営業\2024\発表.pptx|[スライド]1|本文|1|リンゴ新商品|リンゴ`), allRingo[8:]...)},
-		{"katakana without kana", []string{"リンゴ"}, search.Options{}, []string{`営業\2024\発表.pptx|[スライド]1|本文|1|リンゴ新商品|リンゴ`}},
+			`営業\2024\発表.pptx|スライド 1|本文|1|リンゴ新商品|リンゴ`), allRingo[8:]...)},
+		{"katakana without kana", []string{"リンゴ"}, search.Options{}, []string{`営業\2024\発表.pptx|スライド 1|本文|1|リンゴ新商品|リンゴ`}},
 		{"width and case", []string{"apple"}, search.Options{}, []string{
 			`営業\見積.xlsx|[シート]売上!A4|セル|4|ＡＰＰＬＥ→５→200|ＡＰＰＬＥ`,
 			`営業\2024\メモ.txt|3 行目|本文|3|Apple pie|Apple`,
@@ -68,7 +68,7 @@ func TestQueries(t *testing.T) {
 		{"case", []string{"Apple"}, search.Options{Case: true}, []string{`営業\2024\メモ.txt|3 行目|本文|3|Apple pie|Apple`}},
 		{"case full-width", []string{"ａｐｐｌｅ"}, search.Options{Case: true}, []string{`営業\2024\メモ.txt|4 行目|本文|4|ａｐｐｌｅ|ａｐｐｌｅ`}},
 		{"half-width katakana", []string{"ガス"}, search.Options{}, []string{hRepGas}},
-		{"half-width query", []string{"ｶﾞｽ料金"}, search.Options{}, []string{`営業\報告.docx|[ページ]1|本文|2|ｶﾞｽ料金の件|ｶﾞｽ料金`}},
+		{"half-width query", []string{"ｶﾞｽ料金"}, search.Options{}, []string{`営業\報告.docx|1 ページ|本文|2|ｶﾞｽ料金の件|ｶﾞｽ料金`}},
 		{"and", []string{"りんご", "社外秘"}, search.Options{}, []string{`営業\見積.xlsx|[シート]売上|ヘッダー・フッター|1|社外秘 りんご|社外秘,りんご`}},
 		{"not", []string{"りんご", "-社外秘"}, search.Options{}, without(allRingo, hHeader)},
 		{"escaped dash", []string{`\-`}, search.Options{}, nil},
@@ -95,9 +95,9 @@ func TestQueries(t *testing.T) {
 			`営業\見積.xlsx|[シート]売上 1 行目|セル|1||`,
 			`営業\2024\メモ.txt|2 行目|本文|2||`}},
 		{"regex alternation", []string{"出荷|商店"}, search.Options{Regex: true}, []string{
-			`営業\報告.docx|[ページ]1|本文|1|りんごの出荷が増えた|出荷`,
+			`営業\報告.docx|1 ページ|本文|1|りんごの出荷が増えた|出荷`,
 			`経理\請求.xlsx|[シート]請求!B1|セル|1|請求先→りんご商店|商店`}},
-		{"regex kana", []string{"リンゴ新"}, search.Options{Regex: true, Kana: true}, []string{`営業\2024\発表.pptx|[スライド]1|本文|1|リンゴ新商品|リンゴ新`}},
+		{"regex kana", []string{"リンゴ新"}, search.Options{Regex: true, Kana: true}, []string{`営業\2024\発表.pptx|スライド 1|本文|1|リンゴ新商品|リンゴ新`}},
 		{"kind", []string{"りんご"}, search.Options{Kinds: []string{"word"}}, []string{hRep1, hRepShape}},
 		{"kinds", []string{"りんご"}, search.Options{Kinds: []string{"powerpoint,text"}}, []string{hMemo1, hPptCmt, hPptNote, hPptHid}},
 		{"names", []string{"りんご"}, search.Options{Names: "*.xlsx;!old*"}, []string{hMitsu3, hShape, hComment, hHeader, hBill}},

@@ -120,6 +120,7 @@ func TestBrowserResults(t *testing.T) {
 		t.Errorf("frozen header row = %q, want the sheet's row 1", frozen)
 	}
 	b.screenshot("frozen-header")
+	checkPlaceLabels(b, e)
 
 	// The search-target tree: open the index, uncheck its own files; only
 	// the sub-folder's hit is left and the index's box is partly checked.
@@ -187,6 +188,42 @@ func TestBrowserResults(t *testing.T) {
 		t.Errorf("nav badge still 失敗 after 無視する")
 	}
 	b.screenshot("ignored")
+}
+
+// checkPlaceLabels: the group headers summarise a file's places as
+// `<first place> ほか N か所 ・ M 件` and the rows show the labels of
+// reference/search.md §6.1 for Word pages (estimated or not) and slides
+// (hidden, notes).
+func checkPlaceLabels(b *browserT, e *env) {
+	e.publish("推定.docx",
+		extract.Place{Name: "ページ001（目安）", Lines: []string{"ぶどう柄の本文"}},
+		extract.Place{Name: "ページ003（目安）[図形]", Lines: []string{"ぶどう柄の図"}},
+		extract.Place{Name: "ページ003（目安）[コメント]", Lines: []string{"ぶどう柄の注"}})
+	e.publish("記録.docx", extract.Place{Name: "ページ002", Lines: []string{"ぶどう柄の記録"}})
+	e.publish("発表.pptx",
+		extract.Place{Name: "スライド002", Lines: []string{"ぶどう柄の新商品"}},
+		extract.Place{Name: "スライド002_ノート", Lines: []string{"ぶどう柄を強調"}},
+		extract.Place{Name: "スライド003（非表示）", Lines: []string{"非表示のぶどう柄"}})
+	b.step("place labels",
+		chromedp.Evaluate[void](`document.getElementById('q').value = ''`),
+		chromedp.SendKeys(css(`#q`), "ぶどう柄"),
+		waitJS(`window.__fumibako.done === 'ぶどう柄'`),
+		waitJS(`document.querySelectorAll('#results .group').length === 3`),
+		chromedp.Evaluate[void](`document.querySelectorAll('#results .ghead').forEach(h => h.click())`),
+		waitJS(`document.querySelectorAll('#results .hrow').length === 7`))
+	got := get(b, "labels", eval[[]string](`[...document.querySelectorAll('#results .group')].map(g =>
+		g.querySelector('.fname').textContent + ': ' + g.querySelector('.gsum').textContent + ' / ' +
+		[...g.querySelectorAll('.hrow')].map(r => r.querySelector('.place').textContent + ' ' + r.querySelector('.kind').textContent).join(', '))`))
+	slices.Sort(got)
+	want := []string{
+		"推定.docx: 1 ページ（目安） ほか 1 か所 ・ 3 件 / 1 ページ（目安） 本文, 3 ページ（目安） 図形, 3 ページ（目安） コメント",
+		"発表.pptx: スライド 2 ほか 1 か所 ・ 3 件 / スライド 2 本文, スライド 2 ノート, スライド 3（非表示） 本文",
+		"記録.docx: 2 ページ ・ 1 件 / 2 ページ 本文",
+	}
+	if !slices.Equal(got, want) {
+		b.t.Errorf("groups and rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	b.screenshot("place-labels")
 }
 
 // waitExcludes waits until settings.json holds want as searchExcludes (the

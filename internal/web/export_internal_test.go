@@ -23,7 +23,7 @@ func TestIssue15CSVFormulas(t *testing.T) {
 	}
 	want := "\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,A,B,C,D\r\n" +
 		"営業\\a.xlsx,[シート]S,セル,1,A1,,,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-5,\"'@SUM(1)\r\nx\",'+cmd|' /C calc'!A0\r\n" +
-		"営業\\b.docx,[ページ]1,本文,2,,,,'=cmd|' /C calc'!A0,'-1+1,りんご\r\n" +
+		"営業\\b.docx,1 ページ,本文,2,,,,'=cmd|' /C calc'!A0,'-1+1,りんご\r\n" +
 		"'=営業\\c.txt,,本文,3,,,,\"\r\n=1+1\"\r\n"
 	if b.String() != want {
 		t.Errorf("writeCSV =\n%q\nwant\n%q", b.String(), want)

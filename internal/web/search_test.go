@@ -76,22 +76,22 @@ func TestSearchStream(t *testing.T) {
 	}{
 		{"literal", url.Values{"q": {"りんご"}}, []string{
 			`メモ.txt|12 行目|本文|12`,
-			`報告.docx|[ページ]3|本文|2`,
+			`報告.docx|3 ページ|本文|2`,
 			`2024\見積.xlsx|[シート]明細!C3|セル|3`,
 			`2024\見積.xlsx|[シート]明細!B4|セル|4`,
 		}, ""},
 		{"kinds", url.Values{"q": {"りんご"}, "kinds": {"excel,text"}}, []string{
 			`メモ.txt|12 行目|本文|12`, `2024\見積.xlsx|[シート]明細!C3|セル|3`, `2024\見積.xlsx|[シート]明細!B4|セル|4`}, ""},
 		{"file names", url.Values{"q": {"りんご"}, "names": {"*.docx;見積"}}, []string{
-			`報告.docx|[ページ]3|本文|2`, `2024\見積.xlsx|[シート]明細!C3|セル|3`, `2024\見積.xlsx|[シート]明細!B4|セル|4`}, ""},
+			`報告.docx|3 ページ|本文|2`, `2024\見積.xlsx|[シート]明細!C3|セル|3`, `2024\見積.xlsx|[シート]明細!B4|セル|4`}, ""},
 		{"folder", url.Values{"q": {"りんご"}, "folder": {`営業\2024`}}, []string{
 			`2024\見積.xlsx|[シート]明細!C3|セル|3`, `2024\見積.xlsx|[シート]明細!B4|セル|4`}, ""},
 		{"shape", url.Values{"q": {"納期"}}, []string{`2024\見積.xlsx|[シート]明細!F2|図形|1`}, ""},
 		{"shapes off", url.Values{"q": {"納期"}, "shapes": {"0"}}, nil, "見つかりませんでした。"},
 		{"two words", url.Values{"q": {"りんご　10"}}, []string{`メモ.txt|12 行目|本文|12`, `2024\見積.xlsx|[シート]明細!C3 ほか 1|セル|3`}, ""},
-		{"exclusion", url.Values{"q": {"りんご -箱"}}, []string{`報告.docx|[ページ]3|本文|2`, `2024\見積.xlsx|[シート]明細!C3|セル|3`}, ""},
+		{"exclusion", url.Values{"q": {"りんご -箱"}}, []string{`報告.docx|3 ページ|本文|2`, `2024\見積.xlsx|[シート]明細!C3|セル|3`}, ""},
 		{"width and case", url.Values{"q": {"ﾘﾝｺﾞ"}}, nil, "見つかりませんでした。"},
-		{"regex", url.Values{"q": {"^りんご"}, "regex": {"1"}}, []string{`メモ.txt|12 行目|本文|12`, `報告.docx|[ページ]3|本文|2`}, ""},
+		{"regex", url.Values{"q": {"^りんご"}, "regex": {"1"}}, []string{`メモ.txt|12 行目|本文|12`, `報告.docx|3 ページ|本文|2`}, ""},
 		{"bad regex", url.Values{"q": {"(りんご"}, "regex": {"1"}}, nil, "正規表現として不正です"},
 		{"empty", url.Values{"q": {"  "}}, nil, "検索する文字列を入力してください。"},
 		{"unknown index", url.Values{"q": {"りんご"}, "indexes": {"経理"}}, nil, "インデックス [経理] はありません。"},
@@ -160,7 +160,7 @@ func TestExport(t *testing.T) {
 			"\ufeff【検索文字列\u3000りんご】 4 件\r\n" +
 				"ファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\tD\r\n" +
 				"営業\\メモ.txt\t\t本文\t12\t\tりんご 10 箱\r\n" +
-				"営業\\報告.docx\t[ページ]3\t本文\t2\t\tりんごの出荷が増えた\r\n" +
+				"営業\\報告.docx\t3 ページ\t本文\t2\t\tりんごの出荷が増えた\r\n" +
 				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\t\tりんご\t10\r\n" +
 				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
 				"\r\n"},
@@ -173,7 +173,7 @@ func TestExport(t *testing.T) {
 		{"csv", "csv", "", "search_results.csv", "search_results.csv に出力しました（4 件）",
 			"\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,A,B,C,D\r\n" +
 				"営業\\メモ.txt,,本文,12,,,,りんご 10 箱\r\n" +
-				"営業\\報告.docx,[ページ]3,本文,2,,,,りんごの出荷が増えた\r\n" +
+				"営業\\報告.docx,3 ページ,本文,2,,,,りんごの出荷が増えた\r\n" +
 				"営業\\2024\\見積.xlsx,[シート]明細,セル,3,C3,,,,,りんご,10\r\n" +
 				"営業\\2024\\見積.xlsx,[シート]明細,セル,4,B4,,,\"改行\"\"あり\r\n\",りんご箱\r\n"}, // encoding/csv writes CRLF inside a quoted cell too
 	}
