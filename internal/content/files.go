@@ -120,7 +120,7 @@ func writeFolder(dir string, places []extract.Place) (int, map[string]bool, erro
 func cleanLines(lines []string) []string {
 	out := lines
 	for i, l := range lines {
-		if strings.ContainsAny(l, "\r\n") {
+		if strings.IndexByte(l, '\n') >= 0 || strings.IndexByte(l, '\r') >= 0 {
 			if &out[0] == &lines[0] {
 				out = append([]string(nil), lines...)
 			}

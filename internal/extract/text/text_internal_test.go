@@ -139,6 +139,9 @@ func TestSplitLines(t *testing.T) {
 		{"a\r\r\nb", []string{"a", "", "b"}},
 		{"a\u2028b", []string{"a\u2028b"}},
 		{"a \u3000\n b\t", []string{"a", " b"}},
+		{"a\rb\rc", []string{"a", "b", "c"}},
+		{"a\rb\nc\r\nd\n\re\r", []string{"a", "b", "c", "d", "", "e"}},
+		{"\n\nx\r\r\ny", []string{"", "", "x", "", "y"}},
 	}
 	for _, tt := range tests {
 		got := splitLines(tt.in)
