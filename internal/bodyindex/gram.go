@@ -19,10 +19,19 @@ func gramKey(a, b, c rune) uint32 {
 	return uint32(x)
 }
 
-// forKeys calls fn for every key of one folded line: each rune, each pair
-// of runes and each run of three ASCII runes, after katakana = hiragana
-// folding.
+// forKeys calls fn for every key of one folded line (appendKeys).
 func forKeys(line []byte, fn func(uint32)) {
+	var buf [256]uint32
+	for _, k := range appendKeys(buf[:0], line) {
+		fn(k)
+	}
+}
+
+// appendKeys appends the keys of one folded line: each rune, each pair of
+// runes and each run of three ASCII runes, after katakana = hiragana
+// folding. The encoder adds them to its gram set in a loop of its own,
+// where add is inlined, instead of through a callback per key.
+func appendKeys(keys []uint32, line []byte) []uint32 {
 	var p2, p1 rune = -1, -1
 	for i := 0; i < len(line); {
 		var r rune
@@ -39,15 +48,16 @@ func forKeys(line []byte, fn func(uint32)) {
 			r = kanaRune(r)
 			i += n
 		}
-		fn(gramKey(0, 0, r))
+		keys = append(keys, gramKey(0, 0, r))
 		if p1 >= 0 {
-			fn(gramKey(0, p1, r))
+			keys = append(keys, gramKey(0, p1, r))
 			if p2 >= 0 && p2 < utf8.RuneSelf && p1 < utf8.RuneSelf && r < utf8.RuneSelf {
-				fn(gramKey(p2, p1, r))
+				keys = append(keys, gramKey(p2, p1, r))
 			}
 		}
 		p2, p1 = p1, r
 	}
+	return keys
 }
 
 // QueryKeys returns the keys that every block holding the folded string s
@@ -131,6 +141,25 @@ func (g *gramSet) add(key uint32, bit uint64) {
 	}
 	*slot = tag
 	g.insert(key, bit)
+}
+
+// addAll records that the block with bit holds each of keys (add, in one
+// loop per line instead of a call per key).
+func (g *gramSet) addAll(keys []uint32, bit uint64) {
+	if bit != g.bit {
+		g.bit = bit
+		g.gen++
+	}
+	gen := uint64(g.gen)
+	for _, key := range keys {
+		slot := &g.recent[key&(uint32(len(g.recent))-1)]
+		tag := uint64(key)<<32 | gen
+		if *slot == tag {
+			continue
+		}
+		*slot = tag
+		g.insert(key, bit)
+	}
 }
 
 // insert ORs bit (not 0) into key's mask in the table.

@@ -38,3 +38,27 @@ func TestGramSetSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestGramSetAddAll adds the keys of folded lines through addAll, line by
+// line, and one by one through add: both sets hold the same keys and
+// masks, and appendKeys gives the keys forKeys calls back with.
+func TestGramSetAddAll(t *testing.T) {
+	lines := []string{"これはペンです", "abc ABC abcd", "", "東京都の会議　ＡＢＣ", "カタカナとひらがな", "abc ABC abcd"}
+	one, all := newGramSet(), newGramSet()
+	for i, l := range lines {
+		folded := AppendFold(nil, []byte(l))
+		bit := uint64(1) << (i / 2)
+		var viaFn []uint32
+		forKeys(folded, func(k uint32) { viaFn = append(viaFn, k); one.add(k, bit) })
+		keys := appendKeys(nil, folded)
+		if !slices.Equal(keys, viaFn) {
+			t.Fatalf("%q: appendKeys = %v, forKeys calls %v", l, keys, viaFn)
+		}
+		all.addAll(keys, bit)
+	}
+	k1, m1 := one.sorted()
+	k2, m2 := all.sorted()
+	if len(k1) == 0 || !slices.Equal(k1, k2) || !slices.Equal(m1, m2) {
+		t.Fatalf("addAll gave %d keys %v / %v, add %d keys %v / %v", len(k2), k2, m2, len(k1), k1, m1)
+	}
+}

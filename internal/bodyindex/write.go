@@ -58,6 +58,7 @@ type encoder struct {
 	grams   *gramSet      // reused from part to part
 	spare   *partBuilder  // buffers of the last part, reused
 	lineBuf []byte
+	keyBuf  []uint32 // the keys of one line
 }
 
 type partBuilder struct {
@@ -148,7 +149,8 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 	e.lineBuf = append(e.lineBuf[:0], line...)
 	b.fold = AppendFold(b.fold, e.lineBuf)
 	bit := uint64(1) << uint(len(b.blocks))
-	forKeys(b.fold[start:], func(k uint32) { b.grams.add(k, bit) })
+	e.keyBuf = appendKeys(e.keyBuf[:0], b.fold[start:])
+	b.grams.addAll(e.keyBuf, bit)
 	if string(b.fold[start:]) != line {
 		b.orig = appendPatches(b.orig, e.lineBuf, start-b.blockStart, &b.patchEnd)
 	}
