@@ -16,7 +16,8 @@
 // lines removed). A place without text has no file.
 //
 // .places: UTF-8 without BOM, LF, one place file name per line in document
-// order (sheet order, page order). It is written last into the staging
+// order (sheet order, page order), then the source line (`:source <ns>
+// <size>`, source.go) when the crawl gave one. It is written last into the staging
 // folder and marks a complete per-file folder: a folder holding .places is a
 // per-file folder, anything else under store/content is a source
 // subfolder. Dot names cannot clash with source names because the crawl

@@ -77,13 +77,14 @@ func WriteFolder(dir string, places []extract.Place) (int, error) {
 	if err := workspace.MkdirAll(dir); err != nil {
 		return 0, fmt.Errorf("content: create %s: %w", dir, err)
 	}
-	n, _, err := writeFolder(dir, places)
+	n, _, err := writeFolder(dir, places, nil)
 	return n, err
 }
 
-// writeFolder is WriteFolder in an existing dir; it also returns the names
-// of the files it wrote.
-func writeFolder(dir string, places []extract.Place) (int, map[string]bool, error) {
+// writeFolder is WriteFolder in an existing dir, with src, when set, as
+// the source line of .places; it also returns the names of the files it
+// wrote.
+func writeFolder(dir string, places []extract.Place, src *Source) (int, map[string]bool, error) {
 	var manifest bytes.Buffer
 	seen := map[string]bool{}
 	written := map[string]bool{ManifestName: true}
@@ -109,6 +110,9 @@ func writeFolder(dir string, places []extract.Place) (int, map[string]bool, erro
 		written[name] = true
 		manifest.WriteString(name + "\n")
 		count++
+	}
+	if src != nil {
+		manifest.WriteString(sourceLine(*src))
 	}
 	if err := workspace.WriteNewFile(filepath.Join(dir, ManifestName), func(w *bufio.Writer) { w.Write(manifest.Bytes()) }); err != nil {
 		return 0, nil, err
@@ -140,7 +144,7 @@ func ReadFolder(dir string) ([]extract.Place, error) {
 	sc := bufio.NewScanner(bytes.NewReader(m))
 	for sc.Scan() {
 		name := sc.Text()
-		if name == "" {
+		if name == "" || strings.HasPrefix(name, sourcePrefix) {
 			continue
 		}
 		place, ok := PlaceName(name)
@@ -172,7 +176,7 @@ func CountTSV(dir string) (n int, complete bool) {
 	}
 	complete = true
 	for _, name := range strings.Split(string(m), "\n") {
-		if name == "" {
+		if name == "" || strings.HasPrefix(name, sourcePrefix) {
 			continue
 		}
 		n++

@@ -95,7 +95,8 @@ func (t *Trash) Reuse(stage string) bool {
 
 // WriteStage writes the per-file folder of one source file into dir, a
 // staging folder that is new or a recycled per-file folder (Trash.Reuse):
-// its places as WriteFolder does, then, when src is set, its .source.
+// its places as WriteFolder does, with src, when set, as the source line
+// of .places.
 // The files of a recycled folder are written over in place; those the new
 // set does not have are deleted, and the folder is then fsynced so that
 // none comes back after a crash. It returns the number of TSVs written.
@@ -107,15 +108,9 @@ func WriteStage(dir string, places []extract.Place, src *Source) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("content: list %s: %w", dir, err)
 	}
-	n, written, err := writeFolder(dir, places)
+	n, written, err := writeFolder(dir, places, src)
 	if err != nil {
 		return 0, err
-	}
-	if src != nil {
-		if err := WriteSource(dir, *src); err != nil {
-			return 0, err
-		}
-		written[SourceName] = true
 	}
 	stale := false
 	for _, e := range before {

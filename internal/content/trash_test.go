@@ -41,8 +41,8 @@ func TestTrashRecycles(t *testing.T) {
 		{"fewer places, no source", []extract.Place{{Name: "Sheet1", Lines: []string{"新しい"}}}, nil,
 			[]string{".places", "Sheet1.tsv"}},
 		{"same names with source", []extract.Place{{Name: "Sheet1", Lines: []string{"新しい"}}, {Name: "Sheet2", Lines: []string{"b"}}}, &src,
-			[]string{".places", ".source", "Sheet1.tsv", "Sheet2.tsv"}},
-		{"no text", nil, &src, []string{".places", ".source"}},
+			[]string{".places", "Sheet1.tsv", "Sheet2.tsv"}},
+		{"no text", nil, &src, []string{".places"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -115,5 +115,59 @@ func TestTrashNil(t *testing.T) {
 	}
 	if real.Reuse(filepath.Join(root, "stage")) {
 		t.Fatal("Reuse handed out a folder that was never there")
+	}
+}
+
+// TestSourceLine checks the source record's two forms: the line of .places
+// that WriteStage writes (format of issue 21), which neither ReadFolder nor
+// CountTSV takes for a place, and the .source file of folders written
+// before, which ReadSource still reads; a sheet named like the line stays
+// a place (FileName escapes its colon).
+func TestSourceLine(t *testing.T) {
+	src := content.Source{ModTime: time.Unix(0, 1764614400000000000), Size: 18432}
+	places := []extract.Place{{Name: ":source 1 2", Lines: []string{"シート"}}, {Name: "Sheet2", Lines: []string{"x"}}}
+	cases := []struct {
+		name    string
+		write   func(dir string) error
+		want    content.Source
+		wantOK  bool
+		wantTSV int
+	}{
+		{"line in .places", func(dir string) error { _, err := content.WriteStage(dir, places, &src); return err }, src, true, 2},
+		{"no source", func(dir string) error { _, err := content.WriteStage(dir, places, nil); return err }, content.Source{}, false, 2},
+		{"legacy .source file", func(dir string) error {
+			if _, err := content.WriteFolder(dir, places); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, content.SourceName), []byte("1764614400000000000 18432\n"), 0o644)
+		}, src, true, 2},
+		{"malformed line", func(dir string) error {
+			if _, err := content.WriteFolder(dir, places[1:]); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, ".places"), []byte("Sheet2.tsv\n:source x 1\n"), 0o644)
+		}, content.Source{}, false, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "A社.xlsx")
+			if err := c.write(dir); err != nil {
+				t.Fatal(err)
+			}
+			s, ok := content.ReadSource(dir)
+			if ok != c.wantOK || !s.ModTime.Equal(c.want.ModTime) || s.Size != c.want.Size {
+				t.Fatalf("ReadSource = %v, %v, want %v, %v", s, ok, c.want, c.wantOK)
+			}
+			got, err := content.ReadFolder(dir)
+			if err != nil || len(got) != c.wantTSV {
+				t.Fatalf("ReadFolder = %v, %v, want %d places", got, err, c.wantTSV)
+			}
+			if c.wantTSV == 2 && got[0].Name != ":source 1 2" {
+				t.Fatalf("first place is %q, want the sheet named like the source line", got[0].Name)
+			}
+			if n, complete := content.CountTSV(dir); n != c.wantTSV || !complete {
+				t.Fatalf("CountTSV = %d, %v, want %d, true", n, complete, c.wantTSV)
+			}
+		})
 	}
 }
