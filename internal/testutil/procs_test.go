@@ -17,7 +17,11 @@ func TestProcessesWith(t *testing.T) {
 		t.Skip("ProcessesWith reads /proc")
 	}
 	named, other := t.TempDir(), t.TempDir()
-	cmd := exec.Command("sh", "-c", "sleep 60; :", named) // named is sh's $0; the ":" keeps sh from exec-ing sleep
+	// One process that forks nothing: sleep, with the folder in its
+	// argv[0] (a shell would fork sleep, and its child shows the shell's
+	// command line until it execs).
+	cmd := exec.Command("sleep", "60")
+	cmd.Args[0] = named + "/sleep"
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +38,7 @@ func TestProcessesWith(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := testutil.ProcessesWith(tt.dirs...)
-		if len(got) != tt.want || tt.want == 1 && !strings.HasPrefix(got[0], pid+": sh -c sleep 60; : "+named) {
+		if len(got) != tt.want || tt.want == 1 && !strings.HasPrefix(got[0], pid+": "+named+"/sleep 60") {
 			t.Errorf("%s: ProcessesWith(%q) = %q, want %d line(s) of pid %s", tt.name, tt.dirs, got, tt.want, pid)
 		}
 	}
