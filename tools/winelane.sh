@@ -25,10 +25,10 @@ export WINEPREFIX="$out/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=
 # The ProcessPrng DLL, in the prefix's system32.
 x86_64-w64-mingw32-gcc -O2 -shared -s -o "$out/bin/bcryptprimitives.dll" \
 	tools/wineprng/bcryptprimitives.c tools/wineprng/bcryptprimitives.def -ladvapi32
+wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
 if [ ! -d "$WINEPREFIX/drive_c/windows/system32" ]; then
 	"$wine" wineboot -i >/dev/null 2>&1 || true
-	wineserver_bin=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
-	"$wineserver_bin" -w || true
+	"$wineserver" -w || true
 fi
 cp "$out/bin/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/"
 
@@ -59,7 +59,18 @@ run() { # name dir exe args...
 	local name=$1 dir=$2
 	shift 2
 	echo "== $name" | tee -a "$log"
-	if (cd "$dir" && timeout 900 "$wine" "$@") >"$out/$name.log" 2>&1; then
+	local ok=0
+	(cd "$dir" && timeout 900 "$wine" "$@") >"$out/$name.log" 2>&1 && ok=1
+	# Wine's client can lose the wineserver while the previous binary's
+	# server exits ("wine client error: ... Connection reset by peer")
+	# before the test binary runs at all: that is Wine's, not a test's, so
+	# the binary is started once more.
+	if [ $ok = 0 ] && grep -q '^wine client error' "$out/$name.log" && ! grep -q '^=== RUN' "$out/$name.log"; then
+		echo "   (Wine lost its server before the tests started: again)" | tee -a "$log"
+		"$wineserver" -w 2>/dev/null || true
+		(cd "$dir" && timeout 900 "$wine" "$@") >"$out/$name.log" 2>&1 && ok=1
+	fi
+	if [ $ok = 1 ]; then
 		echo "   ok" | tee -a "$log"
 	else
 		echo "   FAILED (log: $out/$name.log)" | tee -a "$log"
