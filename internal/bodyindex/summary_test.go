@@ -278,3 +278,55 @@ func FuzzSummary(f *testing.F) {
 		s.Candidates(bodyindex.QueryKeys("りんご"))
 	})
 }
+
+// TestSummaryLive: the folders live for a word are the ones on the way to
+// the folder holding it; the others' indexed folders are counted.
+func TestSummaryLive(t *testing.T) {
+	root := summaryCorpus(t)
+	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := bodyindex.OpenSummary(root, "案件")
+	if err != nil || s == nil {
+		t.Fatalf("OpenSummary: %v, %v", s, err)
+	}
+	defer s.Close()
+	if !s.Trusted() {
+		t.Fatal("a summary written after the last publish is not trusted")
+	}
+	set, err := s.Candidates(bodyindex.QueryKeys(bodyindex.Fold("固有5語0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, indexed := s.Live(set, false)
+	tests := []struct {
+		rel     string
+		live    bool
+		indexed int
+	}{
+		{"", true, 5},
+		{"東京", false, 3},
+		{"東京/2024", false, 1},
+		{"大阪", true, 1},
+		{"大阪/古い", true, 1},
+		{"大阪/古い/もっと古い", true, 1},
+		{"空", false, 0},
+	}
+	for _, tt := range tests {
+		d := s.Dir(tt.rel)
+		if d == nil {
+			t.Fatalf("%q: no entry", tt.rel)
+		}
+		if s.Entry(d.Number) != d {
+			t.Errorf("%q: Entry(%d) is not its entry", tt.rel, d.Number)
+		}
+		if live[d.Number] != tt.live || indexed[d.Number] != tt.indexed {
+			t.Errorf("%q: live %v, indexed %d; want %v, %d", tt.rel, live[d.Number], indexed[d.Number], tt.live, tt.indexed)
+		}
+	}
+	for i, c := range s.Dir("東京").Children {
+		if got := s.Dir("東京/" + s.Dir("東京").Subdirs[i]); got.Number != c {
+			t.Errorf("東京's child %d is folder %d, want %d", i, c, got.Number)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func (p *pipeline) walk(contentRoot string, selected []Index, st *Stats) {
 	t0 := time.Now()
 	for _, ix := range selected {
 		w.openSummary(contentRoot, ix.Name)
-		ok := w.dir(filepath.Join(contentRoot, ix.Name), ix.Name, nil, []string{workspace.FoldKey(ix.Name)})
+		ok := w.dir(filepath.Join(contentRoot, ix.Name), ix.Name, nil, []string{workspace.FoldKey(ix.Name)}, 0)
 		w.closeSummary()
 		if !ok {
 			break

@@ -238,7 +238,11 @@ type walker struct {
 	st   *Stats // the walker's counters (FoldersSkipped)
 	sum  *bodyindex.Summary
 	cand []uint64 // parts of sum that may match
-	out  func(dir, index, rel string, segs []string, only *partSet) bool
+	// live and indexed (Summary.Live), for a trusted summary: the walk
+	// skips a sub-tree that holds nothing to open.
+	live    []bool
+	indexed []int
+	out     func(dir, index, rel string, segs []string, only *partSet) bool
 }
 
 // partSet is the parts of one folder that the summary lets through, valid
@@ -261,17 +265,21 @@ func (w *walker) openSummary(contentRoot, index string) {
 		return
 	}
 	w.sum, w.cand = s, cand
+	if s.Trusted() && !w.q.listing {
+		w.live, w.indexed = s.Live(cand, w.q.searchesNames())
+	}
 }
 
 func (w *walker) closeSummary() {
 	if w.sum != nil {
 		w.sum.Close()
 	}
-	w.sum, w.cand = nil, nil
+	w.sum, w.cand, w.live, w.indexed = nil, nil, nil, nil
 }
 
-// dir visits one folder; false stops the walk.
-func (w *walker) dir(path, index string, rel []string, segs []string) bool {
+// dir visits one folder, number at of the summary (-1: not known); false
+// stops the walk.
+func (w *walker) dir(path, index string, rel []string, segs []string, at int) bool {
 	if w.ctx.Err() != nil {
 		return false
 	}
@@ -282,11 +290,18 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 			return true // unchecked in the search-target tree
 		}
 	}
-	var subs []string
+	var subs []subFolder
 	hasIndex := false
 	var only *partSet
-	if d := w.summaryDir(rel); d != nil {
-		subs = slices.Clone(d.Subdirs)
+	if d := w.summaryDir(rel, at); d != nil {
+		for k, name := range d.Subdirs {
+			c := d.Children[k]
+			if w.live != nil && !w.live[c] {
+				w.st.FoldersSkipped += w.indexed[c]
+				continue
+			}
+			subs = append(subs, subFolder{name, c})
+		}
 		hasIndex = d.HasIndex
 		if hasIndex && !d.Opaque {
 			only = &partSet{ids: d.PartIDs, pass: make([]bool, len(d.PartIDs))}
@@ -315,7 +330,7 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 				hasIndex = true
 			}
 			if e.IsDir() && !strings.HasPrefix(n, ".") {
-				subs = append(subs, n)
+				subs = append(subs, subFolder{n, -1})
 			}
 		}
 	}
@@ -324,24 +339,36 @@ func (w *walker) dir(path, index string, rel []string, segs []string) bool {
 			return false
 		}
 	}
-	slices.SortFunc(subs, compareNames)
+	slices.SortFunc(subs, func(a, b subFolder) int { return compareNames(a.name, b.name) })
 	for _, s := range subs {
-		sub := append(slices.Clip(segs), workspace.FoldKey(s))
+		sub := append(slices.Clip(segs), workspace.FoldKey(s.name))
 		if !w.q.folderMayDescend(sub) {
 			continue
 		}
-		if !w.dir(filepath.Join(path, s), index, append(slices.Clip(rel), s), sub) {
+		if !w.dir(filepath.Join(path, s.name), index, append(slices.Clip(rel), s.name), sub, s.at) {
 			return false
 		}
 	}
 	return true
 }
 
-// summaryDir returns the summary's entry for the folder when it is still
-// fresh, else nil.
-func (w *walker) summaryDir(rel []string) *bodyindex.SummaryDir {
+// subFolder is a sub-folder to visit: its name and its number in the
+// summary (-1: not known).
+type subFolder struct {
+	name string
+	at   int
+}
+
+// summaryDir returns the summary's entry for the folder (number at, when
+// known) when it is still fresh, else nil. A trusted summary's entries
+// are taken by number; otherwise the folder is looked up by path, and its
+// time checked.
+func (w *walker) summaryDir(rel []string, at int) *bodyindex.SummaryDir {
 	if w.sum == nil {
 		return nil
+	}
+	if at >= 0 && w.sum.Trusted() {
+		return w.sum.Entry(at)
 	}
 	return w.sum.FreshDir(strings.Join(rel, "/"))
 }
