@@ -48,17 +48,20 @@ var cacheLimit = func() int64 {
 	return 32 << 30
 }()
 
-// acquire maps (or finds mapped) the parts refs of dir and takes a
-// reference on each. vanished reports a part that does not exist: the
-// manifest was replaced meanwhile and the caller reads it again.
-func acquire(dir string, refs []partRef) (ms []*mapping, vanished bool) {
+// acquire maps (or finds mapped) the parts refs of dir, of the parts
+// listed by its manifest, and takes a reference on each. vanished reports
+// a part that does not exist: the manifest was replaced meanwhile and the
+// caller reads it again.
+func acquire(dir string, listed, refs []partRef) (ms []*mapping, vanished bool) {
 	cache.Lock()
 	defer cache.Unlock()
 	cache.clock++
-	paths := make([]string, len(refs))
-	for i, r := range refs {
+	paths := make([]string, len(listed))
+	for i, r := range listed {
+		paths[i] = filepath.Join(dir, partName(r.id))
+	}
+	for _, r := range refs {
 		path := filepath.Join(dir, partName(r.id))
-		paths[i] = path
 		m := cache.m[path]
 		if m != nil {
 			st, err := os.Stat(path)

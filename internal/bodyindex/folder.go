@@ -34,13 +34,25 @@ const openRetries = 20
 
 // OpenFolder opens dir's body index. A folder without one gives nil, nil;
 // one this build cannot read gives a *RebuildError.
-func OpenFolder(dir string) (*Folder, error) {
+func OpenFolder(dir string) (*Folder, error) { return OpenFolderSome(dir, nil, nil) }
+
+// ErrNotMapped is the PartErr of a part that OpenFolderSome left unmapped.
+var ErrNotMapped = errors.New("bodyindex: part not mapped")
+
+// OpenFolderSome is OpenFolder that, when the manifest lists exactly the
+// parts ids, maps only the parts i with pass[i] set: the summary has told
+// a search which parts can match, and a rare word's folder then opens the
+// few parts of its passing group instead of all of them (each is an open,
+// a map and a parse). Any other manifest maps every part. A part left
+// unmapped is nil, with PartErr ErrNotMapped.
+func OpenFolderSome(dir string, ids [][idSize]byte, pass []bool) (*Folder, error) {
 	for try := 0; ; try++ {
 		m, err := readManifest(dir)
 		if err != nil || m == nil {
 			return nil, err
 		}
-		maps, vanished := acquire(dir, m.parts)
+		chosen := chooseParts(m.parts, ids, pass)
+		maps, vanished := acquire(dir, m.parts, chosen)
 		if vanished {
 			if try >= openRetries {
 				return nil, &RebuildError{Dir: dir, Cause: fmt.Errorf("parts keep vanishing: %w", os.ErrNotExist)}
@@ -51,10 +63,15 @@ func OpenFolder(dir string) (*Folder, error) {
 			continue
 		}
 		f := &Folder{Dir: dir, files: m.files, refs: m.parts, maps: maps}
-		for i, mp := range maps {
-			p, err := mp.part, mp.err
-			if err == nil && int64(len(mp.data)) != m.parts[i].size {
-				p, err = nil, &FormatError{Path: mp.path, What: fmt.Sprintf("size %d, manifest says %d", len(mp.data), m.parts[i].size)}
+		for i := range m.parts {
+			p, err := (*Part)(nil), ErrNotMapped
+			if len(chosen) == len(m.parts) || pass[i] {
+				mp := maps[0]
+				maps = maps[1:]
+				p, err = mp.part, mp.err
+				if err == nil && int64(len(mp.data)) != m.parts[i].size {
+					p, err = nil, &FormatError{Path: mp.path, What: fmt.Sprintf("size %d, manifest says %d", len(mp.data), m.parts[i].size)}
+				}
 			}
 			var rb *RebuildError
 			if errors.As(err, &rb) {
@@ -65,6 +82,26 @@ func OpenFolder(dir string) (*Folder, error) {
 		}
 		return f, nil
 	}
+}
+
+// chooseParts returns the parts of refs to map: those passing when refs
+// are exactly ids, else all.
+func chooseParts(refs []partRef, ids [][idSize]byte, pass []bool) []partRef {
+	if len(ids) != len(refs) || len(pass) != len(refs) {
+		return refs
+	}
+	for i, r := range refs {
+		if r.id != ids[i] {
+			return refs
+		}
+	}
+	var chosen []partRef
+	for i, r := range refs {
+		if pass[i] {
+			chosen = append(chosen, r)
+		}
+	}
+	return chosen
 }
 
 // Close releases the parts (they may stay mapped for later searches).

@@ -260,3 +260,51 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 		t.Fatalf("redo left %d files, scratch has %d", len(a), len(b))
 	}
 }
+
+// TestOpenFolderSome: with the manifest's part ids, only the passing parts
+// are mapped; with other ids (a manifest replaced since), every part.
+func TestOpenFolderSome(t *testing.T) {
+	smallParts(t)
+	dir := tempDir(t)
+	for i := 0; i < 40; i++ {
+		content.WriteFolder(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []extract.Place{{Name: "本文", Lines: []string{strings.Repeat(fmt.Sprintf("line %d ", i), 5)}}})
+	}
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	all, err := OpenFolder(dir)
+	if err != nil || all == nil || all.NumParts() < 3 {
+		t.Fatalf("OpenFolder: %v, %v", all, err)
+	}
+	defer all.Close()
+	ids := make([][idSize]byte, all.NumParts())
+	pass := make([]bool, all.NumParts())
+	for i := range ids {
+		ids[i], pass[i] = all.PartID(i), i == 1
+	}
+	some, err := OpenFolderSome(dir, ids, pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ids {
+		mapped := some.Part(i) != nil
+		if mapped != pass[i] || !mapped && some.PartErr(i) != ErrNotMapped {
+			t.Errorf("part %d: mapped %v, error %v; want mapped %v", i, mapped, some.PartErr(i), pass[i])
+		}
+	}
+	if p := some.Part(1); p == nil || string(p.data) != string(all.Part(1).data) {
+		t.Error("the passing part differs from the one OpenFolder maps")
+	}
+	some.Close()
+	ids[0][0] ^= 1 // another manifest: every part
+	other, err := OpenFolderSome(dir, ids, pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for i := range ids {
+		if other.Part(i) == nil {
+			t.Errorf("part %d not mapped for another manifest's ids: %v", i, other.PartErr(i))
+		}
+	}
+}

@@ -172,7 +172,7 @@ func summaryFresh(contentRoot, index string) bool {
 		return false
 	}
 	defer s.Close()
-	for rel, d := range s.dirs {
+	for rel, d := range s.dirMap() {
 		if d.Opaque || s.FreshDir(rel) == nil {
 			return false
 		}

@@ -51,7 +51,7 @@ func (s *searcher) full(t *task) bool {
 // folder searches one folder's body index.
 func (s *searcher) folder(t *task) {
 	t0 := time.Now()
-	f, err := bodyindex.OpenFolder(t.dir)
+	f, err := t.only.open(t.dir)
 	t.stats.Open += time.Since(t0)
 	if err != nil {
 		var rb *bodyindex.RebuildError
@@ -179,6 +179,16 @@ func (s *searcher) nameHit(t *task, f *bodyindex.Folder, i int) (Hit, bool) {
 	}
 	h.Matches = ms
 	return h, true
+}
+
+// open opens the folder's body index, mapping only the parts the summary
+// lets through while its manifest still lists the parts it was written
+// for (all of them without a summary).
+func (ps *partSet) open(dir string) (*bodyindex.Folder, error) {
+	if ps == nil {
+		return bodyindex.OpenFolder(dir)
+	}
+	return bodyindex.OpenFolderSome(dir, ps.ids, ps.pass)
 }
 
 // passFor returns, per part of f, whether the summary lets it through, or
