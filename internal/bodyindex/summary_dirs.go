@@ -144,4 +144,3 @@ func (s *Summary) Live(cand []uint64, names bool) (live []bool, indexed []int) {
 
 // joinPath joins a /-separated relative path to root.
 func joinPath(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
-
