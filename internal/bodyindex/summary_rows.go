@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -232,21 +231,19 @@ func fillGroup(col []uint64, parts []string, nRows, lo uint32) {
 // fillPart sets the rows of the part's keys in the band of col, false
 // when the part cannot be read.
 func fillPart(col []uint64, path string, nRows, lo uint32) bool {
-	data, unmap, _, err := mapFile(path)
+	k, err := openKeys(path)
 	if err != nil {
 		return false
 	}
-	defer unmap()
-	p, err := ParsePart(path, data)
+	defer k.Close()
+	from, to := bandKeys(nRows, lo, len(col))
+	keys, err := k.keysIn(from, to)
 	if err != nil {
 		return false
 	}
 	le := binary.LittleEndian
-	from, to := bandKeys(nRows, lo, len(col))
-	key := func(i int) uint32 { return le.Uint32(p.keys[4*i:]) }
-	i := sort.Search(p.nKeys, func(i int) bool { return uint64(key(i)) >= from })
-	for ; i < p.nKeys && uint64(key(i)) < to; i++ {
-		setKeyRows(col, key(i), nRows, lo)
+	for i := 0; i < len(keys); i += 4 {
+		setKeyRows(col, le.Uint32(keys[i:]), nRows, lo)
 	}
 	return true
 }

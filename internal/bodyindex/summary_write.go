@@ -281,40 +281,6 @@ func pathKeys(dirs []sumDir, i int) []uint32 {
 	return keys
 }
 
-// partKeyCount returns how many keys a part has, from its header, its
-// section directory and the first word of its gram section (three small
-// reads: mapping and parsing every part twice cost a third of a
-// summary). 0 when it cannot tell: fillPart parses the part anyway.
-func partKeyCount(path string) int {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	head := make([]byte, partHeaderSize+sectionEntrySize*maxSections)
-	n, _ := f.ReadAt(head, 0)
-	head = head[:n]
-	le := binary.LittleEndian
-	if len(head) < partHeaderSize || string(head[:8]) != partMagic || le.Uint32(head[8:]) != FormatVersion {
-		return 0
-	}
-	count := int(le.Uint32(head[12:]))
-	if count > maxSections || len(head) < partHeaderSize+sectionEntrySize*count {
-		return 0
-	}
-	for i := 0; i < count; i++ {
-		e := head[partHeaderSize+sectionEntrySize*i:]
-		if le.Uint32(e) != tagGrams {
-			continue
-		}
-		var k [4]byte
-		if _, err := f.ReadAt(k[:], int64(le.Uint32(e[4:]))); err != nil {
-			return 0
-		}
-		return int(min(le.Uint32(k[:]), le.Uint32(e[8:])/gramRowMin))
-	}
-	return 0
-}
 
 // encodeSummaryHead encodes the header and the tables.
 func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, groups []summaryGroup, nRows uint32, row int, keys keyRecord) []byte {

@@ -99,6 +99,7 @@ func main() {
 	web := flag.Bool("web", true, "time keystroke to first hit in the web UI with headless chromium (skipped when it is not found)")
 	recollOnly := flag.Bool("recoll-only", false, "measure only Recoll's full build and add it to this size's results")
 	fb := flag.String("fumibako", "", "fumibako binary (default: build ./cmd/fumibako into -dir)")
+	change := flag.Int("change", -1, "rewrite 1 % of the tree's files with text variant N (0: back as generated) and exit, to time a 1 % change by hand with two binaries")
 	flag.Parse()
 	results := filepath.Join(*dir, "results.json")
 	if *tableOnly {
@@ -114,6 +115,15 @@ func main() {
 	res := Result{Size: key, When: time.Now().UTC().Format(time.RFC3339), Phases: map[string]Phase{}}
 	tree := openTree(base, searchcorpus.TreeSpec{TextBytes: n}, *regen, &res)
 	if *genOnly {
+		return
+	}
+	if *change >= 0 {
+		if _, err := tree.ChangeFiles(100, uint64(*change)); err != nil {
+			fatal(err)
+		}
+		if err := markChanged(tree, *change > 0); err != nil && *change > 0 {
+			fatal(err)
+		}
 		return
 	}
 	if *recollOnly {
