@@ -281,7 +281,6 @@ func pathKeys(dirs []sumDir, i int) []uint32 {
 	return keys
 }
 
-
 // encodeSummaryHead encodes the header and the tables.
 func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, groups []summaryGroup, nRows uint32, row int, keys keyRecord) []byte {
 	var names []byte
