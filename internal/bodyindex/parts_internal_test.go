@@ -130,8 +130,10 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 
 // TestReuseKeepsParts checks that changing one file leaves the parts of
 // far-away chunks untouched (same names).
-func TestReuseKeepsParts(t *testing.T) {
-	smallParts(t)
+// publishNumbered publishes a folder of 40 small numbered files (several
+// parts with smallParts) and returns it.
+func publishNumbered(t *testing.T) string {
+	t.Helper()
 	dir := tempDir(t)
 	for i := 0; i < 40; i++ {
 		content.WriteFolder(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []extract.Place{{Name: "本文", Lines: []string{strings.Repeat(fmt.Sprintf("line %d ", i), 5)}}})
@@ -139,6 +141,12 @@ func TestReuseKeepsParts(t *testing.T) {
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+func TestReuseKeepsParts(t *testing.T) {
+	smallParts(t)
+	dir := publishNumbered(t)
 	before := indexBytes(t, dir)
 	content.WriteFolder(filepath.Join(dir, "f39.txt"), []extract.Place{{Name: "本文", Lines: []string{"changed"}}})
 	if err := Publish(dir, nil); err != nil {
@@ -265,13 +273,7 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 // are mapped; with other ids (a manifest replaced since), every part.
 func TestOpenFolderSome(t *testing.T) {
 	smallParts(t)
-	dir := tempDir(t)
-	for i := 0; i < 40; i++ {
-		content.WriteFolder(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []extract.Place{{Name: "本文", Lines: []string{strings.Repeat(fmt.Sprintf("line %d ", i), 5)}}})
-	}
-	if err := Publish(dir, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := publishNumbered(t)
 	all, err := OpenFolder(dir)
 	if err != nil || all == nil || all.NumParts() < 3 {
 		t.Fatalf("OpenFolder: %v, %v", all, err)

@@ -47,7 +47,10 @@ func candidates(t *testing.T, s *bodyindex.Summary, word string) []bool {
 	return out
 }
 
-func TestSummaryRoundTrip(t *testing.T) {
+// writtenSummary writes the summary of the corpus's index and opens it
+// for the test; it returns the content root and the summary.
+func writtenSummary(t *testing.T) (string, *bodyindex.Summary) {
+	t.Helper()
 	root := summaryCorpus(t)
 	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
 		t.Fatal(err)
@@ -56,7 +59,12 @@ func TestSummaryRoundTrip(t *testing.T) {
 	if err != nil || s == nil {
 		t.Fatalf("OpenSummary: %v, %v", s, err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	return root, s
+}
+
+func TestSummaryRoundTrip(t *testing.T) {
+	root, s := writtenSummary(t)
 	tests := []struct {
 		rel      string
 		subdirs  []string
@@ -282,15 +290,7 @@ func FuzzSummary(f *testing.F) {
 // TestSummaryLive: the folders live for a word are the ones on the way to
 // the folder holding it; the others' indexed folders are counted.
 func TestSummaryLive(t *testing.T) {
-	root := summaryCorpus(t)
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
-		t.Fatal(err)
-	}
-	s, err := bodyindex.OpenSummary(root, "案件")
-	if err != nil || s == nil {
-		t.Fatalf("OpenSummary: %v, %v", s, err)
-	}
-	defer s.Close()
+	_, s := writtenSummary(t)
 	if !s.Trusted() {
 		t.Fatal("a summary written after the last publish is not trusted")
 	}
