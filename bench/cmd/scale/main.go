@@ -15,6 +15,8 @@
 //	go run ./bench/cmd/scale -size 10GB     # 200,000 files in 4,000 folders
 //	go run ./bench/cmd/scale -table         # the table of the results file only
 //	go run ./bench/cmd/scale -size 1GB -search-only -queries=false   # the web phase alone
+//	go run ./bench/cmd/scale -size 10GB -change 2   # rewrite 1 % of the tree (0: back), to time
+//	                                                # `fumibako index` on its workspace by hand
 //
 // The tree is generated once per size into -dir/<size>/tree (stamped with
 // the generator's version and spec, bench/searchcorpus.TreeSpec) and
