@@ -51,7 +51,13 @@ func OpenFolderSome(dir string, ids [][idSize]byte, pass []bool) (*Folder, error
 		if err != nil || m == nil {
 			return nil, err
 		}
-		chosen := chooseParts(m.parts, ids, pass)
+		sel := selectParts(m.parts, ids, pass)
+		var chosen []partRef
+		for i, r := range m.parts {
+			if sel == nil || sel[i] {
+				chosen = append(chosen, r)
+			}
+		}
 		maps, vanished := acquire(dir, m.parts, chosen)
 		if vanished {
 			if try >= openRetries {
@@ -65,7 +71,7 @@ func OpenFolderSome(dir string, ids [][idSize]byte, pass []bool) (*Folder, error
 		f := &Folder{Dir: dir, files: m.files, refs: m.parts, maps: maps}
 		for i := range m.parts {
 			p, err := (*Part)(nil), ErrNotMapped
-			if len(chosen) == len(m.parts) || pass[i] {
+			if sel == nil || sel[i] {
 				mp := maps[0]
 				maps = maps[1:]
 				p, err = mp.part, mp.err
@@ -84,24 +90,18 @@ func OpenFolderSome(dir string, ids [][idSize]byte, pass []bool) (*Folder, error
 	}
 }
 
-// chooseParts returns the parts of refs to map: those passing when refs
-// are exactly ids, else all.
-func chooseParts(refs []partRef, ids [][idSize]byte, pass []bool) []partRef {
+// selectParts returns pass when refs are exactly the parts ids, else nil
+// (map every part).
+func selectParts(refs []partRef, ids [][idSize]byte, pass []bool) []bool {
 	if len(ids) != len(refs) || len(pass) != len(refs) {
-		return refs
+		return nil
 	}
 	for i, r := range refs {
 		if r.id != ids[i] {
-			return refs
+			return nil
 		}
 	}
-	var chosen []partRef
-	for i, r := range refs {
-		if pass[i] {
-			chosen = append(chosen, r)
-		}
-	}
-	return chosen
+	return pass
 }
 
 // Close releases the parts (they may stay mapped for later searches).

@@ -16,15 +16,19 @@ import (
 // read only the band's keys instead.
 type keyFile struct {
 	f       *os.File
-	keysOff int64    // file offset of key 0
-	n       int      // key count
-	index   []uint32 // every gramIndexStep-th key; nil without a gram index
+	keysOff int64 // file offset of key 0
+	n       int   // key count
+	// indexEntry is the gram index's section entry (nil without one);
+	// keysIn reads index, every gramIndexStep-th key, from it once.
+	indexEntry []byte
+	index      []uint32
 }
 
 var errKeys = errors.New("bodyindex: gram section out of range")
 
 // openKeys opens the part at path and reads its header, its section
-// directory, its key count and its gram index.
+// directory and its key count (partKeyCount needs no more); keysIn reads
+// the gram index.
 func openKeys(path string) (*keyFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -81,16 +85,26 @@ func readKeyFile(f *os.File) (*keyFile, error) {
 		if !inFile(index) || int64(le.Uint32(index[8:])) != 4*int64((k.n+gramIndexStep-1)/gramIndexStep) {
 			return nil, errKeys
 		}
-		b := make([]byte, le.Uint32(index[8:]))
-		if _, err := f.ReadAt(b, int64(le.Uint32(index[4:]))); err != nil {
-			return nil, err
-		}
-		k.index = make([]uint32, len(b)/4)
-		for i := range k.index {
-			k.index[i] = le.Uint32(b[4*i:])
-		}
+		k.indexEntry = index
 	}
 	return k, nil
+}
+
+// readIndex reads the gram index, once.
+func (k *keyFile) readIndex() error {
+	if k.indexEntry == nil || k.index != nil {
+		return nil
+	}
+	le := binary.LittleEndian
+	b := make([]byte, le.Uint32(k.indexEntry[8:]))
+	if _, err := k.f.ReadAt(b, int64(le.Uint32(k.indexEntry[4:]))); err != nil {
+		return err
+	}
+	k.index = make([]uint32, len(b)/4)
+	for i := range k.index {
+		k.index[i] = le.Uint32(b[4*i:])
+	}
+	return nil
 }
 
 // keysIn returns the keys k with from <= k < to, little-endian, 4 bytes
@@ -99,6 +113,9 @@ func readKeyFile(f *os.File) (*keyFile, error) {
 func (k *keyFile) keysIn(from, to uint64) ([]byte, error) {
 	if to <= from {
 		return nil, nil
+	}
+	if err := k.readIndex(); err != nil {
+		return nil, err
 	}
 	lo, hi := 0, k.n
 	if k.index != nil {
