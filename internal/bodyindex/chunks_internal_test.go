@@ -12,6 +12,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // chunkSizes sets the chunk planner's sizes for a test and puts them back
@@ -264,7 +265,7 @@ func TestRechunkFromOldSizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	keys := QueryKeys("鬱金香")
+	keys := textfold.QueryKeys("鬱金香")
 	for i, p := range f.parts {
 		files := parts[f.refs[i].id]
 		if hit := p.Candidates(keys) != 0; hit != slices.Contains(files, changed) {

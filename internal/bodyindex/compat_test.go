@@ -12,6 +12,7 @@ import (
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/testutil"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // compatPlaces is the content of the fixture folder of every released
@@ -101,7 +102,7 @@ func FuzzOpen(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p.Candidates(bodyindex.QueryKeys("りんご"))
+		p.Candidates(textfold.QueryKeys("りんご"))
 		p.Candidates(nil)
 		p.Files()
 		for _, li := range []int{-1, 0, p.Lines() / 2, p.Lines() - 1, p.Lines()} {

@@ -118,7 +118,7 @@
 //	          0 first line  4 offset of the block's patches in the orig
 //	          section  8 their size  12 size of the block's original text
 //	          16 reserved, 0
-//	6 fold  the folded lines (see Fold), each followed by LF
+//	6 fold  the folded lines (package textfold), each followed by LF
 //	7 orig  per block, the patches that turn its folded text back into the
 //	        original: for each run of runes whose folded bytes differ from
 //	        the original ones, uvarint(gap since the end of the previous
@@ -138,7 +138,7 @@
 // part touches a few pages at its start.
 //
 // Keys are 32-bit hashes of the unigrams, bigrams and ASCII trigrams of each
-// folded line after hiragana = katakana folding (gramKey). A query needs
+// folded line after hiragana = katakana folding (textfold.GramKey). A query needs
 // every key of each of its words in one block; a block without them cannot
 // hold a matching line and is not read, and a part without them is skipped
 // after the binary searches. Blocks hold about 64 KiB of folded text; a part

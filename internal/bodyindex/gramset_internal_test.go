@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // TestGramSetSorted fills a gram set with random keys (0 among them) in
@@ -46,11 +48,11 @@ func TestGramSetAddAll(t *testing.T) {
 	lines := []string{"これはペンです", "abc ABC abcd", "", "東京都の会議　ＡＢＣ", "カタカナとひらがな", "abc ABC abcd"}
 	one, all := newGramSet(), newGramSet()
 	for i, l := range lines {
-		folded := AppendFold(nil, []byte(l))
+		folded := textfold.Append(nil, []byte(l))
 		bit := uint64(1) << (i / 2)
 		var viaFn []uint32
-		forKeys(folded, func(k uint32) { viaFn = append(viaFn, k); one.add(k, bit) })
-		keys := appendKeys(nil, folded)
+		textfold.ForKeys(folded, func(k uint32) { viaFn = append(viaFn, k); one.add(k, bit) })
+		keys := textfold.AppendKeys(nil, folded)
 		if !slices.Equal(keys, viaFn) {
 			t.Fatalf("%q: appendKeys = %v, forKeys calls %v", l, keys, viaFn)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 func TestPatchesRoundTrip(t *testing.T) {
@@ -24,7 +25,7 @@ func TestPatchesRoundTrip(t *testing.T) {
 		prevEnd := 0
 		for _, l := range lines {
 			start := len(folded)
-			folded = AppendFold(folded, []byte(l))
+			folded = textfold.Append(folded, []byte(l))
 			if string(folded[start:]) != l {
 				patches = appendPatches(patches, []byte(l), start, &prevEnd)
 			}

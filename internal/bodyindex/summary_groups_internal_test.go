@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // refs makes parts of the given sizes; a size below 0 marks an anchor
@@ -110,7 +112,7 @@ func TestSummaryGroupCandidates(t *testing.T) {
 	narrowed, held := false, 0
 	for i := 0; i < 24; i += 5 {
 		word := fmt.Sprintf("部%d/課%d", i%4, i)
-		set, err := s.Candidates(QueryKeys(Fold(word)))
+		set, err := s.Candidates(textfold.QueryKeys(textfold.String(word)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +132,7 @@ func TestSummaryGroupCandidates(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if bytes.Contains(data, []byte(Fold(word))) {
+				if bytes.Contains(data, []byte(textfold.String(word))) {
 					held++
 					if !in(j) {
 						t.Errorf("%s: part %d holds it but is not a candidate", word, j)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // summaryCorpus publishes an index "案件" of nested folders, each with
@@ -36,7 +37,7 @@ func summaryCorpus(t *testing.T) string {
 
 func candidates(t *testing.T, s *bodyindex.Summary, word string) []bool {
 	t.Helper()
-	set, err := s.Candidates(bodyindex.QueryKeys(bodyindex.Fold(word)))
+	set, err := s.Candidates(textfold.QueryKeys(textfold.String(word)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func FuzzSummary(f *testing.F) {
 		for _, d := range []string{"", "a", "a/b"} {
 			s.FreshDir(d)
 		}
-		s.Candidates(bodyindex.QueryKeys("りんご"))
+		s.Candidates(textfold.QueryKeys("りんご"))
 	})
 }
 
@@ -294,7 +295,7 @@ func TestSummaryLive(t *testing.T) {
 	if !s.Trusted() {
 		t.Fatal("a summary written after the last publish is not trusted")
 	}
-	set, err := s.Candidates(bodyindex.QueryKeys(bodyindex.Fold("固有5語0")))
+	set, err := s.Candidates(textfold.QueryKeys(textfold.String("固有5語0")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -270,7 +271,7 @@ func pathKeys(dirs []sumDir, i int) []uint32 {
 		if rel != "" {
 			p = rel + `\` + n
 		}
-		forKeys(AppendFold(nil, []byte(p)), func(k uint32) {
+		textfold.ForKeys(textfold.Append(nil, []byte(p)), func(k uint32) {
 			if !seen[k] {
 				seen[k] = true
 				keys = append(keys, k)

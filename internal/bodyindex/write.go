@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // fileText is one source file to encode: its name, its index in the
@@ -147,9 +148,9 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 	start := len(b.fold)
 	b.lines = append(b.lines, uint32(start))
 	e.lineBuf = append(e.lineBuf[:0], line...)
-	b.fold = AppendFold(b.fold, e.lineBuf)
+	b.fold = textfold.Append(b.fold, e.lineBuf)
 	bit := uint64(1) << uint(len(b.blocks))
-	e.keyBuf = appendKeys(e.keyBuf[:0], b.fold[start:])
+	e.keyBuf = textfold.AppendKeys(e.keyBuf[:0], b.fold[start:])
 	b.grams.addAll(e.keyBuf, bit)
 	if string(b.fold[start:]) != line {
 		b.orig = appendPatches(b.orig, e.lineBuf, start-b.blockStart, &b.patchEnd)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/search/linedfa"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // view is the text of a block in one space (folded or original) with the
@@ -108,7 +109,7 @@ func (s *searcher) lineHit(t *task, pc *partCtx, bs *blockScan, li int) (done bo
 		}
 		text = o
 		if s.q.opts.Kana {
-			s.kanaLine = bodyindex.AppendKana(s.kanaLine[:0], o)
+			s.kanaLine = textfold.AppendKana(s.kanaLine[:0], o)
 			text = s.kanaLine
 		}
 	} else {
@@ -181,7 +182,7 @@ func (s *searcher) openBlock(t *task, pc *partCtx, b int, bf *bodyindex.BlockFil
 	bs.fv = &view{text: folded, starts: starts}
 	bs.mv = bs.fv
 	if s.q.opts.Kana {
-		s.kanaBuf = bodyindex.AppendKana(s.kanaBuf[:0], folded)
+		s.kanaBuf = textfold.AppendKana(s.kanaBuf[:0], folded)
 		bs.mv = &view{text: s.kanaBuf, starts: starts}
 	}
 	return bs, nil
@@ -211,7 +212,7 @@ func (bs *blockScan) original() (*view, *view, error) {
 	bs.ov = &view{text: text, starts: st}
 	bs.okv = bs.ov
 	if bs.s.q.opts.Kana {
-		bs.okv = &view{text: bodyindex.AppendKana(nil, text), starts: st}
+		bs.okv = &view{text: textfold.AppendKana(nil, text), starts: st}
 	}
 	return bs.ov, bs.okv, nil
 }

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -117,10 +117,10 @@ type linQuery struct {
 
 func (q linQuery) space(s string) string {
 	if !q.opts.Case {
-		s = bodyindex.Fold(s)
+		s = textfold.String(s)
 	}
 	if q.opts.Kana {
-		s = bodyindex.KanaString(s)
+		s = textfold.Kana(s)
 	}
 	return s
 }
@@ -128,7 +128,7 @@ func (q linQuery) space(s string) string {
 func (q linQuery) has(region, w string) bool {
 	if q.regex {
 		if q.opts.Kana {
-			w = bodyindex.KanaString(w)
+			w = textfold.Kana(w)
 		}
 		return regexp.MustCompile(w).MatchString(q.space(region))
 	}
@@ -200,7 +200,7 @@ func TestDifferential(t *testing.T) {
 		var words []string
 		if r.IntN(6) == 0 {
 			// regex: two folded literals with anything between
-			a, b := bodyindex.Fold(randomText(r, 1+r.IntN(2))), bodyindex.Fold(randomText(r, 1))
+			a, b := textfold.String(randomText(r, 1+r.IntN(2))), textfold.String(randomText(r, 1))
 			q.opts.Case = false
 			q.regex = true
 			q.opts.Regex = true

@@ -9,7 +9,7 @@
 //   - A word matches as a literal substring of one line (one Excel row, one
 //     paragraph, one shape or comment, one text line), ignoring case and
 //     width (full-width ASCII = ASCII, half-width katakana = katakana; see
-//     bodyindex.Fold). Options.Case matches exactly; Options.Kana makes
+//     textfold.String). Options.Case matches exactly; Options.Kana makes
 //     hiragana and katakana equal.
 //   - Several words must all be on the line; a word `-x` excludes lines
 //     holding x. Options.Regex makes each word an RE2 expression (see
@@ -45,7 +45,7 @@
 //
 // # Speed
 //
-// A query's words give n-gram keys (bodyindex.QueryKeys; for a regex the
+// A query's words give n-gram keys (textfold.QueryKeys; for a regex the
 // literals every match contains). The index summary (bodyindex.Summary)
 // turns them into the parts that may hold every key, and lists the
 // folders, so the walk stats each folder instead of listing it and opens

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // namePattern is a file-name filter in the reference's wildcard syntax
@@ -31,7 +31,7 @@ func parseNames(s string) (*namePattern, error) {
 		if p == "" {
 			continue
 		}
-		p = bodyindex.Fold(p)
+		p = textfold.String(p)
 		if !strings.ContainsAny(p, "*?") {
 			p = "*" + p + "*"
 		}
@@ -66,7 +66,7 @@ func (n *namePattern) match(name string) bool {
 	if n == nil {
 		return true
 	}
-	f := bodyindex.Fold(name)
+	f := textfold.String(name)
 	for _, re := range n.exclude {
 		if re.MatchString(f) {
 			return false

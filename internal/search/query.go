@@ -8,9 +8,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search/linedfa"
+	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -265,7 +265,7 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 		t.regex = rt
 		t.scan = rt.re
 		for _, r := range rt.req {
-			t.keys = append(t.keys, bodyindex.QueryKeys(r)...)
+			t.keys = append(t.keys, textfold.QueryKeys(r)...)
 			if len(r) > len(t.needle) {
 				t.needle = []byte(r)
 			}
@@ -277,27 +277,27 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 		}
 		return t, nil
 	}
-	folded := bodyindex.Fold(w)
+	folded := textfold.String(w)
 	if opts.Kana {
-		folded = bodyindex.KanaString(folded)
+		folded = textfold.Kana(folded)
 	}
 	if !opts.Case {
 		t.lit = []byte(folded)
 		t.needle = t.lit
-		t.keys = bodyindex.QueryKeys(folded)
+		t.keys = textfold.QueryKeys(folded)
 		return t, nil
 	}
 	t.lit = []byte(w)
 	if opts.Kana {
-		t.lit = []byte(bodyindex.KanaString(w))
+		t.lit = []byte(textfold.Kana(w))
 	}
 	// The folded copy prefilters an exact match only with CaseNeedle.
-	if n := bodyindex.CaseNeedle(w); n != "" {
+	if n := textfold.CaseNeedle(w); n != "" {
 		if opts.Kana {
-			n = bodyindex.KanaString(n)
+			n = textfold.Kana(n)
 		}
 		t.needle = []byte(n)
-		t.keys = bodyindex.QueryKeys(n)
+		t.keys = textfold.QueryKeys(n)
 	} else {
 		t.scan = regexp.MustCompile(regexp.QuoteMeta(string(t.lit)))
 	}

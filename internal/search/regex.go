@@ -11,8 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/search/linedfa"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // Regular expressions are RE2 (Go's regexp), so matching is linear in the
@@ -71,9 +71,9 @@ func compileRegex(pattern string, w int, fold, kana bool) (*regexTerm, error) {
 	}
 	for _, lit := range required(tree) {
 		if !fold {
-			lit = bodyindex.CaseNeedle(lit)
+			lit = textfold.CaseNeedle(lit)
 			if kana {
-				lit = bodyindex.KanaString(lit)
+				lit = textfold.Kana(lit)
 			}
 		}
 		if lit != "" {
@@ -215,11 +215,11 @@ func adjust(re *syntax.Regexp, fold, kana bool) {
 	case syntax.OpLiteral:
 		s := string(re.Rune)
 		if fold {
-			s = bodyindex.Fold(s)
+			s = textfold.String(s)
 			re.Flags &^= syntax.FoldCase
 		}
 		if kana {
-			s = bodyindex.KanaString(s)
+			s = textfold.Kana(s)
 		}
 		if strings.ContainsRune(s, '\n') {
 			*re = syntax.Regexp{Op: syntax.OpNoMatch}
@@ -263,10 +263,10 @@ func classImage(r []rune, fold, kana bool) []rune {
 
 func mapRune(c rune, fold, kana bool) rune {
 	if fold {
-		c = bodyindex.FoldRune(c)
+		c = textfold.Rune(c)
 	}
 	if kana {
-		c = bodyindex.KanaRune(c)
+		c = textfold.KanaRune(c)
 	}
 	return c
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search/linedfa"
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // searcher searches folders for one worker.
@@ -153,10 +154,10 @@ func (s *searcher) nameHit(t *task, f *bodyindex.Folder, i int) (Hit, bool) {
 	if s.q.opts.Case {
 		region = []byte(rel)
 	} else {
-		region = []byte(bodyindex.Fold(rel))
+		region = []byte(textfold.String(rel))
 	}
 	if s.q.opts.Kana {
-		region = bodyindex.AppendKana(nil, region)
+		region = textfold.AppendKana(nil, region)
 	}
 	if !s.matches(region) {
 		return Hit{}, false
@@ -171,7 +172,7 @@ func (s *searcher) nameHit(t *task, f *bodyindex.Folder, i int) (Hit, bool) {
 		for _, m := range ms {
 			offs = append(offs, m[0], m[1])
 		}
-		bodyindex.MapFolded([]byte(rel), offs)
+		textfold.MapOffsets([]byte(rel), offs)
 		for k := range ms {
 			ms[k] = [2]int{offs[2*k], offs[2*k+1]}
 		}
@@ -435,7 +436,7 @@ func (s *searcher) hit(pc *partCtx, si *segInfo, gl int, line string, foldedLine
 		for _, m := range ms {
 			offs = append(offs, m[0], m[1])
 		}
-		bodyindex.MapFolded([]byte(line), offs)
+		textfold.MapOffsets([]byte(line), offs)
 		for i := range ms {
 			ms[i] = [2]int{offs[2*i], offs[2*i+1]}
 		}

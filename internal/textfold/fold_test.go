@@ -1,13 +1,12 @@
-package bodyindex_test
+package textfold_test
 
 import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fumibako/fumibako/internal/textfold"
 	"golang.org/x/text/width"
-
-	"github.com/fumibako/fumibako/internal/bodyindex"
 )
 
 func TestFold(t *testing.T) {
@@ -24,8 +23,8 @@ func TestFold(t *testing.T) {
 		{"1行目\u20282行目\t", "1行目\u20282行目\t"},
 	}
 	for _, tt := range tests {
-		if got := bodyindex.Fold(tt.in); got != tt.want {
-			t.Errorf("Fold(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := textfold.String(tt.in); got != tt.want {
+			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -42,20 +41,20 @@ func TestFoldRuneAll(t *testing.T) {
 			want = f
 		}
 		want = unicode.ToLower(unicode.ToUpper(want))
-		if got := bodyindex.FoldRune(r); got != want {
+		if got := textfold.Rune(r); got != want {
 			t.Fatalf("FoldRune(%U) = %U, want %U", r, got, want)
 		}
-		if got := bodyindex.FoldRune(r); got == '\n' && r != '\n' {
+		if got := textfold.Rune(r); got == '\n' && r != '\n' {
 			t.Fatalf("FoldRune(%U) is LF", r)
 		}
 	}
 }
 
-func TestFoldMapAndMapFolded(t *testing.T) {
+func TestMapAndMapOffsets(t *testing.T) {
 	for _, s := range []string{"ＡＢＣｶﾞｽ abc", "Apple ＡＰＰＬＥ", "か\u3099x", "\xffA\xfeＢ", "", "日本語だけ"} {
-		folded, starts := bodyindex.FoldMap(s)
-		if folded != bodyindex.Fold(s) || len(starts) != len(folded)+1 {
-			t.Fatalf("FoldMap(%q) = %q, %d starts", s, folded, len(starts))
+		folded, starts := textfold.Map(s)
+		if folded != textfold.String(s) || len(starts) != len(folded)+1 {
+			t.Fatalf("Map(%q) = %q, %d starts", s, folded, len(starts))
 		}
 		var offs []int
 		for i := 0; i <= len(folded); i++ {
@@ -67,18 +66,18 @@ func TestFoldMapAndMapFolded(t *testing.T) {
 		for i, o := range offs {
 			want[i] = starts[o]
 		}
-		bodyindex.MapFolded([]byte(s), offs)
+		textfold.MapOffsets([]byte(s), offs)
 		for i := range offs {
 			if offs[i] != want[i] {
-				t.Fatalf("MapFolded(%q)[%d] = %d, want %d", s, i, offs[i], want[i])
+				t.Fatalf("MapOffsets(%q)[%d] = %d, want %d", s, i, offs[i], want[i])
 			}
 		}
 	}
 }
 
 func TestKana(t *testing.T) {
-	if got := bodyindex.KanaString("カタカナ・ヴ ヽ ひらがな ｶ"); got != "かたかな・ゔ ゝ ひらがな ｶ" {
-		t.Fatalf("KanaString = %q", got)
+	if got := textfold.Kana("カタカナ・ヴ ヽ ひらがな ｶ"); got != "かたかな・ゔ ゝ ひらがな ｶ" {
+		t.Fatalf("Kana = %q", got)
 	}
 }
 
@@ -92,7 +91,7 @@ func TestCaseNeedle(t *testing.T) {
 		{"Apple", "apple"},
 	}
 	for _, tt := range tests {
-		if got := bodyindex.CaseNeedle(tt.in); got != tt.want {
+		if got := textfold.CaseNeedle(tt.in); got != tt.want {
 			t.Errorf("CaseNeedle(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
