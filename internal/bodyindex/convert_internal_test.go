@@ -39,12 +39,19 @@ func TestConvertChild(t *testing.T) {
 // publishV2 publishes model into dir as a version 2 index.
 func publishV2(t testing.TB, dir string, model map[string][]extract.Place) {
 	t.Helper()
+	publishVersion(t, dir, model, 2)
+}
+
+// publishVersion publishes model into dir as an index of version v (2 or
+// 3; the folding is this build's).
+func publishVersion(t testing.TB, dir string, model map[string][]extract.Place, v uint32) {
+	t.Helper()
 	for n, places := range model {
 		if _, err := content.WriteFolder(filepath.Join(dir, n), places); err != nil {
 			t.Fatal(err)
 		}
 	}
-	encodeVersion = 2
+	encodeVersion = v
 	defer func() { encodeVersion = FormatVersion }()
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
@@ -110,12 +117,18 @@ func keys(m map[string]string) []string {
 	return out
 }
 
-// TestKillDuringConvert kills a process converting a version 2 folder
-// with SIGKILL at moments it does not choose: the folder is always read
-// as version 2 (to be converted again) or as the converted index, never
-// misread, and converting and publishing again gives the bytes of an
-// uninterrupted conversion.
+// TestKillDuringConvert kills a process converting a version 2 or 3
+// folder with SIGKILL at moments it does not choose: the folder is always
+// read as the old version (to be converted again) or as the converted
+// index, never misread, and converting and publishing again gives the
+// bytes of an uninterrupted conversion.
 func TestKillDuringConvert(t *testing.T) {
+	for _, v := range []uint32{2, 3} {
+		t.Run(fmt.Sprintf("v%d", v), func(t *testing.T) { killDuringConvert(t, v) })
+	}
+}
+
+func killDuringConvert(t *testing.T, v uint32) {
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGKILL of a child process is tested on Linux")
 	}
@@ -131,7 +144,7 @@ func TestKillDuringConvert(t *testing.T) {
 		model[fmt.Sprintf("報告%03d.txt", i)] = chunkFile(i, 300, "")
 	}
 	src := tempDir(t)
-	publishV2(t, src, model)
+	publishVersion(t, src, model, v)
 	want := copyIndex(t, src)
 	if err := Rebuild(want); err != nil {
 		t.Fatal(err)
@@ -169,4 +182,74 @@ func TestKillDuringConvert(t *testing.T) {
 			t.Fatalf("round %d (kill after %v): %d index files, want those of an uninterrupted conversion (%d)", round, wait, len(a), len(b))
 		}
 	}
+}
+
+// TestRebuildRefoldsV3 converts a version 3 fixture written by the build
+// before the second folding (issue 34; testdata/v3-fold, its lines are
+// below) in place: the original text reads back exactly, and the index is
+// the one this build publishes from the same files, so its folded text and
+// keys are of the second folding (髙橋 is found as 高橋).
+func TestRebuildRefoldsV3(t *testing.T) {
+	want := map[string][]string{
+		"名簿.xlsx": {"髙橋\t山﨑", "渡邊\t齋藤", "霞ヶ関 3カ月"},
+		"構成.docx": {"御 見 積 書", "形式 N01", "サーバー構成 ", "葛\U000E0100飾"},
+	}
+	dir := copyIndex(t, filepath.Join("testdata", "v3-fold"))
+	_, err := Files(dir)
+	var rb *RebuildError
+	if !errors.As(err, &rb) || rb.Version != 3 {
+		t.Fatalf("Files(v3) = %v, want RebuildError version 3", err)
+	}
+	if err := Rebuild(dir); err != nil {
+		t.Fatalf("Rebuild(v3) = %v", err)
+	}
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := map[string][]extract.Place{}
+	for i := range f.files {
+		places, err := f.Places(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model[f.files[i].name] = places
+		var lines []string
+		for _, p := range places {
+			lines = append(lines, p.Lines...)
+		}
+		if !reflect.DeepEqual(lines, want[f.files[i].name]) {
+			t.Errorf("%s: %q, want %q", f.files[i].name, lines, want[f.files[i].name])
+		}
+	}
+	f.Close()
+	fresh := tempDir(t)
+	for n, places := range model {
+		if _, err := content.WriteFolder(filepath.Join(fresh, n), places); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Publish(fresh, nil); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := indexBytes(t, dir), indexBytes(t, fresh); !reflect.DeepEqual(a, b) {
+		t.Fatalf("converted index %v differs from a fresh publish %v", keys(a), keys(b))
+	}
+	for _, w := range []string{"高橋", "見積書", "形式n01", "サーバ構成", "葛飾"} {
+		if !strings.Contains(string(indexBytes(t, dir)[partFileOf(t, dir)]), w) {
+			t.Errorf("folded text of the converted index lacks %q", w)
+		}
+	}
+}
+
+// partFileOf returns the name of the only part of dir's index.
+func partFileOf(t testing.TB, dir string) string {
+	t.Helper()
+	for n := range indexBytes(t, dir) {
+		if strings.HasPrefix(n, partPrefix) && !strings.HasSuffix(n, tmpSuffix) {
+			return n
+		}
+	}
+	t.Fatal("no part")
+	return ""
 }

@@ -25,7 +25,14 @@ import (
 //	   rows made the index 1.75× the text instead of 1.3× (1.40× with
 //	   5-byte rows). Version 2 folders are converted in place by Rebuild
 //	   from their own parts (legacyFolders): nothing is ingested again.
-const FormatVersion = 3
+//	4  the folded text is textfold's second folding (issue 34): spaces
+//	   next to Japanese, the long vowel ending a katakana word, old and
+//	   variant kanji, variation selectors and ヶ/ヵ/ケ between kanji fold
+//	   too, and a patch may stand for original bytes that fold to nothing
+//	   (at a line's end too). Version 2 and 3 folders are converted in
+//	   place by Rebuild (legacyFolders): their original text reads back
+//	   from the patches, which need no folding, and is folded again.
+const FormatVersion = 4
 
 // encodeVersion is the version the encoder writes: FormatVersion, or 2 in
 // tests that make version 2 folders for Rebuild to convert (version 2

@@ -65,7 +65,7 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 }
 
 // parseManifestVersion parses a manifest of format version version: the
-// current one, or version 2, whose manifest has the same layout.
+// current one, or version 2 or 3, whose manifests have the same layout.
 func parseManifestVersion(path string, data []byte, version uint32) (*manifest, error) {
 	le := binary.LittleEndian
 	bad := func(off int, what string) error { return &FormatError{Path: path, Offset: int64(off), What: what} }
@@ -144,16 +144,18 @@ func parseManifestVersion(path string, data []byte, version uint32) (*manifest, 
 // legacyFileNames returns the file names of an older manifest version
 // where this build knows how to find them (so that Rebuild names them and
 // the indexer ingests them again), else nil. Version 1 differs from 2 only
-// in the size of a file-table row; version 2 manifests are laid out as
-// version 3 ones.
+// in the size of a file-table row; version 2 and 3 manifests are laid
+// out as version 4 ones.
 func legacyFileNames(path string, data []byte) []string {
 	le := binary.LittleEndian
-	if m, err := parseManifestVersion(path, data, 2); err == nil {
-		var out []string
-		for _, f := range m.files {
-			out = append(out, f.name)
+	for _, v := range []uint32{3, 2} {
+		if m, err := parseManifestVersion(path, data, v); err == nil {
+			var out []string
+			for _, f := range m.files {
+				out = append(out, f.name)
+			}
+			return out
 		}
-		return out
 	}
 	if len(data) < manifestHeaderSize || le.Uint32(data[8:]) != 1 {
 		return nil

@@ -584,7 +584,10 @@ func (r *LineReader) Line(dst []byte, li int) ([]byte, error) {
 		return nil, r.err
 	}
 	pos := ls
-	for r.have && r.start < le {
+	// A patch of no folded bytes at the line end (spaces or a long vowel
+	// that folded to nothing there) is this line's: the next line starts
+	// after the LF.
+	for r.have && (r.start < le || r.start == le && r.flen == 0) {
 		if r.start < pos || r.start+r.flen > le {
 			return nil, r.bad("patch crosses a line end")
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 func TestPatchesRoundTrip(t *testing.T) {
-	frags := []string{"a", "A", "ａ", "Ａ", "か", "ｶ", "ｶﾞ", "ガ", "ﾞ", "\xff", "Σ", "K", " ", "\t", "見", "\u3000", "\u2028", "1", "１"}
+	frags := []string{"a", "A", "ａ", "Ａ", "か", "ｶ", "ｶﾞ", "ガ", "ﾞ", "\xff", "Σ", "K", " ", "\t", "見", "\u3000", "\u2028", "1", "１", "ー", "サーバ", "ケ", "髙", "\ufe00"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for n := 0; n < 2000; n++ {
 		var lines []string
@@ -41,7 +41,7 @@ func TestPatchesRoundTrip(t *testing.T) {
 
 func TestLineReader(t *testing.T) {
 	dir := tempDir(t)
-	lines := []string{"Apple ＡＢＣ", "", "日本語", "ｶﾞｽ代 X", "x", "ＡＡ\tＢＢ", "last Line"}
+	lines := []string{"Apple ＡＢＣ", "", "日本語", "ｶﾞｽ代 X", "x", "ＡＡ\tＢＢ", "見積 ", "\U000E0100", "サーバー", "last Line"}
 	items := []item{{name: "a.txt", old: -1, places: []extract.Place{{Name: "本文", Lines: lines}}}}
 	items[0].entry = entryOf("a.txt", items[0].places)
 	if err := writeItems(dir, nil, items, &LostError{}); err != nil {
@@ -57,7 +57,7 @@ func TestLineReader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6}, {6, 3, 0}, {1, 5, 5, 2}} {
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {9, 8, 7, 6, 3, 0}, {1, 5, 5, 2, 7}} {
 		for _, li := range order {
 			got, err := r.Line(nil, li)
 			if err != nil || string(got) != lines[li] {

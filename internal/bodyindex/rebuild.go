@@ -31,19 +31,25 @@ var legacyReaders = map[int]func(dir string) ([]LegacyFile, error){}
 // format version that this build still parses; Rebuild re-encodes it in
 // the current format from its own parts, chunk by chunk (so a large folder
 // is never all in memory), keeping each file's row (time and size as
-// indexed). Version 2 differs from 3 only in its gram masks, which are
-// always 8 bytes.
-var legacyFolders = map[int]func(dir string) (*Folder, error){2: openV2}
+// indexed). Version 2 differs from 4 in its gram masks, which are always
+// 8 bytes, and in its folding; version 3 only in its folding. The original
+// text is kept as patches over the folded text, which need no folding to
+// apply, so both read back exactly and are folded again as they are
+// written.
+var legacyFolders = map[int]func(dir string) (*Folder, error){
+	2: func(dir string) (*Folder, error) { return openLegacy(dir, 2) },
+	3: func(dir string) (*Folder, error) { return openLegacy(dir, 3) },
+}
 
-// openV2 opens a version 2 folder for Rebuild. A part that cannot be read
-// is kept as an error: its files are reported lost.
-func openV2(dir string) (*Folder, error) {
+// openLegacy opens a folder of format version v for Rebuild. A part that
+// cannot be read is kept as an error: its files are reported lost.
+func openLegacy(dir string, v uint32) (*Folder, error) {
 	path := filepath.Join(dir, ManifestName)
 	data, err := readSmall(path)
 	if err != nil {
 		return nil, err
 	}
-	m, err := parseManifestVersion(path, data, 2)
+	m, err := parseManifestVersion(path, data, v)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +60,7 @@ func openV2(dir string) (*Folder, error) {
 		data, unmap, _, err := mapFile(pp)
 		if err == nil {
 			f.unmaps = append(f.unmaps, unmap)
-			p, err = parsePart(pp, data, 2)
+			p, err = parsePart(pp, data, v)
 			if err == nil && int64(len(data)) != r.size {
 				p, err = nil, &FormatError{Path: pp, What: fmt.Sprintf("size %d, manifest says %d", len(data), r.size)}
 			}

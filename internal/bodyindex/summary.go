@@ -108,7 +108,10 @@ import (
 //	   one per part, so that parts can be small (issue 21); bytes 36..60
 //	   hold the group count and the key record of the largest group; a
 //	   key's rows lie in one block of rows chosen by its top bits.
-const SummaryVersion = 4
+//	5  the same layout; its keys, and its columns for file paths, are of
+//	   the second folding (body index format 4, issue 34), so a summary of
+//	   version 4 is rewritten rather than believed.
+const SummaryVersion = 5
 
 const (
 	summaryPrefix     = ".fumibako-summary."

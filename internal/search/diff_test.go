@@ -18,7 +18,7 @@ import (
 
 // fragments build random lines that exercise folding: case, full and half
 // width, kana with and without sound marks, TAB and U+2028.
-var fragments = []string{"a", "A", "ａ", "Ａ", "b", "B", "ｂ", "か", "カ", "ｶ", "が", "ガ", "ｶﾞ", "ー", "ｰ", " ", "\t", "見", "積", "確", "定", "\u2028", "1", "１", "-", "x", "X", "ぱ", "ﾊﾟ", "パ"}
+var fragments = []string{"a", "A", "ａ", "Ａ", "b", "B", "ｂ", "か", "カ", "ｶ", "が", "ガ", "ｶﾞ", "ー", "ｰ", " ", "\t", "見", "積", "確", "定", "\u2028", "1", "１", "-", "x", "X", "ぱ", "ﾊﾟ", "パ", "ケ", "ヶ", "ヵ", "髙", "高", "\u3000", "サーバ", "\ufe00"}
 
 func randomText(r *rand.Rand, n int) string {
 	var b strings.Builder
@@ -132,6 +132,25 @@ func (q linQuery) has(region, w string) bool {
 		}
 		return regexp.MustCompile(w).MatchString(q.space(region))
 	}
+	if !q.opts.Case {
+		// The word's pattern: its fold, where a character may be spelled
+		// otherwise in the line (textfold.Pattern).
+		var b strings.Builder
+		for _, p := range textfold.Pattern(w) {
+			b.WriteString("(?:")
+			for k, a := range p {
+				if k > 0 {
+					b.WriteByte('|')
+				}
+				if q.opts.Kana {
+					a = textfold.Kana(a)
+				}
+				b.WriteString(regexp.QuoteMeta(a))
+			}
+			b.WriteByte(')')
+		}
+		return regexp.MustCompile(b.String()).MatchString(q.space(region))
+	}
 	return strings.Contains(q.space(region), q.space(w))
 }
 
@@ -215,7 +234,7 @@ func TestDifferential(t *testing.T) {
 		} else {
 			for k := 0; k < 1+r.IntN(2); k++ {
 				w := strings.TrimSpace(randomText(r, 1+r.IntN(3)))
-				if w == "" || strings.ContainsAny(w, "\t") || strings.HasPrefix(w, "-") {
+				if w == "" || strings.ContainsAny(w, "\t") || strings.HasPrefix(w, "-") || textfold.String(w) == "" {
 					continue
 				}
 				q.pos = append(q.pos, w)
@@ -226,7 +245,7 @@ func TestDifferential(t *testing.T) {
 			}
 			if r.IntN(3) == 0 {
 				w := strings.TrimSpace(randomText(r, 1))
-				if w != "" && w != "-" && !strings.ContainsAny(w, "\t") {
+				if w != "" && w != "-" && !strings.ContainsAny(w, "\t") && textfold.String(w) != "" {
 					q.neg = append(q.neg, w)
 					words = append(words, "-"+w)
 				}
@@ -242,10 +261,24 @@ func TestDifferential(t *testing.T) {
 			got = append(got, fmt.Sprintf("%s|%s|%d|%s", h.Path(), h.Place, h.Row, h.Text))
 			if !q.regex {
 				for _, m := range h.Matches {
-					mt := q.space(h.Text[m[0]:m[1]])
+					// The match's text as the line folds it (in context).
+					mt := h.Text[m[0]:m[1]]
+					if !q.opts.Case {
+						folded, starts := textfold.Map(h.Text)
+						var b []byte
+						for i := range len(folded) {
+							if starts[i] >= m[0] && starts[i] < m[1] {
+								b = append(b, folded[i])
+							}
+						}
+						mt = string(b)
+					}
+					if q.opts.Kana {
+						mt = textfold.Kana(mt)
+					}
 					found := false
 					for _, w := range q.pos {
-						found = found || strings.Contains(mt, q.space(w))
+						found = found || q.has(mt, w)
 					}
 					if !found {
 						t.Fatalf("%q %+v: match %q in %q is no word", words, q.opts, h.Text[m[0]:m[1]], h.Text)

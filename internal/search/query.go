@@ -178,6 +178,10 @@ func Parse(words []string, opts Options) (*Query, error) {
 		case len(w) > 1 && w[0] == '-':
 			neg, w = true, w[1:]
 		}
+		if !opts.Case && !opts.Regex && textfold.String(w) == "" {
+			// Only variation selectors: nothing to match by default.
+			continue
+		}
 		t, err := newTerm(w, i, opts)
 		if err != nil {
 			return nil, err
@@ -277,11 +281,28 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 		}
 		return t, nil
 	}
-	folded := textfold.String(w)
-	if opts.Kana {
-		folded = textfold.Kana(folded)
-	}
 	if !opts.Case {
+		pieces := textfold.Pattern(w)
+		if len(pieces) > 1 || len(pieces) == 1 && len(pieces[0]) > 1 {
+			// Some character may be spelled otherwise in the line (霞が関,
+			// 霞ヶ関): a pattern of alternatives in the folded space.
+			rt, err := compilePieces(pieces, opts.Kana)
+			if err != nil {
+				return nil, &QueryError{Msg: fmt.Sprintf(MsgBadRegexWord, i+1, w), Word: i, Pos: 0, Cause: err}
+			}
+			t.regex, t.scan, t.dfa = rt, rt.re, rt.dfa
+			for _, r := range rt.req {
+				t.keys = append(t.keys, textfold.QueryKeys(r)...)
+				if len(r) > len(t.needle) {
+					t.needle = []byte(r)
+				}
+			}
+			return t, nil
+		}
+		folded := textfold.String(w)
+		if opts.Kana {
+			folded = textfold.Kana(folded)
+		}
 		t.lit = []byte(folded)
 		t.needle = t.lit
 		t.keys = textfold.QueryKeys(folded)

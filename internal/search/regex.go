@@ -83,6 +83,45 @@ func compileRegex(pattern string, w int, fold, kana bool) (*regexTerm, error) {
 	return t, nil
 }
 
+// compilePieces compiles a literal word whose folded form has
+// alternatives (textfold.Pattern) into a regexTerm of the folded (and
+// kana) space: its pieces in order, each one of its alternatives. Its
+// required literals are the pieces without alternatives.
+func compilePieces(pieces []textfold.Piece, kana bool) (*regexTerm, error) {
+	var b strings.Builder
+	for _, p := range pieces {
+		b.WriteString("(?:")
+		for k, a := range p {
+			if k > 0 {
+				b.WriteByte('|')
+			}
+			if kana {
+				a = textfold.Kana(a)
+			}
+			b.WriteString(regexp.QuoteMeta(a))
+		}
+		b.WriteByte(')')
+	}
+	tree, err := syntax.Parse(b.String(), syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	re, err := regexp.Compile(tree.String())
+	if err != nil {
+		return nil, err
+	}
+	t := &regexTerm{re: re}
+	if m, err := linedfa.Compile(tree); err == nil {
+		t.dfa = m
+	}
+	for _, lit := range required(tree) {
+		if lit != "" {
+			t.req = append(t.req, lit)
+		}
+	}
+	return t, nil
+}
+
 // regexError turns a syntax error into a QueryError with the position of
 // the offending text.
 func regexError(pattern string, w int, err error) error {

@@ -22,7 +22,6 @@ type searcher struct {
 	kanaBuf  []byte
 	kanaLine []byte
 	lineBuf  []byte
-	offs     []int
 	dfa      *linedfa.Scanner // of q.primary.dfa, made on first use
 	starts   []int            // line starts of the block being scanned
 	blockBuf []byte           // folded text of the block, with a BlockFile
@@ -168,14 +167,7 @@ func (s *searcher) nameHit(t *task, f *bodyindex.Folder, i int) (Hit, bool) {
 	}
 	ms = mergeRanges(ms)
 	if !s.q.opts.Case && string(region) != rel {
-		offs := make([]int, 0, 2*len(ms))
-		for _, m := range ms {
-			offs = append(offs, m[0], m[1])
-		}
-		textfold.MapOffsets([]byte(rel), offs)
-		for k := range ms {
-			ms[k] = [2]int{offs[2*k], offs[2*k+1]}
-		}
+		textfold.MapSpans([]byte(rel), ms)
 		ms = mergeRanges(ms)
 	}
 	h.Matches = ms
@@ -431,16 +423,8 @@ func (s *searcher) hit(pc *partCtx, si *segInfo, gl int, line string, foldedLine
 	}
 	ms = mergeRanges(ms)
 	if !s.q.opts.Case && line != string(foldedLine) {
-		// Map folded offsets back to the original line (one pass).
-		offs := s.offs[:0]
-		for _, m := range ms {
-			offs = append(offs, m[0], m[1])
-		}
-		textfold.MapOffsets([]byte(line), offs)
-		for i := range ms {
-			ms[i] = [2]int{offs[2*i], offs[2*i+1]}
-		}
-		s.offs = offs
+		// Map folded spans back to the original line (one pass).
+		textfold.MapSpans([]byte(line), ms)
 		ms = mergeRanges(ms)
 	}
 	h.Matches = ms

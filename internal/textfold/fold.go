@@ -3,60 +3,41 @@ package textfold
 import "unicode/utf8"
 
 // Scanner walks a text unit by unit: a unit is the source bytes that fold
-// together (one rune, or a kana and the sound mark composed with it) and
-// the bytes they fold to. Every function that needs to know where folded
-// bytes came from (MapOffsets, Map, the body index's patches) walks a
-// Scanner, so they agree with Append by construction.
+// together and the bytes they fold to. Most units are one rune; a kana
+// and the sound mark composed with it are one, and so is a run of spaces.
+// A unit may fold to nothing: spaces next to Japanese, a long-vowel mark
+// that ends a katakana word, a variation selector. Every function that
+// needs to know where folded bytes came from (MapOffsets, MapSpans, Map,
+// the body index's patches) walks a Scanner, and Append folds through the
+// same unit function, so they all agree.
+//
+// The rules that look around a rune (see the package comment) see the
+// folded runes before it (prev, kata) and the source after it.
 type Scanner struct {
 	src   []byte
 	start int // the current unit's first byte in src
 	next  int // where the next unit starts
 	out   []byte
-	buf   [utf8.UTFMax]byte
+	prev  rune // the last rune folded to something (0 at the start)
+	kata  int  // katakana runes folded in a row up to prev
 }
 
 // Reset makes the scanner walk src from its start.
 func (sc *Scanner) Reset(src []byte) {
-	sc.src, sc.start, sc.next, sc.out = src, 0, 0, nil
+	sc.src, sc.start, sc.next, sc.out, sc.prev, sc.kata = src, 0, 0, sc.out[:0], 0, 0
 }
 
 // Scan folds the next unit; it returns false at the end of the text.
 func (sc *Scanner) Scan() bool {
-	s, i := sc.src, sc.next
-	if i >= len(s) {
+	if sc.next >= len(sc.src) {
 		return false
 	}
-	sc.start = i
-	c := s[i]
-	if c < utf8.RuneSelf {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		sc.buf[0] = c
-		sc.out, sc.next = sc.buf[:1], i+1
-		return true
-	}
-	r, n := utf8.DecodeRune(s[i:])
-	if r == utf8.RuneError && n == 1 {
-		// Keep invalid bytes as they are: the folded copy of a line then
-		// matches the same bytes of the original.
-		sc.out, sc.next = s[i:i+1], i+1
-		return true
-	}
-	f := foldRune(r)
-	consumed := n
-	if i+n < len(s) && s[i+n] >= utf8.RuneSelf {
-		if m, mn := utf8.DecodeRune(s[i+n:]); isMark(m) {
-			if c := compose(f, markOf(m)); c != 0 {
-				f, consumed = c, n+mn
-			}
-		}
-	}
-	sc.out, sc.next = sc.buf[:utf8.EncodeRune(sc.buf[:], f)], i+consumed
+	sc.start = sc.next
+	sc.out = sc.unit(sc.out[:0])
 	return true
 }
 
-// Start and End are the current unit's bytes in the source: [Start, End).
+// Start is where the current unit starts in the source.
 func (sc *Scanner) Start() int { return sc.start }
 
 // End is where the current unit ends in the source.
@@ -66,55 +47,204 @@ func (sc *Scanner) End() int { return sc.next }
 // Scan and may be empty.
 func (sc *Scanner) Folded() []byte { return sc.out }
 
-// Append appends the folded form of s to dst. Its fast paths (ASCII,
-// ideographs, kana without a sound mark) fold as the Scanner does, a
-// unit at a time (TestAppendFastPaths).
+// emit records r as the last rune folded to something.
+func (sc *Scanner) emit(r rune) {
+	if isKatakana(r) {
+		sc.kata++
+	} else {
+		sc.kata = 0
+	}
+	sc.prev = r
+}
+
+// unit folds the unit at sc.next, appends its folded bytes to dst and
+// moves sc.next past it.
+func (sc *Scanner) unit(dst []byte) []byte {
+	s, i := sc.src, sc.next
+	c := s[i]
+	if c < utf8.RuneSelf && c != ' ' {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		sc.next = i + 1
+		sc.emit(rune(c))
+		return append(dst, c)
+	}
+	if n := spaceLen(s, i); n > 0 {
+		return sc.spaces(dst, n)
+	}
+	if n := selectorLen(s, i); n > 0 {
+		sc.next = i + n
+		return dst
+	}
+	r, n := utf8.DecodeRune(s[i:])
+	if r == utf8.RuneError && n == 1 {
+		// Keep invalid bytes as they are: the folded copy of a line then
+		// matches the same bytes of the original.
+		sc.next = i + 1
+		sc.emit(utf8.RuneError)
+		return append(dst, c)
+	}
+	f := foldRune(r)
+	end := i + n
+	if j := end; j < len(s) && s[j] >= utf8.RuneSelf {
+		for j < len(s) && selectorLen(s, j) > 0 {
+			j += selectorLen(s, j) // a selector between kana and mark folds to nothing
+		}
+		if m, mn := utf8.DecodeRune(s[j:]); isMark(m) {
+			if c := compose(f, markOf(m)); c != 0 {
+				f, end = c, j+mn
+			}
+		}
+	}
+	sc.next = end
+	switch f {
+	case 0x30FC: // ー
+		if sc.kata >= 3 && !sc.katakanaAt(end) {
+			// The long vowel that ends a katakana word of three or more
+			// characters before it is optional: サーバー = サーバ.
+			sc.emit(f)
+			return dst
+		}
+	case 0x30B1, 0x30AB: // ケ, カ
+		if (isHan(sc.prev) || '0' <= sc.prev && sc.prev <= '9') && sc.hanAt(end) {
+			f = 0x30F6 // ヶ: 霞ケ関 = 霞ヶ関, 3カ月 = 3ヶ月
+		}
+	}
+	sc.emit(f)
+	return utf8.AppendRune(dst, f)
+}
+
+// spaces folds the run of spaces at sc.next, whose first rune is n bytes
+// long: to nothing when the rune before or after the run is Japanese
+// (見 積 書 = 見積書, 形式 N01 = 形式N01), else each to an ASCII space.
+func (sc *Scanner) spaces(dst []byte, n int) []byte {
+	s := sc.src
+	j, count := sc.next+n, 1
+	for j < len(s) {
+		m := spaceLen(s, j)
+		if m == 0 {
+			break
+		}
+		j += m
+		count++
+	}
+	sc.next = j
+	if r, mark := sc.peek(j); !mark && (isCJK(sc.prev) || isCJK(r)) {
+		// Before a sound mark spaces stay: the mark must not meet a kana
+		// it was not written after.
+		return dst
+	}
+	for range count {
+		dst = append(dst, ' ')
+	}
+	sc.emit(' ')
+	return dst
+}
+
+// peek returns the folded rune at s[j] (without the rules around it),
+// past spaces and selectors, which fold to nothing between Japanese; -1 at
+// the end. mark reports a sound mark there.
+func (sc *Scanner) peek(j int) (r rune, mark bool) {
+	s := sc.src
+	for j < len(s) {
+		n := spaceLen(s, j)
+		if n == 0 {
+			n = selectorLen(s, j)
+		}
+		if n == 0 {
+			break
+		}
+		j += n
+	}
+	if j >= len(s) {
+		return -1, false
+	}
+	r, _ = utf8.DecodeRune(s[j:])
+	if isMark(r) {
+		return r, true
+	}
+	return foldRune(r), false
+}
+
+// katakanaAt reports whether the text at j goes on with katakana (or a
+// sound mark) after any long-vowel marks: the last of several ー that end
+// a word is as optional as one.
+func (sc *Scanner) katakanaAt(j int) bool {
+	s := sc.src
+	for j < len(s) {
+		r, n := utf8.DecodeRune(s[j:])
+		if r != 'ー' && r != 'ｰ' {
+			break
+		}
+		j += n
+	}
+	r, mark := sc.peek(j)
+	return mark || isKatakana(r)
+}
+
+// hanAt reports whether the text at j goes on with a kanji.
+func (sc *Scanner) hanAt(j int) bool {
+	r, _ := sc.peek(j)
+	return isHan(r)
+}
+
+// Append appends the folded form of s to dst. Runs of plain ASCII, of
+// kanji without a variant and of kana that no rule looks at are copied
+// here; everything else goes through the Scanner's unit, which folds them
+// alike (TestAppendFastPaths, FuzzAppend).
 func Append(dst, s []byte) []byte {
-	for i := 0; i < len(s); {
+	var sc Scanner
+	sc.src = s
+	for sc.next < len(s) {
+		i := sc.next
 		c := s[i]
-		if c < utf8.RuneSelf {
+		if c < utf8.RuneSelf && c != ' ' {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
 			dst = append(dst, c)
-			i++
+			sc.next, sc.prev, sc.kata = i+1, rune(c), 0
 			continue
 		}
-		if c >= 0xE4 && c <= 0xE9 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
-			// U+4000–U+9FFF (CJK ideographs): never folded nor composed.
-			dst = append(dst, c, s[i+1], s[i+2])
-			i += 3
-			continue
-		}
-		if c == 0xE3 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 &&
-			(s[i+1] != 0x80 || s[i+2] != 0x80) && !markAt(s, i+3) {
-			// U+3001–U+3FFF (kana, CJK punctuation) not followed by a
-			// sound mark: never folded. Half of Japanese text.
-			dst = append(dst, c, s[i+1], s[i+2])
-			i += 3
-			continue
-		}
-		r, n := utf8.DecodeRune(s[i:])
-		f := foldRune(r)
-		if i+n < len(s) && s[i+n] >= utf8.RuneSelf {
-			if m, mn := utf8.DecodeRune(s[i+n:]); isMark(m) {
-				if c := compose(f, markOf(m)); c != 0 {
-					dst = utf8.AppendRune(dst, c)
-					i += n + mn
-					continue
+		if c >= 0xE3 && c <= 0xE9 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 &&
+			(i+3 >= len(s) || s[i+3] < 0xE3 || !markAt(s, i+3) && selectorLen(s, i+3) == 0) {
+			r := rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			if plain, kata := plainRune(r); plain {
+				dst = append(dst, c, s[i+1], s[i+2])
+				sc.next, sc.prev = i+3, r
+				if kata {
+					sc.kata++
+				} else {
+					sc.kata = 0
 				}
+				continue
 			}
 		}
-		if r == utf8.RuneError && n == 1 {
-			// Keep invalid bytes as they are: the folded copy of a line
-			// then matches the same bytes of the original.
-			dst = append(dst, c)
-		} else {
-			dst = utf8.AppendRune(dst, f)
-		}
-		i += n
+		dst = sc.unit(dst)
 	}
 	return dst
+}
+
+// plainRune reports whether r (U+3000–U+9FFF), not followed by a sound
+// mark or a selector, folds to itself whatever is around it, and whether
+// it is katakana.
+func plainRune(r rune) (plain, kata bool) {
+	switch {
+	case r >= 0x4E00:
+		return variant(r) == r, false
+	case r >= 0x3041 && r <= 0x3096, r >= 0x309D && r <= 0x309F:
+		return true, false // hiragana
+	case r >= 0x30A1 && r <= 0x30FA:
+		switch r {
+		case 0x30AB, 0x30B1, 0x30F5, 0x30F6: // カ ケ ヵ ヶ
+			return false, false
+		}
+		return true, true
+	case r > 0x3000 && r < 0x3041 && (r < 0x3005 || r > 0x3007):
+		return variant(r) == r, false // CJK symbols and punctuation
+	}
+	return false, false
 }
 
 // String returns the folded form of s.
@@ -158,27 +288,4 @@ func MapOffsets(s []byte, offs []int) {
 	for ; k < len(offs); k++ {
 		offs[k] = len(s)
 	}
-}
-
-// CaseNeedle returns the folded text that the folded copy of any line
-// holding s exactly (as --case matches) also holds. String(s) itself is not
-// enough at the ends: a kana at the end of s may be composed with a sound
-// mark that follows it in the line (s = `ｶ`, line `ｶﾞ` → `ガ`), and a
-// sound mark at the start of s with the kana before it. Those runes are
-// left out; the result may be empty.
-func CaseNeedle(s string) string {
-	for s != "" {
-		r, n := utf8.DecodeRuneInString(s)
-		if !isMark(r) {
-			break
-		}
-		s = s[n:]
-	}
-	if s != "" {
-		r, n := utf8.DecodeLastRuneInString(s)
-		if composable(foldRune(r)) {
-			s = s[:len(s)-n]
-		}
-	}
-	return String(s)
 }

@@ -8,8 +8,9 @@ import (
 	"golang.org/x/text/width"
 )
 
-// foldRune folds one rune (width, then case). Composition of sound marks
-// is done by the Scanner, which sees the next rune.
+// foldRune folds one rune: width, case, old and variant kanji, ヵ → ヶ.
+// The rules that need the runes around it (sound marks, spaces, long
+// vowels, ケ between kanji) are the Scanner's.
 func foldRune(r rune) rune {
 	switch {
 	case r < utf8.RuneSelf:
@@ -20,8 +21,15 @@ func foldRune(r rune) rune {
 	case r == 0x3000:
 		return ' '
 	case r > 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD800:
-		// CJK, kana, Yi, Hangul syllables: no case, no width variant.
-		return r
+		// CJK, kana, Yi, Hangul syllables: no case, no width variant;
+		// old and variant kanji fold to their common form, ヵ to ヶ.
+		if r == 0x30F5 {
+			return 0x30F6
+		}
+		return variant(r)
+	case r >= 0xF900 && r <= 0xFAFF, r >= 0x20000:
+		// CJK compatibility and supplementary ideographs.
+		return variant(r)
 	case r >= 0xFF00 && r <= 0xFFEF:
 		if f := width.LookupRune(r).Folded(); f != 0 {
 			r = f
@@ -38,9 +46,9 @@ func foldRune(r rune) rune {
 	return unicode.ToLower(unicode.ToUpper(r))
 }
 
-// Rune folds one rune by width and case, without the rules that need the
-// runes around it (sound marks, spaces, long vowels): what a character
-// class of a regular expression can be mapped by.
+// Rune folds one rune by width, case and kanji variant, without the rules
+// that need the runes around it (sound marks, spaces, long vowels, ケ):
+// what a character class of a regular expression is mapped by.
 func Rune(r rune) rune { return foldRune(r) }
 
 // compose returns the composition of a kana and a combining (semi-)voiced

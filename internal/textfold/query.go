@@ -1,0 +1,181 @@
+package textfold
+
+import "unicode/utf8"
+
+// A Piece is a run of a folded query word: the folded text it may be in a
+// line, first the word's own fold, then the others.
+type Piece []string
+
+// Pattern folds a query word into pieces. A word folds to one piece but
+// where a line can spell a character of it in another way that folding
+// does not join:
+//
+//   - a が or か between kanji (or after a digit) may also be ヶ, ヵ, ケ or
+//     カ in the line (霞が関 finds 霞ヶ関, 一か月 finds 一ヶ月), and such a
+//     ヶ may be が or か (霞ヶ関 finds 霞が関); a が anywhere else matches
+//     only が (が still finds 彼が来た, and only there);
+//   - a ケ or カ at the start or end of the word, where the kanji on its
+//     other side is not in the word, may be ヶ in the line (霞ケ finds
+//     霞ケ関, folded 霞ヶ関).
+func Pattern(word string) []Piece {
+	src := []byte(word)
+	var sc Scanner
+	sc.Reset(src)
+	var out []Piece
+	var fixed []byte
+	flush := func() {
+		if len(fixed) > 0 {
+			out = append(out, Piece{string(fixed)})
+			fixed = fixed[:0]
+		}
+	}
+	for sc.next < len(src) {
+		prev := sc.prev
+		start := sc.next
+		sc.start = start
+		sc.out = sc.unit(sc.out[:0])
+		r, _ := utf8.DecodeRune(src[start:])
+		f := string(sc.out)
+		leftKanji := isHan(prev) || '0' <= prev && prev <= '9'
+		rightKanji, atEnd := sc.hanAt(sc.next), sc.next >= len(src)
+		var alts Piece
+		switch {
+		case (r == 'が' || r == 'か') && (leftKanji || start == 0) && (rightKanji || atEnd) && !(start == 0 && atEnd):
+			alts = Piece{f, "ヶ"}
+		case f == "ヶ" && leftKanji && rightKanji:
+			alts = Piece{f, "が", "か"}
+		case (f == "ケ" || f == "カ") && (start == 0 && rightKanji || atEnd && leftKanji) && !(start == 0 && atEnd):
+			alts = Piece{f, "ヶ"}
+		}
+		if alts == nil {
+			fixed = append(fixed, sc.out...)
+			continue
+		}
+		flush()
+		out = append(out, alts)
+	}
+	flush()
+	return out
+}
+
+// CaseNeedle returns folded text that the folded copy of any line holding
+// s exactly (as --case matches) also holds, for the n-gram filter of an
+// exact search. String(s) itself is not enough at the ends, where folding
+// looks past s: a space next to Japanese, a ケ or カ next to a kanji, a
+// long vowel that may end a katakana word, a kana that a sound mark after
+// it composes with, a sound mark that composes with the kana before it.
+// Those ends are left out; the result may be empty.
+func CaseNeedle(s string) string {
+	for {
+		t := trimLeft(trimRight(s))
+		if t == s {
+			break
+		}
+		s = t
+	}
+	// A katakana word at the start that ends in ー inside s may be longer
+	// in the line, where that ー is then dropped: start after it.
+	i, run := 0, 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isKatakana(foldRune(r)) && !isMark(r) {
+			break
+		}
+		i += n
+		run++
+		if r == 'ー' || r == 'ｰ' {
+			if j := i; j < len(s) {
+				if r2, _ := utf8.DecodeRuneInString(s[j:]); !isKatakana(foldRune(r2)) && !isMark(r2) {
+					return CaseNeedle(s[j:])
+				}
+			}
+		}
+	}
+	return String(s)
+}
+
+// trimLeft drops a rune at the start of s that folds by what is before it.
+func trimLeft(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if isMark(r) || spaceLen([]byte(s), 0) > 0 || selectorLen([]byte(s), 0) > 0 {
+		return s[n:]
+	}
+	switch foldRune(r) {
+	case 'ケ', 'カ':
+		if m, _ := utf8.DecodeRuneInString(s[n:]); !isMark(m) {
+			return s[n:]
+		}
+	}
+	return s
+}
+
+// trimRight drops a rune at the end of s that folds by what follows it.
+func trimRight(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeLastRuneInString(s)
+	b := []byte(s[len(s)-n:])
+	if spaceLen(b, 0) > 0 || composable(foldRune(r)) {
+		return s[:len(s)-n]
+	}
+	switch foldRune(r) {
+	case 'ケ', 'カ', 'ー':
+		return s[:len(s)-n]
+	}
+	return s
+}
+
+// MapSpans turns spans [start, end) of the folded form of s into spans of
+// s, in place. The spans must be ascending and fall on rune boundaries of
+// the folded text. A span starts where the source of its first folded unit
+// starts and ends where the source of its last one ends, followed by the
+// long vowels and selectors that folded to nothing right after it (the
+// highlight of サーバ in サーバー構成 is サーバー), but not by spaces (見積
+// in 見積 書 is 見積). Spaces inside a span are part of it (見積書 in
+// 見　積　書 is the whole heading).
+func MapSpans(s []byte, spans [][2]int) {
+	type unit struct {
+		start, end, fpos, fl int
+		space                bool
+	}
+	var units []unit
+	var sc Scanner
+	sc.Reset(s)
+	fpos := 0
+	for sc.Scan() {
+		fl := len(sc.Folded())
+		units = append(units, unit{sc.Start(), sc.End(), fpos, fl, spaceLen(s, sc.Start()) > 0})
+		fpos += fl
+	}
+	k := 0 // first unit that may hold the next span's start
+	for i := range spans {
+		a, b := spans[i][0], spans[i][1]
+		for k < len(units) && (units[k].fl == 0 || units[k].fpos+units[k].fl <= a) {
+			k++
+		}
+		if k == len(units) {
+			spans[i] = [2]int{len(s), len(s)}
+			continue
+		}
+		start := units[k].start
+		if b <= a {
+			spans[i] = [2]int{start, start}
+			continue
+		}
+		e := k
+		for j := k; j < len(units) && units[j].fpos < b; j++ {
+			if units[j].fl > 0 {
+				e = j
+			}
+		}
+		end := units[e].end
+		for j := e + 1; j < len(units) && units[j].fl == 0 && !units[j].space; j++ {
+			end = units[j].end
+		}
+		spans[i] = [2]int{start, end}
+	}
+}
