@@ -28,7 +28,11 @@ func init() {
 	register(&command{name: "search", args: "語... [オプション]", summary: "インデックスを検索する（ファイル・場所・該当行を表示）", order: 30, words: true,
 		minArgs: 0, maxArgs: -1,
 		about: `すべての語を含む行（Excel の 1 行、Word・PowerPoint の 1 段落）を探します。
-既定では大文字・小文字、全角・半角を区別しません。
+既定では表記の小さな違いを区別しません: 大文字・小文字、全角・半角、日本語の間の
+空白（見 積 書 = 見積書、形式 N01 = 形式N01）、カタカナ語の終わりの長音（サーバ =
+サーバー）、旧字・異体字（髙橋 = 高橋、齋藤 = 斎藤）、漢字の間の ヶ・ケ・が（霞が関 =
+霞ヶ関）。--case でこれらをすべて区別します。--regex の正規表現は、この違いをならした
+本文に当てはめます（--case のときは元の本文に当てはめます）。
 -語 と書くと、その語を含む行を除きます（-下書き、-draft）。オプションの名前に似た
 英字の -語（-regx など）は打ち間違いとしてエラーにします。その語を除くときは
 --not 語 と書いてください。-- のあとの語は、- で始まっていてもそのまま探します。
@@ -55,7 +59,7 @@ type searchFlags struct {
 
 func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
 	f := &searchFlags{}
-	fs.BoolVar(&f.opts.Case, "case", false, "大文字・小文字、全角・半角を区別する")
+	fs.BoolVar(&f.opts.Case, "case", false, "表記の違い（大文字・小文字、全角・半角、空白、長音、異体字など）を区別する")
 	fs.BoolVar(&f.opts.Regex, "regex", false, "語を正規表現（RE2）として扱う")
 	fs.BoolVar(&f.opts.Kana, "kana", false, "ひらがなとカタカナを区別しない")
 	fs.Var(&f.not, "not", "この`語`を含む行を除く（-語 と同じ。繰り返し指定できます）")
