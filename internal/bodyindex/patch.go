@@ -30,9 +30,16 @@ func appendPatches(patches []byte, s []byte, base int, prevEnd *int) []byte {
 	}
 	var sc textfold.Scanner
 	sc.Reset(s)
-	for sc.Scan() {
+	for {
+		if n := sc.SkipSame(); n > 0 {
+			flush(sc.End() - n)
+			fpos += n
+		}
+		if !sc.Scan() {
+			break
+		}
 		folded := sc.Folded()
-		if string(folded) == string(s[sc.Start():sc.End()]) {
+		if sc.Unchanged() {
 			flush(sc.Start())
 		} else {
 			if runStart < 0 {

@@ -20,6 +20,7 @@ type Scanner struct {
 	out   []byte
 	prev  rune // the last rune folded to something (0 at the start)
 	kata  int  // katakana runes folded in a row up to prev
+	same  bool // the unit folds to its own bytes (Scan; unit sets it on its fast paths)
 }
 
 // Reset makes the scanner walk src from its start.
@@ -34,8 +35,14 @@ func (sc *Scanner) Scan() bool {
 	}
 	sc.start = sc.next
 	sc.out = sc.unit(sc.out[:0])
+	if !sc.same {
+		sc.same = string(sc.out) == string(sc.src[sc.start:sc.next])
+	}
 	return true
 }
+
+// Unchanged reports whether the current unit folds to its own bytes.
+func (sc *Scanner) Unchanged() bool { return sc.same }
 
 // Start is where the current unit starts in the source.
 func (sc *Scanner) Start() int { return sc.start }
@@ -46,6 +53,10 @@ func (sc *Scanner) End() int { return sc.next }
 // Folded is what the current unit folds to; it is valid until the next
 // Scan and may be empty.
 func (sc *Scanner) Folded() []byte { return sc.out }
+
+// slowUnits turns the unit's fast path off, for the tests that compare it
+// with the general path.
+var slowUnits = false
 
 // emit records r as the last rune folded to something.
 func (sc *Scanner) emit(r rune) {
@@ -63,13 +74,23 @@ func (sc *Scanner) unit(dst []byte) []byte {
 	s, i := sc.src, sc.next
 	c := s[i]
 	if c < utf8.RuneSelf && c != ' ' {
-		if 'A' <= c && c <= 'Z' {
+		sc.same = c < 'A' || c > 'Z'
+		if !sc.same {
 			c += 'a' - 'A'
 		}
-		sc.next = i + 1
-		sc.emit(rune(c))
+		sc.next, sc.prev, sc.kata = i+1, rune(c), 0
 		return append(dst, c)
 	}
+	if r, kata, ok := plainAt(s, i); ok {
+		sc.next, sc.prev, sc.same = i+3, r, true
+		if kata {
+			sc.kata++
+		} else {
+			sc.kata = 0
+		}
+		return append(dst, c, s[i+1], s[i+2])
+	}
+	sc.same = false
 	if n := spaceLen(s, i); n > 0 {
 		return sc.spaces(dst, n)
 	}
@@ -189,42 +210,116 @@ func (sc *Scanner) hanAt(j int) bool {
 	return isHan(r)
 }
 
-// Append appends the folded form of s to dst. Runs of plain ASCII, of
-// kanji without a variant and of kana that no rule looks at are copied
-// here; everything else goes through the Scanner's unit, which folds them
-// alike (TestAppendFastPaths, FuzzAppend).
+// Append appends the folded form of s to dst: a Scanner's units one after
+// another, where the runs of bytes that fold to themselves (sameRun) are
+// copied whole: folding is on the path of every line indexed and every
+// query (TestAppendFastPaths and FuzzAppend compare it with the units
+// alone).
 func Append(dst, s []byte) []byte {
 	var sc Scanner
 	sc.src = s
-	for sc.next < len(s) {
-		i := sc.next
-		c := s[i]
-		if c < utf8.RuneSelf && c != ' ' {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			dst = append(dst, c)
-			sc.next, sc.prev, sc.kata = i+1, rune(c), 0
-			continue
+	prev, kata := rune(0), 0
+	for i := 0; i < len(s); {
+		var j int
+		j, prev, kata = sameRun(s, i, prev, kata)
+		dst = append(dst, s[i:j]...)
+		if j == len(s) {
+			break
 		}
-		if c >= 0xE3 && c <= 0xE9 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 &&
-			(i+3 >= len(s) || s[i+3] < 0xE3 || !markAt(s, i+3) && selectorLen(s, i+3) == 0) {
-			r := rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
-			if plain, kata := plainRune(r); plain {
-				dst = append(dst, c, s[i+1], s[i+2])
-				sc.next, sc.prev = i+3, r
-				if kata {
-					sc.kata++
-				} else {
-					sc.kata = 0
-				}
-				continue
-			}
-		}
+		sc.next, sc.prev, sc.kata = j, prev, kata
 		dst = sc.unit(dst)
+		i, prev, kata = sc.next, sc.prev, sc.kata
 	}
 	return dst
 }
+
+// SkipSame moves the scanner over the run of units from where it stands
+// that fold to their own bytes whatever follows (sameRun) and returns its
+// length in bytes (of the source and of the folded text alike). The
+// current unit is then undefined until the next Scan.
+func (sc *Scanner) SkipSame() int {
+	j, prev, kata := sameRun(sc.src, sc.next, sc.prev, sc.kata)
+	n := j - sc.next
+	sc.next, sc.prev, sc.kata = j, prev, kata
+	return n
+}
+
+// sameRun returns the end of the run of s from i that folds to its own
+// bytes (ASCII other than capitals and spaces, and plainAt runes) and the
+// scanner state after it.
+func sameRun(s []byte, i int, prev rune, kata int) (int, rune, int) {
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == ' ' || 'A' <= c && c <= 'Z' {
+				break
+			}
+			prev, kata = rune(c), 0
+			i++
+			continue
+		}
+		// plainAt, written out: this loop is where most text is folded.
+		if c > 0xE9 || c < 0xE3 || i+2 >= len(s) || slowUnits {
+			break
+		}
+		c1, c2 := s[i+1], s[i+2]
+		if c1&0xC0 != 0x80 || c2&0xC0 != 0x80 ||
+			i+3 < len(s) && (s[i+3] == 0xE3 || s[i+3] >= 0xEF) && markOrSelectorAt(s, i+3) {
+			break
+		}
+		r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F)
+		o := uint(r - 0x3000)
+		if plainBits[o/64]&(1<<(o%64)) == 0 {
+			break
+		}
+		prev = r
+		if katakanaBits[o/64]&(1<<(o%64)) != 0 {
+			kata++
+		} else {
+			kata = 0
+		}
+		i += 3
+	}
+	return i, prev, kata
+}
+
+// plainAt reports whether s holds at i a three-byte rune r (U+3000–U+9FFF)
+// that folds to itself whatever is around it: a kanji without a variant,
+// a kana or CJK symbol that no rule looks at (plainRune), not followed by
+// a sound mark or a selector; kata tells a katakana. Half of Japanese text.
+func plainAt(s []byte, i int) (r rune, kata, ok bool) {
+	if i+2 >= len(s) || slowUnits {
+		return 0, false, false
+	}
+	c, c1, c2 := s[i], s[i+1], s[i+2]
+	if c < 0xE3 || c > 0xE9 || c1&0xC0 != 0x80 || c2&0xC0 != 0x80 {
+		return 0, false, false
+	}
+	if i+3 < len(s) && (s[i+3] == 0xE3 || s[i+3] >= 0xEF) && markOrSelectorAt(s, i+3) {
+		return 0, false, false
+	}
+	r = rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F)
+	o := uint(r - 0x3000)
+	return r, katakanaBits[o/64]&(1<<(o%64)) != 0, plainBits[o/64]&(1<<(o%64)) != 0
+}
+
+// markOrSelectorAt reports whether s holds a sound mark or a selector at j.
+func markOrSelectorAt(s []byte, j int) bool { return markAt(s, j) || selectorLen(s, j) > 0 }
+
+// plainBits and katakanaBits hold plainRune for U+3000–U+9FFF, made at
+// start (28,672 runes, a few µs).
+var plainBits, katakanaBits = func() (p, k [(0xA000 - 0x3000) / 64]uint64) {
+	for r := rune(0x3000); r < 0xA000; r++ {
+		o := r - 0x3000
+		if plain, kata := plainRune(r); plain {
+			p[o/64] |= 1 << (o % 64)
+			if kata {
+				k[o/64] |= 1 << (o % 64)
+			}
+		}
+	}
+	return p, k
+}()
 
 // plainRune reports whether r (U+3000–U+9FFF), not followed by a sound
 // mark or a selector, folds to itself whatever is around it, and whether
