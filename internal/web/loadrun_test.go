@@ -196,7 +196,7 @@ func TestLoad(t *testing.T) {
 	known := []knownQuery{
 		{"q=" + url.QueryEscape("見積"), aFiles*aLines + aFiles, aFiles}, // + the file-name hits (folder 見積)
 		{"q=" + url.QueryEscape("請求書"), bFiles * bLines, bFiles},
-		{"regex=1&q=" + url.QueryEscape(`請求書\s1\d?\s行目`), bFiles * 11, bFiles}, // 1, 10–19
+		{"regex=1&q=" + url.QueryEscape(`請求書\s*1\d?\s*行目`), bFiles * 11, bFiles}, // 1, 10–19 (the folded text has no spaces next to Japanese)
 		{"q=" + url.QueryEscape("見積 第7行"), aFiles, aFiles},
 	}
 	addQuery := "q=" + url.QueryEscape("追加分")
