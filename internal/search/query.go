@@ -213,19 +213,8 @@ func Parse(words []string, opts Options) (*Query, error) {
 	if q.names, err = parseNames(opts.Names); err != nil {
 		return nil, err
 	}
-	if len(opts.Kinds) > 0 {
-		q.kinds = map[extract.Kind]bool{}
-		for _, k := range opts.Kinds {
-			for _, k := range strings.FieldsFunc(k, func(r rune) bool { return r == ',' || r == '、' || r == ' ' }) {
-				kind := extract.Kind(strings.ToLower(k))
-				switch kind {
-				case extract.KindExcel, extract.KindWord, extract.KindPowerPoint, extract.KindPDF, extract.KindText:
-					q.kinds[kind] = true
-				default:
-					return nil, &QueryError{Msg: fmt.Sprintf(MsgBadKind, k), Word: -1, Pos: -1}
-				}
-			}
-		}
+	if q.kinds, err = parseKinds(opts.Kinds); err != nil {
+		return nil, err
 	}
 	q.folder = splitPath(opts.Folder)
 	for _, x := range opts.Exclude {
@@ -256,6 +245,27 @@ func Parse(words []string, opts Options) (*Query, error) {
 		q.max = 0
 	}
 	return q, nil
+}
+
+// parseKinds parses --kind values (`excel,word`, `、` or spaces too); nil
+// when there are none.
+func parseKinds(kinds []string) (map[extract.Kind]bool, error) {
+	if len(kinds) == 0 {
+		return nil, nil
+	}
+	out := map[extract.Kind]bool{}
+	for _, k := range kinds {
+		for _, k := range strings.FieldsFunc(k, func(r rune) bool { return r == ',' || r == '、' || r == ' ' }) {
+			kind := extract.Kind(strings.ToLower(k))
+			switch kind {
+			case extract.KindExcel, extract.KindWord, extract.KindPowerPoint, extract.KindPDF, extract.KindText:
+				out[kind] = true
+			default:
+				return nil, &QueryError{Msg: fmt.Sprintf(MsgBadKind, k), Word: -1, Pos: -1}
+			}
+		}
+	}
+	return out, nil
 }
 
 // newTerm compiles one word.
