@@ -138,44 +138,76 @@ func trimRight(s string) string {
 // in 見積 書 is 見積). Spaces inside a span are part of it (見積書 in
 // 見　積　書 is the whole heading).
 func MapSpans(s []byte, spans [][2]int) {
-	type unit struct {
-		start, end, fpos, fl int
-		space                bool
-	}
-	var units []unit
 	var sc Scanner
 	sc.Reset(s)
-	fpos := 0
-	for sc.Scan() {
-		fl := len(sc.Folded())
-		units = append(units, unit{sc.Start(), sc.End(), fpos, fl, spaceLen(s, sc.Start()) > 0})
-		fpos += fl
-	}
-	k := 0 // first unit that may hold the next span's start
-	for i := range spans {
-		a, b := spans[i][0], spans[i][1]
-		for k < len(units) && (units[k].fl == 0 || units[k].fpos+units[k].fl <= a) {
+	k, fpos := 0, 0
+	inSpan := false
+	extendFrom := -1 // where a span just ended: dropped units there extend it
+	// place maps the spans that start or end inside the folded bytes
+	// [fpos, fpos+fl) of source [src, srcEnd); linear is a run of units
+	// that fold to their own bytes, where offsets map one to one.
+	place := func(fl, src, srcEnd int, linear bool) {
+		for k < len(spans) {
+			if !inSpan {
+				a := spans[k][0]
+				if a >= fpos+fl {
+					return
+				}
+				spans[k][0] = src
+				if linear && a > fpos {
+					spans[k][0] = src + a - fpos
+				}
+				inSpan = true
+				if spans[k][1] <= a {
+					spans[k][1] = spans[k][0]
+					inSpan = false
+					k++
+					continue
+				}
+			}
+			b := spans[k][1]
+			if b > fpos+fl {
+				return
+			}
+			spans[k][1] = srcEnd
+			if linear {
+				spans[k][1] = src + b - fpos
+			}
+			if spans[k][1] == srcEnd {
+				extendFrom = srcEnd
+			}
+			inSpan = false
 			k++
 		}
-		if k == len(units) {
-			spans[i] = [2]int{len(s), len(s)}
+	}
+	for k < len(spans) || extendFrom >= 0 {
+		if n := sc.SkipSame(); n > 0 {
+			extendFrom = -1
+			place(n, sc.next-n, sc.next, true)
+			fpos += n
 			continue
 		}
-		start := units[k].start
-		if b <= a {
-			spans[i] = [2]int{start, start}
-			continue
+		if !sc.Scan() {
+			break
 		}
-		e := k
-		for j := k; j < len(units) && units[j].fpos < b; j++ {
-			if units[j].fl > 0 {
-				e = j
+		fl := len(sc.out)
+		if fl == 0 {
+			if extendFrom == sc.start && spaceLen(s, sc.start) == 0 {
+				// A dropped long vowel or selector right after a span.
+				spans[k-1][1] = sc.next
+				extendFrom = sc.next
 			}
+			continue
 		}
-		end := units[e].end
-		for j := e + 1; j < len(units) && units[j].fl == 0 && !units[j].space; j++ {
-			end = units[j].end
+		extendFrom = -1
+		place(fl, sc.start, sc.next, false)
+		fpos += fl
+	}
+	for ; k < len(spans); k++ {
+		if !inSpan {
+			spans[k][0] = len(s)
 		}
-		spans[i] = [2]int{start, end}
+		spans[k][1] = len(s)
+		inSpan = false
 	}
 }
