@@ -135,21 +135,7 @@ func (q linQuery) has(region, w string) bool {
 	if !q.opts.Case {
 		// The word's pattern: its fold, where a character may be spelled
 		// otherwise in the line (textfold.Pattern).
-		var b strings.Builder
-		for _, p := range textfold.Pattern(w) {
-			b.WriteString("(?:")
-			for k, a := range p {
-				if k > 0 {
-					b.WriteByte('|')
-				}
-				if q.opts.Kana {
-					a = textfold.Kana(a)
-				}
-				b.WriteString(regexp.QuoteMeta(a))
-			}
-			b.WriteByte(')')
-		}
-		return regexp.MustCompile(b.String()).MatchString(q.space(region))
+		return regexp.MustCompile(textfold.Regexp(textfold.Pattern(w), q.opts.Kana)).MatchString(q.space(region))
 	}
 	return strings.Contains(q.space(region), q.space(w))
 }

@@ -88,21 +88,7 @@ func compileRegex(pattern string, w int, fold, kana bool) (*regexTerm, error) {
 // kana) space: its pieces in order, each one of its alternatives. Its
 // required literals are the pieces without alternatives.
 func compilePieces(pieces []textfold.Piece, kana bool) (*regexTerm, error) {
-	var b strings.Builder
-	for _, p := range pieces {
-		b.WriteString("(?:")
-		for k, a := range p {
-			if k > 0 {
-				b.WriteByte('|')
-			}
-			if kana {
-				a = textfold.Kana(a)
-			}
-			b.WriteString(regexp.QuoteMeta(a))
-		}
-		b.WriteByte(')')
-	}
-	tree, err := syntax.Parse(b.String(), syntax.Perl)
+	tree, err := syntax.Parse(textfold.Regexp(pieces, kana), syntax.Perl)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,10 @@
 package textfold
 
-import "unicode/utf8"
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
 
 // A Piece is a run of a folded query word: the folded text it may be in a
 // line, first the word's own fold, then the others.
@@ -56,6 +60,27 @@ func Pattern(word string) []Piece {
 	}
 	flush()
 	return out
+}
+
+// Regexp returns the RE2 source that matches the pieces in folded text
+// (with kana, in folded text after AppendKana): each piece one of its
+// alternatives, in order.
+func Regexp(pieces []Piece, kana bool) string {
+	var b strings.Builder
+	for _, p := range pieces {
+		b.WriteString("(?:")
+		for k, a := range p {
+			if k > 0 {
+				b.WriteByte('|')
+			}
+			if kana {
+				a = Kana(a)
+			}
+			b.WriteString(regexp.QuoteMeta(a))
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
 }
 
 // CaseNeedle returns folded text that the folded copy of any line holding

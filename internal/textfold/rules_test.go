@@ -113,18 +113,7 @@ func TestFinds(t *testing.T) {
 // patternRegexp is the regular expression of a word's pieces, as search
 // builds it.
 func patternRegexp(ps []textfold.Piece) *regexp.Regexp {
-	var b strings.Builder
-	for _, p := range ps {
-		b.WriteString("(?:")
-		for i, a := range p {
-			if i > 0 {
-				b.WriteByte('|')
-			}
-			b.WriteString(regexp.QuoteMeta(a))
-		}
-		b.WriteString(")")
-	}
-	return regexp.MustCompile(b.String())
+	return regexp.MustCompile(textfold.Regexp(ps, false))
 }
 
 func TestMapSpans(t *testing.T) {
