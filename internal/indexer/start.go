@@ -223,7 +223,10 @@ func (r *run) rebuild(folder string) {
 	var lost *bodyindex.LostError
 	switch {
 	case err == nil:
-		r.logf(Warn, bodyindex.MsgRebuilt, folder)
+		// Converted from its own text: expected after an upgrade, so
+		// the log's, not a warning on the screen for every folder.
+		r.logf(Info, bodyindex.MsgRebuilt, folder)
+		crashPoint("after-rebuild")
 	case errors.As(err, &lost):
 		r.logf(Warn, bodyindex.MsgRebuildDropped, len(lost.Files), folder)
 	default:
