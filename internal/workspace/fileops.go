@@ -3,6 +3,7 @@ package workspace
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
@@ -154,4 +155,22 @@ func syncFile(f *os.File) error {
 		return err
 	}
 	return f.Sync()
+}
+
+// readShared reads a whole file that writers replace by renames
+// (settings.json), retrying sharing errors on Windows. There it opens the
+// file sharing deletion too (openShared), so that a reader never makes a
+// writer's rename over the file fail.
+func readShared(path string) ([]byte, error) {
+	var data []byte
+	err := retry(func() error {
+		f, err := openShared(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		data, err = io.ReadAll(f)
+		return err
+	})
+	return data, err
 }
