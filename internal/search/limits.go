@@ -62,3 +62,15 @@ func distinctWords(words []string) []string {
 	}
 	return out
 }
+
+// typedText is Query.Text: the words as typed, repeats included, joined by
+// spaces.
+func typedText(words []string) string {
+	var shown []string
+	for _, w := range words {
+		if strings.TrimSpace(w) != "" {
+			shown = append(shown, w)
+		}
+	}
+	return strings.Join(shown, " ")
+}

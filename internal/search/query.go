@@ -160,14 +160,7 @@ func Parse(words []string, opts Options) (*Query, error) {
 	if err := checkLimits(words, opts.Names); err != nil {
 		return nil, err
 	}
-	q := &Query{opts: opts, max: opts.Max}
-	var shown []string
-	for _, w := range words {
-		if strings.TrimSpace(w) != "" {
-			shown = append(shown, w)
-		}
-	}
-	q.Text = strings.Join(shown, " ")
+	q := &Query{opts: opts, max: opts.Max, Text: typedText(words)}
 	if q.max == 0 {
 		q.max = DefaultMax
 	}
