@@ -26,18 +26,18 @@ func TestSettingsLockBusy(t *testing.T) {
 		})
 		return err
 	}
-	held, err := ws.lockSettings()
+	brief, err := ws.lockSettings()
 	if err != nil {
 		t.Fatal(err)
 	}
 	go func() {
 		time.Sleep(100 * time.Millisecond)
-		held.Release()
+		brief.Release()
 	}()
 	if err := add("a"); err != nil {
 		t.Fatalf("edit after a 100 ms hold: %v", err)
 	}
-	held, err = ws.lockSettings()
+	held, err := ws.lockSettings()
 	if err != nil {
 		t.Fatal(err)
 	}
