@@ -3,7 +3,6 @@ package workspace
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"time"
 )
@@ -158,18 +157,14 @@ func syncFile(f *os.File) error {
 }
 
 // readShared reads a whole file that writers replace by renames
-// (settings.json), retrying sharing errors on Windows. There it opens the
-// file sharing deletion too (openShared), so that a reader never makes a
-// writer's rename over the file fail.
+// (settings.json), retrying sharing errors on Windows: there a read may
+// meet the file while a writer's rename replaces it (and a writer's rename
+// waits, by the same retries, for a reader to close it).
 func readShared(path string) ([]byte, error) {
 	var data []byte
 	err := retry(func() error {
-		f, err := openShared(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		data, err = io.ReadAll(f)
+		var err error
+		data, err = os.ReadFile(path)
 		return err
 	})
 	return data, err

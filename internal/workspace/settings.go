@@ -103,13 +103,14 @@ var now = time.Now
 // *BrokenSettingsError describing what happened.
 //
 // Writers replace the file by a rename (WriteFileAtomicUnique), so a
-// reader sees the old file or the new one, never part of one. Before it
+// reader sees the old file or the new one, never part of one; on Windows
+// it reads under the settings lock shared (settings_lock.go). Before it
 // moves a file aside, LoadSettings takes the settings lock and reads the
 // file again: only a file that is still unreadable with no writer at work
 // (a hand edit, a disk fault) is moved, never one that a writer has just
 // replaced.
 func (w *Workspace) LoadSettings() (*Settings, error) {
-	data, err := readShared(w.SettingsPath())
+	data, err := w.readSettings()
 	if errors.Is(err, os.ErrNotExist) {
 		return &Settings{}, nil
 	}
@@ -132,6 +133,17 @@ func (w *Workspace) LoadSettings() (*Settings, error) {
 		return s, broken
 	}
 	return s, nil
+}
+
+// readSettings reads settings.json under the settings lock for readers
+// (on Windows, where a reader's open file makes a writer's rename fail).
+func (w *Workspace) readSettings() ([]byte, error) {
+	l, err := w.rlockSettings()
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	return readShared(w.SettingsPath())
 }
 
 // loadLocked is LoadSettings for a caller that holds the settings lock:

@@ -13,17 +13,27 @@ import (
 // the recovery of a broken file all read, change and write settings.json
 // under it, so no edit is lost to another made at the same moment. It is
 // not the workspace lock: the web UI and the CLI edit folders while an
-// indexing run holds that one. Readers do not take it; a reader that finds
-// the file unreadable takes it before moving the file aside, and looks
-// again first (settings.go).
+// indexing run holds that one. A reader that finds the file unreadable
+// takes it before moving the file aside, and looks again first
+// (settings.go).
 //
-// The lock is work/settings.lock, locked like work/lock (flock /
-// LockFileEx on its first byte) and never removed, so two processes always
-// lock the same file. A writer holds it for one read-modify-write, a few
-// milliseconds; another waits for it, polling, at most settingsLockWait.
-// On Windows, opening the lock file while another program (antivirus, a
-// backup) holds it unshared is a sharing error that is waited out in the
-// same budget.
+// The lock is work/settings.lock, never removed, so that two processes
+// always lock the same file. A writer holds it for one read-modify-write,
+// a few milliseconds; another waits for it, polling, at most
+// settingsLockWait, and then gives up with MsgSettingsBusy.
+//
+//   - Elsewhere than on Windows it is an exclusive flock (as work/lock),
+//     taken by writers only: renaming a new file over one that a reader
+//     has open is no error there, and the reader keeps the old bytes.
+//   - On Windows a rename over a file that another process has open fails
+//     (a sharing error), so readers would hold up, and when they read
+//     without pause starve, the writers' renames. There readers lock too
+//     (lock_windows.go): LockFileEx on byte 0, shared for a reader and
+//     exclusive for a writer, behind a turnstile on byte 1 that a waiting
+//     writer holds, so that new readers wait for it and the readers
+//     already in drain. Opening the lock file while another program
+//     (antivirus, a backup) holds it unshared is a sharing error, waited
+//     out in the same budget.
 
 // MsgSettingsBusy is the refusal when the settings lock stayed held for
 // settingsLockWait.
@@ -49,24 +59,49 @@ const settingsLockPoll = 20 * time.Millisecond
 // SettingsLockPath is work/settings.lock.
 func (w *Workspace) SettingsLockPath() string { return filepath.Join(w.Work(), "settings.lock") }
 
-// lockSettings takes the settings lock, waiting for it at most
-// settingsLockWait.
-func (w *Workspace) lockSettings() (*Lock, error) {
+// lockSettings takes the settings lock for a writer, waiting for it at
+// most settingsLockWait.
+func (w *Workspace) lockSettings() (*Lock, error) { return w.lockSettingsFor(true) }
+
+// rlockSettings takes the settings lock for a reader: nothing where
+// readers do not lock (readersLock), else shared, waiting as a writer
+// does. A reader of a workspace it cannot write (a lock file it cannot
+// create) reads without the lock.
+func (w *Workspace) rlockSettings() (*Lock, error) {
+	if !readersLock {
+		return &Lock{}, nil
+	}
+	l, err := w.lockSettingsFor(false)
+	var busy *SettingsBusyError
+	if err != nil && !errors.As(err, &busy) {
+		return &Lock{}, nil
+	}
+	return l, err
+}
+
+// lockSettingsFor takes the settings lock, exclusive for a writer, shared
+// for a reader.
+func (w *Workspace) lockSettingsFor(write bool) (*Lock, error) {
 	path := w.SettingsLockPath()
 	if err := os.MkdirAll(w.Work(), 0o755); err != nil {
 		return nil, fmt.Errorf("workspace: create %s: %w", w.Work(), err)
 	}
 	start := time.Now()
 	delay := time.Millisecond
+	var l settingsLocker
+	defer func() { l.abandon() }() // a writer's turnstile, if it gives up
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-		held := false
+		var err error
+		if l.f == nil {
+			l.f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		}
 		if err == nil {
-			held, err = tryLock(f)
-			if err == nil && !held {
+			var ok bool
+			if ok, err = l.try(write); ok {
+				f := l.f
+				l.f = nil
 				return &Lock{f: f}, nil
 			}
-			f.Close()
 		}
 		if err != nil && !isSharingError(err) {
 			return nil, fmt.Errorf("workspace: lock %s: %w", path, err)

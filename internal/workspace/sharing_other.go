@@ -2,10 +2,7 @@
 
 package workspace
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
 // isSharingError is false outside Windows: a rename or removal there does
 // not fail because another process has the file open, so nothing is
@@ -14,6 +11,3 @@ func isSharingError(error) bool { return false }
 
 // osFaultKind adds nothing to the POSIX errors of faultKind.
 func osFaultKind(syscall.Errno) (FaultKind, bool) { return "", false }
-
-// openShared opens a file for reading; renaming over it never fails here.
-func openShared(path string) (*os.File, error) { return os.Open(path) }

@@ -4,10 +4,7 @@ package workspace
 
 import (
 	"errors"
-	"os"
 	"syscall"
-
-	"golang.org/x/sys/windows"
 )
 
 // isSharingError reports whether err is one that another process holding
@@ -20,22 +17,4 @@ func isSharingError(err error) bool {
 // osFaultKind classifies Windows' own error codes.
 func osFaultKind(errno syscall.Errno) (FaultKind, bool) {
 	return windowsFaultKind(uintptr(errno))
-}
-
-// openShared opens a file for reading, sharing reads, writes and deletion
-// (FILE_SHARE_DELETE, which os.Open leaves out), so that another process
-// may rename a new file over it while it is read: the reader keeps the old
-// bytes, the writer's rename succeeds.
-func openShared(path string) (*os.File, error) {
-	p, err := windows.UTF16PtrFromString(path)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	h, err := windows.CreateFile(p, windows.GENERIC_READ,
-		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE,
-		nil, windows.OPEN_EXISTING, windows.FILE_ATTRIBUTE_NORMAL, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	return os.NewFile(uintptr(h), path), nil
 }
