@@ -38,7 +38,9 @@ const (
 // settingsLocker takes the settings lock: a writer first the turnstile,
 // which it keeps across tries (new readers wait), then the data byte
 // exclusive, then lets the turnstile go; a reader passes the turnstile
-// (shared, at once let go) and takes the data byte shared.
+// (taken and at once let go) and takes the data byte shared. Readers and
+// writers alike take the turnstile exclusive, so that neither a stream of
+// readers nor one of writers keeps the other out for long.
 type settingsLocker struct {
 	f         *os.File
 	turnstile bool // this writer holds the turnstile
@@ -66,7 +68,7 @@ func unlockByte(f *os.File, off uint32) {
 // try takes the lock without waiting; false while others hold it.
 func (l *settingsLocker) try(write bool) (bool, error) {
 	if !l.turnstile {
-		held, err := lockByte(l.f, settingsTurnstile, write)
+		held, err := lockByte(l.f, settingsTurnstile, true)
 		if held || err != nil {
 			return false, err
 		}

@@ -31,7 +31,8 @@ import (
 //     (lock_windows.go): LockFileEx on byte 0, shared for a reader and
 //     exclusive for a writer, behind a turnstile on byte 1 that a waiting
 //     writer holds, so that new readers wait for it and the readers
-//     already in drain. Opening the lock file while another program
+//     already in drain; a reader takes the turnstile for a moment too, so
+//     that writers in a row do not keep readers out. Opening the lock file while another program
 //     (antivirus, a backup) holds it unshared is a sharing error, waited
 //     out in the same budget.
 
