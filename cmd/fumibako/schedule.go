@@ -173,9 +173,7 @@ func (s *scheduler) install(h, m int) error {
 			}
 		}
 		if err := s.verifySystemd(files); err != nil {
-			for path := range files {
-				os.Remove(path)
-			}
+			s.removeUnits() // an earlier registration's timer too: its unit was replaced
 			return err
 		}
 		if _, err := s.run("", "systemctl", "--user", "daemon-reload"); err != nil {
@@ -245,12 +243,17 @@ func (s *scheduler) remove() (bool, error) {
 		_, err := s.run(dropCronLine(cur), "crontab", "-")
 		return true, err
 	default:
-		s.run("", "systemctl", "--user", "disable", "--now", taskName+".timer")
-		os.Remove(filepath.Join(s.dir, taskName+".timer"))
-		os.Remove(filepath.Join(s.dir, taskName+".service"))
-		_, err := s.run("", "systemctl", "--user", "daemon-reload")
-		return true, err
+		return true, s.removeUnits()
 	}
+}
+
+// removeUnits disables the timer and removes both unit files.
+func (s *scheduler) removeUnits() error {
+	s.run("", "systemctl", "--user", "disable", "--now", taskName+".timer")
+	os.Remove(filepath.Join(s.dir, taskName+".timer"))
+	os.Remove(filepath.Join(s.dir, taskName+".service"))
+	_, err := s.run("", "systemctl", "--user", "daemon-reload")
+	return err
 }
 
 func (s *scheduler) plistPath() string { return filepath.Join(s.dir, "jp.fumibako.index.plist") }

@@ -266,7 +266,7 @@ func TestIssue36ScheduleCheckFails(t *testing.T) {
 		}
 		units, _ := filepath.Glob(filepath.Join(dir, "config", "systemd", "user", "*"))
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
-		if len(units) > 0 || strings.Contains(string(log), "enable") {
+		if len(units) > 0 || strings.Contains(string(log), "systemctl --user enable") {
 			t.Errorf("units %v left, commands:\n%s", units, log)
 		}
 	})
