@@ -46,3 +46,10 @@ func parentExe() string {
 	}
 	return names[parent]
 }
+
+// consoleCodePage is the console's output code page, in which console
+// tools (schtasks) write to a pipe; 0 without a console.
+func consoleCodePage() uint32 {
+	cp, _ := windows.GetConsoleOutputCP()
+	return cp
+}

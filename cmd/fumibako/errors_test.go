@@ -31,6 +31,7 @@ func TestExplain(t *testing.T) {
 		{"fatal", fatalf("取り込み対象のクロール対象フォルダがありません。"), false, 1, []string{"＜エラー＞ 取り込み対象のクロール対象フォルダがありません。"}},
 		{"fatal verbose", &fatalError{msg: "待ち受けられませんでした。", cause: cause}, true, 1, []string{"＜エラー＞ 待ち受けられませんでした。", "詳細（英語）: " + cause.Error()}},
 		{"lock", &workspace.LockError{}, false, 1, []string{"＜エラー＞ " + workspace.MsgLocked}},
+		{"settings busy", fmt.Errorf("edit: %w", &workspace.SettingsBusyError{Cause: cause}), false, 1, []string{"＜エラー＞ " + workspace.MsgSettingsBusy}},
 		{"indexer fatal", &indexer.FatalError{Msg: "中止しました"}, false, 1, []string{"＜エラー＞ 中止しました"}},
 		{"internal", cause, false, 1, []string{"＜エラー＞ " + msgInternal, msgInternalHint}},
 		{"internal verbose", cause, true, 1, []string{"＜エラー＞ " + msgInternal, "詳細（英語）: " + cause.Error()}},

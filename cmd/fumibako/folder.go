@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -41,17 +44,24 @@ func init() {
 		minArgs:  1, maxArgs: 1, setup: setupFolderRemove})
 }
 
-// settingsEdit opens the workspace, loads the settings (printing a
-// recovery notice), lets edit change them and saves them.
-func settingsEdit(e *env, edit func(ws *workspace.Workspace, s *workspace.Settings) error) error {
-	ws, s, err := openSettings(e)
+// settingsEdit opens the workspace and lets edit change its settings
+// under the settings lock (workspace.UpdateSettings: read, edit, write as
+// one step, so that edits made at the same time by other processes are
+// kept), printing a recovery notice on stderr. prepare, if not nil, runs
+// first, outside the lock: the slow reads an edit needs (the ingest list).
+func settingsEdit(e *env, prepare func(ws *workspace.Workspace), edit func(ws *workspace.Workspace, s *workspace.Settings) error) error {
+	ws, err := e.workspace()
 	if err != nil {
 		return err
 	}
-	if err := edit(ws, s); err != nil {
-		return err
+	if prepare != nil {
+		prepare(ws)
 	}
-	return ws.SaveSettings(s)
+	broken, err := ws.UpdateSettings(func(s *workspace.Settings) error { return edit(ws, s) })
+	if broken != nil {
+		fmt.Fprintln(e.stderr, broken.Error())
+	}
+	return err
 }
 
 // openSettings opens the workspace and loads its settings, printing a
@@ -75,9 +85,11 @@ func setupFolderAdd(fs *flag.FlagSet) func(*env, []string) error {
 	name := fs.String("name", "", "`インデックス名`（既定: フォルダ名）")
 	return func(e *env, args []string) error {
 		var r workspace.Root
-		err := settingsEdit(e, func(ws *workspace.Workspace, s *workspace.Settings) error {
+		var known []workspace.KnownIndex
+		prepare := func(ws *workspace.Workspace) { known = indexer.UsedIndexNames(ws) }
+		err := settingsEdit(e, prepare, func(ws *workspace.Workspace, s *workspace.Settings) error {
 			var err error
-			r, err = s.AddRoot(args[0], *name, ws.Root, indexer.UsedIndexNames(ws))
+			r, err = s.AddRoot(args[0], *name, ws.Root, known)
 			return err
 		})
 		if err != nil {
@@ -136,11 +148,15 @@ func enabledWord(on bool) string {
 
 func setupFolderRename(fs *flag.FlagSet) func(*env, []string) error {
 	return func(e *env, args []string) error {
-		ws, s, err := openSettings(e)
+		ws, err := e.workspace()
 		if err != nil {
 			return err
 		}
-		if err := indexer.RenameIndex(ws, s, args[0], args[1]); err != nil {
+		broken, err := indexer.RenameIndex(ws, args[0], args[1])
+		if broken != nil {
+			fmt.Fprintln(e.stderr, broken.Error())
+		}
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, msgRenamedRoot+"\n", args[0], args[1])
@@ -151,7 +167,7 @@ func setupFolderRename(fs *flag.FlagSet) func(*env, []string) error {
 func setupFolderEnable(on bool) func(fs *flag.FlagSet) func(*env, []string) error {
 	return func(fs *flag.FlagSet) func(*env, []string) error {
 		return func(e *env, args []string) error {
-			err := settingsEdit(e, func(_ *workspace.Workspace, s *workspace.Settings) error {
+			err := settingsEdit(e, nil, func(_ *workspace.Workspace, s *workspace.Settings) error {
 				return s.SetEnabled(args[0], on)
 			})
 			if err != nil {
@@ -170,7 +186,7 @@ func setupFolderEnable(on bool) func(fs *flag.FlagSet) func(*env, []string) erro
 func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
 	return func(e *env, args []string) error {
 		var r workspace.Root
-		err := settingsEdit(e, func(ws *workspace.Workspace, s *workspace.Settings) error {
+		err := settingsEdit(e, nil, func(ws *workspace.Workspace, s *workspace.Settings) error {
 			var err error
 			r, err = s.RemoveRoot(args[0])
 			if err != nil {
@@ -195,15 +211,33 @@ func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
 func setupFolderRestore(fs *flag.FlagSet) func(*env, []string) error {
 	onlyList := fs.Bool("list", false, "戻せる登録を表示するだけで、何も変えない")
 	return func(e *env, args []string) error {
-		ws, s, err := openSettings(e)
-		if err != nil {
-			return err
-		}
 		from := ""
 		if len(args) == 1 {
 			from = args[0]
 		}
-		return restoreFolders(e, ws, s, from, *onlyList)
+		if *onlyList {
+			ws, s, err := openSettings(e)
+			if err != nil {
+				return err
+			}
+			_, err = restoreFolders(e.stdout, ws, s, from, true)
+			return err
+		}
+		// Registering them is an edit: under the settings lock, the
+		// messages printed once it is saved.
+		var out bytes.Buffer
+		err := settingsEdit(e, nil, func(ws *workspace.Workspace, s *workspace.Settings) error {
+			restored, err := restoreFolders(&out, ws, s, from, false)
+			if err == nil && restored == 0 {
+				err = errNothingRestored // nothing to save
+			}
+			return err
+		})
+		e.stdout.Write(out.Bytes())
+		if errors.Is(err, errNothingRestored) {
+			return nil
+		}
+		return err
 	}
 }
 
@@ -263,11 +297,16 @@ func newestBroken(ws *workspace.Workspace) string {
 	return newest
 }
 
+// errNothingRestored ends a folder restore that changed nothing, so that
+// the settings are not written.
+var errNothingRestored = errors.New("cmd: nothing restored")
+
 // restoreFolders offers back the roots of a moved-aside settings file
 // (from, else the newest settings.json.broken-*) and of the ingest list's
 // folder lines whose index is kept without a root, and registers them again
-// under their own names (with --list it only shows them).
-func restoreFolders(e *env, ws *workspace.Workspace, s *workspace.Settings, from string, onlyList bool) error {
+// in s under their own names (with onlyList it only shows them), writing
+// what it does to w. It returns how many it offered or registered.
+func restoreFolders(w io.Writer, ws *workspace.Workspace, s *workspace.Settings, from string, onlyList bool) (int, error) {
 	if from == "" {
 		from = newestBroken(ws)
 	}
@@ -280,7 +319,7 @@ func restoreFolders(e *env, ws *workspace.Workspace, s *workspace.Settings, from
 	if from != "" {
 		data, err := os.ReadFile(from)
 		if err != nil {
-			return &fatalError{msg: fmt.Sprintf(msgRestoreUnread, from), cause: err}
+			return 0, &fatalError{msg: fmt.Sprintf(msgRestoreUnread, from), cause: err}
 		}
 		for _, r := range workspace.SalvageSettings(data).Roots {
 			seen[workspace.FoldKey(r.Name)] = true
@@ -298,27 +337,23 @@ func restoreFolders(e *env, ws *workspace.Workspace, s *workspace.Settings, from
 			continue // registered already
 		}
 		if s.IsRemoved(c.root.Name) {
-			fmt.Fprintf(e.stdout, msgRestoreRefused, c.root.Name, c.root.Path, msgRestoreRemoved)
+			fmt.Fprintf(w, msgRestoreRefused, c.root.Name, c.root.Path, msgRestoreRemoved)
 			continue
 		}
 		if onlyList {
-			fmt.Fprintf(e.stdout, msgRestoreOffer, c.root.Name, c.root.Path, c.source)
+			fmt.Fprintf(w, msgRestoreOffer, c.root.Name, c.root.Path, c.source)
 			restored++
 			continue
 		}
 		if err := s.RestoreRoot(c.root); err != nil {
-			fmt.Fprintf(e.stdout, msgRestoreRefused, c.root.Name, c.root.Path, err.Error())
+			fmt.Fprintf(w, msgRestoreRefused, c.root.Name, c.root.Path, err.Error())
 			continue
 		}
-		fmt.Fprintf(e.stdout, msgRestored, c.root.Name, c.root.Path, c.source)
+		fmt.Fprintf(w, msgRestored, c.root.Name, c.root.Path, c.source)
 		restored++
 	}
 	if restored == 0 {
-		fmt.Fprintln(e.stdout, msgRestoreNone)
-		return nil
+		fmt.Fprintln(w, msgRestoreNone)
 	}
-	if !onlyList {
-		return ws.SaveSettings(s)
-	}
-	return nil
+	return restored, nil
 }

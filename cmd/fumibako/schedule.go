@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -65,12 +66,21 @@ func newScheduler(ws string) (*scheduler, error) {
 	return s, nil
 }
 
+// runCommand runs a scheduler's command and returns its output; a failure
+// carries the output, which says why (crontab's and schtasks' own words).
 func runCommand(stdin, name string, args ...string) (string, error) {
 	c := exec.Command(name, args...)
 	if stdin != "" {
 		c.Stdin = strings.NewReader(stdin)
 	}
 	out, err := c.CombinedOutput()
+	if err != nil && !errors.Is(err, exec.ErrNotFound) {
+		if detail := strings.TrimSpace(string(out)); detail != "" {
+			err = fmt.Errorf("%s: %w: %s", name, err, detail)
+		} else {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	return string(out), err
 }
 
@@ -103,15 +113,24 @@ func (s *scheduler) kind() string {
 
 func (s *scheduler) indexArgs() []string { return []string{"--workspace", s.ws, "index", "--plain"} }
 
+// install registers the daily run, replacing fumibako's earlier entry:
+// it refuses paths the scheduler's format cannot carry (checkPaths), and
+// reads back what it registered (schedule_verify.go), taking it off again
+// when it is not what was meant.
 func (s *scheduler) install(h, m int) error {
+	if err := s.checkPaths(); err != nil {
+		return err
+	}
 	switch {
 	case s.goos == "windows":
-		tr := winQuote(s.exe)
-		for _, a := range s.indexArgs() {
-			tr += " " + winQuote(a)
+		if _, err := s.run("", "schtasks", "/Create", "/F", "/SC", "DAILY", "/ST", fmt.Sprintf("%02d:%02d", h, m), "/TN", taskName, "/TR", s.winCommand()); err != nil {
+			return err
 		}
-		_, err := s.run("", "schtasks", "/Create", "/F", "/SC", "DAILY", "/ST", fmt.Sprintf("%02d:%02d", h, m), "/TN", taskName, "/TR", tr)
-		return err
+		if err := s.verifyWindows(h, m); err != nil {
+			s.run("", "schtasks", "/Delete", "/F", "/TN", taskName)
+			return err
+		}
+		return nil
 	case s.goos == "darwin":
 		if err := os.MkdirAll(s.dir, 0o755); err != nil {
 			return err
@@ -120,20 +139,41 @@ func (s *scheduler) install(h, m int) error {
 		if err := writeFile(s.plistPath(), s.plist(h, m)); err != nil {
 			return err
 		}
+		if err := s.verifyLaunchd(); err != nil {
+			os.Remove(s.plistPath())
+			return err
+		}
 		_, err := s.run("", "launchctl", "load", "-w", s.plistPath())
 		return err
 	case s.cron:
-		cur, _ := s.run("", "crontab", "-l")
-		_, err := s.run(dropCronLine(cur)+s.cronLine(h, m)+"\n", "crontab", "-")
-		return err
+		cur, err := s.crontab()
+		if err != nil {
+			return err
+		}
+		line := s.cronLine(h, m)
+		if _, err := s.run(dropCronLine(cur)+line+"\n", "crontab", "-"); err != nil {
+			return err
+		}
+		if err := s.verifyCron(line); err != nil {
+			s.run(cur, "crontab", "-") // the table as it was
+			return err
+		}
+		return nil
 	default:
 		if err := os.MkdirAll(s.dir, 0o755); err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(s.dir, taskName+".service"), s.service()); err != nil {
-			return err
+		files := map[string]string{
+			filepath.Join(s.dir, taskName+".service"): s.service(),
+			filepath.Join(s.dir, taskName+".timer"):   timer(h, m),
 		}
-		if err := writeFile(filepath.Join(s.dir, taskName+".timer"), timer(h, m)); err != nil {
+		for path, content := range files {
+			if err := writeFile(path, content); err != nil {
+				return err
+			}
+		}
+		if err := s.verifySystemd(files); err != nil {
+			s.removeUnits() // an earlier registration's timer too: its unit was replaced
 			return err
 		}
 		if _, err := s.run("", "systemctl", "--user", "daemon-reload"); err != nil {
@@ -142,6 +182,15 @@ func (s *scheduler) install(h, m int) error {
 		_, err := s.run("", "systemctl", "--user", "enable", "--now", taskName+".timer")
 		return err
 	}
+}
+
+// winCommand is the /TR command line of the task.
+func (s *scheduler) winCommand() string {
+	tr := winExe(s.exe)
+	for _, a := range s.indexArgs() {
+		tr += " " + winArg(a)
+	}
+	return tr
 }
 
 // show returns what is registered ("" when nothing).
@@ -194,12 +243,17 @@ func (s *scheduler) remove() (bool, error) {
 		_, err := s.run(dropCronLine(cur), "crontab", "-")
 		return true, err
 	default:
-		s.run("", "systemctl", "--user", "disable", "--now", taskName+".timer")
-		os.Remove(filepath.Join(s.dir, taskName+".timer"))
-		os.Remove(filepath.Join(s.dir, taskName+".service"))
-		_, err := s.run("", "systemctl", "--user", "daemon-reload")
-		return true, err
+		return true, s.removeUnits()
 	}
+}
+
+// removeUnits disables the timer and removes both unit files.
+func (s *scheduler) removeUnits() error {
+	s.run("", "systemctl", "--user", "disable", "--now", taskName+".timer")
+	os.Remove(filepath.Join(s.dir, taskName+".timer"))
+	os.Remove(filepath.Join(s.dir, taskName+".service"))
+	_, err := s.run("", "systemctl", "--user", "daemon-reload")
+	return err
 }
 
 func (s *scheduler) plistPath() string { return filepath.Join(s.dir, "jp.fumibako.index.plist") }
@@ -231,9 +285,9 @@ func (s *scheduler) plist(h, m int) string {
 }
 
 func (s *scheduler) service() string {
-	line := shQuote(s.exe)
+	line := systemdWord(s.exe, true)
 	for _, a := range s.indexArgs() {
-		line += " " + shQuote(a)
+		line += " " + systemdWord(a, false)
 	}
 	return "[Unit]\nDescription=fumibako index\n\n[Service]\nType=oneshot\nExecStart=" + line + "\n"
 }
@@ -246,9 +300,9 @@ func timer(h, m int) string {
 const cronMark = " # fumibako index"
 
 func (s *scheduler) cronLine(h, m int) string {
-	line := fmt.Sprintf("%d %d * * * %s", m, h, shQuote(s.exe))
+	line := fmt.Sprintf("%d %d * * * %s", m, h, cronWord(s.exe))
 	for _, a := range s.indexArgs() {
-		line += " " + shQuote(a)
+		line += " " + cronWord(a)
 	}
 	return line + " >/dev/null 2>&1" + cronMark
 }
@@ -265,18 +319,6 @@ func dropCronLine(tab string) string {
 		}
 	}
 	return out.String()
-}
-
-func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// winQuote quotes an argument for schtasks /TR (CommandLineToArgvW rules
-// for paths: no trailing backslash before the closing quote).
-func winQuote(s string) string {
-	return `"` + strings.TrimRight(strings.ReplaceAll(s, `"`, `\"`), `\`) + `"`
-}
-
-func xmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o644) }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,10 +9,12 @@ import (
 	"testing"
 )
 
-// fakeCrontab records the commands a scheduler runs and plays crontab.
+// fakeCmds records the commands a scheduler runs and plays crontab and
+// schtasks.
 type fakeCmds struct {
 	lines []string
 	tab   string
+	tr    string // the task's /TR
 }
 
 func (f *fakeCmds) run(stdin, name string, args ...string) (string, error) {
@@ -22,10 +25,32 @@ func (f *fakeCmds) run(stdin, name string, args ...string) (string, error) {
 	if name == "crontab" && len(args) == 1 && args[0] == "-l" {
 		return f.tab, nil
 	}
+	if name == "schtasks" && args[0] == "/Create" {
+		f.tr = args[len(args)-1]
+	}
+	if name == "schtasks" && args[0] == "/Query" && args[len(args)-1] == "/XML" {
+		return taskXMLFor(f.tr, "02:05"), nil
+	}
 	if name == "schtasks" && args[0] == "/Query" {
 		return "TaskName: \\fumibako-index", nil
 	}
 	return "", nil
+}
+
+// taskXMLFor is what `schtasks /Query /XML` shows for a task created with
+// /TR tr at hh:mm: the program (quoted, as typed) and the arguments apart.
+func taskXMLFor(tr, at string) string {
+	prog, args, _ := strings.Cut(tr[1:], `"`)
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-16"?>` + "\n")
+	b.WriteString(`<Task version="1.2" xmlns="http://schemas.microsoft.com/windows/2004/02/mit/task"><Triggers><CalendarTrigger>`)
+	b.WriteString("<StartBoundary>2024-06-01T" + at + ":00</StartBoundary><ScheduleByDay><DaysInterval>1</DaysInterval></ScheduleByDay></CalendarTrigger></Triggers>")
+	b.WriteString(`<Actions Context="Author"><Exec><Command>"`)
+	xml.EscapeText(&b, []byte(prog))
+	b.WriteString(`"</Command><Arguments>`)
+	xml.EscapeText(&b, []byte(strings.TrimSpace(args)))
+	b.WriteString("</Arguments></Exec></Actions></Task>\n")
+	return b.String()
 }
 
 // TestScheduleRoundTrip: install, show and remove per platform, with the
@@ -41,15 +66,17 @@ func TestScheduleRoundTrip(t *testing.T) {
 		keepCronTab string
 	}{
 		{name: "windows", s: scheduler{goos: "windows", exe: `C:\Program Files\fumibako\fumibako.exe`, ws: `C:\Users\u\ws\`},
-			install: []string{`schtasks /Create /F /SC DAILY /ST 02:05 /TN fumibako-index /TR "C:\Program Files\fumibako\fumibako.exe" "--workspace" "C:\Users\u\ws" "index" "--plain"`},
-			remove:  []string{`schtasks /Query /TN fumibako-index /FO LIST /V`, `schtasks /Delete /F /TN fumibako-index`}},
+			install: []string{`schtasks /Create /F /SC DAILY /ST 02:05 /TN fumibako-index /TR "C:\Program Files\fumibako\fumibako.exe" "--workspace" "C:\Users\u\ws\\" "index" "--plain"`,
+				`schtasks /Query /TN fumibako-index /XML`},
+			remove: []string{`schtasks /Query /TN fumibako-index /FO LIST /V`, `schtasks /Delete /F /TN fumibako-index`}},
 		{name: "systemd", s: scheduler{goos: "linux", exe: exe, ws: ws},
-			install: []string{"systemctl --user daemon-reload", "systemctl --user enable --now fumibako-index.timer"},
+			install: []string{"systemd-analyze verify {dir}/fumibako-index.service {dir}/fumibako-index.timer",
+				"systemctl --user daemon-reload", "systemctl --user enable --now fumibako-index.timer"},
 			files: map[string]string{"fumibako-index.timer": "OnCalendar=*-*-* 02:05:00",
-				"fumibako-index.service": "ExecStart='/opt/fumi bako/fumibako' '--workspace' '/home/u/ws' 'index' '--plain'"},
+				"fumibako-index.service": `ExecStart="/opt/fumi bako/fumibako" "--workspace" "/home/u/ws" "index" "--plain"`},
 			remove: []string{"systemctl --user disable --now fumibako-index.timer", "systemctl --user daemon-reload"}},
 		{name: "crontab", s: scheduler{goos: "linux", exe: exe, ws: ws, cron: true}, keepCronTab: "0 3 * * * backup\n",
-			install: []string{"crontab -l", "crontab -"},
+			install: []string{"crontab -l", "crontab -", "crontab -l"},
 			remove:  []string{"crontab -l", "crontab -l", "crontab -"}},
 		{name: "launchd", s: scheduler{goos: "darwin", exe: exe, ws: ws},
 			install: []string{"launchctl unload -w {dir}/jp.fumibako.index.plist", "launchctl load -w {dir}/jp.fumibako.index.plist"},

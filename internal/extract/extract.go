@@ -108,7 +108,7 @@ func Extract(ctx context.Context, path, name string, opt Options) (*Result, erro
 	if src.size == 0 {
 		return &Result{}, nil
 	}
-	switch rt, err := routeFor(ext, src.head); rt {
+	switch rt, err := routeFor(ext, src); rt {
 	case routeFailed:
 		return nil, err
 	case routePDF:

@@ -17,6 +17,7 @@ const MsgNotRegular = "通常のファイルではない（フォルダ・名前
 type source struct {
 	size int64
 	head []byte // the first officefile.SniffBytes bytes (fewer if shorter)
+	tail []byte // the last officefile.PDFTailBytes bytes (fewer if shorter)
 }
 
 // inspect opens path without blocking (openNoBlock: a named pipe would
@@ -40,8 +41,23 @@ func inspect(path string) (*source, error) {
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("extract: read %s: %w", path, err)
 	}
-	return &source{size: st.Size(), head: head[:n]}, nil
+	src := &source{size: st.Size(), head: head[:n]}
+	src.tail = src.head[max(n-officefile.PDFTailBytes, 0):]
+	if st.Size() > int64(n) && bytes.HasPrefix(src.head, pdfHeader) {
+		// Only a file that starts like a PDF needs its end (IsPDF).
+		tail := make([]byte, min(st.Size(), officefile.PDFTailBytes))
+		m, err := f.ReadAt(tail, st.Size()-int64(len(tail)))
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("extract: read %s: %w", path, err)
+		}
+		src.tail = tail[:m]
+	}
+	return src, nil
 }
+
+// pdfHeader starts a PDF; under another name than .pdf the file must also
+// be one (officefile.IsPDF) to go to the PDF reader.
+var pdfHeader = []byte("%PDF-")
 
 // route is where Extract sends a file by what its first bytes hold.
 type route int
@@ -53,15 +69,19 @@ const (
 	routeFailed              // refused: routeErr says why
 )
 
-// routeFor decides, from the first bytes, which reader gets a non-empty
-// file named with extension ext: a PDF goes to the PDF reader under any
-// name; an image, archive or program (officefile.Foreign), or a ZIP or
-// compound file under a text name, is refused (MsgNotText for a text
-// name, MsgCorrupt otherwise); an OOXML name over anything but a ZIP goes
-// to the legacy path, which classifies it.
-func routeFor(ext string, head []byte) (route, error) {
+// routeFor decides, from the first bytes and the last, which reader gets
+// a non-empty file named with extension ext: a PDF goes to the PDF reader
+// under any name, but only a file that is one (officefile.IsPDF: a
+// version in the header, and a trailer at the end or an object at the
+// start): a text file that merely starts with "%PDF-" is read as text
+// (issue 36 item 8); an image, archive or program (officefile.Foreign), or
+// a ZIP or compound file under a text name, is refused (MsgNotText for a
+// text name, MsgCorrupt otherwise); an OOXML name over anything but a ZIP
+// goes to the legacy path, which classifies it.
+func routeFor(ext string, src *source) (route, error) {
+	head := src.head
 	text := targetKind[ext] == KindText
-	if ext != ".pdf" && bytes.HasPrefix(head, []byte("%PDF-")) && readers[".pdf"] != nil {
+	if ext != ".pdf" && officefile.IsPDF(head, src.tail) && readers[".pdf"] != nil {
 		return routePDF, nil
 	}
 	if name, ok := officefile.Foreign(head); ok {

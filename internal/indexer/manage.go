@@ -16,15 +16,26 @@ import (
 )
 
 // RenameIndex gives an index a new name without re-ingesting anything
-// (renameIndex, reference/gui.md §2.4): under the workspace lock it renames
-// store/content/<old>, rewrites the index-name prefix of the ingest list's
-// rows and folder line, and saves the settings.
-func RenameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newName string) error {
+// (renameIndex, reference/gui.md §2.4): under the workspace lock, and the
+// settings lock for the settings' read-modify-write
+// (workspace.UpdateSettings), it renames store/content/<old>, rewrites the
+// index-name prefix of the ingest list's rows and folder line, and saves
+// the settings. broken is the notice of a settings file that was moved
+// aside first.
+func RenameIndex(ws *workspace.Workspace, oldName, newName string) (broken *workspace.BrokenSettingsError, err error) {
 	lock, err := ws.Lock()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer lock.Release()
+	return ws.UpdateSettings(func(s *workspace.Settings) error {
+		return renameIndex(ws, s, oldName, newName)
+	})
+}
+
+// renameIndex is RenameIndex's work on the settings s, which the caller
+// saves.
+func renameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newName string) error {
 	root, _, ok := s.Root(oldName)
 	if !ok {
 		return s.RenameRoot(oldName, newName) // gives the not-found error
@@ -63,10 +74,7 @@ func RenameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newNam
 			rows[i].RelPath = newName + rows[i].RelPath[len(oldName):]
 		}
 	}
-	if err := ingestlist.WriteFile(ws.IngestList(), folders, rows); err != nil {
-		return err
-	}
-	return ws.SaveSettings(s)
+	return ingestlist.WriteFile(ws.IngestList(), folders, rows)
 }
 
 // UsedIndexNames lists the indexes the workspace knows: the ingest list's

@@ -11,7 +11,7 @@ import (
 // UserText returns the Japanese text a user reads for err, the same in the
 // CLI (which picks the exit code from it, cmd/fumibako report) and the web
 // UI (end banner, folder edits): the message of a user error (lock held,
-// workspace fault, ingest list unreadable, folder refused, settings broken, a fatal run error, a lost root, a place
+// workspace fault, ingest list unreadable, folder refused, settings broken or busy, a fatal run error, a lost root, a place
 // name) — ok is false for an internal error, whose English
 // chain users only see on request.
 func UserText(err error) (text string, ok bool) {
@@ -25,6 +25,7 @@ func UserText(err error) (text string, ok bool) {
 		fatalErr   *FatalError
 		lostErr    *ErrRootLost
 		nameErr    *content.NameError
+		busyErr    *workspace.SettingsBusyError
 	)
 	switch {
 	case err == nil:
@@ -47,6 +48,8 @@ func UserText(err error) (text string, ok bool) {
 		return lostErr.Error(), true
 	case errors.As(err, &nameErr):
 		return nameErr.Error(), true
+	case errors.As(err, &busyErr):
+		return busyErr.Error(), true
 	}
 	return "", false
 }

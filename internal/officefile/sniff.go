@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -77,6 +78,34 @@ func SniffHead(head []byte) Format {
 	}
 	return FormatUnknown
 }
+
+// PDFTailBytes is how much of a file's end IsPDF looks at: PDF readers
+// require the trailer's %%EOF within the last 1,024 bytes (PDF 32000-1
+// annex H.3, note 18 on 7.5.5).
+const PDFTailBytes = 1024
+
+// IsPDF reports whether a file starting with "%PDF-" is a PDF, from its
+// first bytes (head) and its last PDFTailBytes (tail): the header has a
+// version (%PDF-1.4, %PDF-2.0), and the file ends with a trailer (startxref
+// or %%EOF in tail) or, cut short, starts with an indirect object ("1 0
+// obj") after the header. A text file that merely starts with "%PDF-"
+// (a note, a CSV row) is none (issue 36 item 8).
+func IsPDF(head, tail []byte) bool {
+	rest, ok := bytes.CutPrefix(head, pdfSignature)
+	if !ok || len(rest) < 3 || !isDigit(rest[0]) || rest[1] != '.' || !isDigit(rest[2]) {
+		return false
+	}
+	if bytes.Contains(tail, []byte("startxref")) || bytes.Contains(tail, []byte("%%EOF")) {
+		return true
+	}
+	return pdfObject.Match(rest[3:min(len(rest), SniffBytes)])
+}
+
+// pdfObject finds an indirect object's header ("12 0 obj") at the start of
+// a line (PDF 32000-1 7.3.10).
+var pdfObject = regexp.MustCompile(`(?:^|[\r\n])\s*\d{1,10}\s+\d{1,5}\s+obj\b`)
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // readHead reads min(size, n) bytes from the start of r.
 func readHead(r io.ReaderAt, size int64, n int) ([]byte, error) {

@@ -152,7 +152,11 @@ func PlaceLabel(fk extract.Kind, place string) string {
 	case extract.KindExcel:
 		return "[シート]" + sheetSpaces.Replace(base)
 	case extract.KindText:
-		return ""
+		if base == extract.PlaceText {
+			return ""
+		}
+		// A PDF under a text name is read as a PDF: its places keep
+		// their labels (issue 36 item 8).
 	}
 	if n, ok := numbered(base, extract.PagePrefix, ""); ok {
 		return n + pageLabel
@@ -175,11 +179,11 @@ func PlaceLabel(fk extract.Kind, place string) string {
 // label returns the per-hit label (reference/search.md §6.1); pl is
 // PlaceLabel(h.FileKind, h.Place). Excel adds the cell: `[シート]売上!B12`,
 // `[シート]売上!B12 ほか 2` (two more matching cells in the row),
-// `[シート]売上 12 行目` (column unknown); a text file gives `12 行目`;
-// other files the place label.
+// `[シート]売上 12 行目` (column unknown); a text file gives `12 行目`
+// (a PDF named as one its page); other files the place label.
 func (h *Hit) label(pl string) string {
 	switch {
-	case h.FileKind == extract.KindText:
+	case h.FileKind == extract.KindText && pl == "":
 		return strconv.Itoa(h.Row) + " 行目"
 	case h.FileKind != extract.KindExcel:
 		return pl

@@ -46,6 +46,10 @@ func TestPlaceLabel(t *testing.T) {
 		{extract.KindPowerPoint, "ヘッダー・フッター", "ヘッダー・フッター"},
 		{extract.KindPowerPoint, "スライドA", "スライドA"},
 		{extract.KindText, "本文", ""},
+		// A PDF named .txt (issue 36 item 8).
+		{extract.KindText, "ページ003", "3 ページ"},
+		{extract.KindText, "ページ003[コメント]", "3 ページ"},
+		{extract.KindText, "文書情報", "文書情報"},
 	} {
 		if got := search.PlaceLabel(tc.fk, tc.place); got != tc.want {
 			t.Errorf("PlaceLabel(%s, %q) = %q, want %q", tc.fk, tc.place, got, tc.want)

@@ -34,6 +34,10 @@ const (
 	MsgBadKind      = "種類 %q はありません（excel・word・powerpoint・pdf・text から選んでください）"
 	MsgNoIndex      = "インデックス [%s] はありません。"
 	MsgBadMax       = "件数の上限 %d は使えません（0 で上限なし）"
+	// Query limits (limits.go).
+	MsgQueryTooLong = "検索する文字列が長すぎます（全部で %s バイトまで。日本語は 1 文字 3 バイトです）。短くしてください。"
+	MsgNamesTooLong = "対象ファイルの指定が長すぎます（%s バイトまで）。短くしてください。"
+	MsgTooManyWords = "検索する語が多すぎます（%d 語まで。同じ語は 1 語に数えます）。語を減らしてください。"
 
 	// Folders that a search could not read.
 	MsgNeedsRebuild = "古い形式のインデックスのため検索できませんでした（次のインデックス作成で作り直します）: %s"

@@ -154,20 +154,17 @@ func SplitWords(s string) []string {
 // Parse builds a query from words and options. A word starting with - (and
 // longer than that) excludes lines; `\-x` searches for `-x`. An empty
 // query, a query of exclusions only, an invalid regular expression, an
-// unknown kind or a bad cap give a *QueryError.
+// unknown kind, a bad cap or a query past the limits (limits.go) give a
+// *QueryError. A word repeated is searched once.
 func Parse(words []string, opts Options) (*Query, error) {
-	q := &Query{opts: opts, max: opts.Max}
-	var shown []string
-	for _, w := range words {
-		if strings.TrimSpace(w) != "" {
-			shown = append(shown, w)
-		}
+	if err := checkLimits(words, opts.Names); err != nil {
+		return nil, err
 	}
-	q.Text = strings.Join(shown, " ")
+	q := &Query{opts: opts, max: opts.Max, Text: typedText(words)}
 	if q.max == 0 {
 		q.max = DefaultMax
 	}
-	for i, w := range words {
+	for i, w := range distinctWords(words) {
 		if strings.TrimFunc(w, unicode.IsSpace) == "" {
 			continue
 		}

@@ -214,13 +214,10 @@ func (s *Server) handleAuto(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	s.settingsMu.Lock()
-	st, _, err := s.loadSettings()
-	if err == nil {
+	_, err := s.ws.UpdateSettings(func(st *workspace.Settings) error {
 		st.AutoUpdate = req.On
-		err = s.ws.SaveSettings(st)
-	}
-	s.settingsMu.Unlock()
+		return nil
+	})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return

@@ -224,8 +224,8 @@ func (s *Server) handleIgnore(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "web: not an index path: "+req.Path)
 		return
 	}
-	s.settingsMu.Lock()
-	defer s.settingsMu.Unlock()
+	s.expectedMu.Lock()
+	defer s.expectedMu.Unlock()
 	path := ingestlist.ExpectedPath(s.ws.IngestList())
 	e, err := ingestlist.ReadExpected(path)
 	if err == nil {
@@ -278,21 +278,19 @@ func (s *Server) editSettings(w http.ResponseWriter, edit func(*workspace.Settin
 // errUnchanged, from an edit of changeSettings, saves nothing.
 var errUnchanged = errors.New("web: settings unchanged")
 
-// changeSettings loads the settings, lets edit change them and saves
-// them, under the server's settings mutex.
+// changeSettings lets edit change the settings and saves them, under the
+// settings lock (workspace.UpdateSettings), so that edits made at the
+// same time by the CLI or other requests are kept. An edit that returns
+// errUnchanged saves nothing.
 func (s *Server) changeSettings(edit func(*workspace.Settings) (string, error)) (string, error) {
-	s.settingsMu.Lock()
-	defer s.settingsMu.Unlock()
-	st, _, err := s.loadSettings()
-	if err != nil {
-		return "", err
-	}
-	msg, err := edit(st)
+	var msg string
+	_, err := s.ws.UpdateSettings(func(st *workspace.Settings) error {
+		var err error
+		msg, err = edit(st)
+		return err
+	})
 	if errors.Is(err, errUnchanged) {
 		return msg, nil
-	}
-	if err == nil {
-		err = s.ws.SaveSettings(st)
 	}
 	return msg, err
 }
@@ -310,12 +308,14 @@ func (s *Server) checkIndex(name string) error {
 }
 
 // writeEditError answers an index edit that failed: a user error with its
-// text (indexer.UserText, the CLI's too), a held lock as a conflict.
+// text (indexer.UserText, the CLI's too), a held lock (the workspace's,
+// or the settings' past its wait) as a conflict.
 func writeEditError(w http.ResponseWriter, err error) {
 	var le *workspace.LockError
+	var busy *workspace.SettingsBusyError
 	text, ok := indexer.UserText(err)
 	switch {
-	case errors.As(err, &le):
+	case errors.As(err, &le), errors.As(err, &busy):
 		writeUserError(w, http.StatusConflict, text)
 	case ok:
 		writeUserError(w, http.StatusBadRequest, text)
@@ -370,14 +370,7 @@ func (s *Server) handleFolderRename(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) || s.busy(w, "編集") {
 		return
 	}
-	s.settingsMu.Lock()
-	defer s.settingsMu.Unlock()
-	st, _, err := s.loadSettings()
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	if err := indexer.RenameIndex(s.ws, st, req.Name, req.NewName); err != nil {
+	if _, err := indexer.RenameIndex(s.ws, req.Name, req.NewName); err != nil {
 		writeEditError(w, err)
 		return
 	}

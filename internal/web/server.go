@@ -60,7 +60,7 @@ type Server struct {
 	lists listCache   // the parsed ingest list (listcache.go)
 	hs    *http.Server
 
-	settingsMu sync.Mutex  // serialises settings edits
+	expectedMu sync.Mutex  // serialises edits of expected_failures.tsv (settings.json has its own lock)
 	otherLock  atomic.Bool // another process held the lock at the last look
 
 	closing   chan struct{} // closed by Shutdown: event streams end

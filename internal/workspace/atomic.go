@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // WriteFileAtomic replaces path with data so that a crash at any moment
@@ -25,6 +26,23 @@ func WriteFileAtomic(path string, data []byte) error {
 // renames, never mix old and new bytes.
 func WriteFileAtomicNoDirSync(path string, data []byte) error {
 	return writeFileAtomic(path, data, false)
+}
+
+// WriteFileAtomicUnique is WriteFileAtomic with a temporary name of its
+// own, "<path>.<random>.tmp", created exclusively: for a file that several
+// processes may rewrite at once (settings.json), where one shared
+// "<path>.tmp" lets one writer truncate or rename away another's bytes
+// (issue 36). The caller removes what a crash leaves (RemoveStaleTemps).
+func WriteFileAtomicUnique(path string, data []byte) error {
+	f, err := createAtomic(path, true)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.commit(true)
 }
 
 func writeFileAtomic(path string, data []byte, syncDir bool) error {
@@ -53,16 +71,53 @@ const tmpSuffix = ".tmp"
 
 // CreateAtomic starts an atomic rewrite of path. The temporary file is
 // "<path>.tmp" in the same folder (the seed names ingest_status.tsv.tmp).
-func CreateAtomic(path string) (*AtomicFile, error) {
+func CreateAtomic(path string) (*AtomicFile, error) { return createAtomic(path, false) }
+
+// uniquePattern is the os.CreateTemp pattern of a unique temporary name.
+const uniquePattern = ".*" + tmpSuffix
+
+// createAtomic opens the temporary file of an atomic rewrite of path:
+// "<path>.tmp", or with unique "<path>.<random>.tmp" created exclusively.
+func createAtomic(path string, unique bool) (*AtomicFile, error) {
 	tmp := path + tmpSuffix
+	if unique {
+		tmp = path + uniquePattern
+	}
 	if err := injectedFault(opCreate, tmp); err != nil {
 		return nil, fmt.Errorf("workspace: create %s: %w", tmp, err)
 	}
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	var f *os.File
+	var err error
+	if unique {
+		f, err = os.CreateTemp(filepath.Dir(path), filepath.Base(path)+uniquePattern)
+	} else {
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("workspace: create %s: %w", tmp, err)
 	}
+	if unique {
+		tmp = f.Name()
+		// CreateTemp makes 0600; the file replaces one that others may
+		// read. A file system without modes keeps what it has.
+		f.Chmod(0o644)
+	}
 	return &AtomicFile{path: path, tmp: tmp, f: f}, nil
+}
+
+// RemoveStaleTemps removes the unique temporary files of path
+// ("<path>.<random>.tmp") that a killed writer left behind. Only a caller
+// that knows no other writer is at work (it holds the file's lock) may
+// call it.
+func RemoveStaleTemps(path string) {
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	prefix := filepath.Base(path) + "."
+	for _, e := range entries {
+		mid, ok := strings.CutPrefix(e.Name(), prefix)
+		if mid, ok2 := strings.CutSuffix(mid, tmpSuffix); ok && ok2 && mid != "" && strings.Trim(mid, "0123456789") == "" {
+			Remove(filepath.Join(filepath.Dir(path), e.Name()))
+		}
+	}
 }
 
 // Write implements io.Writer; the first error is kept and returned by Commit.

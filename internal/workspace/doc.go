@@ -1,7 +1,9 @@
 // Package workspace owns the workspace folder: where it is, the paths of
 // everything inside it, settings.json, the workspace lock (one indexing run
 // at a time), the one function through which every file rewrite goes
-// (WriteFileAtomic: temp file, fsync, rename, fsync the folder) and the file
+// (WriteFileAtomic: temp file, fsync, rename, fsync the folder; its twin
+// WriteFileAtomicUnique gives each write a temporary name of its own for
+// files several processes rewrite) and the file
 // operations every other write of the workspace uses (Rename, Remove,
 // RemoveAll, MkdirAll, WriteNewFile, AppendSync; fileops.go): on Windows
 // they retry sharing and access errors for a few seconds, because
@@ -21,6 +23,7 @@
 //
 //	<workspace>/settings.json                 crawl roots and options (JSON, UTF-8, no BOM)
 //	<workspace>/work/lock                     the workspace lock file (flock / LockFileEx)
+//	<workspace>/work/settings.lock            the settings lock: one writer of settings.json at a time
 //	<workspace>/work/store/ingest_status.tsv  the ingest list (package ingestlist)
 //	<workspace>/work/store/journal/ingest.tsv the ingest journal (package journal)
 //	<workspace>/work/store/pending_remove.tsv removals not yet published (package journal)
@@ -31,7 +34,11 @@
 // settings.json (Settings): {"targetFolders": [{"name", "path", "enabled"}],
 // "workers", "fileTimeoutMinutes", "removedFolders": [{"name", "path"}]}.
 // removedFolders records the roots the user removed: the only indexes an
-// indexing run deletes (issue 15). A file that does not parse is moved to
+// indexing run deletes (issue 15). Every edit reads, changes and writes the
+// file under the settings lock (UpdateSettings, settings_lock.go), through
+// a temporary file of its own (settings.json.<random>.tmp), so edits made at
+// the same time by the CLI and the web UI are all kept and a reader sees
+// the old file or the new one (issue 36). A file that does not parse is moved to
 // settings.json.broken-<yyyyMMdd-HHmmss>[-n] (MoveAside) and the roots still
 // readable from it are saved back (SalvageSettings); a root re-added at a
 // path the ingest list knows gets its old index name (AddRoot, KnownIndex).

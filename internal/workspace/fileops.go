@@ -155,3 +155,17 @@ func syncFile(f *os.File) error {
 	}
 	return f.Sync()
 }
+
+// readShared reads a whole file that writers replace by renames
+// (settings.json), retrying sharing errors on Windows: there a read may
+// meet the file while a writer's rename replaces it (and a writer's rename
+// waits, by the same retries, for a reader to close it).
+func readShared(path string) ([]byte, error) {
+	var data []byte
+	err := retry(func() error {
+		var err error
+		data, err = os.ReadFile(path)
+		return err
+	})
+	return data, err
+}

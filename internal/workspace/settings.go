@@ -101,32 +101,80 @@ var now = time.Now
 // read from it (SalvageSettings) are saved as the new settings.json and
 // returned, or the defaults when there are none, together with a
 // *BrokenSettingsError describing what happened.
+//
+// Writers replace the file by a rename (WriteFileAtomicUnique), so a
+// reader sees the old file or the new one, never part of one; on Windows
+// it reads under the settings lock shared (settings_lock.go). Before it
+// moves a file aside, LoadSettings takes the settings lock and reads the
+// file again: only a file that is still unreadable with no writer at work
+// (a hand edit, a disk fault) is moved, never one that a writer has just
+// replaced.
 func (w *Workspace) LoadSettings() (*Settings, error) {
-	data, err := os.ReadFile(w.SettingsPath())
+	data, err := w.readSettings()
 	if errors.Is(err, os.ErrNotExist) {
 		return &Settings{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("workspace: read %s: %w", w.SettingsPath(), err)
 	}
-	s, perr := ParseSettings(data)
-	if perr == nil {
+	if s, perr := ParseSettings(data); perr == nil {
 		return s, nil
 	}
-	dst, err := MoveAside(w.SettingsPath())
-	if errors.Is(err, os.ErrNotExist) {
-		return w.LoadSettings() // another process moved it first
-	}
+	l, err := w.lockSettings()
 	if err != nil {
 		return nil, err
 	}
+	defer l.Release()
+	s, broken, err := w.loadLocked()
+	if err != nil {
+		return nil, err
+	}
+	if broken != nil {
+		return s, broken
+	}
+	return s, nil
+}
+
+// readSettings reads settings.json under the settings lock for readers
+// (on Windows, where a reader's open file makes a writer's rename fail).
+func (w *Workspace) readSettings() ([]byte, error) {
+	l, err := w.rlockSettings()
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	return readShared(w.SettingsPath())
+}
+
+// loadLocked is LoadSettings for a caller that holds the settings lock:
+// the file is read once, and moved aside and salvaged if it does not
+// parse.
+func (w *Workspace) loadLocked() (*Settings, *BrokenSettingsError, error) {
+	data, err := readShared(w.SettingsPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return &Settings{}, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("workspace: read %s: %w", w.SettingsPath(), err)
+	}
+	s, perr := ParseSettings(data)
+	if perr == nil {
+		return s, nil, nil
+	}
+	dst, err := MoveAside(w.SettingsPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return &Settings{}, nil, nil // removed by hand meanwhile
+	}
+	if err != nil {
+		return nil, nil, err
+	}
 	rec := SalvageSettings(data)
 	if len(rec.Roots) > 0 {
-		if err := w.SaveSettings(rec); err != nil {
-			return nil, err
+		if err := w.saveLocked(rec); err != nil {
+			return nil, nil, err
 		}
 	}
-	return rec, &BrokenSettingsError{MovedTo: dst, Cause: perr, Recovered: rec.Roots}
+	return rec, &BrokenSettingsError{MovedTo: dst, Cause: perr, Recovered: rec.Roots}, nil
 }
 
 // MoveAside renames a file that cannot be read to
@@ -180,8 +228,24 @@ func ParseSettings(data []byte) (*Settings, error) {
 	return &s, nil
 }
 
-// SaveSettings writes settings.json atomically (indented, trailing newline).
+// SaveSettings replaces settings.json with s under the settings lock. An
+// edit of the current settings goes through UpdateSettings instead, which
+// reads them under the same lock: SaveSettings would overwrite what
+// another process saved since s was read.
 func (w *Workspace) SaveSettings(s *Settings) error {
+	l, err := w.lockSettings()
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	return w.saveLocked(s)
+}
+
+// saveLocked writes settings.json (indented, trailing newline) through a
+// temporary file of its own (WriteFileAtomicUnique), for a caller that
+// holds the settings lock, and removes the temporary files that killed
+// writers left.
+func (w *Workspace) saveLocked(s *Settings) error {
 	if s.Roots == nil {
 		s.Roots = []Root{}
 	}
@@ -189,7 +253,8 @@ func (w *Workspace) SaveSettings(s *Settings) error {
 	if err != nil {
 		return fmt.Errorf("workspace: encode settings: %w", err)
 	}
-	return WriteFileAtomic(w.SettingsPath(), append(data, '\n'))
+	RemoveStaleTemps(w.SettingsPath())
+	return WriteFileAtomicUnique(w.SettingsPath(), append(data, '\n'))
 }
 
 // Root returns the root named name (case-insensitive) and its position.

@@ -1,0 +1,45 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/search"
+)
+
+// TestIssue36QueryLimitCLI: `fumibako search` with 200,000 words "a" (the
+// probe's 50,000 took the CLI to 2.2 GiB) is refused as a bad query (exit
+// 2) with the query-limit message, with a peak memory far below that.
+func TestIssue36QueryLimitCLI(t *testing.T) {
+	f := newFixture(t)
+	f.mustRun("folder", "add", f.root)
+	f.write("a.txt", "a b c\n")
+	f.mustRun("index")
+	args := append([]string{"search"}, strings.Split(strings.TrimSpace(strings.Repeat("a ", 200000)), " ")...)
+	c := f.cmd(args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	ee, ok := err.(*exec.ExitError)
+	want := fmt.Sprintf(search.MsgQueryTooLong, "4,096") + "\n"
+	if !ok || ee.ExitCode() != 2 || errb.String() != want || out.Len() != 0 {
+		t.Fatalf("search with 200,000 words: %v\nstdout %q\nstderr %q\nwant exit 2 and %q", err, out.String(), errb.String(), want)
+	}
+	rss := c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+	if rss > 200<<20 {
+		t.Errorf("peak memory %d MiB", rss>>20)
+	}
+	t.Logf("200,000 words refused: peak RSS %d MiB, %v user, %v system", rss>>20, c.ProcessState.UserTime(), c.ProcessState.SystemTime())
+
+	// A word repeated within the limits searches once.
+	got := f.mustRun("search", "a", "a", "a", "-x", "-x")
+	if strings.Count(got, "a.txt") != 1 {
+		t.Errorf("search a a a -x -x:\n%s", got)
+	}
+}
