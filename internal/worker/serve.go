@@ -40,7 +40,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, scratch string, memLim
 		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
 			return fmt.Errorf("worker: bad request %q: %w", in.Bytes(), err)
 		}
-		resp := handle(ctx, req, scratch)
+		resp := handle(ctx, req, scratch, memLimit)
 		if err := out.Encode(resp); err != nil {
 			return fmt.Errorf("worker: write response: %w", err)
 		}
@@ -48,7 +48,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, scratch string, memLim
 	return in.Err()
 }
 
-func handle(ctx context.Context, req Request, scratch string) (resp Response) {
+func handle(ctx context.Context, req Request, scratch string, memLimit int64) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
 	clearScratch(dir)
@@ -57,7 +57,7 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 		return writeFailed(resp, err)
 	}
 	faultHook(req.Name, req.Path)
-	res, err := extractSafely(ctx, req, dir)
+	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit})
 	if err != nil {
 		if f := scratchFault(err, scratch); f != nil {
 			return faulted(resp, f)
@@ -79,13 +79,13 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 
 // extractSafely turns a panic inside a reader into a per-file failure, so
 // one bad file never takes the worker down (STYLE.md §5).
-func extractSafely(ctx context.Context, req Request, scratch string) (res *extract.Result, err error) {
+func extractSafely(ctx context.Context, req Request, opt extract.Options) (res *extract.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = extract.Corrupt(fmt.Errorf("panic: %v", p))
 		}
 	}()
-	return extract.Extract(ctx, req.Path, req.Name, extract.Options{Scratch: scratch})
+	return extract.Extract(ctx, req.Path, req.Name, opt)
 }
 
 // writeFailed answers an error of writing the workspace (the scratch, the
@@ -141,9 +141,12 @@ func failed(resp Response, err error) Response {
 	resp.Detail = err.Error()
 	var post *extract.Postponed
 	var xerr *extract.Error
+	var unav *extract.Unavailable
 	switch {
 	case errors.As(err, &post):
 		resp.Postponed = true
+	case errors.As(err, &unav):
+		resp.Unavailable = true
 	case errors.As(err, &xerr):
 		resp.Log = append(resp.Log, xerr.Log...)
 		// Its Error() is the Japanese message; the chain is its cause.
