@@ -29,8 +29,8 @@ func TestMatchLost(t *testing.T) {
 		pattern, name string
 		want          bool
 	}{
-		{`営業\?.xlsx`, `営業\😀.xlsx`, true},   // one ? per character
-		{`営業\??.xlsx`, `営業\😀.xlsx`, true},  // one ? per UTF-16 unit
+		{`営業\?.xlsx`, `営業\😀.xlsx`, true},    // one ? per character
+		{`営業\??.xlsx`, `営業\😀.xlsx`, true},   // one ? per UTF-16 unit
 		{`営業\??.xlsx`, `営業\ab.xlsx`, true},  // or two characters
 		{`営業\?.xlsx`, `営業\ab.xlsx`, false},  // one ? is one character
 		{`営業\???.xlsx`, `営業\😀.xlsx`, false}, // one left over
