@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/testcorpus"
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 // TestPortableCorpusKillResume is the end-to-end run of the Windows test
 // lane (make test-windows runs it under Wine; make test runs it here): a
 // corpus under a Japanese path with spaces, a workbook with a sheet named
 // CON and a file held open during the run; the first run is killed
-// (TerminateProcess on Windows, as taskkill /F does), the second resumes,
-// and a search finds every file.
+// (TerminateProcess on Windows, as taskkill /F does) and leaves no worker
+// behind, the second resumes, and a search finds every file.
 func TestPortableCorpusKillResume(t *testing.T) {
 	f := newFixture(t)
 	sub := filepath.Join(f.root, "見積 2024 年度", "東京 支店")
@@ -47,8 +48,17 @@ func TestPortableCorpusKillResume(t *testing.T) {
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
+	// No worker outlives the killed coordinator (issue 36: two Wine
+	// workers of this test were still running an hour later).
+	workers := testutil.ChildrenOf(c.Process.Pid)
 	c.Process.Kill()
 	c.Wait()
+	for _, pid := range testutil.WaitGone(t, workers, 10*time.Second) {
+		t.Errorf("worker %d outlived its killed coordinator by 10 s", pid)
+		if p, err := os.FindProcess(pid); err == nil {
+			p.Kill()
+		}
+	}
 
 	f.env = nil
 	out := f.mustRun("index", "--workers", "2")

@@ -1,0 +1,36 @@
+//go:build windows
+
+package testutil
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+func childrenOf(pid int) []int {
+	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPPROCESS, 0)
+	if err != nil {
+		return nil
+	}
+	defer windows.CloseHandle(snap)
+	var out []int
+	var e windows.ProcessEntry32
+	e.Size = uint32(unsafe.Sizeof(e))
+	for err := windows.Process32First(snap, &e); err == nil; err = windows.Process32Next(snap, &e) {
+		if int(e.ParentProcessID) == pid && e.ProcessID != e.ParentProcessID {
+			out = append(out, int(e.ProcessID))
+		}
+	}
+	return out
+}
+
+func running(pid int) bool {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return false
+	}
+	defer windows.CloseHandle(h)
+	var code uint32
+	return windows.GetExitCodeProcess(h, &code) == nil && code == 259 // STILL_ACTIVE
+}
