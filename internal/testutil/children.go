@@ -11,6 +11,11 @@ import (
 // coordinator before it kills it.
 func ChildrenOf(pid int) []int { return childrenOf(pid) }
 
+// Threads returns the number of threads of process pid (0 when unknown):
+// a Go program runs several once its runtime is up, so a test can wait
+// until a process it started runs its own code.
+func Threads(pid int) int { return threads(pid) }
+
 // WaitGone waits up to d for every process of pids to end (a zombie
 // counts as ended: its reaper may be a container's first process, which
 // never reaps) and returns those still running.

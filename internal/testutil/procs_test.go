@@ -66,6 +66,9 @@ func TestChildrenOf(t *testing.T) {
 	if !slices.Contains(got, cmd.Process.Pid) {
 		t.Errorf("ChildrenOf(self) = %v, want %d among them", got, cmd.Process.Pid)
 	}
+	if n := testutil.Threads(os.Getpid()); n < 2 {
+		t.Errorf("Threads(self) = %d, want the Go runtime's several", n)
+	}
 	if left := testutil.WaitGone(t, []int{cmd.Process.Pid}, 100*time.Millisecond); len(left) != 1 {
 		t.Errorf("WaitGone(running) = %v, want it left", left)
 	}
