@@ -14,6 +14,9 @@ func init() {
 	register(&command{name: worker.Command, hidden: true, summary: "internal: extraction worker", raw: runWorker})
 }
 
+// exitOrphaned is the exit status of a worker whose coordinator is gone.
+const exitOrphaned = 3
+
 // runWorker is the worker process the indexer starts; its flags are the
 // indexer's, never a user's.
 func runWorker(e *env, args []string) error {
@@ -21,12 +24,16 @@ func runWorker(e *env, args []string) error {
 	fs.SetOutput(io.Discard)
 	scratch := fs.String("scratch", "", "scratch folder")
 	memLimit := fs.Int64("mem-limit", 0, "memory limit in bytes")
+	parent := fs.Int("parent", 0, "the coordinator's process id")
 	if err := fs.Parse(args); err != nil || *scratch == "" {
 		return usagef(worker.Command, "bad worker arguments: %q", args)
 	}
+	cfg := worker.ServeConfig{Scratch: *scratch, MemLimit: *memLimit, Parent: *parent,
+		// The coordinator is gone: no one reads an answer or an error.
+		Exit: func() { os.Exit(exitOrphaned) }}
 	// The protocol pipe is UTF-8 JSON: never re-encoded for a console
 	// (console.go), so os.Stdout and not e.stdout.
-	if err := worker.Serve(context.Background(), os.Stdin, os.Stdout, *scratch, *memLimit); err != nil {
+	if err := worker.Serve(context.Background(), os.Stdin, os.Stdout, cfg); err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return errShown
 	}

@@ -30,6 +30,19 @@ type Postponed struct{ Msg string }
 
 func (e *Postponed) Error() string { return e.Msg }
 
+// Unavailable marks a file that was not read because the reader's own
+// engine could not be prepared on this machine (the PDF engine's compiled
+// code could be neither loaded nor rebuilt, issue 36): the run's problem,
+// never the file's. The file stays 未取り込み without a reason, so any later
+// run reads it; the run shows Msg once. Cause is the English chain.
+type Unavailable struct {
+	Msg   string
+	Cause error
+}
+
+func (e *Unavailable) Error() string { return e.Msg }
+func (e *Unavailable) Unwrap() error { return e.Cause }
+
 // Fixed per-file messages (reference/indexing.md §17.2, 取り込み wording per
 // DESIGN.md "Wording").
 const (

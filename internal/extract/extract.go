@@ -15,6 +15,10 @@ type Options struct {
 	Scratch string
 	// Limits against hostile files; zero fields take DefaultLimits.
 	Limits Limits
+	// MemLimit is the memory cap of the process that reads the file, in
+	// bytes (the worker's cap; 0 = none): a reader that runs an engine
+	// of its own bounds the engine's memory from it (the PDF engine).
+	MemLimit int64
 }
 
 // Limits against hostile files (reference/extraction.md §13).

@@ -80,6 +80,9 @@ func (r *run) summary() {
 	if s.NoText > 0 {
 		r.logf(Warn, msgNoTextPDF, s.NoText)
 	}
+	if s.Unavailable > 0 {
+		r.logf(Warn, msgUnavailable, s.Unavailable)
+	}
 	r.logf(Info, msgSeeList, r.ws.IngestList())
 	if len(s.Failures) == 0 {
 		return

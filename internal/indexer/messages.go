@@ -72,3 +72,10 @@ const (
 const failureListLimit = 50
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
+
+// A reader whose engine could not be prepared (extract.Unavailable, issue
+// 36): its files stay 未取り込み, never 失敗.
+const (
+	msgUnavailableKept = "    読む部品を準備できなかったため、未取り込みのまま残しました。（ファイルの失敗にはしません）"
+	msgUnavailable     = "読む部品を準備できなかったため、%d 件を未取り込みのまま残しました。次のインデックス作成でもう一度取り込みます（原因の詳細（英語）は indexing_log.txt にあります）。"
+)

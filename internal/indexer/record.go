@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"slices"
+
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/ingestlist"
@@ -79,6 +81,8 @@ func (r *run) apply(j *job, res worker.Result, row ingestlist.Row) applied {
 		r.applyDone(j, res.Response, &a, now)
 	case res.Outcome == worker.Finished && res.Response.Postponed:
 		r.applyPostponed(j.target, res.Response, &a)
+	case res.Outcome == worker.Finished && res.Response.Unavailable:
+		r.applyUnavailable(res.Response, &a)
 	default:
 		msg := res.Msg
 		a.detail = res.Detail
@@ -145,4 +149,18 @@ func (r *run) applyPostponed(t plan.Target, resp worker.Response, a *applied) {
 	r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: a.row.Error})
 	r.progress.Failed++
 	a.counted, a.outcome = false, OutcomePostponed
+}
+
+// applyUnavailable keeps a file whose reader could not prepare its engine
+// 未取り込み with its current row (issue 36): the engine's failure is the
+// run's message, shown once, never the file's; any later run reads the file.
+func (r *run) applyUnavailable(resp worker.Response, a *applied) {
+	if !slices.Contains(r.unavailable, resp.Msg) {
+		r.unavailable = append(r.unavailable, resp.Msg)
+		r.logf(Warn, "%s", resp.Msg)
+	}
+	a.lines = append(a.lines, msgUnavailableKept)
+	a.detail = resp.Detail
+	a.level, a.counted, a.outcome = Warn, false, OutcomeStopped
+	r.sum.Unavailable++
 }

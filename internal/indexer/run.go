@@ -123,6 +123,11 @@ type Summary struct {
 	NothingToDo                  bool
 	Failures                     []Failure
 	OnlySkipped                  []OnlySkip
+
+	// Unavailable counts the files kept 未取り込み because their reader's
+	// engine could not be prepared (extract.Unavailable); they are in
+	// Remaining too.
+	Unavailable int
 }
 
 // OnlySkip is a root named in Options.OnlyNames that the run could not
@@ -184,6 +189,9 @@ type run struct {
 	stats      RunStats
 	journalErr error
 	fault      *workspace.FaultError // the first workspace fault (fault.go)
+	// unavailable holds the run's messages of readers whose engine could
+	// not be prepared, each logged once (applyUnavailable).
+	unavailable []string
 }
 
 // Run performs one indexing run. A fatal error is returned as an error

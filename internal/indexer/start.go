@@ -24,9 +24,6 @@ func (r *run) start() error {
 		return err
 	}
 	r.prev = prev
-	if prev.Rejected > 0 {
-		r.logf(Warn, msgRejected, prev.Rejected)
-	}
 	jl, err := journal.ReadFile(r.ws.Journal())
 	if err != nil {
 		return err
@@ -131,7 +128,27 @@ func (r *run) readList() (*ingestlist.List, error) {
 	if l.Encoding != "" && l.Encoding != ingestlist.Native {
 		r.logf(Warn, msgListForeign, l.Encoding)
 	}
-	return l, nil
+	r.logSkips(l)
+	if len(l.Lost) == 0 {
+		return l, nil
+	}
+	// Rows whose names lost characters (listlost.go): each is the file
+	// it can only be, or the run stops as for a list it cannot read.
+	lines := r.resolveLost(l)
+	if len(lines) == 0 {
+		return l, nil
+	}
+	text := sprintf(msgListLost, r.ws.IngestList(), lostLines(lines))
+	if !r.opt.ResetList {
+		return nil, &FatalError{Msg: text + msgListStop}
+	}
+	moved, err := workspace.MoveAside(r.ws.IngestList())
+	if err != nil {
+		return nil, err
+	}
+	r.logf(Warn, "%s", text)
+	r.logf(Warn, msgListReset, moved)
+	return &ingestlist.List{}, nil
 }
 
 // dropRemovedIndexes deletes the indexes the user removed (settings'

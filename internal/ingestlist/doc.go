@@ -111,4 +111,12 @@
 //   - For rows with the same key the later line wins (List.Rows); List.Lines
 //     keeps every accepted line with its position among all data lines, for
 //     the journal's recovery.
+//   - Every line passed over (Rejected, Ignored, a last line cut by a
+//     crash) is named in List.Skips with its line number and a Japanese
+//     reason, for the indexer's log (issue 36); a line of any length is
+//     passed over without being held (at most maxLineBytes of it).
+//   - In a list in another form, a 相対パス that holds `?` and would be
+//     valid if they were characters lost them to the encoding (Excel's
+//     Shift_JIS save of an emoji, 𠮷, Hangul or é): the row goes to
+//     List.Lost, not Rows, for the indexer to find its file (lost.go).
 package ingestlist

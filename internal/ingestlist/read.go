@@ -48,6 +48,17 @@ type List struct {
 	// non-negative decimal number, a line before the header that is neither
 	// a folder line nor the header, a line longer than maxLineBytes.
 	Ignored int
+	// Skips names the lines passed over, with their line numbers and
+	// reasons (Rejected and Ignored lines, a last line cut by a crash), in
+	// file order: the first maxSkips of them; MoreSkips counts the rest.
+	Skips     []Skip
+	MoreSkips int
+	// Lost are the rows of a list in another form than the seed's whose
+	// 相対パス lost characters to the encoding (`?` for an emoji, 𠮷,
+	// Hangul or é when Excel saved it as Shift_JIS; lost.go): the path
+	// holds `?` and is valid otherwise. They are not in Rows until the
+	// indexer finds their files (Resolve).
+	Lost []LostRow
 	// LegacyFolders are names from folder lines that fail
 	// workspace.TestStoredIndexName but pass workspace.TestPlainFolderName
 	// (names of an earlier version ending in . or a space). Their lines are
@@ -147,7 +158,14 @@ func read(r io.Reader) (*List, error) {
 			return nil, err
 		}
 		if !ok && !(cut && rd.foreign) {
-			break // end of input; an unterminated last line is dropped
+			// End of input; an unterminated last line is dropped.
+			switch {
+			case cut && tooLong:
+				rd.l.skip(rd.lineNo+1, reasonTooLong)
+			case cut:
+				rd.l.skip(rd.lineNo+1, reasonCut)
+			}
+			break
 		}
 		rd.lineNo++
 		for first && strings.HasPrefix(line, bom) {
@@ -177,13 +195,22 @@ type listReader struct {
 }
 
 // ignore passes over a line the seed's form may hold (a torn or stray
-// line, counted as Ignored); in a foreign file it fails the read.
+// line, counted as Ignored and named in Skips); in a foreign file it fails
+// the read.
 func (rd *listReader) ignore(reason string) error {
 	if rd.foreign {
 		return &FormatError{Line: rd.lineNo, Reason: reason}
 	}
 	rd.l.Ignored++
+	rd.l.skip(rd.lineNo, reason)
 	return nil
+}
+
+// reject passes over a line whose index name or path breaks the name
+// rules (counted as Rejected and named in Skips).
+func (rd *listReader) reject(reason string) {
+	rd.l.Rejected++
+	rd.l.skip(rd.lineNo, reason)
 }
 
 // line reads one line of the file.
@@ -225,14 +252,18 @@ func (rd *listReader) headLine(n int) error {
 	}
 	switch {
 	case f[0] == folderLabel && (fn == 2 || fn == 3):
-		rd.l.addFolder(f[1], f[2], fn)
+		if !rd.l.addFolder(f[1], f[2], fn) {
+			rd.reject(reasonFolder)
+		}
 	case n >= legacyColumns && isHeader(f):
 		rd.inData, rd.ncols = true, n
 		if n >= rowColumns && f[rowColumns-1] == colVersion {
 			rd.versionCol = rowColumns - 1
 		}
-	default:
+	case rd.foreign:
 		return rd.ignore(reasonNoHeader)
+	default:
+		return rd.ignore(reasonStray)
 	}
 	return nil
 }
@@ -247,13 +278,20 @@ func (rd *listReader) dataLine(n int) error {
 	if n != rd.ncols {
 		return rd.ignore(fmt.Sprintf(reasonColumns, n, rd.ncols))
 	}
+	lost := false
 	if !ValidRelPath(rd.f[0]) {
-		l.Rejected++
-		return nil
+		if lost = rd.foreign && lostChars(rd.f[0]); !lost {
+			rd.reject(rejectReason(rd.f[0]))
+			return nil
+		}
 	}
 	row, why := parseRow(&rd.f, rd.versionCol, rd.foreign)
 	if why != "" {
 		return rd.ignore(why)
+	}
+	if lost {
+		l.Lost = append(l.Lost, LostRow{Row: row, Line: rd.lineNo, Index: l.DataLines - 1})
+		return nil
 	}
 	key := row.Key()
 	i, ok := l.keys[key]
@@ -298,7 +336,8 @@ func fitColumns(f *[rowColumns]string, n, ncols int) int {
 	return n
 }
 
-func (l *List) addFolder(path, name string, n int) {
+// addFolder takes a folder line; false for a name that is rejected.
+func (l *List) addFolder(path, name string, n int) bool {
 	switch {
 	case n == 2:
 		l.Folders = append(l.Folders, Folder{Path: path})
@@ -308,8 +347,9 @@ func (l *List) addFolder(path, name string, n int) {
 		l.LegacyFolders = append(l.LegacyFolders, name)
 		l.LegacyLines = append(l.LegacyLines, Folder{Path: path, Name: name})
 	default:
-		l.Rejected++
+		return false
 	}
+	return true
 }
 
 // isHeader reports whether the first seven fields are the header's.
@@ -404,58 +444,4 @@ func parseCount(s string, bits int) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(s, 10, bits+1)
 	return n, err == nil
-}
-
-// lineReader yields LF-terminated lines, without the LF and one CR before
-// it.
-type lineReader struct {
-	br  *bufio.Reader
-	buf []byte
-}
-
-// next returns the next terminated line. ok is false at the end of the
-// input, including when the input ends in a line without its LF: that line
-// was cut by a crash while being written and is dropped, except that cut
-// reports it and line holds it (without a CR at its end), for a list that
-// a person's tool saved without a last line break. tooLong reports a line
-// over maxLineBytes, which is consumed but not returned.
-func (lr *lineReader) next() (line string, ok, tooLong, cut bool, err error) {
-	lr.buf = lr.buf[:0]
-	for {
-		chunk, err := lr.br.ReadSlice('\n')
-		switch {
-		case err == nil:
-			if tooLong {
-				return "", true, true, false, nil
-			}
-			if len(lr.buf) == 0 {
-				return trimLine(chunk), true, false, false, nil
-			}
-			lr.buf = append(lr.buf, chunk...)
-			return trimLine(lr.buf), true, false, false, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			if !tooLong && len(lr.buf)+len(chunk) > maxLineBytes {
-				tooLong, lr.buf = true, lr.buf[:0]
-			}
-			if !tooLong {
-				lr.buf = append(lr.buf, chunk...)
-			}
-		case errors.Is(err, io.EOF):
-			if tooLong || len(lr.buf)+len(chunk) == 0 {
-				return "", false, false, false, nil
-			}
-			rest := strings.TrimSuffix(string(append(lr.buf, chunk...)), "\r")
-			return rest, false, false, true, nil
-		default:
-			return "", false, false, false, err
-		}
-	}
-}
-
-func trimLine(b []byte) string {
-	b = b[:len(b)-1] // the LF
-	if len(b) > 0 && b[len(b)-1] == '\r' {
-		b = b[:len(b)-1]
-	}
-	return string(b)
 }

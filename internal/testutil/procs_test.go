@@ -1,11 +1,14 @@
 package testutil_test
 
 import (
+	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/testutil"
 )
@@ -47,4 +50,31 @@ func TestProcessesWith(t *testing.T) {
 	if got := testutil.ProcessesWith(named); len(got) != 0 {
 		t.Errorf("after the process ended: ProcessesWith(%q) = %q, want none", named, got)
 	}
+}
+
+// TestChildrenOf: a process's children are named by its id, and
+// WaitGone tells when they end.
+func TestChildrenOf(t *testing.T) {
+	cmd := exec.Command("sleep", "60")
+	if runtime.GOOS == "windows" {
+		cmd = exec.Command("ping", "-n", "60", "127.0.0.1")
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skipf("no process to start: %v", err)
+	}
+	got := testutil.ChildrenOf(os.Getpid())
+	if !slices.Contains(got, cmd.Process.Pid) {
+		t.Errorf("ChildrenOf(self) = %v, want %d among them", got, cmd.Process.Pid)
+	}
+	if n := testutil.Threads(os.Getpid()); n < 2 {
+		t.Errorf("Threads(self) = %d, want the Go runtime's several", n)
+	}
+	if left := testutil.WaitGone(t, []int{cmd.Process.Pid}, 100*time.Millisecond); len(left) != 1 {
+		t.Errorf("WaitGone(running) = %v, want it left", left)
+	}
+	cmd.Process.Kill()
+	if left := testutil.WaitGone(t, []int{cmd.Process.Pid}, 5*time.Second); len(left) != 0 {
+		t.Errorf("WaitGone(killed) = %v, want none", left)
+	}
+	cmd.Wait()
 }

@@ -31,7 +31,8 @@ const (
 // a Go package name or an English error chain. The English chain
 // (err.Error()) goes to indexing_log.txt only, as the response's Detail.
 //
-//   - a reader's *extract.Error, *extract.Postponed or a place name's
+//   - a reader's *extract.Error, *extract.Postponed, *extract.Unavailable
+//     (the run's message) or a place name's
 //     *content.NameError: its fixed message;
 //   - a message naming a password: the password message alone;
 //   - not found, access denied, path too long, file in use: the cause;
@@ -42,9 +43,12 @@ func Describe(err error) string {
 	var post *extract.Postponed
 	var xerr *extract.Error
 	var nerr *content.NameError
+	var unav *extract.Unavailable
 	switch {
 	case errors.As(err, &post):
 		return post.Msg
+	case errors.As(err, &unav):
+		return unav.Msg
 	case errors.As(err, &xerr):
 		return xerr.Msg
 	case errors.As(err, &nerr):

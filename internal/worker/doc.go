@@ -11,9 +11,14 @@
 // stdin and stdout as pipes. Each request is one JSON object on one line
 // (Request); the worker answers each with one JSON line (Response) after
 // writing the file's place TSVs into Request.Stage with content.WriteFolder.
-// One request is in flight per worker at a time. A worker exits when stdin
-// closes. Anything the worker prints on stderr is kept (the last lines) to
-// explain a crash.
+// Up to Depth requests are in the worker's pipe; it extracts one at a
+// time. A worker exits when stdin closes. It also ends by itself, killing
+// the converters it started, once its coordinator is gone (issue 36), on
+// every system and whatever the Job Object or Pdeathsig do: when the
+// coordinator's process ends (--parent: getppid polled on Unix, a wait on
+// the process handle on Windows) and when stdin closes while a request is
+// outstanding, which the coordinator never does (Serve). Anything the
+// worker prints on stderr is kept (the last lines) to explain a crash.
 //
 // A worker never writes workspace state: it reads the source read-only,
 // writes only inside its scratch folder and the stage folder it is given,

@@ -50,3 +50,10 @@ func faultHook(name, path string) {
 		}
 	}
 }
+
+// noSystemGuard lets end-to-end tests start workers without the system's
+// guard against orphans (Pdeathsig on Linux, the Job Object's
+// kill-on-close on Windows), as where it does not fire, so that they show
+// the worker ending by itself (issue 36). It exists only in binaries built
+// with -tags testhooks: FUMIBAKO_TEST_NO_GUARD=1.
+func noSystemGuard() bool { return os.Getenv("FUMIBAKO_TEST_NO_GUARD") != "" }

@@ -27,7 +27,7 @@ func startExec(cfg Config, scratch string) (proc, error) {
 		return nil, fmt.Errorf("worker: create scratch %s: %w", scratch, err)
 	}
 	args := append(append([]string{}, cfg.Args...), Command, "--scratch", scratch,
-		"--mem-limit", fmt.Sprint(cfg.MemLimit))
+		"--mem-limit", fmt.Sprint(cfg.MemLimit), "--parent", fmt.Sprint(os.Getpid()))
 	cmd := exec.Command(cfg.Exe, args...)
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	setProcessGroup(cmd)

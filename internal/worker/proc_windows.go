@@ -54,6 +54,9 @@ func osTree(cmd *exec.Cmd, memLimit int64) (procTree, error) {
 	t := &jobTree{job: job}
 	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
 	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	if noSystemGuard() {
+		info.BasicLimitInformation.LimitFlags = 0
+	}
 	if memLimit > 0 {
 		info.BasicLimitInformation.LimitFlags |= windows.JOB_OBJECT_LIMIT_PROCESS_MEMORY
 		info.ProcessMemoryLimit = uintptr(memLimit)

@@ -29,6 +29,10 @@ type Response struct {
 	Postponed bool     `json:"postponed,omitempty"` // stays 未取り込み with Msg (seed: Postponed)
 	Log       []string `json:"log,omitempty"`       // indented lines for indexing_log.txt
 	NoText    bool     `json:"noText,omitempty"`    // a PDF without a text layer (extract.Result.NoText)
+	// Unavailable says that the reader's engine could not be prepared
+	// (extract.Unavailable): Msg is the run's message, not the file's
+	// failure; the file stays 未取り込み with its current row.
+	Unavailable bool `json:"unavailable,omitempty"`
 
 	// Fault, when set, says that the worker could not write the workspace
 	// (its scratch or the staged place TSVs): the disk is full, read-only,

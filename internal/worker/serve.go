@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/content"
@@ -20,35 +22,88 @@ import (
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
+// ServeConfig is what a worker process is given (Serve).
+type ServeConfig struct {
+	Scratch  string // the worker's private folder
+	MemLimit int64  // the worker's memory cap in bytes (0 = none)
+	// Parent is the coordinator's process id; the worker ends once that
+	// process is gone (0: not watched).
+	Parent int
+	// Exit ends the process at once. Serve calls it, from another
+	// goroutine and after killing the converters it started, when the
+	// coordinator is gone: its process ended (Parent), or the request
+	// pipe closed while a request was outstanding (the coordinator closes
+	// it only with none outstanding, or while it kills the worker). nil:
+	// nothing is killed or ended (tests).
+	Exit func()
+}
+
 // Serve is the worker's main loop: read requests from r until EOF, extract
-// each file and answer on w. scratch is the worker's private folder.
-func Serve(ctx context.Context, r io.Reader, w io.Writer, scratch string, memLimit int64) error {
-	if memLimit > 0 {
+// each file and answer on w.
+//
+// A worker ends by itself once its coordinator is gone, on every system
+// and whatever the Job Object or Pdeathsig do (issue 36: Windows workers
+// outlived a killed coordinator where the job's kill-on-close did not
+// fire): it watches the coordinator's process (watchParent) and the end of
+// its request pipe, read by a goroutine of its own so that a file being
+// extracted (or hung) does not keep it from seeing the end.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error {
+	if cfg.MemLimit > 0 {
 		// A soft limit makes the GC work harder near the cap; the
 		// supervisor's RSS watch is the hard one.
-		debug.SetMemoryLimit(memLimit * 8 / 10)
+		debug.SetMemoryLimit(cfg.MemLimit * 8 / 10)
 	}
 	// Files LibreOffice converts go through one LibreOffice kept running
 	// for the worker's life (libreoffice/warm.go); it ends with the worker.
 	libreoffice.KeepWarm()
 	defer libreoffice.CloseWarm()
-	in := bufio.NewScanner(r)
-	in.Buffer(make([]byte, 64*1024), 16<<20)
-	out := json.NewEncoder(w)
-	for in.Scan() {
-		var req Request
-		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
-			return fmt.Errorf("worker: bad request %q: %w", in.Bytes(), err)
+	var once sync.Once
+	gone := func() {
+		once.Do(func() {
+			if cfg.Exit != nil {
+				libreoffice.KillConverters()
+				cfg.Exit()
+			}
+		})
+	}
+	if cfg.Parent > 0 {
+		watchParent(cfg.Parent, gone)
+	}
+	// outstanding counts the requests read and not yet answered; it
+	// drops before the answer is written, so a pipe the coordinator
+	// closes after its last answer never looks like its end.
+	var outstanding atomic.Int64
+	reqs := make(chan []byte, Depth+1)
+	readErr := make(chan error, 1)
+	go func() {
+		in := bufio.NewScanner(r)
+		in.Buffer(make([]byte, 64*1024), 16<<20)
+		for in.Scan() {
+			outstanding.Add(1)
+			reqs <- append([]byte(nil), in.Bytes()...)
 		}
-		resp := handle(ctx, req, scratch)
+		readErr <- in.Err()
+		close(reqs)
+		if outstanding.Load() > 0 {
+			gone()
+		}
+	}()
+	out := json.NewEncoder(w)
+	for line := range reqs {
+		var req Request
+		if err := json.Unmarshal(line, &req); err != nil {
+			return fmt.Errorf("worker: bad request %q: %w", line, err)
+		}
+		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit)
+		outstanding.Add(-1)
 		if err := out.Encode(resp); err != nil {
 			return fmt.Errorf("worker: write response: %w", err)
 		}
 	}
-	return in.Err()
+	return <-readErr
 }
 
-func handle(ctx context.Context, req Request, scratch string) (resp Response) {
+func handle(ctx context.Context, req Request, scratch string, memLimit int64) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
 	clearScratch(dir)
@@ -57,7 +112,7 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 		return writeFailed(resp, err)
 	}
 	faultHook(req.Name, req.Path)
-	res, err := extractSafely(ctx, req, dir)
+	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit})
 	if err != nil {
 		if f := scratchFault(err, scratch); f != nil {
 			return faulted(resp, f)
@@ -77,15 +132,18 @@ func handle(ctx context.Context, req Request, scratch string) (resp Response) {
 	return resp
 }
 
+// extractFile is extract.Extract (a seam: tests make a file hang).
+var extractFile = extract.Extract
+
 // extractSafely turns a panic inside a reader into a per-file failure, so
 // one bad file never takes the worker down (STYLE.md §5).
-func extractSafely(ctx context.Context, req Request, scratch string) (res *extract.Result, err error) {
+func extractSafely(ctx context.Context, req Request, opt extract.Options) (res *extract.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = extract.Corrupt(fmt.Errorf("panic: %v", p))
 		}
 	}()
-	return extract.Extract(ctx, req.Path, req.Name, extract.Options{Scratch: scratch})
+	return extractFile(ctx, req.Path, req.Name, opt)
 }
 
 // writeFailed answers an error of writing the workspace (the scratch, the
@@ -141,9 +199,12 @@ func failed(resp Response, err error) Response {
 	resp.Detail = err.Error()
 	var post *extract.Postponed
 	var xerr *extract.Error
+	var unav *extract.Unavailable
 	switch {
 	case errors.As(err, &post):
 		resp.Postponed = true
+	case errors.As(err, &unav):
+		resp.Unavailable = true
 	case errors.As(err, &xerr):
 		resp.Log = append(resp.Log, xerr.Log...)
 		// Its Error() is the Japanese message; the chain is its cause.

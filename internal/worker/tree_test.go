@@ -22,10 +22,16 @@ import (
 //	spawnhold    start a "hold" child, then wait
 //	hold         allocate and touch 256 MiB, then wait
 //	coordinator  start a Slot whose worker spawns, then wait (killed by the test)
+//	orphaner     start a serving worker as orphan_test.go says, then wait
+//	serve        serve requests as a worker does (orphan_test.go)
 func TestMain(m *testing.M) {
 	switch os.Getenv("FUMIBAKO_WORKER_HELPER") {
 	case "":
 		os.Exit(m.Run())
+	case "orphaner":
+		orphaner()
+	case "serve":
+		serveHelper()
 	case "oomexit":
 		os.Stderr.WriteString("fatal error: out of memory\n")
 		os.Exit(2)

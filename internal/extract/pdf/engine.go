@@ -2,10 +2,13 @@ package pdf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,25 +17,40 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/fumibako/fumibako/internal/extract"
 )
 
 // The engine is PDFium compiled to WebAssembly, run by wazero inside the
 // worker process (no cgo, no helper program): a hostile PDF can at worst
-// trap the module or exhaust its bounded memory, and the worker's
-// per-file deadline kills the process if it hangs. bench/pdf.md has the
-// measurements that chose it.
+// trap the module or exhaust its bounded memory (memory.go), and the
+// worker's per-file deadline kills the process if it hangs. bench/pdf.md
+// has the measurements that chose it.
 //
 // Compiling the 5.8 MB module takes seconds, so the compiled code is kept
 // in wazero's file cache under the user's cache folder (keyed by module
 // and wazero version; wazero writes it through a temporary file and a
 // rename, so concurrent workers are safe). A cold worker pays the
 // compilation once per machine; a warm one starts the engine in ~0.1 s.
+//
+// The cache is disposable (issue 36): an entry that fails to load (cut,
+// empty, overwritten) fails the compilation, so the entries are deleted
+// and the engine is started once more, which compiles and writes them
+// again; a cache folder that cannot be written is then left out. Only when
+// the engine cannot start even so is it unavailable: an
+// *extract.Unavailable, the run's message (MsgEngine) and never the
+// file's failure, so the PDF stays 未取り込み and a later run reads it.
 
-// memoryLimitPages bounds the module's linear memory (64 KiB pages): 1 GiB.
-const memoryLimitPages = 16384
+// MsgEngine is the run's message when the PDF engine cannot be prepared
+// (issue 36): the PDFs stay 未取り込み, the run goes on with other files.
+const MsgEngine = "PDF を読む部品を準備できませんでした。PDF は未取り込みのまま残し、失敗にはしません（次のインデックス作成でもう一度取り込みます。ほかのファイルの取り込みは続けます）"
 
 // cacheDirName is the folder under os.UserCacheDir holding compiled code.
 const cacheDirName = "fumibako/wazero"
+
+// cacheRoot is the per-user cache folder (os.UserCacheDir; a seam that
+// tests point at a folder of their own).
+var cacheRoot = os.UserCacheDir
 
 var engine struct {
 	sync.Mutex
@@ -40,14 +58,17 @@ var engine struct {
 	inst pdfium.Pdfium
 	err  error
 	once bool
+	mem  *memoryBound // the linear memory's bound (memory.go)
 }
 
 // instance returns the worker's PDFium instance, starting the engine on
-// the first PDF. The caller holds engine's lock.
-func instance() (pdfium.Pdfium, error) {
+// the first PDF with memLimit, the worker's memory cap (0 = none). The
+// caller holds engine's lock.
+func instance(memLimit int64) (pdfium.Pdfium, error) {
 	if !engine.once {
 		engine.once = true
-		engine.pool, engine.err = newPool()
+		engine.mem = newMemoryBound(memLimit)
+		engine.pool, engine.inst, engine.err = start(engine.mem)
 	}
 	if engine.err != nil {
 		return nil, engine.err
@@ -55,7 +76,7 @@ func instance() (pdfium.Pdfium, error) {
 	if engine.inst == nil {
 		inst, err := engine.pool.GetInstance(time.Minute)
 		if err != nil {
-			return nil, fmt.Errorf("extract: pdfium instance: %w", err)
+			return nil, unavailable(fmt.Errorf("extract: pdfium instance: %w", err))
 		}
 		engine.inst = inst
 	}
@@ -71,17 +92,94 @@ func discard() {
 	}
 }
 
-func newPool() (pdfium.Pool, error) {
+// unavailable is the engine's own failure: the run's, not the file's.
+func unavailable(cause error) error {
+	return &extract.Unavailable{Msg: MsgEngine, Cause: cause}
+}
+
+// start starts the engine with the compiled-code cache; when that fails,
+// it deletes the cache's entries and starts once more (a damaged entry is
+// compiled and written again), then once without the cache (a folder that
+// cannot be written).
+func start(mem *memoryBound) (pdfium.Pool, pdfium.Pdfium, error) {
+	dir := cacheDir()
+	pool, inst, err := startWith(dir, mem)
+	if err == nil || dir == "" {
+		if err != nil {
+			err = unavailable(err)
+		}
+		return pool, inst, err
+	}
+	errs := []error{err}
+	if cerr := clearCache(dir); cerr != nil {
+		errs = append(errs, cerr)
+	}
+	if pool, inst, err = startWith(dir, mem); err == nil {
+		return pool, inst, nil
+	}
+	errs = append(errs, fmt.Errorf("after rebuilding the cache: %w", err))
+	if pool, inst, err = startWith("", mem); err == nil {
+		return pool, inst, nil
+	}
+	errs = append(errs, fmt.Errorf("without the cache: %w", err))
+	return nil, nil, unavailable(errors.Join(errs...))
+}
+
+// cacheDir is the compiled-code cache folder ("" when the user has none).
+func cacheDir() string {
+	root, err := cacheRoot()
+	if err != nil || root == "" {
+		return ""
+	}
+	return filepath.Join(root, filepath.FromSlash(cacheDirName))
+}
+
+// clearCache deletes the cache's entries (wazero keeps them in one folder
+// per wazero version below dir); another worker's temporary files, which
+// it renames into place, are left alone.
+func clearCache(dir string) error {
+	var errs []error
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && !strings.HasSuffix(d.Name(), ".tmp") {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+		return nil
+	})
+	if len(errs) > 0 {
+		return fmt.Errorf("extract: clear the pdfium code cache %s: %w", dir, errors.Join(errs...))
+	}
+	return nil
+}
+
+// startWith starts the engine with the code cache in dir ("" = none) and
+// takes its instance, so that a module that compiles but cannot be
+// instantiated counts as a failure to start (startEngine; a seam that
+// tests make fail).
+var startWith = startEngine
+
+func startEngine(dir string, mem *memoryBound) (pdfium.Pool, pdfium.Pdfium, error) {
 	rc := wazero.NewRuntimeConfig().
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
-		WithMemoryLimitPages(memoryLimitPages)
-	if dir, err := os.UserCacheDir(); err == nil {
-		if cc, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, filepath.FromSlash(cacheDirName))); err == nil {
-			rc = rc.WithCompilationCache(cc)
+		WithMemoryLimitPages(mem.pages())
+	if dir != "" {
+		cc, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("extract: pdfium code cache %s: %w", dir, err)
 		}
+		rc = rc.WithCompilationCache(cc)
 	}
 	pool, err := webassembly.Init(webassembly.Config{
-		Context:  context.Background(),
+		// The linear memory comes from mem (memory.go), which tells
+		// a document that ran out of it from a broken one.
+		Context:  experimental.WithMemoryAllocator(context.Background(), mem),
 		MinIdle:  1,
 		MaxIdle:  1,
 		MaxTotal: 1,
@@ -92,7 +190,12 @@ func newPool() (pdfium.Pool, error) {
 		Stderr:        io.Discard,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("extract: start pdfium: %w", err)
+		return nil, nil, fmt.Errorf("extract: start pdfium: %w", err)
 	}
-	return pool, nil
+	inst, err := pool.GetInstance(time.Minute)
+	if err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("extract: pdfium instance: %w", err)
+	}
+	return pool, inst, nil
 }

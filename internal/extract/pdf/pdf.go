@@ -59,18 +59,29 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 	}
 	engine.Lock()
 	defer engine.Unlock()
-	inst, err := instance()
+	inst, err := instance(opt.MemLimit)
 	if err != nil {
 		return nil, err
 	}
+	engine.mem.reset()
 	res, err := readDoc(ctx, inst, f, st.Size())
-	if err != nil {
-		if !errors.Is(err, errRefused) {
-			// A failure past the open may have left the module in a bad
-			// state: the next document gets a fresh instance.
-			discard()
-		}
+	switch {
+	case err != nil && engine.mem.exhausted():
+		// The module was refused memory past its bound (memory.go):
+		// whatever failed after that, the document is too large.
+		discard()
+		return nil, extract.Fail(extract.MsgOutOfMemory, fmt.Errorf("extract: pdfium memory bound of %d bytes reached: %w", engine.mem.limit, err))
+	case err != nil && !errors.Is(err, errRefused):
+		// A failure past the open may have left the module in a bad
+		// state: the next document gets a fresh instance.
+		discard()
 		return nil, err
+	case err != nil:
+		return nil, err
+	case engine.mem.used() > engine.mem.limit/2:
+		// A module memory never shrinks: after a large document a
+		// fresh instance gives the memory back to the system.
+		discard()
 	}
 	return res, nil
 }
