@@ -152,11 +152,13 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 		}
 		var texts []fileText
 		for _, i := range c {
+			if items[i].dir != "" {
+				// Streamed from its per-file folder while encoded.
+				texts = append(texts, fileText{name: items[i].name, index: i, dir: items[i].dir, want: items[i].entry})
+				continue
+			}
 			places, err := items[i].places, error(nil)
-			switch {
-			case items[i].dir != "":
-				places, err = freshPlaces(items[i])
-			case items[i].old >= 0:
+			if items[i].old >= 0 {
 				places, err = old.Places(items[i].old)
 			}
 			if err != nil {
@@ -177,7 +179,11 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 			return enc.err
 		}
 		for _, ft := range texts {
+			// An old file's long lines of an earlier version were split
+			// while encoded: its row counts the lines as written.
+			n := enc.counts[ft.index]
 			entries[ft.index].foldedBytes = enc.folded[ft.index]
+			entries[ft.index].lines, entries[ft.index].textBytes = n.lines, n.text
 		}
 	}
 	if len(unreadable) > 0 {
@@ -218,7 +224,7 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 // folder dir, old -1) or kept from the old index (old ≥ 0).
 type item struct {
 	name   string
-	dir    string          // per-file folder of a fresh file whose text is read again
+	dir    string          // per-file folder of a fresh file whose text is streamed when encoded
 	places []extract.Place // a fresh file's text, when kept in memory (dir "")
 	old    int
 	entry  fileEntry
@@ -246,23 +252,13 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 		if !content.IsFileFolder(sub) {
 			continue
 		}
-		places, err := content.ReadFolder(sub)
+		it, err := readFileFolder(e.Name(), sub, &kept)
 		if err != nil {
 			broken = append(broken, brokenFolder{name: e.Name(), dir: sub, err: err})
 			continue
 		}
-		// The text stays in memory up to keepText bytes for the folder;
-		// beyond that only the file-table row is kept and the text is read
-		// again when its chunk is encoded, so a folder's new text is never
-		// all in memory at once (reading twice costs a second open of
-		// every place file, which small folders need not pay).
-		it := item{name: e.Name(), places: nonEmpty(places), old: -1}
-		it.entry = entryOf(it.name, it.places)
 		if src, ok := content.ReadSource(sub); ok {
 			it.entry.mtime, it.entry.size = src.ModTime.UnixNano(), src.Size
-		}
-		if kept += it.entry.textBytes; kept > keepText {
-			it.places, it.dir = nil, sub
 		}
 		if prev, ok := fresh[fileKey(it.name)]; ok && compareFiles(prev.name, it.name) > 0 {
 			// Two folders differing only in case: keep one, by name order.
@@ -275,24 +271,57 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 	return fresh, dirs, broken, nil
 }
 
-// keepText is how much new text a publish keeps in memory between reading
-// the per-file folders and encoding them. A variable for tests.
-var keepText = int64(64 << 20)
-
-// freshPlaces reads a fresh file's places again for encoding; they must
-// be what its file-table row was computed from.
-func freshPlaces(it item) ([]extract.Place, error) {
-	places, err := content.ReadFolder(it.dir)
+// readFileFolder reads the per-file folder dir of the file name for its
+// file-table row. The text stays in memory up to keepText bytes for the
+// folder (kept counts them); beyond that, and for any file of more than
+// streamText bytes, only the row is kept and the text is streamed from
+// dir when its chunk is encoded (content.EachLine), so a folder's new
+// text is never all in memory at once, and a large file's never is
+// (issue 36: the coordinator's memory does not grow with a file). A large
+// file is read twice, once to count and once to encode; small folders
+// are read once.
+func readFileFolder(name, dir string, kept *int64) (item, error) {
+	it := item{name: name, old: -1}
+	places, big, err := content.ReadFolderUpTo(dir, streamText)
 	if err != nil {
-		return nil, err
+		return it, err
 	}
-	places = nonEmpty(places)
-	e := entryOf(it.name, places)
-	e.mtime, e.size = it.entry.mtime, it.entry.size
-	if e != it.entry {
-		return nil, fmt.Errorf("bodyindex: %s changed while it was published", it.dir)
+	if big {
+		it.dir = dir
+		it.entry, err = entryOfDir(name, dir)
+		return it, err
 	}
-	return places, nil
+	it.places = nonEmpty(places)
+	it.entry = entryOf(name, it.places)
+	if *kept += it.entry.textBytes; *kept > keepText {
+		it.places, it.dir = nil, dir
+	}
+	return it, nil
+}
+
+// keepText is how much new text a publish keeps in memory between reading
+// the per-file folders and encoding them; streamText the most text of a
+// file that is read into memory at all. Variables for tests.
+var (
+	keepText   = int64(64 << 20)
+	streamText = int64(4 << 20)
+)
+
+// entryOfDir computes the file-table row of a fresh file from its
+// per-file folder a line at a time, as entryOf does from its places.
+func entryOfDir(name, dir string) (fileEntry, error) {
+	e := fileEntry{name: name}
+	last := ""
+	err := content.EachLine(dir, func(place, line string) error {
+		if e.lines == 0 || place != last {
+			e.places++
+			last = place
+		}
+		e.lines++
+		e.textBytes += int64(len(line)) + 1
+		return nil
+	})
+	return e, err
 }
 
 // nonEmpty drops places without lines: they have no text to index.

@@ -1,0 +1,181 @@
+package bodyindex
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+)
+
+// numbered is a stored line with the number search gives it (the segment's
+// line number plus its offset in the segment).
+type numbered struct {
+	place string
+	no    int
+	text  string
+}
+
+// numberedLines reads every line of file name of dir's body index with
+// its number, from the parts' segments.
+func numberedLines(t *testing.T, dir, name string) []numbered {
+	t.Helper()
+	f, err := OpenFolder(dir)
+	if err != nil || f == nil {
+		t.Fatalf("OpenFolder = %v, %v", f, err)
+	}
+	defer f.Close()
+	var out []numbered
+	for i := 0; i < f.NumParts(); i++ {
+		p := f.Part(i)
+		files, _ := p.Files()
+		segs, err := p.Segments()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache := map[int][]string{}
+		for _, s := range segs {
+			if files[s.File] != name {
+				continue
+			}
+			lines, err := p.segmentLines(s, cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, l := range lines {
+				out = append(out, numbered{s.Place, s.LineNo + k, l})
+			}
+		}
+	}
+	return out
+}
+
+// TestIssue36PublishLongLines: whether a file's text is kept in memory,
+// read again or streamed, a publish writes the same bytes; a line longer
+// than extract.LineMaxRunes (written by an earlier version) is split, a
+// continuation line keeps the number of the line it continues, and the
+// lines after it keep theirs; Places reads back what was stored.
+func TestIssue36PublishLongLines(t *testing.T) {
+	long := "行頭" + strings.Repeat("あいうえおabcde", extract.LineMaxRunes/5) + "行末"
+	split := extract.AppendLine(nil, long)
+	if len(split) != 3 {
+		t.Fatalf("the long line splits in %d", len(split))
+	}
+	stageAll := func(dir string) {
+		// An Excel sheet whose row 2 was split by extract.Extract.
+		sheet := append(append([]string{"見出し\t金額"}, split...), "合計\t3")
+		if _, err := content.WriteFolder(filepath.Join(dir, "表.xlsx"), []extract.Place{{Name: "売上", Lines: sheet}, {Name: "売上[図形]", Lines: []string{"B2\t図"}}}); err != nil {
+			t.Fatal(err)
+		}
+		// A text file written by a version before the cap: its long
+		// line is whole in the TSV.
+		if _, err := content.WriteFolder(filepath.Join(dir, "古い.txt"), []extract.Place{{Name: "本文", Lines: []string{"一行目", long, "三行目"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantRows := map[string][]numbered{
+		"表.xlsx": {{"売上", 1, "見出し\t金額"}, {"売上", 2, split[0]}, {"売上", 2, split[1]}, {"売上", 2, split[2]}, {"売上", 3, "合計\t3"}, {"売上[図形]", 1, "B2\t図"}},
+		"古い.txt": {{"本文", 1, "一行目"}, {"本文", 2, split[0]}, {"本文", 2, split[1]}, {"本文", 2, split[2]}, {"本文", 3, "三行目"}},
+	}
+	var first map[string]string
+	for _, tc := range []struct {
+		name         string
+		keep, stream int64
+	}{
+		{"kept in memory", 1 << 40, 1 << 40},
+		{"read again", 0, 1 << 40},
+		{"streamed", 1 << 40, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oldKeep, oldStream := keepText, streamText
+			keepText, streamText = tc.keep, tc.stream
+			defer func() { keepText, streamText = oldKeep, oldStream }()
+			dir := tempDir(t)
+			stageAll(dir)
+			if err := Publish(dir, nil); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+				got[e.Name()] = string(b)
+			}
+			if first == nil {
+				first = got
+			} else if !reflect.DeepEqual(got, first) {
+				t.Errorf("the index differs from the one written with the text kept in memory")
+			}
+			for name, want := range wantRows {
+				if rows := numberedLines(t, dir, name); !reflect.DeepEqual(rows, want) {
+					t.Errorf("%s: lines %.60v, want %.60v", name, rows, want)
+				}
+				places, err := ReadFile(dir, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var lines []string
+				for _, p := range places {
+					lines = append(lines, p.Lines...)
+				}
+				var wantLines []string
+				for _, r := range want {
+					wantLines = append(wantLines, r.text)
+				}
+				if !reflect.DeepEqual(lines, wantLines) {
+					t.Errorf("%s: ReadFile gives %.60q", name, lines)
+				}
+			}
+			// Publishing again (nothing changed) gives the same bytes.
+			stageAll(dir)
+			if err := Publish(dir, nil); err != nil {
+				t.Fatal(err)
+			}
+			for n, b := range got {
+				if c, _ := os.ReadFile(filepath.Join(dir, n)); string(c) != b {
+					t.Errorf("%s changed when published again", n)
+				}
+			}
+		})
+	}
+}
+
+// TestIssue36EncoderSplits: the encoder splits a long line it is handed
+// from an index of an earlier version and counts what it wrote, so that
+// the file's row matches its parts.
+func TestIssue36EncoderSplits(t *testing.T) {
+	long := strings.Repeat("字", 3*extract.LineMaxRunes)
+	var parts []builtPart
+	enc := newEncoder(func(p builtPart) error { parts = append(parts, p); return nil })
+	enc.encode([]fileText{{name: "a.txt", index: 0, places: []extract.Place{{Name: "本文", Lines: []string{"前", long, "後"}}}}})
+	if enc.err != nil {
+		t.Fatal(enc.err)
+	}
+	want := append(append([]string{"前"}, extract.AppendLine(nil, long)...), "後")
+	n := enc.counts[0]
+	text := int64(0)
+	for _, l := range want {
+		text += int64(len(l)) + 1
+	}
+	if n.lines != len(want) || n.text != text {
+		t.Errorf("counts = %+v, want %d lines, %d bytes", n, len(want), text)
+	}
+	for _, bp := range parts {
+		p, err := ParsePart("p", bp.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := 0; b < p.Blocks(); b++ {
+			orig, _ := p.Original(b)
+			for _, l := range strings.Split(strings.TrimSuffix(string(orig), "\n"), "\n") {
+				if r := utf8.RuneCountInString(strings.TrimPrefix(l, extract.ContinuationMark)); r > extract.LineMaxRunes {
+					t.Errorf("a stored line of %d runes", r)
+				}
+			}
+		}
+	}
+}
