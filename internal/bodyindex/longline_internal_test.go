@@ -1,9 +1,11 @@
 package bodyindex
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -179,3 +181,65 @@ func TestIssue36EncoderSplits(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue36ReadPlace: a preview's window of a place, read from the
+// blocks that hold it: a split line is its first piece, marked
+// Continued, across parts too.
+func TestIssue36ReadPlace(t *testing.T) {
+	dir := tempDir(t)
+	// 600 lines of 10,000 bytes (about 6 MB: the file spans parts), line
+	// 300 and the last one split in three.
+	var stored []string
+	var want []PlaceLine
+	for no := 1; no <= 600; no++ {
+		line := strings.Repeat(string(rune('a'+no%26)), 10000) + itoa(no)
+		if no == 300 || no == 600 {
+			line = strings.Repeat("長", 2*extract.LineMaxRunes) + itoa(no)
+		}
+		pieces := extract.AppendLine(nil, line)
+		stored = append(stored, pieces...)
+		want = append(want, PlaceLine{No: no, Text: pieces[0], Continued: len(pieces) > 1})
+	}
+	if _, err := content.WriteFolder(filepath.Join(dir, "大.txt"), []extract.Place{{Name: "本文", Lines: stored}, {Name: "注", Lines: []string{"注記"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := OpenFolder(dir); f == nil || f.NumParts() < 2 {
+		t.Fatalf("the file should span parts")
+	} else {
+		f.Close()
+	}
+	for _, tc := range []struct {
+		place       string
+		first, last int
+		want        []PlaceLine
+	}{
+		{"本文", 1, 3, want[:3]},
+		{"本文", 0, 1, want[:1]},
+		{"本文", 290, 310, want[289:310]},
+		{"本文", 300, 300, want[299:300]},
+		{"本文", 590, 700, want[589:]},
+		{"本文", 601, 700, nil},
+		{"注", 1, 5, []PlaceLine{{No: 1, Text: "注記"}}},
+	} {
+		got, total, err := ReadPlace(dir, "大.txt", tc.place, tc.first, tc.last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantTotal := map[string]int{"本文": 600, "注": 1}[tc.place]; total != wantTotal {
+			t.Errorf("ReadPlace(%s, %d, %d): total %d, want %d", tc.place, tc.first, tc.last, total, wantTotal)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ReadPlace(%s, %d, %d) = %d lines %.50v, want %d", tc.place, tc.first, tc.last, len(got), got, len(tc.want))
+		}
+	}
+	for _, bad := range [][2]string{{"大.txt", "無い"}, {"無い.txt", "本文"}} {
+		if _, _, err := ReadPlace(dir, bad[0], bad[1], 1, 2); !errors.Is(err, ErrNoPlace) {
+			t.Errorf("ReadPlace(%s, %s) = %v, want ErrNoPlace", bad[0], bad[1], err)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
