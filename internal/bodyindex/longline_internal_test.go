@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -234,6 +235,25 @@ func TestIssue36ReadPlace(t *testing.T) {
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("ReadPlace(%s, %d, %d) = %d lines %.50v, want %d", tc.place, tc.first, tc.last, len(got), got, len(tc.want))
 		}
+	}
+	// A line in many pieces: the window reads the block of its first
+	// piece, not the others.
+	many := extract.AppendLine(nil, strings.Repeat("字", 60*extract.LineMaxRunes))
+	if _, err := content.WriteFolder(filepath.Join(dir, "長.txt"), []extract.Place{{Name: "本文", Lines: append(many, "次の行")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	got, total, err := ReadPlace(dir, "長.txt", "本文", 1, 2)
+	runtime.ReadMemStats(&m1)
+	if err != nil || total != 2 || len(got) != 2 || !got[0].Continued || got[1].Text != "次の行" {
+		t.Errorf("ReadPlace of a line in %d pieces = %d lines (total %d), %v", len(many), len(got), total, err)
+	}
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 2<<20 {
+		t.Errorf("ReadPlace of two lines allocated %d KiB (the file has %d MiB)", alloc>>10, len(many)*extract.LineMaxRunes*3>>20)
 	}
 	for _, bad := range [][2]string{{"大.txt", "無い"}, {"無い.txt", "本文"}} {
 		if _, _, err := ReadPlace(dir, bad[0], bad[1], 1, 2); !errors.Is(err, ErrNoPlace) {

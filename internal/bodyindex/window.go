@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/fumibako/fumibako/internal/extract"
 )
 
 // PlaceLine is one line of a place as a preview shows it: its number and
@@ -47,7 +45,7 @@ func ReadPlace(dir, name, place string, first, last int) (lines []PlaceLine, tot
 	if fi < 0 {
 		return nil, 0, fmt.Errorf("bodyindex: %s: no file %q: %w", dir, name, ErrNoPlace)
 	}
-	found := false
+	found, lastNo := false, 0
 	for pi, r := range f.refs {
 		if fi < r.firstFile || fi > r.lastFile {
 			continue
@@ -63,10 +61,11 @@ func ReadPlace(dir, name, place string, first, last int) (lines []PlaceLine, tot
 		cache := map[int][]string{}
 		for _, s := range segs {
 			found = true
-			total = max(total, s.LineNo+s.Lines-1)
-			if lines, err = p.windowLines(s, first, last, lines, cache); err != nil {
+			if lines, err = p.windowLines(s, s.LineNo == lastNo, first, last, lines, cache); err != nil {
 				return nil, 0, err
 			}
+			lastNo = s.LineNo + s.Lines - 1
+			total = max(total, lastNo)
 		}
 	}
 	if !found {
@@ -96,25 +95,25 @@ func (p *Part) fileSegments(name, place string) ([]Segment, error) {
 }
 
 // windowLines appends to out the lines of segment s numbered first to
-// last; a continuation line marks the line before it Continued.
-func (p *Part) windowLines(s Segment, first, last int, out []PlaceLine, cache map[int][]string) ([]PlaceLine, error) {
-	lo, hi := max(first, s.LineNo), min(last, s.LineNo+s.Lines-1)
-	for no := lo; no <= hi; no++ {
-		li := s.FirstLine + no - s.LineNo
-		text, err := p.lineAt(li, cache)
+// last. When s starts with a continuation line (cont: its number is that
+// of the line before it, doc.go), that line is not read: it marks the
+// line before it Continued. So a window reads the blocks of its lines'
+// first pieces only, however many pieces a line has.
+func (p *Part) windowLines(s Segment, cont bool, first, last int, out []PlaceLine, cache map[int][]string) ([]PlaceLine, error) {
+	from := s.LineNo
+	if cont {
+		if n := len(out); n > 0 && out[n-1].No == s.LineNo {
+			out[n-1].Continued = true
+		}
+		from++
+	}
+	for no := max(first, from); no <= min(last, s.LineNo+s.Lines-1); no++ {
+		text, err := p.lineAt(s.FirstLine+no-s.LineNo, cache)
 		if err != nil {
 			return nil, err
 		}
-		if extract.IsContinuation(text) {
-			if n := len(out); n > 0 && out[n-1].No == no {
-				out[n-1].Continued = true
-			}
-			continue
-		}
 		out = append(out, PlaceLine{No: no, Text: text})
 	}
-	// A continuation of the window's last line starts a segment of its
-	// own (doc.go, segs), which marks it when it comes.
 	return out, nil
 }
 
