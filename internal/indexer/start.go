@@ -41,6 +41,9 @@ func (r *run) start() error {
 		}
 	}
 	rec := jl.Recover(keys)
+	for k, n := range rec.Publishing {
+		r.tries[k] = n
+	}
 	r.keepJournal = jl.Idle(prev.DataLines)
 	if !r.keepJournal {
 		// Rule 7 before the start changes anything: the leftovers of a
@@ -98,7 +101,16 @@ func (r *run) start() error {
 		keysSorted = append(keysSorted, k)
 	}
 	sort.Strings(keysSorted)
+	// The publishes are recorded in the previous run's journal (試, 出):
+	// a folder the process dies in again is set aside at the next start
+	// (poison.go).
+	r.openStartJournal(rec.Readable)
+	defer r.closeStartJournal()
 	for _, k := range keysSorted {
+		if n := r.tries[k]; n >= publishLimit {
+			r.setAsideKilled(folders[k], n)
+			continue
+		}
 		if !r.publish(folders[k]) {
 			r.unpublish = append(r.unpublish, folders[k])
 		}
@@ -228,8 +240,10 @@ func (r *run) rebuild(folder string) {
 }
 
 // publish publishes one folder's body index; it logs and returns false on
-// failure (the folder stays unpublished and is carried to the next run).
+// a workspace fault (the folder stays unpublished and is carried to the
+// next run). A folder whose publish fails otherwise is set aside.
 func (r *run) publish(folder string) bool {
+	r.beginPublish(folder)
 	return r.published(folder, publishDir(r.opt.Body, r.ws.ContentRoot(), folder, r.removals[workspace.FoldKey(folder)], r.trash))
 }
 
@@ -242,6 +256,7 @@ type trashBody interface {
 // publishDir publishes a folder's body index (any goroutine: it touches
 // only that folder, and the trash, which locks).
 func publishDir(body BodyIndex, contentRoot, folder string, removed []string, trash *content.Trash) error {
+	crashPublishing(folder)
 	dir := content.Dir(contentRoot, folder)
 	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
 		// Nothing was ever stored for this folder (every file in it failed,
@@ -277,12 +292,13 @@ func (r *run) published(folder string, err error) bool {
 	if err != nil {
 		if r.noteFault(err) {
 			r.logf(Warn, msgPublishFault, r.fault.Path)
-		} else {
-			r.logf(Warn, msgPublishFail, err)
+			return false
 		}
-		return false
+		r.setAsideFailed(folder, err)
+		return true
 	}
 	crashPoint("after-publish")
+	r.endPublish(folder)
 	delete(r.removals, k)
 	delete(r.toPublish, k)
 	if r.journal != nil {
