@@ -85,7 +85,7 @@ func extractSafely(ctx context.Context, req Request, scratch string) (res *extra
 			err = extract.Corrupt(fmt.Errorf("panic: %v", p))
 		}
 	}()
-	return extract.Extract(ctx, req.Path, req.Name, extract.Options{Scratch: scratch})
+	return extract.Extract(ctx, req.Path, req.Name, extract.Options{Scratch: scratch, Limits: testLimits()})
 }
 
 // writeFailed answers an error of writing the workspace (the scratch, the
