@@ -95,16 +95,25 @@ func (r *run) start() error {
 		return nil
 	}
 	r.markChanging() // (pending removals after an idle journal)
+	r.publishLeftovers(folders, rec.Readable)
+	// A workspace fault stops the run here: the journal is not replaced,
+	// so the next start finds the same folders to publish.
+	return r.faultErr()
+}
+
+// publishLeftovers publishes the folders the previous run left (folder
+// key → folder), in order of their keys, recording each publish in that
+// run's journal when it can be read back (試, 出): a folder the process
+// died in publishLimit times in a row is set aside instead (poison.go).
+// Those that cannot be published are carried (r.unpublish).
+func (r *run) publishLeftovers(folders map[string]string, readable bool) {
 	r.logf(Info, msgLeftovers, len(folders))
 	keysSorted := make([]string, 0, len(folders))
 	for k := range folders {
 		keysSorted = append(keysSorted, k)
 	}
 	sort.Strings(keysSorted)
-	// The publishes are recorded in the previous run's journal (試, 出):
-	// a folder the process dies in again is set aside at the next start
-	// (poison.go).
-	r.openStartJournal(rec.Readable)
+	r.openStartJournal(readable)
 	defer r.closeStartJournal()
 	for _, k := range keysSorted {
 		if n := r.tries[k]; n >= publishLimit {
@@ -115,9 +124,6 @@ func (r *run) start() error {
 			r.unpublish = append(r.unpublish, folders[k])
 		}
 	}
-	// A workspace fault stops the run here: the journal is not replaced,
-	// so the next start finds the same folders to publish.
-	return r.faultErr()
 }
 
 // readList reads the ingest list. One in another form (re-saved by Excel)
