@@ -18,8 +18,10 @@ import (
 // machine has, a bug) was published again at every start, and killed
 // every run there, so nothing after it was ever searchable. As the seed
 // fails a job interrupted twice (InterruptLimit), the coordinator records
-// each publish before it begins (journal 試, with the number begun in a
-// row without a 出; beginPublish) and sets a folder aside:
+// each publish before it begins (journal 試, with the number of publishes
+// of the folder in a row that the process did not come back from;
+// beginPublish; one that comes back without a 出, on a workspace fault,
+// does not count: cameBack) and sets a folder aside:
 //
 //   - at the start, when the previous runs died that many times while
 //     publishing it (journal.Recovery.Publishing reaches publishLimit);
@@ -44,12 +46,23 @@ const (
 	logFolderFileFail = "    失敗にしました: %s"
 )
 
-// beginPublish records that folder's publish begins (試): in the run's
-// journal, or, at the start, in the previous run's, which is the one a
-// kill leaves for the next start (startJournal).
+// beginPublish records that folder's publish begins (試, with the
+// publishes of it in a row the process did not come back from, this one
+// included should it not): in the run's journal, or, at the start, in the
+// previous run's, which is the one a kill leaves for the next start
+// (startJournal).
 func (r *run) beginPublish(folder string) {
-	k := workspace.FoldKey(folder)
-	r.tries[k]++
+	r.writeTries(folder, r.tries[workspace.FoldKey(folder)]+1)
+}
+
+// cameBack records that folder's publish came back without being
+// published (a workspace fault): it does not count (試 with the count
+// before it), however often the run tries again.
+func (r *run) cameBack(folder string) {
+	r.writeTries(folder, r.tries[workspace.FoldKey(folder)])
+}
+
+func (r *run) writeTries(folder string, n int) {
 	w := r.journal
 	if w == nil {
 		w = r.startJournal
@@ -57,7 +70,7 @@ func (r *run) beginPublish(folder string) {
 	if w == nil {
 		return // no journal to read it back from (one of another version)
 	}
-	if err := w.Publishing(folder, r.tries[k]); err != nil {
+	if err := w.Publishing(folder, n); err != nil {
 		r.noteJournalErr(err)
 	}
 }

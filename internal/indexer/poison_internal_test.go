@@ -161,3 +161,49 @@ func TestIssue36PoisonedFolder(t *testing.T) {
 		})
 	}
 }
+
+// faultyBody is a body index whose publish of a folder holding "毒"
+// meets a full disk while faulty is set.
+type faultyBody struct {
+	nopBody
+	faulty bool
+}
+
+func (b *faultyBody) Publish(dir string, removed []string) error {
+	if b.faulty && strings.Contains(dir, "毒") {
+		return &workspace.FaultError{Kind: workspace.FaultFull, Path: dir, Err: errors.New("no space left on device")}
+	}
+	return b.nopBody.Publish(dir, removed)
+}
+
+// TestIssue36FaultsDoNotPoison: a publish that comes back with a
+// workspace fault, however often and in however many runs, is no death:
+// the folder is never set aside, and once the disk has room it is
+// published and its files are 済.
+func TestIssue36FaultsDoNotPoison(t *testing.T) {
+	ws, opt := poisonFixture(t)
+	body := &faultyBody{faulty: true}
+	opt.Body = body
+	for run := 1; run <= 3; run++ {
+		if _, err := Run(opt); workspace.WriteFault(err) == nil {
+			t.Fatalf("run %d: %v, want the workspace fault", run, err)
+		}
+		for _, r := range rowsOf(t, ws) {
+			if strings.Contains(r, "失敗") {
+				t.Fatalf("run %d: %s", run, r)
+			}
+		}
+	}
+	body.faulty = false
+	if _, err := Run(opt); err != nil {
+		t.Fatal(err)
+	}
+	check(t, "rows", rowsOf(t, ws), []string{`src\a.txt 済 `, `src\毒\b.txt 済 `, `src\毒\c.txt 済 `, `src\良\d.txt 済 `})
+	published := false
+	for _, d := range body.published {
+		published = published || strings.HasSuffix(d, "毒")
+	}
+	if !published {
+		t.Errorf("the folder was never published: %v", body.published)
+	}
+}

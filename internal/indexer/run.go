@@ -180,9 +180,10 @@ type run struct {
 	lostRoot  string
 	orphans   []ingestlist.Folder // indexes no root names, kept (dropRemovedIndexes)
 	redo      []journal.Job
-	// tries counts the publishes of a folder begun in a row without
-	// ending (folder key → count; poison.go), startJournal is the previous
-	// run's journal while the start publishes into it.
+	// tries counts the publishes of a folder in a row that the process
+	// did not come back from, as the journal told the start (folder key →
+	// count; poison.go); startJournal is the previous run's journal while
+	// the start publishes into it.
 	tries        map[string]int
 	startJournal *journal.Writer
 	stats        RunStats

@@ -298,6 +298,7 @@ func (r *run) published(folder string, err error) bool {
 	if err != nil {
 		if r.noteFault(err) {
 			r.logf(Warn, msgPublishFault, r.fault.Path)
+			r.cameBack(folder)
 			return false
 		}
 		r.setAsideFailed(folder, err)

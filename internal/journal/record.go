@@ -30,10 +30,12 @@ const (
 	KindRewriting   Kind = "書" // before the ingest list is rewritten one row per file
 	KindEnded       Kind = "終" // after the rewrite finished (end of the run)
 	// KindPublishing is fumibako's own (issue 36), which the seed's
-	// readers skip as an unknown kind: folder, count: the folder's publish
-	// begins; count is the number of consecutive publishes of that folder
-	// begun without a 出 between them, this one included (as 始 counts a
-	// job's starts).
+	// readers skip as an unknown kind: folder, count. Written before a
+	// folder's publish begins, count is the number of publishes of that
+	// folder in a row that the process did not come back from, this one
+	// included should it not (as 始 counts a job's starts); written with
+	// the count before it when a publish came back without a 出 (a
+	// workspace fault), so that it does not count (0 when none did).
 	KindPublishing Kind = "試"
 )
 
@@ -156,7 +158,7 @@ func parseRecord(line string) (Record, bool) {
 			return Record{}, false
 		}
 	case KindPublishing:
-		if n, ok := parseCount(fields[1]); !ok || n < 1 || !validPath(fields[0], minFolderSegments) {
+		if _, ok := parseCount(fields[1]); !ok || !validPath(fields[0], minFolderSegments) {
 			return Record{}, false
 		}
 	}

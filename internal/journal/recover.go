@@ -18,10 +18,11 @@ type Recovery struct {
 	// spelled as in the deciding record. Count is that of the last 始 for
 	// the path, or of its 持 when it has no 始.
 	Redo []Job
-	// Publishing are the folders whose publish began and was never
-	// followed by a 出 (the process died in it, or before its 出 was
-	// written), keyed by workspace.FoldKey, with the count of the last 試:
-	// how many publishes in a row began without ending.
+	// Publishing are the folders whose publish the process did not come
+	// back from (the last 試 has a count above 0 and no 出 follows it: the
+	// process died in the publish, or before its 出 was written), keyed by
+	// workspace.FoldKey, with that count: how many such publishes in a
+	// row.
 	Publishing map[string]int
 }
 
@@ -157,16 +158,16 @@ func unpublished(records []Record) []string {
 	return out
 }
 
-// publishing returns the folders with a 試 and no later 出, with the
-// count of their last 試 (the whole file is looked at: a start appends
-// its 試 and 出 records to the previous run's journal, AppendTo).
+// publishing returns the folders whose last 試 has a count above 0 and
+// no later 出, with that count (the whole file is looked at: a start
+// appends its 試 and 出 records to the previous run's journal, AppendTo).
 func publishing(records []Record) map[string]int {
 	out := map[string]int{}
 	for _, r := range records {
-		switch r.Kind {
-		case KindPublishing:
+		switch {
+		case r.Kind == KindPublishing && r.count() > 0:
 			out[workspace.FoldKey(r.Fields[0])] = r.count()
-		case KindPublished:
+		case r.Kind == KindPublishing, r.Kind == KindPublished:
 			delete(out, workspace.FoldKey(r.Fields[0]))
 		}
 	}

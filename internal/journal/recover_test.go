@@ -301,8 +301,14 @@ func TestRecover(t *testing.T) {
 			want:    journal.Recovery{Readable: true, Publishing: map[string]int{`ABC`: 3}},
 		},
 		{
+			name:    "publishing/a publish that came back does not count",
+			journal: text(head, run4, `試|営業|1`, `試|営業|0`, `試|経理|2`, `試|経理|1`, `試|総務|1`, `試|総務|0`, `試|総務|1`),
+			keys:    appended(),
+			want:    journal.Recovery{Readable: true, Publishing: map[string]int{`経理`: 1, `総務`: 1}},
+		},
+		{
 			name:    "publishing/bad 試 lines are skipped",
-			journal: text(head, run4, `試|営業`, `試|営業|0`, `試|..|1`, `試|営業|x`),
+			journal: text(head, run4, `試|営業`, `試|営業|-1`, `試|..|1`, `試|営業|x`),
 			keys:    appended(),
 			want:    journal.Recovery{Readable: true},
 		},

@@ -166,14 +166,16 @@ func (w *Writer) Published(folder string) error {
 	return w.write(r, false)
 }
 
-// Publishing records that folder's publish begins; count is the number of
-// consecutive publishes of it begun without a 出, this one included (試,
-// issue 36: a folder whose publish the process died in twice is set
-// aside). The line is written, not fsynced: what it guards against is the
+// Publishing records (試, issue 36: a folder whose publish the process
+// died in twice is set aside) that folder's publish begins, count being
+// the publishes of it in a row the process did not come back from, this
+// one included; or, after a publish came back without a 出 (a workspace
+// fault), that it came back, count being the number before it (0 for
+// none). The line is written, not fsynced: what it guards against is the
 // death of the process, which a written line survives; a power loss that
 // loses it costs one more attempt. Sync makes it durable.
 func (w *Writer) Publishing(folder string, count int) error {
-	if count < 1 || len(strconv.Itoa(count)) > maxDigits {
+	if count < 0 || len(strconv.Itoa(count)) > maxDigits {
 		return fmt.Errorf("%w: %s count %d for %q", ErrInvalid, KindPublishing, count, folder)
 	}
 	r, err := folderRecord(KindPublishing, folder)

@@ -195,7 +195,7 @@ func TestAppendTo(t *testing.T) {
 	for _, bad := range []struct {
 		folder string
 		count  int
-	}{{`営業`, 0}, {`..`, 1}, {"", 1}} {
+	}{{`営業`, -1}, {`..`, 1}, {"", 1}} {
 		if err := w.Publishing(bad.folder, bad.count); !errors.Is(err, journal.ErrInvalid) {
 			t.Errorf("Publishing(%q, %d) = %v, want ErrInvalid", bad.folder, bad.count, err)
 		}
