@@ -20,8 +20,8 @@ import (
 // fails a job interrupted twice (InterruptLimit), the coordinator records
 // each publish before it begins (journal 試, with the number of publishes
 // of the folder in a row that the process did not come back from;
-// beginPublish; one that comes back without a 出, on a workspace fault,
-// does not count: cameBack) and sets a folder aside:
+// beginPublish; every one that comes back says so: cameBack) and sets a
+// folder aside:
 //
 //   - at the start, when the previous runs died that many times while
 //     publishing it (journal.Recovery.Publishing reaches publishLimit);
@@ -55,9 +55,10 @@ func (r *run) beginPublish(folder string) {
 	r.writeTries(folder, r.tries[workspace.FoldKey(folder)]+1)
 }
 
-// cameBack records that folder's publish came back without being
-// published (a workspace fault): it does not count (試 with the count
-// before it), however often the run tries again.
+// cameBack records that folder's publish came back, whatever it gave
+// (試 with the count before it): a publish that fails on a workspace
+// fault, however often the run tries again, and a kill between a publish
+// and its 出 (written by the next group commit) are no deaths in it.
 func (r *run) cameBack(folder string) {
 	r.writeTries(folder, r.tries[workspace.FoldKey(folder)])
 }

@@ -288,6 +288,9 @@ func (r *run) published(folder string, err error) bool {
 		r.rebuild(folder)
 		err = r.opt.Body.Publish(dir, r.removals[k])
 	}
+	// The publish came back: a kill from here on is no death in it
+	// (poison.go), whatever it gave.
+	r.cameBack(folder)
 	var lost *bodyindex.LostError
 	if errors.As(err, &lost) {
 		// Committed without the files whose text was unreadable; the next
@@ -298,7 +301,6 @@ func (r *run) published(folder string, err error) bool {
 	if err != nil {
 		if r.noteFault(err) {
 			r.logf(Warn, msgPublishFault, r.fault.Path)
-			r.cameBack(folder)
 			return false
 		}
 		r.setAsideFailed(folder, err)
