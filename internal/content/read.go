@@ -134,57 +134,124 @@ func EachLine(dir string, fn func(place, line string) error) error {
 
 // eachLineOf is EachLine for one place TSV: LF ends a line, a CR before
 // it is dropped, a BOM at the start is skipped and so is the empty line
-// after a final LF (decodeOwned).
+// after a final LF (decodeOwned). A line longer than the read buffer (one
+// an earlier version wrote whole) is split as it is read (splitter), so
+// it is never held whole either.
 func eachLineOf(path, place string, fn func(place, line string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("content: read %s: %w", path, err)
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 4*extract.LineMaxRunes+64)
-	var long []byte // a line longer than r's buffer
-	first := true
-	var pieces []string
-	for {
+	r := bufio.NewReaderSize(f, readBuffer)
+	sp := &splitter{place: place, fn: fn}
+	for first := true; ; first = false {
 		chunk, err := r.ReadSlice('\n')
+		if first {
+			chunk = bytes.TrimPrefix(chunk, bom)
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
+			if err := sp.add(chunk); err != nil {
+				return err
+			}
 			continue
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("content: read %s: %w", path, err)
 		}
-		line := chunk
-		if long != nil {
-			line = append(long, chunk...)
-		}
-		if first {
-			line, first = bytes.TrimPrefix(line, bom), false
-		}
-		if len(line) > 0 || err == nil {
-			line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte{'\n'}), []byte{'\r'})
-			if ferr := emit(place, unsafe.String(unsafe.SliceData(line), len(line)), &pieces, fn); ferr != nil {
-				return ferr
+		if len(chunk) > 0 || err == nil || sp.open() {
+			if err := sp.end(chunk); err != nil {
+				return err
 			}
 		}
-		long = nil
 		if err != nil {
 			return nil
 		}
 	}
 }
 
-// emit hands one stored line to fn, split when an earlier version wrote
-// it longer than the cap.
-func emit(place, line string, pieces *[]string, fn func(place, line string) error) error {
-	if !extract.NeedsSplit(line) {
-		return fn(place, line)
-	}
-	*pieces = extract.AppendStored((*pieces)[:0], strings.Clone(line))
-	for _, p := range *pieces {
-		if err := fn(place, p); err != nil {
+// readBuffer holds any line of at most extract.LineMaxRunes runes (4
+// bytes each at most), its mark and its line end.
+const readBuffer = 4*extract.LineMaxRunes + 64
+
+// splitter hands on the lines of a place TSV, splitting one longer than
+// extract.LineMaxRunes runes as extract.AppendStored does while its bytes
+// come in, so that it holds a few pieces' worth of it at most.
+type splitter struct {
+	place   string
+	fn      func(place, line string) error
+	buf     []byte // the line's bytes not handed on: its current piece and on
+	cont    bool   // the current piece continues the line before (marked)
+	started bool   // the line's leading mark has been looked for
+	piece   []byte // a marked piece as handed on
+}
+
+// open reports whether a line has begun and not ended.
+func (s *splitter) open() bool { return len(s.buf) > 0 || s.started }
+
+// add takes bytes of a line that goes on, handing on each piece that is
+// complete: one is, once buf holds more bytes than a piece's runes can
+// take (4 each), since a cut depends only on the runes before it.
+func (s *splitter) add(b []byte) error {
+	s.buf = append(s.buf, b...)
+	s.mark()
+	for len(s.buf) > 4*extract.LineMaxRunes {
+		end, next := extract.PieceEnd(unsafe.String(unsafe.SliceData(s.buf), len(s.buf)))
+		if err := s.emit(s.buf[:end]); err != nil {
 			return err
 		}
+		s.buf = s.buf[:copy(s.buf, s.buf[next:])]
+		s.cont = true
 	}
 	return nil
+}
+
+// end takes the last bytes of a line (with its LF, if any) and hands on
+// the rest of it.
+func (s *splitter) end(b []byte) error {
+	s.buf = append(s.buf, b...)
+	s.buf = bytes.TrimSuffix(bytes.TrimSuffix(s.buf, []byte{'\n'}), []byte{'\r'})
+	if !s.started && !s.cont && len(s.buf) <= extract.LineMaxRunes {
+		// Nearly every line: handed on as it is (a continuation line
+		// of this version keeps its mark).
+		err := s.fn(s.place, unsafe.String(unsafe.SliceData(s.buf), len(s.buf)))
+		s.buf = s.buf[:0]
+		return err
+	}
+	s.mark()
+	for {
+		end, next := extract.PieceEnd(unsafe.String(unsafe.SliceData(s.buf), len(s.buf)))
+		if err := s.emit(s.buf[:end]); err != nil {
+			return err
+		}
+		if end == len(s.buf) {
+			break
+		}
+		s.buf = s.buf[:copy(s.buf, s.buf[next:])]
+		s.cont = true
+	}
+	s.buf, s.cont, s.started = s.buf[:0], false, false
+	return nil
+}
+
+// mark takes a leading continuation mark off the line's text, once: the
+// line continues the one before it (extract.AppendStored).
+func (s *splitter) mark() {
+	if s.started || len(s.buf) < len(extract.ContinuationMark) {
+		return
+	}
+	s.started = true
+	if extract.IsContinuation(unsafe.String(unsafe.SliceData(s.buf), len(s.buf))) {
+		s.buf = s.buf[:copy(s.buf, s.buf[len(extract.ContinuationMark):])]
+		s.cont = true
+	}
+}
+
+// emit hands on one piece of text, marked when it continues a line.
+func (s *splitter) emit(text []byte) error {
+	if s.cont {
+		s.piece = append(append(s.piece[:0], extract.ContinuationMark...), text...)
+		text = s.piece
+	}
+	return s.fn(s.place, unsafe.String(unsafe.SliceData(text), len(text)))
 }

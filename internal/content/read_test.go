@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -53,6 +54,8 @@ func TestReadFolderLines(t *testing.T) {
 	const bom = "\xef\xbb\xbf"
 	long := strings.Repeat("長い行", extract.LineMaxRunes/2)
 	cont := extract.ContinuationMark + "続き"
+	huge := strings.Repeat("百万字のＡ行", 60000)
+	edge := strings.Repeat("x", 4*extract.LineMaxRunes+64-1)
 	for _, tc := range []struct {
 		name string
 		tsv  string
@@ -66,6 +69,11 @@ func TestReadFolderLines(t *testing.T) {
 		{"continuation line kept", bom + "a\r\n" + cont + "\r\n", []string{"a", cont}},
 		{"long line of an earlier version", bom + "x\r\n" + long + "\r\ny\r\n", append(append([]string{"x"}, extract.AppendLine(nil, long)...), "y")},
 		{"long line first", bom + long + "\r\n", extract.AppendLine(nil, long)},
+		{"long continuation of an earlier version", bom + "a\r\n" + cont + long + "\r\n", append([]string{"a"}, extract.AppendStored(nil, cont+long)...)},
+		{"a megabyte line", bom + huge + "\r\nz\r\n", append(extract.AppendLine(nil, huge), "z")},
+		// The CR is the last byte of a full read buffer, its LF the
+		// first of the next read.
+		{"CR at the end of the read buffer", bom[:0] + edge + "\r\nz", append(extract.AppendLine(nil, edge), "z")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeRaw(t, map[string]string{"本文.tsv": tc.tsv, "脚注.tsv": bom + "注\r\n"}, []string{"本文.tsv", "脚注.tsv"})
@@ -104,5 +112,30 @@ func TestReadFolderUpTo(t *testing.T) {
 		if err != nil || big != tc.big || (!big && len(places) != 2) || (big && places != nil) {
 			t.Errorf("ReadFolderUpTo(%d) = %d places, %v, %v; want big %v", tc.max, len(places), big, err, tc.big)
 		}
+	}
+}
+
+// TestEachLineHoldsNoLine: a 16 MB line that an earlier version wrote
+// whole is split while it is read, never held: EachLine allocates a few
+// pieces' worth of it.
+func TestEachLineHoldsNoLine(t *testing.T) {
+	line := strings.Repeat("長い一行", 1<<20+3)
+	dir := writeRaw(t, map[string]string{"本文.tsv": "\xef\xbb\xbf" + line + "\r\nz\r\n"}, []string{"本文.tsv"})
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	n, last := 0, ""
+	err := content.EachLine(dir, func(_, l string) error {
+		n++
+		if len(l) < 10 {
+			last = strings.Clone(l)
+		}
+		return nil
+	})
+	runtime.ReadMemStats(&m1)
+	if want := len(extract.AppendLine(nil, line)) + 1; err != nil || n != want || last != "z" {
+		t.Fatalf("EachLine: %d lines, last %q, %v; want %d", n, last, err, want)
+	}
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("EachLine of a %d MB line allocated %d MB", len(line)>>20, alloc>>20)
 	}
 }

@@ -107,6 +107,13 @@ func appendPieces(dst []string, body string, cont bool) []string {
 	}
 }
 
+// PieceEnd returns where the first piece of a line's text s ends (the
+// byte offset after LineMaxRunes runes; len(s) when s is no longer) and
+// where the next piece starts (LineOverlapRunes runes before that): the
+// cuts of AppendLine, for a reader that splits a line as it reads it.
+// The cut depends only on the first LineMaxRunes runes of s.
+func PieceEnd(s string) (end, next int) { return runeOffsets(s) }
+
 // runeOffsets returns the byte offset after LineMaxRunes runes of s (len(s)
 // when s is shorter) and the byte offset LineOverlapRunes runes before it.
 func runeOffsets(s string) (end, over int) {
