@@ -42,7 +42,7 @@ const (
 	msgFolderKilled   = "このファイルのフォルダのインデックスをまとめる途中で %d 回続けて強制終了されたため、取り込みを中止しました（同じフォルダのファイルが原因の可能性があります）"
 	msgFolderFailed   = "このファイルのフォルダのインデックスをまとめられなかったため、取り込みを中止しました（詳しい内容は indexing_log.txt にあります）"
 	logFolderKilled   = "    インデックスをまとめる途中で %d 回続けて強制終了したフォルダは、まとめずに取り込み済みの %d 件を失敗にしました: %s"
-	logFolderFailed   = "    インデックスをまとめられなかったフォルダは、まとめずに取り込み済みの %d 件を失敗にしました: %s（%v）"
+	logFolderFailed   = "    インデックスをまとめられなかったフォルダは、まとめずに取り込み済みの %d 件を失敗にしました: %s"
 	logFolderFileFail = "    失敗にしました: %s"
 )
 
@@ -123,8 +123,8 @@ func (r *run) setAsideKilled(folder string, n int) {
 // setAsideFailed sets aside a folder whose publish failed with err.
 func (r *run) setAsideFailed(folder string, err error) {
 	names := r.setAside(folder, msgFolderFailed)
-	r.logf(Warn, logFolderFailed, len(names), folder, err)
-	r.logDetail(err.Error())
+	r.logf(Warn, logFolderFailed, len(names), folder)
+	r.logDetail(err.Error()) // the English cause, in indexing_log.txt only
 	r.logFailed(folder, names)
 }
 

@@ -88,7 +88,7 @@ func TestIssue36PoisonedFolder(t *testing.T) {
 				return opt
 			},
 			rows: []string{`src\a.txt 済 `, `src\毒\b.txt 失敗 ` + msgFolderFailed, `src\毒\c.txt 失敗 ` + msgFolderFailed, `src\良\d.txt 済 `},
-			log:  fmt.Sprintf(logFolderFailed, 2, `src\毒`, "bodyindex: cannot write the index"),
+			log:  fmt.Sprintf(logFolderFailed, 2, `src\毒`) + "\r\n" + fmt.Sprintf(msgDetail, "bodyindex: cannot write the index"),
 		},
 		{
 			name: "killed twice while publishing",
