@@ -43,7 +43,9 @@ func (e *env) workspace() (*workspace.Workspace, error) {
 
 func main() {
 	stdout, stderr := outputStreams()
-	os.Exit(run(startArgs(os.Args[1:]), stdout, stderr))
+	code := run(startArgs(os.Args[1:]), stdout, stderr)
+	atExit()
+	os.Exit(code)
 }
 
 // run runs the command line args and returns the exit code.

@@ -111,7 +111,12 @@
 //	          0 file (index into the part's files)  4 place name offset
 //	          8 place name length  12 line number of the run's first line
 //	          (1-based within the place)  16 first line (index into the
-//	          line table)  20 line count
+//	          line table)  20 line count. A continuation line (one that
+//	          starts with extract.ContinuationMark: a line over
+//	          extract.LineMaxRunes runes was split) starts a run of its
+//	          own, numbered as the line it continues: the lines of a run
+//	          are numbered on from its first, so a line split in three
+//	          keeps its number and the lines after it keep theirs
 //	4 line  L+1 × uint32: byte offset of each line in the fold section
 //	        (the last entry is the section's length)
 //	5 blck  count B (1..64), then B × 20 bytes, one per block of whole lines:
@@ -165,6 +170,16 @@
 // fold to themselves, so the original is stored as the few differences;
 // rebuilding a block is a copy at memory speed, and the body index stays
 // under twice the UTF-8 text (DESIGN.md "Performance targets").
+//
+// # Memory
+//
+// A publish holds at most keepText of a folder's new text; a file of
+// more than streamText is never read whole (content.EachLine streams it
+// into the encoder), and no line longer than extract.LineMaxRunes
+// reaches the encoder: one of an earlier version, from a per-file folder
+// or an old part, is split as extract.Extract splits one now. So what a
+// publish needs does not grow with any one file or line (issue 36: one
+// 99 MB line made the coordinator need 5.3 GiB).
 //
 // # Malformed input
 //

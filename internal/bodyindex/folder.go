@@ -148,7 +148,7 @@ func (f *Folder) Places(i int) ([]extract.Place, error) {
 		return nil, nil
 	}
 	var places []extract.Place
-	got := 0
+	got, lastNo := 0, 0
 	for pi, r := range f.refs {
 		if i < r.firstFile || i > r.lastFile {
 			continue
@@ -182,7 +182,13 @@ func (f *Folder) Places(i int) ([]extract.Place, error) {
 			n := len(places)
 			switch {
 			case n > 0 && places[n-1].Name == s.Place:
-				if s.LineNo != len(places[n-1].Lines)+1 {
+				// The next line, or a continuation of the last one
+				// (extract.LineMaxRunes), which keeps its number.
+				want := lastNo + 1
+				if extract.IsContinuation(lines[0]) {
+					want = lastNo
+				}
+				if s.LineNo != want {
 					return nil, &FormatError{Path: p.path, What: fmt.Sprintf("place %q of %q continues at line %d", s.Place, fe.name, s.LineNo)}
 				}
 				places[n-1].Lines = append(places[n-1].Lines, lines...)
@@ -191,6 +197,7 @@ func (f *Folder) Places(i int) ([]extract.Place, error) {
 			default:
 				places = append(places, extract.Place{Name: s.Place, Lines: lines})
 			}
+			lastNo = s.LineNo + s.Lines - 1
 			got += len(lines)
 		}
 	}

@@ -152,11 +152,13 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 		}
 		var texts []fileText
 		for _, i := range c {
+			if items[i].dir != "" {
+				// Streamed from its per-file folder while encoded.
+				texts = append(texts, fileText{name: items[i].name, index: i, dir: items[i].dir, want: items[i].entry})
+				continue
+			}
 			places, err := items[i].places, error(nil)
-			switch {
-			case items[i].dir != "":
-				places, err = freshPlaces(items[i])
-			case items[i].old >= 0:
+			if items[i].old >= 0 {
 				places, err = old.Places(items[i].old)
 			}
 			if err != nil {
@@ -177,7 +179,11 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 			return enc.err
 		}
 		for _, ft := range texts {
+			// An old file's long lines of an earlier version were split
+			// while encoded: its row counts the lines as written.
+			n := enc.counts[ft.index]
 			entries[ft.index].foldedBytes = enc.folded[ft.index]
+			entries[ft.index].lines, entries[ft.index].textBytes = n.lines, n.text
 		}
 	}
 	if len(unreadable) > 0 {
@@ -218,7 +224,7 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 // folder dir, old -1) or kept from the old index (old ≥ 0).
 type item struct {
 	name   string
-	dir    string          // per-file folder of a fresh file whose text is read again
+	dir    string          // per-file folder of a fresh file whose text is streamed when encoded
 	places []extract.Place // a fresh file's text, when kept in memory (dir "")
 	old    int
 	entry  fileEntry
@@ -228,71 +234,6 @@ type item struct {
 type brokenFolder struct {
 	name, dir string
 	err       error
-}
-
-// readFileFolders reads the per-file folders directly inside dir.
-func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken []brokenFolder, err error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("bodyindex: read folder %s: %w", dir, err)
-	}
-	fresh = map[string]item{}
-	kept := int64(0)
-	for _, e := range ents {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		sub := filepath.Join(dir, e.Name())
-		if !content.IsFileFolder(sub) {
-			continue
-		}
-		places, err := content.ReadFolder(sub)
-		if err != nil {
-			broken = append(broken, brokenFolder{name: e.Name(), dir: sub, err: err})
-			continue
-		}
-		// The text stays in memory up to keepText bytes for the folder;
-		// beyond that only the file-table row is kept and the text is read
-		// again when its chunk is encoded, so a folder's new text is never
-		// all in memory at once (reading twice costs a second open of
-		// every place file, which small folders need not pay).
-		it := item{name: e.Name(), places: nonEmpty(places), old: -1}
-		it.entry = entryOf(it.name, it.places)
-		if src, ok := content.ReadSource(sub); ok {
-			it.entry.mtime, it.entry.size = src.ModTime.UnixNano(), src.Size
-		}
-		if kept += it.entry.textBytes; kept > keepText {
-			it.places, it.dir = nil, sub
-		}
-		if prev, ok := fresh[fileKey(it.name)]; ok && compareFiles(prev.name, it.name) > 0 {
-			// Two folders differing only in case: keep one, by name order.
-			dirs = append(dirs, sub)
-			continue
-		}
-		fresh[fileKey(it.name)] = it
-		dirs = append(dirs, sub)
-	}
-	return fresh, dirs, broken, nil
-}
-
-// keepText is how much new text a publish keeps in memory between reading
-// the per-file folders and encoding them. A variable for tests.
-var keepText = int64(64 << 20)
-
-// freshPlaces reads a fresh file's places again for encoding; they must
-// be what its file-table row was computed from.
-func freshPlaces(it item) ([]extract.Place, error) {
-	places, err := content.ReadFolder(it.dir)
-	if err != nil {
-		return nil, err
-	}
-	places = nonEmpty(places)
-	e := entryOf(it.name, places)
-	e.mtime, e.size = it.entry.mtime, it.entry.size
-	if e != it.entry {
-		return nil, fmt.Errorf("bodyindex: %s changed while it was published", it.dir)
-	}
-	return places, nil
 }
 
 // nonEmpty drops places without lines: they have no text to index.

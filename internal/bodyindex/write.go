@@ -3,19 +3,43 @@ package bodyindex
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // fileText is one source file to encode: its name, its index in the
-// manifest's file table and its places with their lines as stored.
+// manifest's file table and its places with their lines as stored, or,
+// for a large fresh file, the per-file folder to stream them from (dir,
+// with the counts its file-table row was computed from, which the stream
+// must give again).
 type fileText struct {
 	name   string
 	index  int
 	places []extract.Place
+	dir    string
+	want   fileEntry
+}
+
+// fileCount is what the encoder wrote of one file: its lines (each piece
+// of a split line counts) and their bytes with one LF each.
+type fileCount struct {
+	lines int
+	text  int64
+}
+
+// cursor is the encoder's position in one file: the place, the number of
+// the place's current line (a continuation line keeps the number of the
+// line it continues) and what was written of the file so far.
+type cursor struct {
+	f      fileText
+	place  string
+	lineNo int
+	fileCount
 }
 
 // builtPart is an encoded part and the range of lines it holds, in the
@@ -60,6 +84,8 @@ type encoder struct {
 	spare   *partBuilder  // buffers of the last part, reused
 	lineBuf []byte
 	keyBuf  []uint32 // the keys of one line
+	counts  map[int]fileCount
+	pieces  []string // of a line split while encoding
 }
 
 type partBuilder struct {
@@ -87,25 +113,80 @@ type partBuilder struct {
 }
 
 func newEncoder(emit func(builtPart) error) *encoder {
-	return &encoder{emit: emit, folded: map[int]int64{}, grams: newGramSet()}
+	return &encoder{emit: emit, folded: map[int]int64{}, grams: newGramSet(), counts: map[int]fileCount{}}
 }
 
 // encode appends the parts of one chunk of files. A chunk starts a new
 // part; a part closes when it has maxBlocks blocks and more lines follow.
+// A file with a dir is read from it a line at a time; one whose lines
+// differ from the counts it was planned with sets err (it changed while
+// it was published). What was written of each file is in counts.
 func (e *encoder) encode(files []fileText) {
 	for _, f := range files {
-		fileLine := 0
-		for _, p := range f.places {
-			for i, line := range p.Lines {
-				e.addLine(f, p.Name, i+1, fileLine, line)
-				fileLine++
+		c := &cursor{f: f}
+		if f.dir != "" && f.places == nil {
+			err := content.EachLine(f.dir, func(place, line string) error {
+				e.put(c, place, line)
+				return e.err
+			})
+			if err == nil && (c.lines != f.want.lines || c.text != f.want.textBytes) {
+				err = fmt.Errorf("bodyindex: %s changed while it was published", f.dir)
+			}
+			if err != nil {
+				if e.err == nil {
+					e.err = err
+				}
+				return
 			}
 		}
+		for _, p := range f.places {
+			for _, line := range p.Lines {
+				e.put(c, p.Name, line)
+			}
+		}
+		e.counts[f.index] = c.fileCount
 	}
 	e.finishPart()
 }
 
-func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line string) {
+// put adds one stored line at c, first split when it is longer than
+// extract.LineMaxRunes (a line of an index or per-file folder written
+// before the cap: the encoder never holds more of a line than that).
+func (e *encoder) put(c *cursor, place, line string) {
+	if !extract.NeedsSplit(line) {
+		e.putPiece(c, place, line)
+		return
+	}
+	e.pieces = extract.AppendStored(e.pieces[:0], line)
+	for _, p := range e.pieces {
+		e.putPiece(c, place, p)
+	}
+}
+
+// putPiece adds one line of at most extract.LineMaxRunes runes at c. A
+// continuation line keeps the number of the line before it; one that
+// starts a place (which nothing continues) is taken as a line of its own,
+// its mark replaced (same length) so that it reads so again.
+func (e *encoder) putPiece(c *cursor, place, line string) {
+	if c.lines == 0 || place != c.place {
+		c.place, c.lineNo = place, 0
+	}
+	cont := extract.IsContinuation(line)
+	if cont && c.lineNo == 0 {
+		line, cont = "\uFFFD"+line[len(extract.ContinuationMark):], false
+	}
+	if !cont {
+		c.lineNo++
+	}
+	e.addLine(c.f, place, c.lineNo, c.lines, line, cont)
+	c.lines++
+	c.text += int64(len(line)) + 1
+}
+
+// addLine adds line fileLine of file f, line lineNo of its place; a
+// continuation line (cont) starts a segment of its own, whose first line
+// has the number of the line it continues (doc.go, segs).
+func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line string, cont bool) {
 	b := e.cur
 	if b != nil && len(b.blocks) == maxBlocks {
 		e.finishPart()
@@ -132,7 +213,7 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 		// line structure even if one did.
 		line = strings.ReplaceAll(line, "\n", "\u2028")
 	}
-	if b.lastFile != f.index || b.lastPlace != place || len(b.segs) == 0 {
+	if b.lastFile != f.index || b.lastPlace != place || len(b.segs) == 0 || cont {
 		fi, ok := b.fileIndex[f.index]
 		if !ok {
 			fi = uint32(len(b.files))

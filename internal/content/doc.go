@@ -13,7 +13,13 @@
 //
 // Place TSV (DESIGN.md "Formats"): UTF-8 with BOM, lines ended by CRLF, the
 // lines of extract.Place as they are (Excel: line N = row N; trailing empty
-// lines removed). A place without text has no file.
+// lines removed). A place without text has no file. A line holds at most
+// extract.LineMaxRunes runes: a longer one was split by extract.Extract
+// into continuation lines, which start with extract.ContinuationMark
+// (U+FFFF) and take no number of their own (row N split in three is still
+// row N, and the row after it row N+1). Reading splits a longer line that
+// an earlier version wrote the same way (read.go), and EachLine reads a
+// large folder a line at a time.
 //
 // .places: UTF-8 without BOM, LF, one place file name per line in document
 // order (sheet order, page order), then the source line (`:source <ns>

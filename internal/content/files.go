@@ -134,32 +134,6 @@ func cleanLines(lines []string) []string {
 	return out
 }
 
-// ReadFolder reads a per-file folder back: its places in document order.
-func ReadFolder(dir string) ([]extract.Place, error) {
-	m, err := os.ReadFile(filepath.Join(dir, ManifestName))
-	if err != nil {
-		return nil, fmt.Errorf("content: read %s: %w", filepath.Join(dir, ManifestName), err)
-	}
-	var places []extract.Place
-	sc := bufio.NewScanner(bytes.NewReader(m))
-	for sc.Scan() {
-		name := sc.Text()
-		if name == "" || strings.HasPrefix(name, sourcePrefix) {
-			continue
-		}
-		place, ok := PlaceName(name)
-		if !ok || strings.ContainsAny(name, `/\`) {
-			return nil, fmt.Errorf("content: %s: bad place file name %q", dir, name)
-		}
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return nil, fmt.Errorf("content: read %s: %w", filepath.Join(dir, name), err)
-		}
-		places = append(places, extract.Place{Name: place, Lines: decodeOwned(data)})
-	}
-	return places, nil
-}
-
 // IsFileFolder reports whether dir is a complete per-file folder.
 func IsFileFolder(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, ManifestName))

@@ -57,6 +57,9 @@ const (
 	MsgNotPowerPoint  = "ファイルが壊れているか、PowerPointのファイルではありません（新形式（ZIP）でも旧形式でもない内容です）。"
 	MsgOutOfMemory    = "シート・文書が大きすぎて取り込めません（メモリが不足しました）"
 	MsgNoLibreOffice  = "LibreOffice が見つからないため取り込めません（LibreOffice を入れると次のインデックス作成で取り込みます）"
+	// MsgTextTooLarge: the file's text is over Limits.TextBudget
+	// (DefaultTextBudget, 128 MiB; issue 36).
+	MsgTextTooLarge = "文書の文字が多すぎるため取り込めません（1 ファイルの文字は 128 MB まで）"
 )
 
 // Fail returns an *Error with a fixed message and an English cause.

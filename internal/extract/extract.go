@@ -28,6 +28,7 @@ type Limits struct {
 	ZipEntries    int   // entries in one ZIP
 	XMLDepth      int   // element nesting
 	TextBytes     int64 // text file size
+	TextBudget    int64 // UTF-8 bytes of all the lines one file gives (lines.go)
 }
 
 // DefaultLimits are the reference's limits.
@@ -37,6 +38,7 @@ var DefaultLimits = Limits{
 	ZipEntries:    100000,
 	XMLDepth:      1000,
 	TextBytes:     10 * 1000 * 1000,
+	TextBudget:    DefaultTextBudget,
 }
 
 func (o Options) ResolvedLimits() Limits {
@@ -56,6 +58,9 @@ func (o Options) ResolvedLimits() Limits {
 	}
 	if l.TextBytes == 0 {
 		l.TextBytes = d.TextBytes
+	}
+	if l.TextBudget == 0 {
+		l.TextBudget = d.TextBudget
 	}
 	return l
 }
@@ -98,8 +103,22 @@ var ooxmlExtensions = map[string]bool{".xlsx": true, ".xlsm": true, ".docx": tru
 // with MsgNotRegular without blocking; an empty file of any extension is
 // read as holding nothing (済 with no places, as the reference does for
 // empty text files and as Word and PowerPoint open the empty .docx and
-// .pptx that Explorer's "New" menu creates).
+// .pptx that Explorer's "New" menu creates). Whatever the reader, the
+// result passes the per-file text budget and has its long lines split
+// (capResult, lines.go).
 func Extract(ctx context.Context, path, name string, opt Options) (*Result, error) {
+	res, err := extractRouted(ctx, path, name, opt)
+	if err != nil || res == nil {
+		return res, err
+	}
+	if err := capResult(res, opt.ResolvedLimits().TextBudget); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// extractRouted runs the reader Extract chooses.
+func extractRouted(ctx context.Context, path, name string, opt Options) (*Result, error) {
 	ext := strings.ToLower(filepath.Ext(name))
 	r, ok := readers[ext]
 	if !ok {

@@ -58,3 +58,13 @@ func (fakeCloud) ReparsePoint(string, fs.FileInfo) (crawl.Reparse, bool) {
 func (c fakeCloud) CloudOnly(path string, _ fs.FileInfo) bool {
 	return strings.Contains(path, string(c))
 }
+
+// crashPublishing kills the coordinator when it begins to publish a folder
+// whose path (relative to the content root) contains the text of
+// FUMIBAKO_TEST_CRASH_PUBLISHING: a folder whose publish kills the process
+// every time (issue 36). Only in binaries built with -tags testhooks.
+func crashPublishing(folder string) {
+	if sub := os.Getenv("FUMIBAKO_TEST_CRASH_PUBLISHING"); sub != "" && strings.Contains(folder, sub) {
+		killSelf()
+	}
+}

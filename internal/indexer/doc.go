@@ -45,6 +45,14 @@
 //     search believes a summary without checking folders only while the
 //     mark is absent, so a kill in between leaves searches checking
 //     folder times until the next run.
+//  8. A folder's publish MUST be recorded (journal 試, written) before it
+//     begins, in the previous run's journal when the start publishes
+//     (poison.go); a folder the journal shows the process died in
+//     publishLimit (2) times in a row is not published again but set
+//     aside, and its files' 失敗 rows MUST be appended before their
+//     per-file folders are removed. A publish that fails (not a
+//     workspace fault) sets the folder aside at once. So no folder
+//     blocks the workspace (issue 36).
 //
 // Dispatch keeps up to worker.Depth files in each worker's pipe (each with
 // its 始), so workers do not idle while results are recorded. A file that

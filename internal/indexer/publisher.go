@@ -76,6 +76,7 @@ func (r *run) publishAsync(folder string) {
 		return
 	}
 	r.pub.inFlight[k] = true
+	r.beginPublish(folder)
 	r.pub.jobs <- pubJob{folder: folder, removed: append([]string(nil), r.removals[k]...)}
 }
 

@@ -179,16 +179,22 @@ type run struct {
 	sum      Summary
 
 	// per-folder bookkeeping for publishing as soon as a folder is done
-	pendingIn  map[string]int      // folder key → targets not finished
-	toPublish  map[string]string   // folder key → folder (spelling)
-	removals   map[string][]string // folder key → file names to drop
-	unpublish  []string            // folders the start could not publish
-	lostRoot   string
-	orphans    []ingestlist.Folder // indexes no root names, kept (dropRemovedIndexes)
-	redo       []journal.Job
-	stats      RunStats
-	journalErr error
-	fault      *workspace.FaultError // the first workspace fault (fault.go)
+	pendingIn map[string]int      // folder key → targets not finished
+	toPublish map[string]string   // folder key → folder (spelling)
+	removals  map[string][]string // folder key → file names to drop
+	unpublish []string            // folders the start could not publish
+	lostRoot  string
+	orphans   []ingestlist.Folder // indexes no root names, kept (dropRemovedIndexes)
+	redo      []journal.Job
+	// tries counts the publishes of a folder in a row that the process
+	// did not come back from, as the journal told the start (folder key →
+	// count; poison.go); startJournal is the previous run's journal while
+	// the start publishes into it.
+	tries        map[string]int
+	startJournal *journal.Writer
+	stats        RunStats
+	journalErr   error
+	fault        *workspace.FaultError // the first workspace fault (fault.go)
 	// unavailable holds the run's messages of readers whose engine could
 	// not be prepared, each logged once (applyUnavailable).
 	unavailable []string
@@ -232,7 +238,7 @@ func Run(opt Options) (sum *Summary, err error) {
 	}
 
 	r := &run{opt: opt, ws: ws, now: opt.Now, dropped: map[string]bool{},
-		pendingIn: map[string]int{}, toPublish: map[string]string{}, removals: map[string][]string{}}
+		pendingIn: map[string]int{}, toPublish: map[string]string{}, removals: map[string][]string{}, tries: map[string]int{}}
 	// The log is opened only with the lock held, so a second instance never
 	// wipes a running instance's log (reference/indexing.md §5.1).
 	if err := r.openLog(); err != nil {

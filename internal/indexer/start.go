@@ -38,6 +38,9 @@ func (r *run) start() error {
 		}
 	}
 	rec := jl.Recover(keys)
+	for k, n := range rec.Publishing {
+		r.tries[k] = n
+	}
 	r.keepJournal = jl.Idle(prev.DataLines)
 	if !r.keepJournal {
 		// Rule 7 before the start changes anything: the leftovers of a
@@ -89,20 +92,35 @@ func (r *run) start() error {
 		return nil
 	}
 	r.markChanging() // (pending removals after an idle journal)
+	r.publishLeftovers(folders, rec.Readable)
+	// A workspace fault stops the run here: the journal is not replaced,
+	// so the next start finds the same folders to publish.
+	return r.faultErr()
+}
+
+// publishLeftovers publishes the folders the previous run left (folder
+// key → folder), in order of their keys, recording each publish in that
+// run's journal when it can be read back (試, 出): a folder the process
+// died in publishLimit times in a row is set aside instead (poison.go).
+// Those that cannot be published are carried (r.unpublish).
+func (r *run) publishLeftovers(folders map[string]string, readable bool) {
 	r.logf(Info, msgLeftovers, len(folders))
 	keysSorted := make([]string, 0, len(folders))
 	for k := range folders {
 		keysSorted = append(keysSorted, k)
 	}
 	sort.Strings(keysSorted)
+	r.openStartJournal(readable)
+	defer r.closeStartJournal()
 	for _, k := range keysSorted {
+		if n := r.tries[k]; n >= publishLimit {
+			r.setAsideKilled(folders[k], n)
+			continue
+		}
 		if !r.publish(folders[k]) {
 			r.unpublish = append(r.unpublish, folders[k])
 		}
 	}
-	// A workspace fault stops the run here: the journal is not replaced,
-	// so the next start finds the same folders to publish.
-	return r.faultErr()
 }
 
 // readList reads the ingest list. One in another form (re-saved by Excel)
@@ -252,8 +270,10 @@ func (r *run) rebuild(folder string) {
 }
 
 // publish publishes one folder's body index; it logs and returns false on
-// failure (the folder stays unpublished and is carried to the next run).
+// a workspace fault (the folder stays unpublished and is carried to the
+// next run). A folder whose publish fails otherwise is set aside.
 func (r *run) publish(folder string) bool {
+	r.beginPublish(folder)
 	return r.published(folder, publishDir(r.opt.Body, r.ws.ContentRoot(), folder, r.removals[workspace.FoldKey(folder)], r.trash))
 }
 
@@ -266,6 +286,7 @@ type trashBody interface {
 // publishDir publishes a folder's body index (any goroutine: it touches
 // only that folder, and the trash, which locks).
 func publishDir(body BodyIndex, contentRoot, folder string, removed []string, trash *content.Trash) error {
+	crashPublishing(folder)
 	dir := content.Dir(contentRoot, folder)
 	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
 		// Nothing was ever stored for this folder (every file in it failed,
@@ -291,6 +312,9 @@ func (r *run) published(folder string, err error) bool {
 		r.rebuild(folder)
 		err = r.opt.Body.Publish(dir, r.removals[k])
 	}
+	// The publish came back: a kill from here on is no death in it
+	// (poison.go), whatever it gave.
+	r.cameBack(folder)
 	var lost *bodyindex.LostError
 	if errors.As(err, &lost) {
 		// Committed without the files whose text was unreadable; the next
@@ -301,12 +325,13 @@ func (r *run) published(folder string, err error) bool {
 	if err != nil {
 		if r.noteFault(err) {
 			r.logf(Warn, msgPublishFault, r.fault.Path)
-		} else {
-			r.logf(Warn, msgPublishFail, err)
+			return false
 		}
-		return false
+		r.setAsideFailed(folder, err)
+		return true
 	}
 	crashPoint("after-publish")
+	r.endPublish(folder)
 	delete(r.removals, k)
 	delete(r.toPublish, k)
 	if r.journal != nil {

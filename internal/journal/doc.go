@@ -39,6 +39,18 @@
 //	未  folder                                carried unpublished folder, right after 回
 //	書  –                                     before the ingest list is rewritten at the end
 //	終  –                                     after that rewrite finished (end of the run)
+//	試  folder, count                         a folder's publish begins, or came back (fumibako's own, below)
+//
+// 試 is fumibako's (issue 36); the seed's readers skip it as an unknown
+// kind. It is written, not fsynced (it guards against the death of the
+// process, which a written line survives), before each publish of a
+// folder, with the number of publishes of it in a row that the process
+// did not come back from, this one included should it not; a publish
+// that comes back without a 出 (a workspace fault) is followed by one with
+// the number before it (0 when there was none), so that it does not
+// count. A start publishes the folders the previous run left with that
+// run's journal still in place, so it appends its 試 and 出 records to
+// that journal (AppendTo) before Create replaces it.
 //
 // The date time is `yyyy/MM/dd HH:mm:ss` in local time; it is informational
 // and not checked. A relative path is the ingest list's key,
@@ -77,6 +89,10 @@
 //   - With 終 there is nothing to redo.
 //   - A missing journal, or one of another version or none: not readable;
 //     the caller publishes every per-file folder it finds.
+//   - Publishing: the folders whose last 試 has a count above 0 and no
+//     later 出, with that count (the whole file): the process died while
+//     publishing them that many times in a row. The caller sets a folder
+//     aside at InterruptLimit, as it fails a job (package indexer).
 //
 // Decisions where the seed is silent: a journal has one 回; should it hold
 // several, jobs come only from the records after the last one (an earlier

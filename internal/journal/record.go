@@ -29,6 +29,14 @@ const (
 	KindUnpublished Kind = "未" // folder carried unpublished from an earlier run (right after 回)
 	KindRewriting   Kind = "書" // before the ingest list is rewritten one row per file
 	KindEnded       Kind = "終" // after the rewrite finished (end of the run)
+	// KindPublishing is fumibako's own (issue 36), which the seed's
+	// readers skip as an unknown kind: folder, count. Written before a
+	// folder's publish begins, count is the number of publishes of that
+	// folder in a row that the process did not come back from, this one
+	// included should it not (as 始 counts a job's starts); written with
+	// the count before it when a publish came back without a 出 (a
+	// workspace fault), so that it does not count (0 when none did).
+	KindPublishing Kind = "試"
 )
 
 // fieldCount is the number of columns after the kind that each known record
@@ -42,6 +50,7 @@ var fieldCount = map[Kind]int{
 	KindUnpublished: 1,
 	KindRewriting:   0,
 	KindEnded:       0,
+	KindPublishing:  2,
 }
 
 // Record is one journal line: its kind and the columns after it, exactly as
@@ -148,6 +157,10 @@ func parseRecord(line string) (Record, bool) {
 		if !validPath(fields[0], minFolderSegments) {
 			return Record{}, false
 		}
+	case KindPublishing:
+		if _, ok := parseCount(fields[1]); !ok || !validPath(fields[0], minFolderSegments) {
+			return Record{}, false
+		}
 	}
 	if need == 0 {
 		fields = nil
@@ -155,8 +168,8 @@ func parseRecord(line string) (Record, bool) {
 	return Record{Kind: kind, Fields: fields}, true
 }
 
-// count returns the count column of a 回, 持 or 始 record (validated by
-// parseRecord).
+// count returns the count column of a 回, 持, 始 or 試 record (validated
+// by parseRecord).
 func (r Record) count() int {
 	n, _ := parseCount(r.Fields[len(r.Fields)-1])
 	return n

@@ -18,6 +18,12 @@ type Recovery struct {
 	// spelled as in the deciding record. Count is that of the last 始 for
 	// the path, or of its 持 when it has no 始.
 	Redo []Job
+	// Publishing are the folders whose publish the process did not come
+	// back from (the last 試 has a count above 0 and no 出 follows it: the
+	// process died in the publish, or before its 出 was written), keyed by
+	// workspace.FoldKey, with that count: how many such publishes in a
+	// row.
+	Publishing map[string]int
 }
 
 // Recover applies the seed's recovery rules (ingest-list.ja.md, ジャーナルの
@@ -50,7 +56,7 @@ func (l *Log) Recover(listDataLineKeys []string) Recovery {
 	if !l.Readable() {
 		return Recovery{}
 	}
-	rec := Recovery{Readable: true, Unpublished: unpublished(l.Records)}
+	rec := Recovery{Readable: true, Unpublished: unpublished(l.Records), Publishing: publishing(l.Records)}
 
 	// Jobs look only at the records after the last 回.
 	from, rows := 0, -1
@@ -148,6 +154,25 @@ func unpublished(records []Record) []string {
 		if pending[key] {
 			out = append(out, first[key])
 		}
+	}
+	return out
+}
+
+// publishing returns the folders whose last 試 has a count above 0 and
+// no later 出, with that count (the whole file is looked at: a start
+// appends its 試 and 出 records to the previous run's journal, AppendTo).
+func publishing(records []Record) map[string]int {
+	out := map[string]int{}
+	for _, r := range records {
+		switch {
+		case r.Kind == KindPublishing && r.count() > 0:
+			out[workspace.FoldKey(r.Fields[0])] = r.count()
+		case r.Kind == KindPublishing, r.Kind == KindPublished:
+			delete(out, workspace.FoldKey(r.Fields[0]))
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

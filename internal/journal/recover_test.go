@@ -281,6 +281,37 @@ func TestRecover(t *testing.T) {
 			keys:    appended(`営業\A.xlsx`),
 			want:    journal.Recovery{Readable: true, Redo: []journal.Job{{RelPath: `営業\A.xlsx`, Count: 1}}},
 		},
+		// 試 (issue 36): publishes begun and never ended.
+		{
+			name:    "publishing/a 試 without 出 counts",
+			journal: text(head, run4, `始|営業\A.xlsx|1`, `試|営業|1`),
+			keys:    appended(`営業\A.xlsx`),
+			want:    journal.Recovery{Readable: true, Unpublished: []string{`営業`}, Publishing: map[string]int{`営業`: 1}},
+		},
+		{
+			name:    "publishing/a later 出 clears it, the last 試 gives the count",
+			journal: text(head, run4, `始|営業\A.xlsx|1`, `試|営業|1`, `試|営業\X|1`, `出|営業`, `試|営業\X|2`, `試|経理|1`, `出|経理`),
+			keys:    appended(`営業\A.xlsx`),
+			want:    journal.Recovery{Readable: true, Publishing: map[string]int{`営業\X`: 2}},
+		},
+		{
+			name:    "publishing/folders compared as names, after 終 too",
+			journal: text(head, run4, `始|営業\A.xlsx|1`, `出|営業`, "書", "終", `試|ABC|2`, `試|abc|3`),
+			keys:    appended(`営業\A.xlsx`),
+			want:    journal.Recovery{Readable: true, Publishing: map[string]int{`ABC`: 3}},
+		},
+		{
+			name:    "publishing/a publish that came back does not count",
+			journal: text(head, run4, `試|営業|1`, `試|営業|0`, `試|経理|2`, `試|経理|1`, `試|総務|1`, `試|総務|0`, `試|総務|1`),
+			keys:    appended(),
+			want:    journal.Recovery{Readable: true, Publishing: map[string]int{`経理`: 1, `総務`: 1}},
+		},
+		{
+			name:    "publishing/bad 試 lines are skipped",
+			journal: text(head, run4, `試|営業`, `試|営業|-1`, `試|..|1`, `試|営業|x`),
+			keys:    appended(),
+			want:    journal.Recovery{Readable: true},
+		},
 		{
 			name:    "decision/a 版 after the first line is skipped",
 			journal: text(head, run4, "版|3", `始|営業\A.xlsx|1`),

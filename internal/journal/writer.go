@@ -80,6 +80,30 @@ func Create(path string, at time.Time, listRows int, carried []Job, unpublished 
 	return &Writer{f: f, path: path}, nil
 }
 
+// AppendTo opens the journal at path, as it is, for appending: a start
+// records the publishes of the folders the previous run left (試 and 出)
+// in that run's journal, which is the one a kill in the middle of them
+// leaves for the next start to read. A last line cut by a kill is ended
+// first, so that the next record is a line of its own (the cut one stays
+// malformed, and is skipped).
+func AppendTo(path string) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("journal: open %s for appending: %w", path, err)
+	}
+	w := &Writer{f: f, path: path}
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+			if err := workspace.Append(f, []byte(crlf)); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("journal: append to %s: %w", path, err)
+			}
+		}
+	}
+	return w, nil
+}
+
 // ErrInvalid is the cause of a record the reader would reject: a relative
 // path or folder failing the name rules (empty or `.`/`..` segments, TAB, CR,
 // LF or other forbidden characters), or a count below 1.
@@ -139,6 +163,26 @@ func (w *Writer) Published(folder string) error {
 	if err != nil {
 		return err
 	}
+	return w.write(r, false)
+}
+
+// Publishing records (試, issue 36: a folder whose publish the process
+// died in twice is set aside) that folder's publish begins, count being
+// the publishes of it in a row the process did not come back from, this
+// one included; or, after a publish came back without a 出 (a workspace
+// fault), that it came back, count being the number before it (0 for
+// none). The line is written, not fsynced: what it guards against is the
+// death of the process, which a written line survives; a power loss that
+// loses it costs one more attempt. Sync makes it durable.
+func (w *Writer) Publishing(folder string, count int) error {
+	if count < 0 || len(strconv.Itoa(count)) > maxDigits {
+		return fmt.Errorf("%w: %s count %d for %q", ErrInvalid, KindPublishing, count, folder)
+	}
+	r, err := folderRecord(KindPublishing, folder)
+	if err != nil {
+		return err
+	}
+	r.Fields = append(r.Fields, strconv.Itoa(count))
 	return w.write(r, false)
 }
 

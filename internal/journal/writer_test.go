@@ -143,3 +143,61 @@ func TestCreateNegativeRows(t *testing.T) {
 		t.Error("Create(listRows -1) = nil error, want one")
 	}
 }
+
+// TestAppendTo: a start appends its 試 and 出 records to the previous
+// run's journal as it is; a last line cut by a kill is ended first, so
+// that the records after it read.
+func TestAppendTo(t *testing.T) {
+	for _, tc := range []struct {
+		name, before string
+		skipped      int
+	}{
+		{"whole", text(head, run4, `始|営業\A.xlsx|1`), 0},
+		{"torn", text(head, run4, `始|営業\A.xlsx|1`) + "始\t営業\\B", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ingest.tsv")
+			if err := os.WriteFile(path, []byte(tc.before), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			w, err := journal.AppendTo(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, step := range []func() error{
+				func() error { return w.Publishing(`営業`, 2) },
+				func() error { return w.Published(`営業`) },
+				func() error { return w.Publishing(`営業\X`, 1) },
+				w.Close,
+			} {
+				if err := step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l, err := journal.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Skipped != tc.skipped || l.Torn {
+				t.Errorf("skipped %d, torn %v; want %d, false", l.Skipped, l.Torn, tc.skipped)
+			}
+			got := l.Recover(keys(`a\1`, `a\2`, `a\3`, `a\4`))
+			if !reflect.DeepEqual(got.Publishing, map[string]int{`営業\X`: 1}) || len(got.Unpublished) != 0 {
+				t.Errorf("Recover = %+v", got)
+			}
+		})
+	}
+	if _, err := journal.AppendTo(filepath.Join(t.TempDir(), "none.tsv")); err == nil {
+		t.Errorf("AppendTo of a missing journal succeeded")
+	}
+	w, _ := journal.Create(filepath.Join(t.TempDir(), "j.tsv"), time.Now(), 0, nil, nil)
+	defer w.Close()
+	for _, bad := range []struct {
+		folder string
+		count  int
+	}{{`営業`, -1}, {`..`, 1}, {"", 1}} {
+		if err := w.Publishing(bad.folder, bad.count); !errors.Is(err, journal.ErrInvalid) {
+			t.Errorf("Publishing(%q, %d) = %v, want ErrInvalid", bad.folder, bad.count, err)
+		}
+	}
+}

@@ -116,7 +116,12 @@ func (s *searcher) lineHit(t *task, pc *partCtx, bs *blockScan, li int) (done bo
 		text = bs.mv.line(li)
 	}
 	off := 0
-	if si.prefix {
+	switch {
+	case bytes.HasPrefix(text, continuationMark):
+		// A continuation line (extract.LineMaxRunes): all of it after
+		// the mark is text, a shape's or comment's too.
+		off = len(continuationMark)
+	case si.prefix:
 		tab := bytes.IndexByte(text, '\t')
 		if tab < 0 {
 			return false, nil

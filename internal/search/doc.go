@@ -16,6 +16,16 @@
 //     regex.go for how it is adjusted to folding and lines).
 //   - Excel shape and comment lines (`<cell><TAB><text>`) match only after
 //     the first TAB; a line without TAB never matches (testCellPrefixedHit).
+//   - A line over extract.LineMaxRunes is stored in pieces that overlap by
+//     extract.LineOverlapRunes (issue 36): each piece is searched as a
+//     line with the number of the line it belongs to, so a word across a
+//     cut is found, several words match together only within one piece,
+//     and a word inside an overlap may give a hit in both pieces. A hit
+//     in a continuation piece of an Excel row names the row, not a cell.
+//   - A hit's text is cut to 1,000 characters starting 200 before its
+//     first match (reference/search.md §3, applied to every line, not
+//     only text files' lines), so what a hit carries never grows with a
+//     line.
 //   - Filters: index names, a folder prefix, excluded folders (the
 //     search-target tree, Options.Exclude), file-name wildcards
 //     (`*.xlsx;見積;!*old*`), kinds, and places with shapes or comments.

@@ -39,12 +39,14 @@ type Hit struct {
 	// cells of the row.
 	Cell      string `json:"cell,omitempty"`
 	MoreCells int    `json:"moreCells,omitempty"`
-	// Text is the whole line as stored (TAB between cells, U+2028 for an
-	// in-cell newline). Text-file lines longer than 1,000 characters are
-	// cut around the first match, cut ends marked with `…`.
+	// Text is the line as stored (TAB between cells, U+2028 for an
+	// in-cell newline), cut around its first match when it is longer than
+	// 1,000 characters (HitLineMaxChars), the cut ends marked with `…`.
+	// A line over extract.LineMaxRunes was stored in pieces: Text is the
+	// piece that matched.
 	Text string `json:"text"`
 	// Matches are the matched byte ranges [start, end) in Text, ascending
-	// and not overlapping.
+	// and not overlapping (a match that the cut cuts is cut with it).
 	Matches [][2]int `json:"matches"`
 	// Modified and Size are the file's modification time and size as
 	// indexed (the crawl's); Modified is zero when the index does not know
@@ -65,11 +67,34 @@ func (h Hit) IsName() bool { return h.Kind == KindFileName }
 // Path returns `<index>\<path>` (the export's file column).
 func (h Hit) Path() string { return h.Index + `\` + h.RelPath }
 
-// Lines of text files are shortened (reference/search.md §3).
+// A hit line is shortened (reference/search.md §3: 1,000 characters
+// starting 200 before the match). The reference shortens text-file lines
+// only; every line is shortened here (issue 36), so that what a hit
+// carries (the table, TSV, --json, the export, the web's stream) is
+// bounded by these constants and never by a line: an Excel row or a PDF
+// page line can be as long as a text line.
 const (
-	hitLineMaxChars         = 1000
-	hitLineBeforeMatchChars = 200
+	HitLineMaxChars         = 1000
+	HitLineBeforeMatchChars = 200
 )
+
+// continuationMark starts a continuation line (extract.ContinuationMark).
+var continuationMark = []byte(extract.ContinuationMark)
+
+// dropMark takes a continuation line's mark off Text and its matches and
+// reports whether it had one.
+func (h *Hit) dropMark() bool {
+	if !extract.IsContinuation(h.Text) {
+		return false
+	}
+	n := len(extract.ContinuationMark)
+	h.Text = h.Text[n:]
+	for i := range h.Matches {
+		h.Matches[i][0] = max(0, h.Matches[i][0]-n)
+		h.Matches[i][1] = max(0, h.Matches[i][1]-n)
+	}
+	return true
+}
 
 // sheetSpaces turns TABs and newlines in sheet names into spaces.
 var sheetSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "\u2028", " ")
@@ -299,31 +324,30 @@ func forFields(line string, fn func(i, start, end int, final bool) bool) {
 	}
 }
 
-// shorten cuts a long text-file line around its first match.
+// shorten cuts a line longer than HitLineMaxChars characters to that
+// many, starting HitLineBeforeMatchChars before its first match (from
+// the start when it has none, and earlier when the line ends first), the
+// cut ends marked with `…`; Matches are moved into the cut text and those
+// outside it dropped.
 func (h *Hit) shorten() {
-	if h.FileKind != extract.KindText || utf8.RuneCountInString(h.Text) <= hitLineMaxChars {
+	if len(h.Text) <= HitLineMaxChars || utf8.RuneCountInString(h.Text) <= HitLineMaxChars {
 		return
 	}
-	runes := []rune(h.Text)
-	startRune := 0
+	at := 0
 	if len(h.Matches) > 0 {
-		startRune = utf8.RuneCountInString(h.Text[:h.Matches[0][0]]) - hitLineBeforeMatchChars
-		if startRune < 0 {
-			startRune = 0
-		}
+		at = h.Matches[0][0]
 	}
-	endRune := min(startRune+hitLineMaxChars, len(runes))
-	if endRune-startRune < hitLineMaxChars {
-		startRune = max(0, endRune-hitLineMaxChars)
+	startByte := runesBack(h.Text, at, HitLineBeforeMatchChars)
+	endByte, short := runesOn(h.Text, startByte, HitLineMaxChars)
+	if short > 0 {
+		// The line ends first: take what is missing before.
+		startByte = runesBack(h.Text, startByte, short)
 	}
-	startByte := len(string(runes[:startRune]))
-	endByte := startByte + len(string(runes[startRune:endRune]))
-	prefix := ""
-	if startRune > 0 {
+	prefix, suffix := "", ""
+	if startByte > 0 {
 		prefix = "…"
 	}
-	suffix := ""
-	if endRune < len(runes) {
+	if endByte < len(h.Text) {
 		suffix = "…"
 	}
 	shift := len(prefix) - startByte
@@ -336,6 +360,26 @@ func (h *Hit) shorten() {
 	}
 	h.Text = prefix + h.Text[startByte:endByte] + suffix
 	h.Matches = ms
+}
+
+// runesBack returns the byte offset n runes before byte at of s (0 when
+// s starts first).
+func runesBack(s string, at, n int) int {
+	for ; n > 0 && at > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:at])
+		at -= size
+	}
+	return at
+}
+
+// runesOn returns the byte offset n runes after byte at of s, and how many
+// of the n runes s did not have.
+func runesOn(s string, at, n int) (end, short int) {
+	for ; n > 0 && at < len(s); n-- {
+		_, size := utf8.DecodeRuneInString(s[at:])
+		at += size
+	}
+	return at, n
 }
 
 // IsPageEstimate reports whether a place is a Word page whose number is

@@ -432,7 +432,11 @@ func (s *searcher) hit(pc *partCtx, si *segInfo, gl int, line string, foldedLine
 		info := pc.f.FileInfo(fi)
 		h.Modified, h.Size = info.ModTime, info.Size
 	}
-	h.setCells()
+	if !h.dropMark() {
+		// A continuation line starts inside its row: its cells cannot
+		// be counted, so the label names the row only.
+		h.setCells()
+	}
 	if !si.labeled {
 		si.label, si.labeled = PlaceLabel(fk, sg.Place), true
 	}

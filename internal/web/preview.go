@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
@@ -64,27 +63,22 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "web: outside the content root")
 		return
 	}
-	places, err := bodyindex.ReadFile(dir, content.BaseOf(rel))
+	place := q.Get("place")
+	kind, _ := extract.KindOf(rel)
+	_, obj := content.SplitKind(place)
+	// Only the window (and a sheet's first row) is read from the index,
+	// never the whole file (issue 36).
+	row = max(row, 1)
+	lines, total, err := bodyindex.ReadPlace(dir, content.BaseOf(rel), place, max(1, row-before), row+after)
+	var head []bodyindex.PlaceLine
+	if err == nil && row-before > 1 {
+		head, _, err = bodyindex.ReadPlace(dir, content.BaseOf(rel), place, 1, 1)
+	}
 	if err != nil {
 		writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
 		return
 	}
-	place := q.Get("place")
-	var lines []string
-	found := false
-	for _, p := range places {
-		if p.Name == place {
-			lines, found = p.Lines, true
-			break
-		}
-	}
-	if !found {
-		writeJSON(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("web: no place %q in %s", place, rel)})
-		return
-	}
-	kind, _ := extract.KindOf(rel)
-	_, obj := content.SplitKind(place)
-	v := preview(lines, row, before, after, col, kind == extract.KindExcel && obj == "")
+	v := preview(lines, head, total, col, kind == extract.KindExcel && obj == "")
 	writeJSON(w, http.StatusOK, v)
 }
 
@@ -96,31 +90,33 @@ func intParam(s string, def int) int {
 	return n
 }
 
-// preview cuts the window around line row (1-based) out of a place.
-func preview(lines []string, row, before, after, col int, grid bool) PreviewView {
-	v := PreviewView{Grid: grid, Lines: len(lines), Rows: []PreviewRow{}}
-	if row < 1 {
-		row = 1
-	}
-	first := max(1, row-before)
-	last := min(len(lines), row+after)
-	cellsOf := func(line string) []string {
-		if !grid {
-			return []string{cutText(line)}
-		}
+// preview lays out a window of a place (lines, numbered; head, a sheet's
+// first row when the window starts below it; total, the place's lines)
+// around the hit's column col. A line the cap split (extract.LineMaxRunes)
+// shows its first piece, its last cell ending in `…`.
+func preview(lines, head []bodyindex.PlaceLine, total, col int, grid bool) PreviewView {
+	v := PreviewView{Grid: grid, Lines: total, Rows: []PreviewRow{}}
+	cellsOf := func(l bodyindex.PlaceLine) []string {
 		var cells []string
-		for _, f := range search.Fields(line) {
-			cells = append(cells, cutText(unquoteCell(line[f[0]:f[1]])))
+		if !grid {
+			cells = []string{cutText(l.Text)}
+		} else {
+			for _, f := range search.Fields(l.Text) {
+				cells = append(cells, cutText(unquoteCell(l.Text[f[0]:f[1]])))
+			}
+		}
+		if l.Continued && len(cells) > 0 && !strings.HasSuffix(cells[len(cells)-1], "…") {
+			cells[len(cells)-1] += "…"
 		}
 		return cells
 	}
-	for n := first; n <= last; n++ {
-		cells := cellsOf(lines[n-1])
+	for _, l := range lines {
+		cells := cellsOf(l)
 		v.TotalCols = max(v.TotalCols, len(cells))
-		v.Rows = append(v.Rows, PreviewRow{N: n, Cells: cells})
+		v.Rows = append(v.Rows, PreviewRow{N: l.No, Cells: cells})
 	}
-	if grid && first > 1 && len(lines) > 0 {
-		v.Header = &PreviewRow{N: 1, Cells: cellsOf(lines[0])}
+	if grid && len(head) > 0 {
+		v.Header = &PreviewRow{N: 1, Cells: cellsOf(head[0])}
 	}
 	if grid && v.TotalCols > previewMaxCols {
 		start := min(max(0, col-previewMaxCols/2), v.TotalCols-previewMaxCols)
@@ -151,9 +147,12 @@ func unquoteCell(c string) string {
 
 // cutText bounds a cell's text; the browser cuts the display further.
 func cutText(s string) string {
-	if utf8.RuneCountInString(s) <= previewCellChar {
-		return s
+	n := 0
+	for i := range s {
+		if n == previewCellChar {
+			return s[:i] + "…"
+		}
+		n++
 	}
-	r := []rune(s)
-	return string(r[:previewCellChar]) + "…"
+	return s
 }

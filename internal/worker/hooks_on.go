@@ -4,8 +4,11 @@ package worker
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/extract"
 )
 
 // faultHook lets end-to-end tests make a worker misbehave on chosen files.
@@ -57,3 +60,11 @@ func faultHook(name, path string) {
 // the worker ending by itself (issue 36). It exists only in binaries built
 // with -tags testhooks: FUMIBAKO_TEST_NO_GUARD=1.
 func noSystemGuard() bool { return os.Getenv("FUMIBAKO_TEST_NO_GUARD") != "" }
+
+// testLimits gives end-to-end tests a smaller per-file text budget:
+// FUMIBAKO_TEST_TEXT_BUDGET holds it in bytes (issue 36), so that a file
+// over it need not hold 128 MiB of text.
+func testLimits() extract.Limits {
+	n, _ := strconv.ParseInt(os.Getenv("FUMIBAKO_TEST_TEXT_BUDGET"), 10, 64)
+	return extract.Limits{TextBudget: n}
+}

@@ -143,6 +143,7 @@ func extractSafely(ctx context.Context, req Request, opt extract.Options) (res *
 			err = extract.Corrupt(fmt.Errorf("panic: %v", p))
 		}
 	}()
+	opt.Limits = testLimits()
 	return extractFile(ctx, req.Path, req.Name, opt)
 }
 

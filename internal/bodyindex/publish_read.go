@@ -1,0 +1,98 @@
+package bodyindex
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/content"
+)
+
+// readFileFolders reads the per-file folders directly inside dir.
+func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken []brokenFolder, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("bodyindex: read folder %s: %w", dir, err)
+	}
+	fresh = map[string]item{}
+	kept := int64(0)
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		if !content.IsFileFolder(sub) {
+			continue
+		}
+		it, err := readFileFolder(e.Name(), sub, &kept)
+		if err != nil {
+			broken = append(broken, brokenFolder{name: e.Name(), dir: sub, err: err})
+			continue
+		}
+		if src, ok := content.ReadSource(sub); ok {
+			it.entry.mtime, it.entry.size = src.ModTime.UnixNano(), src.Size
+		}
+		if prev, ok := fresh[fileKey(it.name)]; ok && compareFiles(prev.name, it.name) > 0 {
+			// Two folders differing only in case: keep one, by name order.
+			dirs = append(dirs, sub)
+			continue
+		}
+		fresh[fileKey(it.name)] = it
+		dirs = append(dirs, sub)
+	}
+	return fresh, dirs, broken, nil
+}
+
+// readFileFolder reads the per-file folder dir of the file name for its
+// file-table row. The text stays in memory up to keepText bytes for the
+// folder (kept counts them); beyond that, and for any file of more than
+// streamText bytes, only the row is kept and the text is streamed from
+// dir when its chunk is encoded (content.EachLine), so a folder's new
+// text is never all in memory at once, and a large file's never is
+// (issue 36: the coordinator's memory does not grow with a file). A large
+// file is read twice, once to count and once to encode; small folders
+// are read once.
+func readFileFolder(name, dir string, kept *int64) (item, error) {
+	it := item{name: name, old: -1}
+	places, big, err := content.ReadFolderUpTo(dir, streamText)
+	if err != nil {
+		return it, err
+	}
+	if big {
+		it.dir = dir
+		it.entry, err = entryOfDir(name, dir)
+		return it, err
+	}
+	it.places = nonEmpty(places)
+	it.entry = entryOf(name, it.places)
+	if *kept += it.entry.textBytes; *kept > keepText {
+		it.places, it.dir = nil, dir
+	}
+	return it, nil
+}
+
+// keepText is how much new text a publish keeps in memory between reading
+// the per-file folders and encoding them; streamText the most text of a
+// file that is read into memory at all. Variables for tests.
+var (
+	keepText   = int64(64 << 20)
+	streamText = int64(4 << 20)
+)
+
+// entryOfDir computes the file-table row of a fresh file from its
+// per-file folder a line at a time, as entryOf does from its places.
+func entryOfDir(name, dir string) (fileEntry, error) {
+	e := fileEntry{name: name}
+	last := ""
+	err := content.EachLine(dir, func(place, line string) error {
+		if e.lines == 0 || place != last {
+			e.places++
+			last = place
+		}
+		e.lines++
+		e.textBytes += int64(len(line)) + 1
+		return nil
+	})
+	return e, err
+}
