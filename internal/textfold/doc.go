@@ -21,7 +21,7 @@
 // Folding never maps a rune to LF, so lines stay lines. Its output may be
 // shorter or longer than its input (`Ａ` is 3 bytes, `a` one); a Scanner
 // walks a text unit by unit (the source bytes that fold together and what
-// they fold to), which is the way back for highlighting (MapOffsets) and
+// they fold to), which is the way back for highlighting (MapSpans) and
 // for the body index's patches.
 //
 // With --kana, hiragana and katakana are also made equal (AppendKana) on

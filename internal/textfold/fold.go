@@ -7,9 +7,9 @@ import "unicode/utf8"
 // and the sound mark composed with it are one, and so is a run of spaces.
 // A unit may fold to nothing: spaces next to Japanese, a long-vowel mark
 // that ends a katakana word, a variation selector. Every function that
-// needs to know where folded bytes came from (MapOffsets, MapSpans, Map,
-// the body index's patches) walks a Scanner, and Append folds through the
-// same unit function, so they all agree.
+// needs to know where folded bytes came from (MapSpans, Map, the body
+// index's patches) walks a Scanner, and Append folds through the same unit
+// function, so they all agree.
 //
 // The rules that look around a rune (see the package comment) see the
 // folded runes before it (prev, kata) and the source after it.
@@ -20,7 +20,7 @@ type Scanner struct {
 	out   []byte
 	prev  rune // the last rune folded to something (0 at the start)
 	kata  int  // katakana runes folded in a row up to prev
-	same  bool // the unit folds to its own bytes (Scan; unit sets it on its fast paths)
+	same  bool // the unit folds to its own bytes (Scan; unit sets it for ASCII)
 }
 
 // Reset makes the scanner walk src from its start.
@@ -54,10 +54,6 @@ func (sc *Scanner) End() int { return sc.next }
 // Scan and may be empty.
 func (sc *Scanner) Folded() []byte { return sc.out }
 
-// slowUnits turns the unit's fast path off, for the tests that compare it
-// with the general path.
-var slowUnits = false
-
 // emit records r as the last rune folded to something.
 func (sc *Scanner) emit(r rune) {
 	if isKatakana(r) {
@@ -80,15 +76,6 @@ func (sc *Scanner) unit(dst []byte) []byte {
 		}
 		sc.next, sc.prev, sc.kata = i+1, rune(c), 0
 		return append(dst, c)
-	}
-	if r, kata, ok := plainAt(s, i); ok {
-		sc.next, sc.prev, sc.same = i+3, r, true
-		if kata {
-			sc.kata++
-		} else {
-			sc.kata = 0
-		}
-		return append(dst, c, s[i+1], s[i+2])
 	}
 	sc.same = false
 	if n := spaceLen(s, i); n > 0 {
@@ -211,24 +198,19 @@ func (sc *Scanner) hanAt(j int) bool {
 }
 
 // Append appends the folded form of s to dst: a Scanner's units one after
-// another, where the runs of bytes that fold to themselves (sameRun) are
-// copied whole: folding is on the path of every line indexed and every
-// query (TestAppendFastPaths and FuzzAppend compare it with the units
-// alone).
+// another, where the runs of bytes that fold to themselves (SkipSame) are
+// copied whole, since folding is on the path of every line indexed and
+// every query (TestAppendFastPaths and FuzzAppend compare it with the
+// units alone).
 func Append(dst, s []byte) []byte {
 	var sc Scanner
 	sc.src = s
-	prev, kata := rune(0), 0
-	for i := 0; i < len(s); {
-		var j int
-		j, prev, kata = sameRun(s, i, prev, kata)
-		dst = append(dst, s[i:j]...)
-		if j == len(s) {
-			break
+	for sc.next < len(s) {
+		if n := sc.SkipSame(); n > 0 {
+			dst = append(dst, s[sc.next-n:sc.next]...)
+			continue
 		}
-		sc.next, sc.prev, sc.kata = j, prev, kata
 		dst = sc.unit(dst)
-		i, prev, kata = sc.next, sc.prev, sc.kata
 	}
 	return dst
 }
@@ -245,8 +227,11 @@ func (sc *Scanner) SkipSame() int {
 }
 
 // sameRun returns the end of the run of s from i that folds to its own
-// bytes (ASCII other than capitals and spaces, and plainAt runes) and the
-// scanner state after it.
+// bytes whatever is around it, and the scanner state after it: ASCII other
+// than capitals and spaces, and three-byte runes of U+3000–U+9FFF that
+// plainRune passes (a kanji without a variant, a kana or CJK symbol that
+// no rule looks at) and that no sound mark or selector follows. Half of
+// Japanese text; the Scanner's unit folds the rest.
 func sameRun(s []byte, i int, prev rune, kata int) (int, rune, int) {
 	for i < len(s) {
 		c := s[i]
@@ -258,8 +243,7 @@ func sameRun(s []byte, i int, prev rune, kata int) (int, rune, int) {
 			i++
 			continue
 		}
-		// plainAt, written out: this loop is where most text is folded.
-		if c > 0xE9 || c < 0xE3 || i+2 >= len(s) || slowUnits {
+		if c > 0xE9 || c < 0xE3 || i+2 >= len(s) {
 			break
 		}
 		c1, c2 := s[i+1], s[i+2]
@@ -281,26 +265,6 @@ func sameRun(s []byte, i int, prev rune, kata int) (int, rune, int) {
 		i += 3
 	}
 	return i, prev, kata
-}
-
-// plainAt reports whether s holds at i a three-byte rune r (U+3000–U+9FFF)
-// that folds to itself whatever is around it: a kanji without a variant,
-// a kana or CJK symbol that no rule looks at (plainRune), not followed by
-// a sound mark or a selector; kata tells a katakana. Half of Japanese text.
-func plainAt(s []byte, i int) (r rune, kata, ok bool) {
-	if i+2 >= len(s) || slowUnits {
-		return 0, false, false
-	}
-	c, c1, c2 := s[i], s[i+1], s[i+2]
-	if c < 0xE3 || c > 0xE9 || c1&0xC0 != 0x80 || c2&0xC0 != 0x80 {
-		return 0, false, false
-	}
-	if i+3 < len(s) && (s[i+3] == 0xE3 || s[i+3] >= 0xEF) && markOrSelectorAt(s, i+3) {
-		return 0, false, false
-	}
-	r = rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F)
-	o := uint(r - 0x3000)
-	return r, katakanaBits[o/64]&(1<<(o%64)) != 0, plainBits[o/64]&(1<<(o%64)) != 0
 }
 
 // markOrSelectorAt reports whether s holds a sound mark or a selector at j.
@@ -361,26 +325,4 @@ func Map(s string) (folded string, starts []int) {
 	}
 	starts = append(starts, len(s))
 	return string(out), starts
-}
-
-// MapOffsets turns byte offsets into the folded form of s into offsets
-// into s, in place. offs must be ascending and fall on rune boundaries of
-// the folded text (as matches of valid UTF-8 do); an offset inside a
-// folded unit maps to where that unit's source starts. It is Map without
-// the allocations, for the few offsets of a hit.
-func MapOffsets(s []byte, offs []int) {
-	k, fpos := 0, 0
-	var sc Scanner
-	sc.Reset(s)
-	for k < len(offs) && sc.Scan() {
-		fl := len(sc.Folded())
-		for k < len(offs) && offs[k] < fpos+fl {
-			offs[k] = sc.Start()
-			k++
-		}
-		fpos += fl
-	}
-	for ; k < len(offs); k++ {
-		offs[k] = len(s)
-	}
 }

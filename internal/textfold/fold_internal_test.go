@@ -6,10 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// slowFold is Append without the unit's fast path.
+// slowFold is Append without its fast path: the Scanner's units alone.
 func slowFold(s []byte) []byte {
-	slowUnits = true
-	defer func() { slowUnits = false }()
 	var dst []byte
 	var sc Scanner
 	sc.Reset(s)

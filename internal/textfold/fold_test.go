@@ -60,26 +60,28 @@ func TestFoldRuneAll(t *testing.T) {
 	}
 }
 
-func TestMapAndMapOffsets(t *testing.T) {
+// TestMapAndMapSpans checks that Map and MapSpans agree on where each
+// folded rune's source starts.
+func TestMapAndMapSpans(t *testing.T) {
 	for _, s := range []string{"ＡＢＣｶﾞｽ abc", "Apple ＡＰＰＬＥ", "か\u3099x", "\xffA\xfeＢ", "", "日本語だけ"} {
 		folded, starts := textfold.Map(s)
 		if folded != textfold.String(s) || len(starts) != len(folded)+1 {
 			t.Fatalf("Map(%q) = %q, %d starts", s, folded, len(starts))
 		}
-		var offs []int
-		for i := 0; i <= len(folded); i++ {
-			if i == len(folded) || utf8.RuneStart(folded[i]) {
-				offs = append(offs, i)
-			}
+		var spans [][2]int
+		for i := 0; i < len(folded); {
+			_, n := utf8.DecodeRuneInString(folded[i:])
+			spans = append(spans, [2]int{i, i + n})
+			i += n
 		}
-		want := make([]int, len(offs))
-		for i, o := range offs {
-			want[i] = starts[o]
+		want := make([]int, len(spans))
+		for i, sp := range spans {
+			want[i] = starts[sp[0]]
 		}
-		textfold.MapOffsets([]byte(s), offs)
-		for i := range offs {
-			if offs[i] != want[i] {
-				t.Fatalf("MapOffsets(%q)[%d] = %d, want %d", s, i, offs[i], want[i])
+		textfold.MapSpans([]byte(s), spans)
+		for i := range spans {
+			if spans[i][0] != want[i] {
+				t.Fatalf("MapSpans(%q)[%d] starts at %d, want %d", s, i, spans[i][0], want[i])
 			}
 		}
 	}
