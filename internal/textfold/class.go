@@ -19,6 +19,11 @@ func isHan(r rune) bool {
 	return false
 }
 
+// kanjiBefore reports whether r, before a ケ, カ, が or か, makes it a
+// counter or the particle of a place name: a kanji or a digit (霞ケ関,
+// 一ヶ月, 3カ月).
+func kanjiBefore(r rune) bool { return isHan(r) || '0' <= r && r <= '9' }
+
 // isKatakana reports whether r is a katakana letter, the long-vowel mark
 // or a katakana iteration mark (U+30A1–U+30FA, U+30FC–U+30FE, U+31F0–
 // U+31FF); the middle dot ・ is not.

@@ -115,7 +115,7 @@ func (sc *Scanner) unit(dst []byte) []byte {
 			return dst
 		}
 	case 0x30B1, 0x30AB: // ケ, カ
-		if (isHan(sc.prev) || '0' <= sc.prev && sc.prev <= '9') && sc.hanAt(end) {
+		if kanjiBefore(sc.prev) && sc.hanAt(end) {
 			f = 0x30F6 // ヶ: 霞ケ関 = 霞ヶ関, 3カ月 = 3ヶ月
 		}
 	}

@@ -33,14 +33,15 @@ func Pattern(word string) []Piece {
 			fixed = fixed[:0]
 		}
 	}
-	for sc.next < len(src) {
+	for {
 		prev := sc.prev
-		start := sc.next
-		sc.start = start
-		sc.out = sc.unit(sc.out[:0])
+		if !sc.Scan() {
+			break
+		}
+		start := sc.start
 		r, _ := utf8.DecodeRune(src[start:])
 		f := string(sc.out)
-		leftKanji := isHan(prev) || '0' <= prev && prev <= '9'
+		leftKanji := kanjiBefore(prev)
 		rightKanji, atEnd := sc.hanAt(sc.next), sc.next >= len(src)
 		var alts Piece
 		switch {
@@ -100,19 +101,15 @@ func CaseNeedle(s string) string {
 	}
 	// A katakana word at the start that ends in ー inside s may be longer
 	// in the line, where that ー is then dropped: start after it.
-	i, run := 0, 0
-	for i < len(s) {
+	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if !isKatakana(foldRune(r)) && !isMark(r) {
 			break
 		}
 		i += n
-		run++
-		if r == 'ー' || r == 'ｰ' {
-			if j := i; j < len(s) {
-				if r2, _ := utf8.DecodeRuneInString(s[j:]); !isKatakana(foldRune(r2)) && !isMark(r2) {
-					return CaseNeedle(s[j:])
-				}
+		if (r == 'ー' || r == 'ｰ') && i < len(s) {
+			if r2, _ := utf8.DecodeRuneInString(s[i:]); !isKatakana(foldRune(r2)) && !isMark(r2) {
+				return CaseNeedle(s[i:])
 			}
 		}
 	}
