@@ -72,17 +72,23 @@ func (f *fixture) cmd(args ...string) *exec.Cmd {
 // run runs fumibako and returns stdout, stderr and the exit code.
 func (f *fixture) run(args ...string) (string, string, int) {
 	f.t.Helper()
-	c := f.cmd(args...)
-	var out, errb bytes.Buffer
-	c.Stdout, c.Stderr = &out, &errb
-	err := c.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	out, errOut, code, err := runCmd(f.cmd(args...))
+	if err != nil {
 		f.t.Fatalf("run %v: %v", args, err)
 	}
-	return out.String(), errb.String(), code
+	return out, errOut, code
+}
+
+// runCmd runs c and returns its stdout, stderr and exit code; err is set
+// only when it could not be run at all (any goroutine may call it).
+func runCmd(c *exec.Cmd) (stdout, stderr string, code int, err error) {
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err = c.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code, err = ee.ExitCode(), nil
+	}
+	return out.String(), errb.String(), code, err
 }
 
 func (f *fixture) mustRun(args ...string) string {

@@ -10,15 +10,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/testutil"
 	"github.com/fumibako/fumibako/internal/web"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -27,14 +26,7 @@ import (
 // writers and readers busy: FUMIBAKO_SETTINGS_RACE_SECONDS (the issue's
 // probe ran 30), else 5.
 func settingsRaceSeconds(t *testing.T) time.Duration {
-	if v := os.Getenv("FUMIBAKO_SETTINGS_RACE_SECONDS"); v != "" {
-		n, err := strconv.ParseFloat(v, 64)
-		if err != nil || n <= 0 {
-			t.Fatalf("FUMIBAKO_SETTINGS_RACE_SECONDS=%q", v)
-		}
-		return time.Duration(n * float64(time.Second))
-	}
-	return 5 * time.Second
+	return testutil.Duration(t, "FUMIBAKO_SETTINGS_RACE_SECONDS", 5*time.Second)
 }
 
 // raceLog collects what the racing clients saw.
@@ -126,17 +118,11 @@ func TestIssue36SettingsRace(t *testing.T) {
 		return resp.StatusCode, string(out)
 	}
 	cli := func(args ...string) (string, string, int) {
-		c := f.cmd(args...)
-		var out, errb bytes.Buffer
-		c.Stdout, c.Stderr = &out, &errb
-		err := c.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
+		out, errOut, code, err := runCmd(f.cmd(args...))
+		if err != nil {
 			code = -1
 		}
-		return out.String(), errb.String(), code
+		return out, errOut, code
 	}
 
 	deadline := time.Now().Add(settingsRaceSeconds(t))

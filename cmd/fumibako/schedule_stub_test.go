@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -168,16 +167,11 @@ func TestIssue36ScheduleStubs(t *testing.T) {
 		install := func(t *testing.T, env []string) (string, string, int) {
 			c := exec.Command(exe, "--workspace", ws, "schedule", "install", "--at", "02:05")
 			c.Env = append(os.Environ(), env...)
-			var out, errb bytes.Buffer
-			c.Stdout, c.Stderr = &out, &errb
-			err := c.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
+			out, errOut, code, err := runCmd(c)
+			if err != nil {
 				t.Fatal(err)
 			}
-			return out.String(), errb.String(), code
+			return out, errOut, code
 		}
 		t.Run(tt.name+"/crontab", func(t *testing.T) {
 			dir, env := stubEnv(t, "STUB_NO_SYSTEMD=1")

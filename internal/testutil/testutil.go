@@ -17,8 +17,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The environment switches.
@@ -192,4 +194,20 @@ func AddSeeds(f *testing.F, patterns ...string) {
 			f.Add(b)
 		}
 	}
+}
+
+// Duration is how long a load or race test keeps going: the seconds the
+// environment variable env holds (fractions allowed), else def. A value
+// that is not a positive number fails the test.
+func Duration(t testing.TB, env string, def time.Duration) time.Duration {
+	t.Helper()
+	v := os.Getenv(env)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || n <= 0 {
+		t.Fatalf("%s=%q: want a number of seconds", env, v)
+	}
+	return time.Duration(n * float64(time.Second))
 }

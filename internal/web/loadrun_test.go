@@ -21,23 +21,18 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/testutil"
 	"github.com/fumibako/fumibako/internal/web"
 )
 
 // loadSeconds is how long TestLoad keeps its clients busy:
 // FUMIBAKO_LOAD_SECONDS, else 10 (3 with -short).
 func loadSeconds(t *testing.T) time.Duration {
-	if v := os.Getenv("FUMIBAKO_LOAD_SECONDS"); v != "" {
-		n, err := strconv.ParseFloat(v, 64)
-		if err != nil || n <= 0 {
-			t.Fatalf("FUMIBAKO_LOAD_SECONDS=%q", v)
-		}
-		return time.Duration(n * float64(time.Second))
-	}
+	def := 10 * time.Second
 	if testing.Short() {
-		return 3 * time.Second
+		def = 3 * time.Second
 	}
-	return 10 * time.Second
+	return testutil.Duration(t, "FUMIBAKO_LOAD_SECONDS", def)
 }
 
 // loadClient talks to the server from many goroutines; unlike env's
