@@ -152,12 +152,12 @@ func (e *FatalError) Error() string { return e.Msg }
 // run is the state of one indexing run; only the goroutine of Run
 // touches it.
 type run struct {
-	opt     Options
-	rebuilt int // folders whose body index was converted or rebuilt (rebuild)
-	ws      *workspace.Workspace
-	now     func() time.Time
-	log     *bufio.Writer
-	logF    *os.File
+	opt        Options
+	rebuilding bool // a folder's body index was converted or rebuilt (rebuild)
+	ws         *workspace.Workspace
+	now        func() time.Time
+	log        *bufio.Writer
+	logF       *os.File
 
 	prev     *ingestlist.List
 	folders  []ingestlist.Folder

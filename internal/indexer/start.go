@@ -250,10 +250,10 @@ func (r *run) keepOrphans() {
 // rebuild converts or removes a folder's body index of another version
 // and says so in the log.
 func (r *run) rebuild(folder string) {
-	if r.rebuilt == 0 {
+	if !r.rebuilding {
 		r.logf(Info, msgRebuilding)
+		r.rebuilding = true
 	}
-	r.rebuilt++
 	err := r.opt.Body.Rebuild(content.Dir(r.ws.ContentRoot(), folder))
 	var lost *bodyindex.LostError
 	switch {

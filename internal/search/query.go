@@ -273,14 +273,7 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.regex = rt
-		t.scan = rt.re
-		for _, r := range rt.req {
-			t.keys = append(t.keys, textfold.QueryKeys(r)...)
-			if len(r) > len(t.needle) {
-				t.needle = []byte(r)
-			}
-		}
+		t.setRegex(rt)
 		// With --case a needle is searched in the folded text but the
 		// DFA runs in the original: there the needle alone, as before.
 		if t.needle == nil || !opts.Case {
@@ -297,16 +290,14 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 			if err != nil {
 				return nil, &QueryError{Msg: fmt.Sprintf(MsgBadRegexWord, i+1, w), Word: i, Pos: 0, Cause: err}
 			}
-			t.regex, t.scan, t.dfa = rt, rt.re, rt.dfa
-			for _, r := range rt.req {
-				t.keys = append(t.keys, textfold.QueryKeys(r)...)
-				if len(r) > len(t.needle) {
-					t.needle = []byte(r)
-				}
-			}
+			t.setRegex(rt)
+			t.dfa = rt.dfa
 			return t, nil
 		}
-		folded := textfold.String(w)
+		folded := ""
+		if len(pieces) == 1 {
+			folded = pieces[0][0] // the word's fold
+		}
 		if opts.Kana {
 			folded = textfold.Kana(folded)
 		}
@@ -330,6 +321,18 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 		t.scan = regexp.MustCompile(regexp.QuoteMeta(string(t.lit)))
 	}
 	return t, nil
+}
+
+// setRegex makes the term match by rt: its required literals give the
+// n-gram keys, and the longest of them is the needle of the first scan.
+func (t *term) setRegex(rt *regexTerm) {
+	t.regex, t.scan = rt, rt.re
+	for _, r := range rt.req {
+		t.keys = append(t.keys, textfold.QueryKeys(r)...)
+		if len(r) > len(t.needle) {
+			t.needle = []byte(r)
+		}
+	}
 }
 
 // find reports whether the term matches text (in the match space).
