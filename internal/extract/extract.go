@@ -19,6 +19,9 @@ type Options struct {
 	// bytes (the worker's cap; 0 = none): a reader that runs an engine
 	// of its own bounds the engine's memory from it (the PDF engine).
 	MemLimit int64
+	// OCR reads the text of images (ocr.go); nil: images are not read
+	// and image-only pages are only counted as before.
+	OCR *OCR
 }
 
 // Limits against hostile files (reference/extraction.md §13).

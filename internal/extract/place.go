@@ -28,6 +28,13 @@ type Result struct {
 	// NoText marks a PDF without a text layer (a scan): it succeeds with
 	// no page places, and the run's summary counts it (issue 20).
 	NoText bool
+	// OCRWaiting counts the pages that need OCR and were not read
+	// because no OCR engine is installed (Options.OCR.Engine nil): the
+	// file succeeds with its text layer and is read again, those pages
+	// only, once an engine is there (issue 29).
+	OCRWaiting int
+	// OCRPages counts the pages read by OCR (cached or recognized).
+	OCRPages int
 }
 
 // Kind is the family a file belongs to, used by search filters.
