@@ -18,6 +18,21 @@ type Root struct {
 	Name    string `json:"name"`
 	Path    string `json:"path"`
 	Enabled *bool  `json:"enabled,omitempty"` // missing means true
+	// OCRImages: image files (.tif .tiff .png .jpg .jpeg .bmp) under this
+	// root are read by OCR (issue 29); off by default, because photo
+	// folders are large.
+	OCRImages bool `json:"ocrImages,omitempty"`
+}
+
+// IndexSource is the source folder of an index that is not a crawl root:
+// one received through import, or one whose files were found elsewhere
+// (reference/search.md §9, indexSources {name, path}; issue 30).
+type IndexSource struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	// Confirmed: the user confirmed or picked this folder; files of a
+	// received index open only after that (reference/search.md §9).
+	Confirmed bool `json:"confirmed,omitempty"`
 }
 
 // IsEnabled reports whether the root is crawled; a missing flag means true.
@@ -49,6 +64,15 @@ type Settings struct {
 	// lost or broken) is kept (issue 15). An entry whose name is a root
 	// again (re-added) is void.
 	Removed []Root `json:"removedFolders,omitempty"`
+	// IndexSources are the source folders of received indexes and of
+	// indexes re-pointed at a folder the files were found in (issue 30).
+	IndexSources []IndexSource `json:"indexSources,omitempty"`
+	// TesseractPath is the OCR engine's program when it is neither in
+	// PATH nor where its installer puts it (issue 29); empty: looked up.
+	TesseractPath string `json:"tesseractPath,omitempty"`
+	// OCRSecondsPerPage is the per-file deadline's allowance for each
+	// page read by OCR (0 = 60 s; issue 29).
+	OCRSecondsPerPage int `json:"ocrSecondsPerPage,omitempty"`
 	// SearchExcludes are the unchecked nodes of the web UI's search-target
 	// tree (searchExcludes, excludes.go), shared by every page open on
 	// the workspace.
