@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/embed"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/extract/ppt"
 )
 
@@ -82,7 +82,7 @@ func FuzzPpt(f *testing.F) {
 
 // fuzzLegacy reads data and checks the outcome's shape.
 func fuzzLegacy(t *testing.T, name string, data []byte) {
-	c, err := cfb.OpenCompoundBytes(data, extract.DefaultLimits)
+	c, err := streams.OpenBytes(data, extract.DefaultLimits)
 	if err != nil {
 		var fe *extract.Error
 		if !errors.As(err, &fe) {
@@ -123,7 +123,7 @@ func fixtureFile(tb testing.TB, name string) []byte {
 // fixtureStreams returns two streams of a fixture ("" for none).
 func fixtureStreams(tb testing.TB, file, a, b string) ([]byte, []byte) {
 	tb.Helper()
-	c, err := cfb.OpenCompoundBytes(fixtureFile(tb, file), extract.DefaultLimits)
+	c, err := streams.OpenBytes(fixtureFile(tb, file), extract.DefaultLimits)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 	"unicode/utf16"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/embed"
 	fixturepkg "github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/extract/ppt"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
@@ -262,7 +262,7 @@ func TestDocPptNoPanicOnEveryCut(t *testing.T) {
 // the reader's panic recovery, so a panic fails the test.
 func readLegacyBytes(tb testing.TB, name string, data []byte) {
 	tb.Helper()
-	c, err := cfb.OpenCompoundBytes(data, extract.DefaultLimits)
+	c, err := streams.OpenBytes(data, extract.DefaultLimits)
 	if err != nil {
 		return
 	}

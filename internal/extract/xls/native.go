@@ -13,7 +13,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 	"github.com/fumibako/fumibako/internal/officefile"
-	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // Native .xls reader ([MS-XLS]): the Workbook stream (BIFF8, Excel 97 and
@@ -111,7 +111,7 @@ func workbookStream(f *os.File, size int64) (io.Reader, string, error) {
 // CFBStream returns the first root-level stream whose name matches one of
 // names (in the order of names, ignoring case), read at most size bytes.
 func CFBStream(ra io.ReaderAt, size int64, names ...string) (io.Reader, string, error) {
-	doc, err := ole.Open(ra, size)
+	doc, err := cfb.Open(ra, size)
 	if err == nil {
 		err = doc.Problem
 	}

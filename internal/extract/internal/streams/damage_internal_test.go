@@ -1,4 +1,4 @@
-package cfb
+package streams
 
 import (
 	"bytes"
