@@ -75,3 +75,33 @@ func Encoding(cp int) (encoding.Encoding, bool) {
 func Lead(cp int) func(b byte) bool {
 	return pages[cp].lead
 }
+
+// charsets are the Windows character sets (LOGFONT lfCharSet, which Word
+// keeps as the FIB's chse and RTF as \fcharset) by the code page of each;
+// the one map of them, so the readers agree (VIETNAMESE_CHARSET 163 is
+// Windows-1258 in both).
+var charsets = map[int]int{
+	0:   1252,  // ANSI_CHARSET
+	77:  10000, // MAC_CHARSET
+	128: 932,   // SHIFTJIS_CHARSET
+	129: 949,   // HANGUL_CHARSET
+	134: 936,   // GB2312_CHARSET
+	136: 950,   // CHINESEBIG5_CHARSET
+	161: 1253,  // GREEK_CHARSET
+	162: 1254,  // TURKISH_CHARSET
+	163: 1258,  // VIETNAMESE_CHARSET
+	177: 1255,  // HEBREW_CHARSET
+	178: 1256,  // ARABIC_CHARSET
+	186: 1257,  // BALTIC_CHARSET
+	204: 1251,  // RUSSIAN_CHARSET
+	222: 874,   // THAI_CHARSET
+	238: 1250,  // EASTEUROPE_CHARSET
+}
+
+// ForCharset returns the code page of a Windows character set, and false
+// for one not listed (DEFAULT_CHARSET 1, SYMBOL_CHARSET 2, OEM 255 …),
+// which each reader resolves its own way.
+func ForCharset(cs int) (int, bool) {
+	cp, ok := charsets[cs]
+	return cp, ok
+}
