@@ -151,7 +151,9 @@ func UTF16LE(s string) []byte {
 	return b
 }
 
-// xlsClearRecords are stored without encryption.
+// clearRecord reports whether records of type typ are stored without
+// encryption ([MS-XLS] 2.2.10: BOF, FILEPASS, INTERFACEHDR and the
+// user-names records).
 func clearRecord(typ uint16) bool {
 	switch typ {
 	case RBOF, RFilePass, 0x00E1, 0x0194, 0x0195, 0x0196, 0x0138:
@@ -160,7 +162,7 @@ func clearRecord(typ uint16) bool {
 	return false
 }
 
-// record decrypts the data of one record in place; off is the stream
+// Record decrypts the data of one record in place; off is the stream
 // offset of the data.
 func (d *Decrypter) Record(typ uint16, off int64, data []byte) {
 	if clearRecord(typ) {

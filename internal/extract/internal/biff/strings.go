@@ -38,7 +38,7 @@ func (c *Cursor) avail() int {
 	return len(c.Segs[c.Si]) - c.P
 }
 
-// advance moves to the next non-empty segment when the current one is
+// Advance moves to the next non-empty segment when the current one is
 // used up; false at the end of the data.
 func (c *Cursor) Advance() bool {
 	for c.Si < len(c.Segs) && c.P >= len(c.Segs[c.Si]) {
@@ -82,7 +82,7 @@ func (c *Cursor) skip(n int) bool {
 	return true
 }
 
-// chars reads cch characters starting with the given width; when the
+// Chars reads cch characters starting with the given width; when the
 // characters run past the end of a segment, the next segment starts with
 // a new flag byte.
 func (c *Cursor) Chars(cch int, high bool) (string, bool) {
@@ -125,7 +125,7 @@ func (c *Cursor) Chars(cch int, high bool) (string, bool) {
 	return UTF16(u), true
 }
 
-// advanceFlag reads the flag byte at the start of the current segment.
+// AdvanceFlag reads the flag byte at the start of the current segment.
 func (c *Cursor) AdvanceFlag(high *bool) bool {
 	for c.Si < len(c.Segs) && len(c.Segs[c.Si]) == 0 {
 		c.Si++
@@ -158,7 +158,7 @@ func UTF16(u []uint16) string {
 	return string(utf16.Decode(u))
 }
 
-// richString reads an XLUnicodeRichExtendedString (the SST entries):
+// RichString reads an XLUnicodeRichExtendedString (the SST entries):
 // characters, then runs and phonetic data skipped.
 func (c *Cursor) RichString() (string, bool) {
 	cch, ok := c.Uint(2)
@@ -279,7 +279,7 @@ func Encoding(cp int) encoding.Encoding {
 	return charmap.Windows1252
 }
 
-// decode converts code-page bytes to a string (ASCII passes through).
+// Decode converts code-page bytes to a string (ASCII passes through).
 func (cp CodePage) Decode(b []byte) string {
 	ascii := true
 	for _, c := range b {

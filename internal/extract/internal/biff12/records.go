@@ -85,7 +85,7 @@ func (rr *RecordReader) varint(n int) (int, error) {
 	return 0, fmt.Errorf("xlsb: record header varint longer than %d bytes", n)
 }
 
-// next returns the next record whose type want accepts, with its data
+// Next returns the next record whose type want accepts, with its data
 // (valid until the following call); other records are skipped unread.
 // io.EOF at the end of the part.
 func (rr *RecordReader) Next(want func(int) bool) (int, []byte, error) {

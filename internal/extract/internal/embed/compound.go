@@ -49,7 +49,7 @@ type NativeEmbeds struct {
 // chart is the format of an OpenDocument chart object.
 const chart format = 0x80
 
-// place reads one object — in storage prefix of c, or data when c is nil —
+// Place reads one object — in storage prefix of c, or data when c is nil —
 // and returns its place "<base>[埋め込みN]", or "<base>[図形]" with one line
 // for a chart, or nil when it yields nothing.
 // key identifies the object for "read once"; label names it in the log.

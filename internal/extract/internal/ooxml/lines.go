@@ -107,7 +107,7 @@ type xmlLines struct {
 	Root xml.StartElement
 }
 
-// texts returns the line texts.
+// Texts returns the line texts.
 func (x *xmlLines) Texts() []string {
 	out := make([]string, 0, len(x.Lines))
 	for _, l := range x.Lines {

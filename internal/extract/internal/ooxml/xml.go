@@ -142,7 +142,7 @@ func (x *XmlDecoder) Skip() error {
 	return nil
 }
 
-// attr returns the value of the attribute with the given local name in any
+// Attr returns the value of the attribute with the given local name in any
 // namespace (OOXML attributes such as w:val or r:id are found by local
 // name; use attrNS where two namespaces share a local name).
 func Attr(se xml.StartElement, local string) string {

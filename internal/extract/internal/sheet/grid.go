@@ -73,7 +73,7 @@ func NewXlsSheet(name string, b *Budget) *Sheet {
 // cellOverhead approximates the memory of one stored cell besides its text.
 const cellOverhead = 24
 
-// cell records the display value of the cell at 1-based row and col; an
+// Cell records the display value of the cell at 1-based row and col; an
 // empty value is no cell (Excel's export leaves the field empty).
 func (s *Sheet) Cell(row, col int, text string) error {
 	if text == "" || row < 1 || col < 1 || row > 1048576 || col > 16384 {
@@ -88,7 +88,7 @@ func (s *Sheet) Cell(row, col int, text string) error {
 	return nil
 }
 
-// object records a comment or shape text at 1-based row and col.
+// Object records a comment or shape text at 1-based row and col.
 func (s *Sheet) Object(list *[]object, row, col int, text string) error {
 	if strings.TrimSpace(text) == "" {
 		return nil
@@ -100,7 +100,7 @@ func (s *Sheet) Object(list *[]object, row, col int, text string) error {
 	return nil
 }
 
-// chartObject records a chart at 1-based row and col; its text comes
+// ChartObject records a chart at 1-based row and col; its text comes
 // once every sheet is read (xls.book.resolveCharts).
 func (s *Sheet) ChartObject(row, col int, c any) {
 	s.Shapes = append(s.Shapes, object{row: max(row, 1), col: max(col, 1), seq: len(s.Shapes), Chart: c})
@@ -151,7 +151,7 @@ func (s *Sheet) lines() ([]string, error) {
 // those, the native readers show the cached value as Excel does.
 var FormulaTrace func(sheet string, row int)
 
-// formulaCell records a cell whose value is a cached formula result.
+// FormulaCell records a cell whose value is a cached formula result.
 func (s *Sheet) FormulaCell(row, col int, text string) error {
 	if FormulaTrace != nil && row >= 1 {
 		if s.formulaRows == nil {
@@ -186,7 +186,7 @@ func objectLines(objs []object) []string {
 	return out
 }
 
-// places appends the sheet's places that hold text.
+// Places appends the sheet's places that hold text.
 func (s *Sheet) Places(res *extract.Result) error {
 	lines, err := s.lines()
 	if err != nil {

@@ -117,7 +117,7 @@ func (s *Scanner) errorf(format string, a ...any) error {
 // until its end element has been returned.
 func (s *Scanner) Depth() int { return len(s.ends) }
 
-// next moves to the next start element, end element or non-empty text
+// Next moves to the next start element, end element or non-empty text
 // inside the root element. It returns io.EOF after the document.
 func (s *Scanner) Next() error {
 	if s.PendingEnd {
@@ -389,7 +389,7 @@ func unentity(dst, raw []byte, entities bool) ([]byte, error) {
 	return dst, nil
 }
 
-// attr returns the value of the attribute with the given local name of the
+// Attr returns the value of the attribute with the given local name of the
 // current start element (nil when absent). The value is a view valid until
 // the next call unless it held references, which are decoded into a new
 // slice.
@@ -430,7 +430,7 @@ func (s *Scanner) Attr(local string) []byte {
 	return nil
 }
 
-// skip consumes the rest of the current start element up to its end.
+// Skip consumes the rest of the current start element up to its end.
 func (s *Scanner) Skip() error {
 	target := len(s.ends) - 1
 	for len(s.ends) > target {

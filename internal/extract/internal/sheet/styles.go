@@ -22,7 +22,7 @@ func NewXlStyles() *Styles {
 	return &Styles{Codes: map[int]string{}, ByID: map[int]*numfmt.Format{}, general: &numfmt.Format{General: true}}
 }
 
-// format returns the compiled format of style index s.
+// Format returns the compiled format of style index s.
 func (st *Styles) Format(s int) *numfmt.Format {
 	if s < 0 || s >= len(st.XfFmt) {
 		return st.general

@@ -166,18 +166,18 @@ func (c *File) Close() error {
 	return nil
 }
 
-// has reports whether a stream is at path (names separated by "/",
+// Has reports whether a stream is at path (names separated by "/",
 // ignoring case).
 func (c *File) Has(path string) bool {
 	_, ok := c.streams[strings.ToLower(path)]
 	return ok
 }
 
-// hasStorage reports whether a storage directly holds streams; prefix is
+// HasStorage reports whether a storage directly holds streams; prefix is
 // its lower-case path ending in "/".
 func (c *File) HasStorage(prefix string) bool { return c.folders[prefix] }
 
-// stream reads a whole stream. Its declared size must fit in the file and
+// Stream reads a whole stream. Its declared size must fit in the file and
 // in the per-stream limit, and all streams read from one file together
 // stay under three times the limit.
 func (c *File) Stream(path string) ([]byte, error) {
@@ -207,7 +207,7 @@ func (c *File) Stream(path string) ([]byte, error) {
 	return buf, nil
 }
 
-// readAt reads n bytes at off of a stream without reading the rest; n is
+// ReadAt reads n bytes at off of a stream without reading the rest; n is
 // at most 64 KiB.
 func (c *File) ReadAt(path string, off int64, n int) ([]byte, error) {
 	e, ok := c.streams[strings.ToLower(path)]
