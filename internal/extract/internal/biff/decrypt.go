@@ -152,8 +152,8 @@ func UTF16LE(s string) []byte {
 }
 
 // clearRecord reports whether records of type typ are stored without
-// encryption ([MS-XLS] 2.2.10: BOF, FILEPASS, INTERFACEHDR and the
-// user-names records).
+// encryption ([MS-XLS] 2.2.10: BOF, FILEPASS, INTERFACEHDR, USREXCL,
+// FILELOCK, RRDInfo and RRDHead).
 func clearRecord(typ uint16) bool {
 	switch typ {
 	case RBOF, RFilePass, 0x00E1, 0x0194, 0x0195, 0x0196, 0x0138:
