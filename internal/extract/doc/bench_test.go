@@ -32,7 +32,7 @@ func BenchmarkLegacyWordPowerPoint(b *testing.B) {
 			for _, f := range files {
 				read := readDocNative
 				if strings.EqualFold(filepath.Ext(f), ".ppt") {
-					read = ppt.ReadPptNative
+					read = ppt.ReadNative
 				}
 				read(ctx, f, extract.Options{})
 			}

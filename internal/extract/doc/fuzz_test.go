@@ -92,7 +92,7 @@ func fuzzLegacy(t *testing.T, name string, data []byte) {
 	}
 	var res *extract.Result
 	if filepath.Ext(name) == ".ppt" {
-		res, err = ppt.ReadPptCompound(context.Background(), c, extract.DefaultLimits)
+		res, err = ppt.ReadCompound(context.Background(), c, extract.DefaultLimits)
 	} else {
 		res, err = readDocCompound(context.Background(), c, extract.DefaultLimits)
 	}

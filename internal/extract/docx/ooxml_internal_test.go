@@ -135,7 +135,7 @@ func TestReadElementLines(t *testing.T) {
 		`<xdr:graphicFrame><a:graphic><a:graphicData><dgm:relIds r:dm="rId2"/></a:graphicData></a:graphic></xdr:graphicFrame>` +
 		`</xdr:grpSp></xdr:absoluteAnchor></mc:Choice><mc:Fallback><xdr:absoluteAnchor/></mc:Fallback></mc:AlternateContent>` +
 		`</xdr:wsDr>`
-	d := ooxml.NewXMLDecoder(strings.NewReader(drawing), 100)
+	d := ooxml.NewDecoder(strings.NewReader(drawing), 100)
 	var got []string
 	for {
 		tok, err := d.Token()
@@ -196,7 +196,7 @@ func TestReadXmlLinesOptions(t *testing.T) {
 		{"boxes", ooxml.LineOptions{Pages: true, Boxes: true, Objects: true}, "1:前後 2:次 | 1:box=箱 表 中 1:4:4 2:5:rId7"},
 	}
 	for _, tc := range tests {
-		x, err := ooxml.ReadXmlLines(strings.NewReader(doc), tc.opt)
+		x, err := ooxml.ReadLines(strings.NewReader(doc), tc.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,11 +236,11 @@ func TestXMLDecoderRefuses(t *testing.T) {
 		{"empty", ``, 10},
 	}
 	for _, tc := range tests {
-		if _, err := ooxml.ReadXmlLines(strings.NewReader(tc.in), ooxml.LineOptions{Depth: tc.depth}); err == nil {
+		if _, err := ooxml.ReadLines(strings.NewReader(tc.in), ooxml.LineOptions{Depth: tc.depth}); err == nil {
 			t.Errorf("%s: readXmlLines(%q) succeeded, want an error", tc.name, tc.in)
 		}
 	}
-	if _, err := ooxml.ReadXmlLines(strings.NewReader(strings.Repeat("<a>", 10)+strings.Repeat("</a>", 10)), ooxml.LineOptions{Depth: 10}); err != nil {
+	if _, err := ooxml.ReadLines(strings.NewReader(strings.Repeat("<a>", 10)+strings.Repeat("</a>", 10)), ooxml.LineOptions{Depth: 10}); err != nil {
 		t.Errorf("depth at the limit: %v", err)
 	}
 }
@@ -256,7 +256,7 @@ func TestOOXMLPanicBecomesCorrupt(t *testing.T) {
 	for _, r := range []struct {
 		ext  string
 		read extract.Reader
-	}{{".docx", readDocx}, {".pptx", pptx.ReadPptx}} {
+	}{{".docx", readDocx}, {".pptx", pptx.Read}} {
 		p := filepath.Join(t.TempDir(), "a"+r.ext)
 		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
@@ -292,7 +292,7 @@ func TestOOXMLCancelled(t *testing.T) {
 
 func TestXMLDeclaredEncoding(t *testing.T) {
 	in := "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><p xmlns=\"http://schemas.openxmlformats.org/drawingml/2006/main\"><t>\x93\xfa\x96\x7b</t></p>"
-	x, err := ooxml.ReadXmlLines(strings.NewReader(in), ooxml.LineOptions{})
+	x, err := ooxml.ReadLines(strings.NewReader(in), ooxml.LineOptions{})
 	if err != nil || len(x.Lines) != 1 || x.Lines[0].Text != "日本" {
 		t.Errorf("readXmlLines(Shift_JIS) = %+v, %v; want 日本", x, err)
 	}

@@ -45,7 +45,7 @@ import (
 // gets it.
 
 func init() {
-	extract.RegisterNative(ReadPptNative, ".ppt")
+	extract.RegisterNative(ReadNative, ".ppt")
 	embed.RegisterCompoundText(nil, embeddedText)
 }
 
@@ -65,14 +65,14 @@ func embeddedText(c *streams.File, prefix string) ([]string, error) {
 	return out, nil
 }
 
-func ReadPptNative(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
+func ReadNative(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
 	c, err := streams.Open(path, opt.ResolvedLimits())
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	res, err = ReadPptCompound(ctx, c, opt.ResolvedLimits())
+	res, err = ReadCompound(ctx, c, opt.ResolvedLimits())
 	return res, extract.Failure(err)
 }
 
@@ -119,7 +119,7 @@ func openPptCompound(c *streams.File, prefix string) (*pptDoc, error) {
 	return d, nil
 }
 
-func ReadPptCompound(ctx context.Context, c *streams.File, lim extract.Limits) (*extract.Result, error) {
+func ReadCompound(ctx context.Context, c *streams.File, lim extract.Limits) (*extract.Result, error) {
 	d, err := openPptCompound(c, "")
 	if err != nil {
 		return nil, err

@@ -87,7 +87,7 @@ func failure(err error) error {
 	if f, ok := extract.FailureAsIs(err); ok {
 		return f
 	}
-	if errors.Is(err, sheet.ErrXlsTooMuchText) {
+	if errors.Is(err, sheet.ErrTooMuchText) {
 		return &extract.Error{Msg: extract.MsgOutOfMemory, Cause: err}
 	}
 	return extract.Corrupt(err)

@@ -60,8 +60,8 @@ const (
 	DtWorksheet = 0x0010
 )
 
-// ErrXlsTruncated reports a record shorter than its fixed fields.
-var ErrXlsTruncated = errors.New("extract: xls record too short")
+// ErrTruncated reports a record shorter than its fixed fields.
+var ErrTruncated = errors.New("extract: xls record too short")
 
 // RecordReader reads the records of a workbook stream in order.
 type RecordReader struct {
@@ -71,7 +71,7 @@ type RecordReader struct {
 	Dec *Decrypter // set after a FILEPASS with the default password
 }
 
-func NewXlsRecordReader(r io.Reader) *RecordReader {
+func NewRecordReader(r io.Reader) *RecordReader {
 	return &RecordReader{r: bufio.NewReaderSize(r, 64<<10), buf: make([]byte, 0xFFFF)}
 }
 

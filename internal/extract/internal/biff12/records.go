@@ -54,7 +54,7 @@ const (
 // the kinds it reads are skipped (no cell or string comes near it).
 const recordMax = 16 << 20
 
-var ErrXlsbShort = errors.New("extract: xlsb record too short")
+var ErrShort = errors.New("extract: xlsb record too short")
 
 // RecordReader reads the records of one binary part.
 type RecordReader struct {
@@ -62,7 +62,7 @@ type RecordReader struct {
 	buf []byte
 }
 
-func NewXlsbRecordReader(r io.Reader) *RecordReader {
+func NewReader(r io.Reader) *RecordReader {
 	return &RecordReader{r: bufio.NewReaderSize(r, 64<<10)}
 }
 

@@ -258,7 +258,7 @@ func (p *Pkg) RelsOf(part string) (map[string]Rel, error) {
 		p.rels[k] = m
 		return m, nil
 	}
-	err := p.EachStart(relsName, func(_ *XmlDecoder, se xml.StartElement) error {
+	err := p.EachStart(relsName, func(_ *Decoder, se xml.StartElement) error {
 		if se.Name.Local != "Relationship" {
 			return nil
 		}
@@ -282,13 +282,13 @@ func (p *Pkg) RelsOf(part string) (map[string]Rel, error) {
 // just past it (after a start element fn may read or skip the element's
 // content; CharData is valid only during the call). Parse errors and fn's
 // errors come back as "parse <part>: …".
-func (p *Pkg) EachToken(part string, fn func(d *XmlDecoder, tok xml.Token) error) error {
+func (p *Pkg) EachToken(part string, fn func(d *Decoder, tok xml.Token) error) error {
 	rc, err := p.Open(part)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	d := NewXMLDecoder(rc, p.Lim.XMLDepth)
+	d := NewDecoder(rc, p.Lim.XMLDepth)
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -304,8 +304,8 @@ func (p *Pkg) EachToken(part string, fn func(d *XmlDecoder, tok xml.Token) error
 }
 
 // EachStart is eachToken for the start elements only.
-func (p *Pkg) EachStart(part string, fn func(d *XmlDecoder, se xml.StartElement) error) error {
-	return p.EachToken(part, func(d *XmlDecoder, tok xml.Token) error {
+func (p *Pkg) EachStart(part string, fn func(d *Decoder, se xml.StartElement) error) error {
+	return p.EachToken(part, func(d *Decoder, tok xml.Token) error {
 		if se, ok := tok.(xml.StartElement); ok {
 			return fn(d, se)
 		}

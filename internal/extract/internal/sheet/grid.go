@@ -21,11 +21,11 @@ import (
 //	                           sorted by row, column
 //	<sheet>[ヘッダー・フッター] HeaderFooter.lines()
 
-// ErrXlsTooMuchText is the cause of MsgOutOfMemory: the text of a workbook
+// ErrTooMuchText is the cause of MsgOutOfMemory: the text of a workbook
 // would exceed TextCap (reference/extraction.md §13, "sheet text in
 // memory about 1 GB → out of memory"; kept lower so a worker stays within
 // its memory cap).
-var ErrXlsTooMuchText = errors.New("extract: workbook text exceeds the in-memory cap")
+var ErrTooMuchText = errors.New("extract: workbook text exceeds the in-memory cap")
 
 // TextCap is the most bytes of cell, string-table and object text one
 // workbook may hold in memory; a variable so tests can lower it.
@@ -34,12 +34,12 @@ var TextCap int64 = 256 << 20
 // Budget counts the text bytes a workbook holds.
 type Budget struct{ used, max int64 }
 
-func NewXlsBudget() *Budget { return &Budget{max: TextCap} }
+func NewBudget() *Budget { return &Budget{max: TextCap} }
 
 func (b *Budget) Add(n int) error {
 	b.used += int64(n)
 	if b.used > b.max {
-		return ErrXlsTooMuchText
+		return ErrTooMuchText
 	}
 	return nil
 }
@@ -66,7 +66,7 @@ type Sheet struct {
 	formulaRows map[int]bool
 }
 
-func NewXlsSheet(name string, b *Budget) *Sheet {
+func New(name string, b *Budget) *Sheet {
 	return &Sheet{Name: name, Rows: map[int][]Cell{}, budget: b}
 }
 

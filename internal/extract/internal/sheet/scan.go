@@ -24,7 +24,7 @@ import (
 // as the XML specification requires. It refuses DTDs, unknown entities,
 // invalid UTF-8, mismatched end elements and nesting deeper than a limit.
 // A part whose XML declaration names another encoding than UTF-8 is
-// decoded first (ooxml.XmlCharset). Names are matched by local name: a prefix
+// decoded first (ooxml.CharsetReader). Names are matched by local name: a prefix
 // (x:c) is dropped.
 type Scanner struct {
 	r     *bufio.Reader
@@ -52,7 +52,7 @@ const (
 	scanText
 )
 
-func NewXlScanner(r io.Reader, maxDepth int) (*Scanner, error) {
+func NewScanner(r io.Reader, maxDepth int) (*Scanner, error) {
 	if maxDepth <= 0 {
 		maxDepth = extract.DefaultLimits.XMLDepth
 	}
@@ -66,7 +66,7 @@ func NewXlScanner(r io.Reader, maxDepth int) (*Scanner, error) {
 		return nil, errors.New("UTF-16 XML is not supported")
 	}
 	if label := declaredEncoding(head); label != "" {
-		cr, err := ooxml.XmlCharset(label, br)
+		cr, err := ooxml.CharsetReader(label, br)
 		if err != nil {
 			return nil, err
 		}
