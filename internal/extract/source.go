@@ -84,7 +84,7 @@ func routeFor(ext string, src *source) (route, error) {
 	if ext != ".pdf" && officefile.IsPDF(head, src.tail) && readers[".pdf"] != nil {
 		return routePDF, nil
 	}
-	if name, ok := officefile.Foreign(head); ok {
+	if name, ok := officefile.Foreign(head); ok && !ownSignatures[ext] {
 		cause := fmt.Errorf("extract: %s content under a %s name", name, ext)
 		if text {
 			return routeFailed, Fail(MsgNotText, cause)

@@ -42,7 +42,7 @@ import (
 // LibreOffice).
 
 func init() {
-	extract.RegisterNative(readDocNative, ".doc")
+	extract.RegisterFormat(extract.Format{Name: "doc", Extensions: []string{".doc"}, Read: readDocNative, Native: true})
 	embed.RegisterCompoundText(embeddedText, nil)
 }
 

@@ -37,7 +37,9 @@ import (
 // chart or SmartArt empties that object, a broken embed skips that embed;
 // both are logged.
 
-func init() { extract.Register(readDocx, ".docx", ".docm") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "docx", Extensions: []string{".docx", ".docm"}, Read: readDocx})
+}
 
 func readDocx(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)

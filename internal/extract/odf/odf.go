@@ -50,8 +50,8 @@ import (
 )
 
 func init() {
-	extract.Register(readPackage, ".odt", ".ods", ".odp")
-	extract.Register(readFlat, ".fodt", ".fods", ".fodp")
+	extract.RegisterFormat(extract.Format{Name: "odf", Extensions: []string{".odt", ".ods", ".odp"}, Read: readPackage})
+	extract.RegisterFormat(extract.Format{Name: "odf-flat", Extensions: []string{".fodt", ".fods", ".fodp"}, Read: readFlat})
 }
 
 // ErrNoContent is the cause when a package has no content.xml or a

@@ -45,7 +45,7 @@ import (
 // gets it.
 
 func init() {
-	extract.RegisterNative(ReadNative, ".ppt")
+	extract.RegisterFormat(extract.Format{Name: "ppt", Extensions: []string{".ppt"}, Read: ReadNative, Native: true})
 	embed.RegisterCompoundText(nil, embeddedText)
 }
 

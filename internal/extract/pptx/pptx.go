@@ -37,7 +37,7 @@ import (
 // MsgTooLarge. Broken charts, SmartArt and embeds are logged and skipped.
 
 func init() {
-	extract.Register(Read, ".pptx", ".pptm")
+	extract.RegisterFormat(extract.Format{Name: "pptx", Extensions: []string{".pptx", ".pptm"}, Read: Read})
 	embed.RegisterPackageText(readPresentationText)
 }
 

@@ -47,7 +47,9 @@ import (
 // to LibreOffice; more text than sheet.TextCap → MsgOutOfMemory. A panic
 // while parsing is Corrupt.
 
-func init() { extract.RegisterNative(readXlsNative, ".xls") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "xls", Extensions: []string{".xls"}, Read: readXlsNative, Native: true})
+}
 
 var (
 	// errXlsNoWorkbook: no Workbook or Book stream at the root.

@@ -44,7 +44,9 @@ import (
 // size limit of reference/extraction.md §13 → MsgTooLarge; more text than
 // sheet.TextCap → MsgOutOfMemory. A panic while parsing is Corrupt.
 
-func init() { extract.RegisterNative(readXlsbNative, ".xlsb") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "xlsb", Extensions: []string{".xlsb"}, Read: readXlsbNative, Native: true})
+}
 
 // errXlsbNoWorkbook: the package has no binary workbook part.
 var errXlsbNoWorkbook = errors.New("extract: xlsb package has no binary workbook part")

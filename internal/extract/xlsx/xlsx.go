@@ -61,7 +61,9 @@ import (
 // "    一部を読み取れませんでした: <part>"; a broken styles part is logged
 // the same way and every cell shows as General.
 
-func init() { extract.Register(readXlsx, ".xlsx", ".xlsm") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "xlsx", Extensions: []string{".xlsx", ".xlsm"}, Read: readXlsx})
+}
 
 // Place name suffixes (§2.1).
 const (
