@@ -3,7 +3,6 @@ package rtf
 import (
 	"unicode/utf16"
 
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/codepage"
 )
 
@@ -77,7 +76,8 @@ func (p *parser) flushRaw() {
 	if len(p.raw) == 0 {
 		return
 	}
-	s := biff.CodePage{Enc: biff.Encoding(p.codePage())}.Decode(p.raw)
+	enc, _ := codepage.Encoding(p.codePage())
+	s := codepage.Decode(enc, p.raw)
 	p.raw = p.raw[:0]
 	p.write(s)
 }

@@ -9,6 +9,9 @@
 package codepage
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
@@ -104,4 +107,44 @@ var charsets = map[int]int{
 func ForCharset(cs int) (int, bool) {
 	cp, ok := charsets[cs]
 	return cp, ok
+}
+
+// Decode converts 8-bit text to a string with enc (nil: Windows-1252, the
+// page every reader assumes when a file names none or one missing here).
+// ASCII passes through; bytes enc cannot decode into valid UTF-8 are read
+// as Latin-1, so no text is lost to a wrong code page.
+func Decode(enc encoding.Encoding, b []byte) string {
+	ascii := true
+	for _, c := range b {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return string(b)
+	}
+	if enc == nil {
+		enc = charmap.Windows1252
+	}
+	out, err := enc.NewDecoder().Bytes(b)
+	if err != nil || !utf8.Valid(out) {
+		return Latin1(b)
+	}
+	return string(out)
+}
+
+// Latin1 reads each byte as the code point of its value (ISO 8859-1).
+func Latin1(b []byte) string {
+	for _, c := range b {
+		if c >= 0x80 {
+			var s strings.Builder
+			s.Grow(len(b) + 8)
+			for _, c := range b {
+				s.WriteRune(rune(c))
+			}
+			return s.String()
+		}
+	}
+	return string(b)
 }
