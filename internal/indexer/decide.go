@@ -69,7 +69,7 @@ func (r *run) crawlAndDecide() error {
 		r.logf(Warn, "    %v", err)
 	}
 	if r.opt.Confirm != nil {
-		ans := r.opt.Confirm(planRows(scans, plans))
+		ans := r.opt.Confirm(append(planRows(scans, plans), r.freeRows()...))
 		if !ans.Proceed {
 			return r.cancel(scans, plans)
 		}
@@ -78,6 +78,7 @@ func (r *run) crawlAndDecide() error {
 			plans = r.decideAll(scans, retry, complete)
 		}
 	}
+	r.freeRemoved()
 	removed := r.takePlans(scans, plans)
 	r.applyRedo()
 	// The previous list is not read again (each target carries its
@@ -354,6 +355,19 @@ func planRows(scans []rootScan, plans []*plan.Root) []PlanRow {
 			row.Targets = c.New + c.Updated + c.Pending + c.Lost
 		}
 		out = append(out, row)
+	}
+	return out
+}
+
+// kindFree is the plan's kind of an index to be deleted (reference/gui.md
+// §3.2: registrations removed since the last run appear as 削除予定).
+const kindFree = "削除予定"
+
+// freeRows lists the indexes the run will delete, for the confirmation.
+func (r *run) freeRows() []PlanRow {
+	var out []PlanRow
+	for _, rm := range r.toFree {
+		out = append(out, PlanRow{Index: rm.Name, Path: rm.Path, Kind: kindFree})
 	}
 	return out
 }
