@@ -30,6 +30,8 @@ const (
 	msgNoFolder     = "インデックス [%s] の元のフォルダが登録されていません。"
 	MsgRepointed    = "インデックス [%s] の元のフォルダを %s に変えました"
 	msgNotRepointed = "%s は、選んだフォルダ %s にも見つかりません"
+	msgBadPath      = "「%s」はインデックスのファイルのパス（インデックス名\\パス）ではありません。"
+	msgOutside      = "%s は元のフォルダの外を指しているため開きません。"
 )
 
 // Error is a hit that cannot be opened (yet). Msg is the Japanese text;
@@ -64,7 +66,7 @@ type File struct {
 // the machine can be reached this way.
 func Resolve(contentRoot string, s *workspace.Settings, l *ingestlist.List, rel string) (File, error) {
 	if !ingestlist.ValidRelPath(rel) {
-		return File{}, &Error{Kind: BadPath, Err: errors.New("source: not an index path: " + rel)}
+		return File{}, &Error{Kind: BadPath, Msg: fmt.Sprintf(msgBadPath, rel), Err: errors.New("source: not an index path: " + rel)}
 	}
 	index, rest := ingestlist.SplitRelPath(rel)
 	folder, ok := Lookup(contentRoot, s, index)
@@ -85,7 +87,7 @@ func Resolve(contentRoot string, s *workspace.Settings, l *ingestlist.List, rel 
 	}
 	real, err := within(p, root)
 	if err != nil {
-		return File{}, &Error{Kind: Outside, Folder: folder, Err: err}
+		return File{}, &Error{Kind: Outside, Msg: fmt.Sprintf(msgOutside, rel), Folder: folder, Err: err}
 	}
 	return File{Rel: rel, Path: real, Folder: folder, ReadOnly: folder.ReadOnlyOnly(name)}, nil
 }
@@ -134,7 +136,7 @@ type Repointed struct {
 // so the index's other files open without asking.
 func FindUnder(picked, rel string) (Repointed, error) {
 	if !ingestlist.ValidRelPath(rel) {
-		return Repointed{}, &Error{Kind: BadPath, Err: errors.New("source: not an index path: " + rel)}
+		return Repointed{}, &Error{Kind: BadPath, Msg: fmt.Sprintf(msgBadPath, rel), Err: errors.New("source: not an index path: " + rel)}
 	}
 	index, rest := ingestlist.SplitRelPath(rel)
 	abs, err := filepath.Abs(picked)
