@@ -292,7 +292,7 @@ func Run(opt Options) (sum *Summary, err error) {
 	}
 	r.summary()
 	if noRoots != nil {
-		return &r.sum, noRoots
+		r.logf(Warn, "%s", noRoots.Error()) // freed, with nothing to crawl
 	}
 	if r.lostRoot != "" {
 		return &r.sum, &ErrRootLost{Path: r.lostRoot, Remaining: r.sum.Remaining}
@@ -349,8 +349,8 @@ func (r *run) prepareScratch() error {
 // nothingToCrawl returns the fatal error of a run with no root to crawl
 // (none registered, none checked among those named), nil otherwise. With
 // nothing to crawl, a removed root's index is still freed (issue 30:
-// removing the last folder freed nothing before): the run frees it, then
-// says that there is nothing to crawl.
+// removing the last folder freed nothing before): the run frees it, logs
+// this error as a warning and ends as done.
 func (o *Options) nothingToCrawl() error {
 	enabled := 0
 	for _, root := range o.Settings.Roots {

@@ -24,7 +24,7 @@ const (
 // Messages (reference/search.md §9, reference/gui.md §4.8).
 const (
 	MsgConfirmTitle = "元のフォルダを確かめてください"
-	msgConfirm      = "インデックス [%s] はほかのパソコンから受け取ったものです。元のフォルダ %s のファイルを開く前に、このフォルダでよいか確かめてください（［このフォルダを使う］か［フォルダを選ぶ］）。"
+	msgConfirm      = MsgConfirmTitle + "：インデックス [%s] はほかのパソコンから受け取ったものです。元のフォルダ %s のファイルを開く前に、このフォルダでよいか確かめてください。"
 	MsgNetworkWarn  = "このフォルダはネットワーク上にあります。開くと、Windows がこのパソコンのユーザー名などをそのコンピューターに送ることがあります。知らないコンピューターなら開かないでください。"
 	msgFileMissing  = "%s が見つかりません"
 	msgNoFolder     = "インデックス [%s] の元のフォルダが登録されていません。"
