@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
@@ -25,19 +24,6 @@ func init() {
 		minArgs:  1, maxArgs: 1, setup: setupOpen})
 }
 
-// knownIndex reports whether the workspace has an index of that name (a
-// root, or a folder under the content root).
-func knownIndex(ws *workspace.Workspace, s *workspace.Settings, name string) bool {
-	if _, _, ok := s.Root(name); ok {
-		return true
-	}
-	if !workspace.TestPlainFolderName(name) {
-		return false
-	}
-	st, err := os.Stat(filepath.Join(ws.ContentRoot(), name))
-	return err == nil && st.IsDir()
-}
-
 func setupFolderSource(fs *flag.FlagSet) func(*env, []string) error {
 	return func(e *env, args []string) error {
 		name := args[0]
@@ -47,7 +33,7 @@ func setupFolderSource(fs *flag.FlagSet) func(*env, []string) error {
 		}
 		path = filepath.Clean(path)
 		err = settingsEdit(e, nil, func(ws *workspace.Workspace, s *workspace.Settings) error {
-			if !knownIndex(ws, s, name) {
+			if !source.Known(ws.ContentRoot(), s, name) {
 				return fatalf(msgSourceNoIndex, name)
 			}
 			return s.SetSource(name, path)

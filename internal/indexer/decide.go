@@ -421,6 +421,14 @@ func (r *run) cancel(scans []rootScan, plans []*plan.Root) error {
 		}
 		r.rows = append(r.rows, p.CloudDropped...)
 	}
+	// The indexes to delete stay, rows and folder line with them, until
+	// a run goes ahead.
+	for _, rm := range r.toFree {
+		if rm.Path != "" {
+			r.folders = append(r.folders, ingestlist.Folder{Name: rm.Name, Path: rm.Path})
+		}
+		r.keepRows(rm.Name)
+	}
 	r.logf(Warn, "画面で取りやめたため、取り込みません。（取り込み一覧は前回のままです）")
 	if err := r.recordRemovals(removed); err != nil {
 		return r.check(err)

@@ -1,6 +1,9 @@
 package source
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -48,4 +51,17 @@ func Lookup(contentRoot string, s *workspace.Settings, index string) (Folder, bo
 	}
 	f.Network = workspace.IsNetworkPath(f.Path)
 	return f, true
+}
+
+// Known reports whether the workspace has an index of that name: a crawl
+// root, or a folder under the content root (a received index).
+func Known(contentRoot string, s *workspace.Settings, name string) bool {
+	if _, _, ok := s.Root(name); ok {
+		return true
+	}
+	if !workspace.TestPlainFolderName(name) {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(contentRoot, name))
+	return err == nil && st.IsDir()
 }

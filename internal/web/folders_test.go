@@ -26,7 +26,6 @@ func TestFolderEdits(t *testing.T) {
 	}{
 		{"add", "/api/folders/add", map[string]any{"path": `"` + other + `"`}, http.StatusOK, "インデックス [経理] を追加しました", []string{"営業", "経理"}},
 		{"add again", "/api/folders/add", map[string]any{"path": other}, http.StatusBadRequest, "」のインデックス [経理] が既にあります。", []string{"営業", "経理"}},
-		{"add missing", "/api/folders/add", map[string]any{"path": filepath.Join(other, "ない")}, http.StatusBadRequest, "フォルダが見つかりません: ", []string{"営業", "経理"}},
 		{"add empty", "/api/folders/add", map[string]any{"path": "  "}, http.StatusBadRequest, "元のフォルダを指定してください。", []string{"営業", "経理"}},
 		{"add inside", "/api/folders/add", map[string]any{"path": filepath.Join(e.root)}, http.StatusBadRequest, "が既にあります。", []string{"営業", "経理"}},
 		{"rename", "/api/folders/rename", map[string]any{"name": "経理", "newName": "経理2024"}, http.StatusOK, "インデックスを変更しました（名前 [経理] → [経理2024]）", []string{"営業", "経理2024"}},
@@ -35,6 +34,7 @@ func TestFolderEdits(t *testing.T) {
 		{"uncheck", "/api/folders/enable", map[string]any{"name": "経理2024", "enabled": false}, http.StatusOK, "", []string{"営業", "経理2024"}},
 		{"remove unknown", "/api/folders/remove", map[string]any{"name": "総務"}, http.StatusBadRequest, "インデックス [総務] はありません。", []string{"営業", "経理2024"}},
 		{"remove", "/api/folders/remove", map[string]any{"name": "経理2024"}, http.StatusOK, "インデックス [経理2024] を削除しました", []string{"営業"}},
+		{"add missing (issue 30)", "/api/folders/add", map[string]any{"path": filepath.Join(filepath.Dir(other), "ない")}, http.StatusOK, "フォルダが今は見つかりません: ", []string{"営業", "ない"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -63,6 +63,10 @@ const (
 	msgOpened      = "元のファイルを開きました：%s"
 	msgOpenFailed  = "元のファイルを開けませんでした：%s（%v）"
 	msgNoIndexRoot = "インデックス [%s] の元のフォルダが登録されていません。"
+	// Opening a received index's file (issue 30; reference/search.md §9).
+	msgReadOnlyImpossible = "受け取ったインデックスのマクロを含められるファイルは読み取り専用でしか開きませんが、読み取り専用のコピーを作れなかったため開きませんでした：%s"
+	msgOpenedCopy         = "元のファイルを読み取り専用のコピーで開きました：%s"
+	msgSourceRemote       = "元のフォルダは、このパソコンで開いているブラウザからだけ変えられます。"
 
 	// Export (search.md §8).
 	msgSearchFirst = "先に検索してください。"

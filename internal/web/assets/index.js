@@ -102,6 +102,9 @@ F.index = (() => {
   function folderRow(f, busy) {
     const check = el('input', { type: 'checkbox', 'aria-label': f.name + ' を取り込む' });
     check.checked = f.enabled;
+    // A received index (issue 30) is searchable, not crawled: no checkbox,
+    // no ［取り込む］ or ［編集…］, until its folder is added.
+    check.disabled = !!f.received;
     check.addEventListener('change', async () => {
       try {
         await F.post('/api/folders/enable', { name: f.name, enabled: check.checked });
@@ -137,7 +140,7 @@ F.index = (() => {
       el('td', { class: 'num', title: T.filesTip(f), text: f.files.toLocaleString() }),
       el('td', { text: f.last }),
       statusCell,
-      el('td', { class: 'ops' }, upd, ' ', edit, ' ', del));
+      el('td', { class: 'ops' }, f.received ? '' : upd, ' ', f.received ? '' : edit, ' ', del));
     tr.addEventListener('keydown', (e) => {
       if (e.key === 'Delete' && e.target === tr && !busy) remove(f);
     });
