@@ -94,19 +94,19 @@ func cutShare(p, u string) (string, bool) {
 }
 
 // SamePlace reports whether a and b name the same folder: equal as paths
-// (ignoring case on Windows), or one is the other through a mapped drive.
+// (ignoring case on Windows), or equal through the mapped drives (a drive
+// path and its UNC path; two drives mapped to the same share).
 func SamePlace(a, b string) bool {
 	if samePath(a, b) {
 		return true
 	}
-	for _, x := range ShareAliases(a) {
-		if samePath(x, b) || strings.EqualFold(x, b) {
-			return true
-		}
-	}
-	for _, x := range ShareAliases(b) {
-		if samePath(x, a) || strings.EqualFold(x, a) {
-			return true
+	as := append([]string{a}, ShareAliases(a)...)
+	bs := append([]string{b}, ShareAliases(b)...)
+	for _, x := range as {
+		for _, y := range bs {
+			if strings.EqualFold(strings.TrimRight(x, `\`), strings.TrimRight(y, `\`)) && (IsUNC(x) || isDrivePath(x)) {
+				return true
+			}
 		}
 	}
 	return false

@@ -54,7 +54,8 @@ func TestShareAliases(t *testing.T) {
 	}{
 		{`Z:\営業`, `\\srv\共有\営業`, true},
 		{`\\srv\共有\営業`, `Z:\営業`, true},
-		{`Y:\`, `Z:\経理`, false}, // two drives: compared through their UNC paths only one step
+		{`Y:\`, `Z:\経理`, true}, // two drives mapped to the same share
+		{`y:\a`, `Z:\経理\A`, true},
 		{`Z:\営業`, `\\srv\共有\経理`, false},
 		{`C:\a`, `\\srv\共有\a`, false},
 	} {
