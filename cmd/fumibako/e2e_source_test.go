@@ -208,3 +208,37 @@ func TestFolderRemoveLast(t *testing.T) {
 		})
 	}
 }
+
+// TestFolderMove: a root whose folder moved (or whose share is reached
+// through another drive letter) is moved, not removed and added: nothing
+// is ingested again, source_folder.txt follows, and its files open from
+// the new place.
+func TestFolderMove(t *testing.T) {
+	f := newFixture(t)
+	rec := fakeOpener(t, f)
+	f.write("2024/a.txt", "りんご\n")
+	f.mustRun("folder", "add", f.root)
+	f.mustRun("index")
+	moved := filepath.Join(filepath.Dir(f.root), "新", "営業")
+	os.MkdirAll(filepath.Dir(moved), 0o755)
+	if err := os.Rename(f.root, moved); err != nil {
+		t.Fatal(err)
+	}
+	if out := f.mustRun("folder", "move", "営業", moved); !strings.Contains(out, "場所 "+f.root+" → "+moved) {
+		t.Errorf("folder move said %q", out)
+	}
+	if out := f.mustRun("index", "--plain"); !strings.Contains(out, "取り込みが必要なファイルはありません。") {
+		t.Errorf("a moved root was ingested again:\n%s", out)
+	}
+	sf := filepath.Join(f.ws, "work", "store", "content", "営業", source.FileName)
+	if data, _ := os.ReadFile(sf); string(data) != string(source.Format("営業", moved)) {
+		t.Errorf("source_folder.txt after a move = %q", data)
+	}
+	f.mustRun("open", `営業\2024\a.txt`)
+	if got := opened(rec); len(got) != 1 || got[0] != filepath.Join(moved, "2024", "a.txt") {
+		t.Errorf("opened %v", got)
+	}
+	if _, errOut, code := f.run("folder", "move", "営業", f.ws); code != 1 || !strings.Contains(errOut, "ワークスペース") {
+		t.Errorf("move into the workspace: exit %d, %q", code, errOut)
+	}
+}

@@ -17,6 +17,11 @@ func init() {
 ここで新しい場所を指定すると、取り込み直さずにファイルを開けます（クロール対象フォルダは変えません）。`,
 		examples: []string{`fumibako folder source 営業 "\\server\共有\営業"`},
 		minArgs:  2, maxArgs: 2, setup: setupFolderSource})
+	register(&command{name: "folder move", args: "インデックス名 フォルダ", summary: "クロール対象フォルダの場所を変える（取り込み直しはしません）", order: 4,
+		about: `フォルダを移したときや、ネットワークドライブの文字が変わったとき（Z: → Y:、\\server\共有 のパスにするときも）に、
+インデックスはそのままで場所だけを変えます。ファイルが変わっていなければ、次のインデックス作成で取り込み直すものはありません。`,
+		examples: []string{`fumibako folder move 営業 "Y:\営業"`},
+		minArgs:  2, maxArgs: 2, setup: setupFolderMove})
 	register(&command{name: "open", args: "インデックス名\\パス [--folder]", summary: "検索で見つかったファイルを、パソコンの既定のアプリで開く", order: 45,
 		about: `search の結果の「インデックス名\パス」のファイルを開きます。受け取ったインデックスのマクロを含められる形式
 （.xlsm .xlsb .xls .docm .doc .pptm .ppt）は、読み取り専用のコピーを開きます。`,
@@ -47,6 +52,28 @@ func setupFolderSource(fs *flag.FlagSet) func(*env, []string) error {
 			fmt.Fprintln(e.stderr, source.MsgNetworkWarn)
 		}
 		fmt.Fprintf(e.stdout, source.MsgRepointed+"\n", name, path)
+		return nil
+	}
+}
+
+func setupFolderMove(fs *flag.FlagSet) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		var old, now workspace.Root
+		err := settingsEdit(e, nil, func(ws *workspace.Workspace, s *workspace.Settings) error {
+			var err error
+			if old, err = s.MoveRoot(args[0], args[1], ws.Root); err != nil {
+				return err
+			}
+			now, _, _ = s.Root(args[0])
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, msgMovedRoot+"\n", now.Name, old.Path, now.Path)
+		if w := workspace.FolderWarning(now.Path); w != "" {
+			fmt.Fprintf(e.stderr, msgAddedAbsent+"\n", w)
+		}
 		return nil
 	}
 }
