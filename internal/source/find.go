@@ -8,7 +8,7 @@ import (
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
-// localRest turns the part of an index path after the index name
+// segments splits the part of an index path after the index name
 // (`2024\見積\a.xlsx`, `\` on every OS) into its segments.
 func segments(rest string) []string {
 	var out []string

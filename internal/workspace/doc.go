@@ -43,6 +43,13 @@
 // readable from it are saved back (SalvageSettings); a root re-added at a
 // path the ingest list knows gets its old index name (AddRoot, KnownIndex).
 //
+// indexSources (IndexSource, sources.go) are the source folders of
+// received indexes and of indexes whose files were found elsewhere (issue
+// 30); MoveRoot edits a root's path without touching its index. Network
+// paths (share.go): a mapped drive and its UNC path are one place
+// (SamePlace, ShareAliases, through WNetGetUniversalName on Windows), and a
+// folder not reachable now may be registered (FolderWarning).
+//
 // Names (DESIGN.md "Names"): TestIndexName, TestStoredIndexName and
 // TestPlainFolderName decide which index names and path segments are legal.
 package workspace
