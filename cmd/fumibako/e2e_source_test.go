@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -12,27 +11,19 @@ import (
 	"github.com/fumibako/fumibako/internal/source"
 )
 
-// fakeOpener puts an xdg-open in front of PATH that records what it was
-// asked to open (one path per line in the returned file).
+// fakeOpener makes the test binary record what it would open (one path
+// per line in the returned file; openhook_on.go) instead of starting the
+// desktop's application.
 func fakeOpener(t *testing.T, f *fixture) string {
 	t.Helper()
-	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
-		t.Skip("the fake opener is an xdg-open script")
-	}
-	bin := filepath.Join(t.TempDir(), "bin")
-	os.MkdirAll(bin, 0o755)
-	rec := filepath.Join(bin, "opened.txt")
-	script := "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '" + rec + "'\n"
-	if err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f.env = append(f.env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	rec := filepath.Join(t.TempDir(), "opened.txt")
+	f.env = append(f.env, "FUMIBAKO_TEST_OPENED="+rec)
 	return rec
 }
 
 func opened(rec string) []string {
 	data, _ := os.ReadFile(rec)
-	return strings.Fields(string(data))
+	return strings.Fields(strings.ReplaceAll(string(data), "\r", ""))
 }
 
 // receive makes a second workspace that holds a copy of f's index name
@@ -131,7 +122,7 @@ func TestSourceReceivedIndex(t *testing.T) {
 			if strings.HasSuffix(tt.args[1], ".xlsm") && len(got) == 1 {
 				st, err := os.Stat(got[0])
 				data, _ := os.ReadFile(got[0])
-				if err != nil || st.Mode().Perm()&0o222 != 0 || string(data) != "not really a workbook" {
+				if err != nil || st.Mode().Perm()&0o222 != 0 || string(data) != "not really a workbook" { // read-only attribute on Windows
 					t.Errorf("read-only copy %s: %v, mode %v, %q", got[0], err, st.Mode(), data)
 				}
 			}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/source"
-	"github.com/fumibako/fumibako/internal/web"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -99,7 +98,7 @@ func setupOpen(fs *flag.FlagSet) func(*env, []string) error {
 				return fatalf(msgReadOnlyImpossible, f.Path)
 			}
 		}
-		if err := web.OpenPath(target); err != nil {
+		if err := openPath(target); err != nil {
 			return fatalf(msgOpenFailed, target, err)
 		}
 		if target != f.Path && !*folder {
