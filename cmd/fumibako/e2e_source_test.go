@@ -128,6 +128,15 @@ func TestSourceReceivedIndex(t *testing.T) {
 			}
 		})
 	}
+	// The user chooses to crawl it: its folder added under its name, the
+	// entry goes and nothing is ingested again (its rows are its files).
+	g.mustRun("folder", "add", moved, "--name", "営業部")
+	if out := g.mustRun("index", "--plain"); !strings.Contains(out, "取り込みが必要なファイルはありません。") {
+		t.Errorf("a received index added as a root was ingested again:\n%s", out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(g.ws, "settings.json")); strings.Contains(string(data), "indexSources") {
+		t.Errorf("settings keep the indexSources entry of a root: %s", data)
+	}
 	// The source file of the first workspace: its own root is gone now,
 	// and its open says which file is missing, naming folder source.
 	_, errOut, code := f.run("open", hit)
