@@ -453,6 +453,7 @@ F.index = (() => {
         let cls;
         if (r.Kind === 'チェックなし') [badge, cls] = ['取り込みません', 's-none'];
         else if (r.Kind === 'フォルダなし') [badge, cls] = ['取り込めません', 's-error'];
+        else if (r.Kind === '削除予定') [badge, cls] = ['削除予定', 's-error']; // a removed root's index (issue 30)
         else if (r.Targets > 0) [badge, cls] = [`${r.Targets.toLocaleString()} 件`, 's-stale'];
         else [badge, cls] = ['取り込み不要', 's-fresh'];
         const tip = `新規 ${r.New} 件 / 更新あり ${r.Updated} 件 / 前回未完了 ${r.Pending} 件 / インデックスが無い・壊れている ${r.Lost} 件 / 前回失敗 ${r.Failed} 件`;
@@ -467,6 +468,9 @@ F.index = (() => {
           el('th', { class: 'num', text: 'インデックスが無い・壊れている' }), el('th', { class: 'num', text: '前回失敗' }), el('th', { text: '状態' }))),
         tb);
       const retry = el('input', { type: 'checkbox', id: 'confirm-retry' });
+      // Indexes of removed folders are deleted once the run goes ahead
+      // (issue 30): that is something to do, and it can be cancelled.
+      const freeing = c.rows.filter((r) => r.Kind === '削除予定').length;
       const totalLine = el('p', { id: 'confirm-total' });
       const startBtn = el('button', { type: 'button', class: 'primary', id: 'confirm-start', text: 'インデックス作成を開始', onclick: () => close({ proceed: true, retryFailed: retry.checked }) });
       const update = () => {
@@ -479,7 +483,8 @@ F.index = (() => {
         totalLine.textContent = files > 0
           ? `取り込み対象: ${folders} フォルダ / ${files.toLocaleString()} ファイル（最新のフォルダは取り込みません）`
           : '取り込みが必要なファイルはありません（すべて最新です）。';
-        startBtn.disabled = files === 0;
+        if (freeing > 0) totalLine.textContent += ` 削除予定のインデックス ${freeing} 件を削除します。`;
+        startBtn.disabled = files === 0 && freeing === 0;
       };
       retry.addEventListener('change', update);
       box.append(el('h2', { id: 'dialog-title', text: 'インデックス作成の確認' }), table);
@@ -487,7 +492,7 @@ F.index = (() => {
         box.append(el('label', { class: 'check' }, retry, ` 前回取り込みに失敗し、その後変わっていないファイル ${c.failed.toLocaleString()} 件も取り込み直す（パスワード付きなど）`));
       }
       box.append(totalLine);
-      if (c.targets === 0 && c.failed === 0) {
+      if (c.targets === 0 && c.failed === 0 && freeing === 0) {
         box.append(el('p', { class: 'remark', text: '※ 更新日時とサイズだけを比べています。' }));
         box.append(el('div', { class: 'buttons' },
           el('button', { type: 'button', class: 'primary', id: 'confirm-close', autofocus: true, text: '閉じる', onclick: () => close({ proceed: true, retryFailed: false }) })));
