@@ -379,15 +379,34 @@ func (s *Server) handleFolderAdd(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleFolderRename(w http.ResponseWriter, r *http.Request) {
-	var req struct{ Name, NewName string }
+	var req struct{ Name, NewName, Path string }
 	if !readJSON(w, r, &req) || s.busy(w, "編集") {
 		return
 	}
-	if _, err := indexer.RenameIndex(s.ws, req.Name, req.NewName); err != nil {
+	var parts []string
+	name := req.Name
+	if req.NewName != "" && req.NewName != req.Name {
+		if _, err := indexer.RenameIndex(s.ws, req.Name, req.NewName); err != nil {
+			writeEditError(w, err)
+			return
+		}
+		name = req.NewName
+		parts = append(parts, fmt.Sprintf(msgRenamedName, req.Name, req.NewName))
+	}
+	// The path edit (reference/gui.md §2.4): the index stays (issue 30).
+	moved, warn, err := s.moveRoot(name, req.Path)
+	if err != nil {
 		writeEditError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msgRenamed, req.Name, req.NewName)})
+	if moved != "" {
+		parts = append(parts, moved)
+	}
+	msg := fmt.Sprintf(msgEdited, strings.Join(parts, " / "))
+	if warn != "" {
+		msg += " ※ " + warn
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 }
 
 func (s *Server) handleFolderEnable(w http.ResponseWriter, r *http.Request) {

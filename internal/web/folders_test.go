@@ -31,6 +31,8 @@ func TestFolderEdits(t *testing.T) {
 		{"rename", "/api/folders/rename", map[string]any{"name": "経理", "newName": "経理2024"}, http.StatusOK, "インデックスを変更しました（名前 [経理] → [経理2024]）", []string{"営業", "経理2024"}},
 		{"rename to a bad name", "/api/folders/rename", map[string]any{"name": "経理2024", "newName": "a/b"}, http.StatusBadRequest, "インデックス名 [a/b] は使えません", []string{"営業", "経理2024"}},
 		{"rename to a taken name", "/api/folders/rename", map[string]any{"name": "経理2024", "newName": "営業"}, http.StatusBadRequest, "インデックス名 [営業] は既に使われています。", []string{"営業", "経理2024"}},
+		{"move (path edit)", "/api/folders/rename", map[string]any{"name": "経理2024", "newName": "経理2024", "path": filepath.Join(filepath.Dir(other), "経理移動")}, http.StatusOK, "インデックスを変更しました（場所 " + other + " → " + filepath.Join(filepath.Dir(other), "経理移動") + "） ※ フォルダが今は見つかりません", []string{"営業", "経理2024"}},
+		{"move onto a root", "/api/folders/rename", map[string]any{"name": "経理2024", "path": e.root}, http.StatusBadRequest, "が既にあります。", []string{"営業", "経理2024"}},
 		{"uncheck", "/api/folders/enable", map[string]any{"name": "経理2024", "enabled": false}, http.StatusOK, "", []string{"営業", "経理2024"}},
 		{"remove unknown", "/api/folders/remove", map[string]any{"name": "総務"}, http.StatusBadRequest, "インデックス [総務] はありません。", []string{"営業", "経理2024"}},
 		{"remove", "/api/folders/remove", map[string]any{"name": "経理2024"}, http.StatusOK, "インデックス [経理2024] を削除しました", []string{"営業"}},

@@ -42,7 +42,9 @@ const (
 	msgBusy = "インデックス作成中はインデックスを%sできません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。"
 
 	// Index edits (gui.md §2.4, §2.5).
-	msgRenamed = "インデックスを変更しました（名前 [%s] → [%s]）"
+	msgEdited      = "インデックスを変更しました（%s）"
+	msgRenamedName = "名前 [%s] → [%s]"
+	msgMovedPath   = "場所 %s → %s"
 	msgAdded   = "インデックス [%s] を追加しました（%s）"
 	msgRemoved = "インデックス [%s] を削除しました（インデックスは次のインデックス作成で消えます。元のファイルはそのまま残ります）"
 	// A folder typed in the browser is a path on the server: a relative

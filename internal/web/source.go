@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -140,4 +141,35 @@ func (s *Server) receivedRows(st *workspace.Settings, counts map[string]*ingestl
 		out = append(out, fv)
 	}
 	return out
+}
+
+// moveRoot changes where a root's files are (workspace.Settings.MoveRoot)
+// when path is given and differs: the index and its rows stay, so nothing
+// is ingested again. It returns the 場所 part of the message and the
+// warning for a folder not reachable now.
+func (s *Server) moveRoot(name, path string) (moved, warning string, err error) {
+	path = cleanPath(path)
+	if path == "" {
+		return "", "", nil
+	}
+	if msg := typedPathProblem(path); msg != "" {
+		return "", "", &workspace.FolderError{Msg: msg}
+	}
+	_, err = s.changeSettings(func(st *workspace.Settings) (string, error) {
+		if r, _, ok := st.Root(name); ok && r.Path == path {
+			return "", errUnchanged
+		}
+		old, err := st.MoveRoot(name, path, s.ws.Root)
+		if err != nil {
+			return "", err
+		}
+		now, _, _ := st.Root(name)
+		moved = fmt.Sprintf(msgMovedPath, old.Path, now.Path)
+		warning = workspace.FolderWarning(now.Path)
+		return "", nil
+	})
+	if errors.Is(err, errUnchanged) {
+		err = nil
+	}
+	return moved, warning, err
 }

@@ -360,11 +360,14 @@ F.index = (() => {
   function rename(f) {
     F.dialog((box, close) => {
       const input = el('input', { type: 'text', id: 'rename-name', value: f.name });
+      // The path edit: a moved folder or another drive letter; the index
+      // stays and nothing is ingested again (issue 30).
+      const pathInput = el('input', { type: 'text', id: 'rename-path', value: f.path });
       const err = el('div', { class: 'field-error', role: 'alert' });
       const ok = async () => {
         err.textContent = '';
         try {
-          const r = await F.postJSON('/api/folders/rename', { name: f.name, newName: input.value });
+          const r = await F.postJSON('/api/folders/rename', { name: f.name, newName: input.value, path: pathInput.value === f.path ? '' : pathInput.value });
           F.status(r.message);
           close(true);
           refresh();
@@ -378,8 +381,9 @@ F.index = (() => {
       });
       box.append(
         el('h2', { id: 'dialog-title', text: 'インデックスの編集' }),
-        el('p', { class: 'muted', text: '元のフォルダ: ' + f.path }),
         el('label', {}, 'インデックス名 ', input),
+        el('label', {}, '元のフォルダ ', pathInput),
+        el('p', { class: 'muted', text: 'フォルダを移したときは、場所を変えます（取り込み直しはしません）。' }),
         err,
         el('div', { class: 'buttons' },
           el('button', { type: 'button', class: 'primary', id: 'rename-ok', text: '変更する', onclick: ok }),
