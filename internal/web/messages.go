@@ -45,8 +45,8 @@ const (
 	msgEdited      = "インデックスを変更しました（%s）"
 	msgRenamedName = "名前 [%s] → [%s]"
 	msgMovedPath   = "場所 %s → %s"
-	msgAdded   = "インデックス [%s] を追加しました（%s）"
-	msgRemoved = "インデックス [%s] を削除しました（インデックスは次のインデックス作成で消えます。元のファイルはそのまま残ります）"
+	msgAdded       = "インデックス [%s] を追加しました（%s）"
+	msgRemoved     = "インデックス [%s] を削除しました（インデックスは次のインデックス作成で消えます。元のファイルはそのまま残ります）"
 	// A folder typed in the browser is a path on the server: a relative
 	// one would be resolved against the server's working folder, and a
 	// Windows path means nothing to a server on Linux or macOS (issue 18).
