@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/source"
 )
 
@@ -27,6 +29,10 @@ func (e *sourceError) Error() string { return e.Err }
 // ingest list's relative path) into its source file (source.Resolve: the
 // index's folder looked up and, for a received index, confirmed; only
 // files the ingest list names, under their folder, links resolved).
+//
+// A network folder is probed first (reference/search.md §9): one that
+// does not answer within openProbeWait gives ✗ 元のフォルダに接続できません
+// instead of a request that hangs on the share.
 func (s *Server) resolveSource(rel string) (source.File, error) {
 	st, _, err := s.loadSettings()
 	if err != nil {
@@ -36,8 +42,18 @@ func (s *Server) resolveSource(rel string) (source.File, error) {
 	if err != nil {
 		return source.File{}, err
 	}
+	index, _ := ingestlist.SplitRelPath(rel)
+	if f, ok := source.Lookup(s.ws.ContentRoot(), st, index); ok && f.Network && !f.NeedsConfirm() && ingestlist.ValidRelPath(rel) {
+		if _, answered := s.probe.reached(f.Path, openProbeWait); !answered {
+			return source.File{}, &sourceError{Code: http.StatusGatewayTimeout, Msg: fmt.Sprintf(msgUnreachable, f.Path), Err: "web: source folder not answering: " + f.Path}
+		}
+	}
 	return source.Resolve(s.ws.ContentRoot(), st, l, rel)
 }
+
+// openProbeWait bounds how long opening a hit waits for its network
+// folder to answer.
+var openProbeWait = 15 * time.Second
 
 // sourceStatus is the HTTP status of each source.Error kind.
 var sourceStatus = map[source.Kind]int{

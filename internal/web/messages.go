@@ -68,6 +68,7 @@ const (
 	// Opening a received index's file (issue 30; reference/search.md §9).
 	msgReadOnlyImpossible = "受け取ったインデックスのマクロを含められるファイルは読み取り専用でしか開きませんが、読み取り専用のコピーを作れなかったため開きませんでした：%s"
 	msgOpenedCopy         = "元のファイルを読み取り専用のコピーで開きました：%s"
+	msgUnreachable        = "✗ 元のフォルダに接続できません：%s"
 	msgSourceRemote       = "元のフォルダは、このパソコンで開いているブラウザからだけ変えられます。"
 
 	// Export (search.md §8).

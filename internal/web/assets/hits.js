@@ -203,6 +203,8 @@ F.hits = (() => {
   // server refuses otherwise and the download link stays.
   async function openHit(h, folder) {
     if (!h) return;
+    // A network folder may take a while to answer (search.md §9).
+    F.status(`元のファイルを確かめています…：${h.file}（共有フォルダに接続できないときは、しばらくかかります）`);
     try {
       const r = await F.postJSON('/api/open', { path: h.file, folder });
       F.status(r.message);
