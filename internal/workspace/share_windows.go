@@ -4,6 +4,7 @@ package workspace
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -39,11 +40,14 @@ func wnetUniversalName(p string) (string, error) {
 			uintptr(unsafe.Pointer(&buf[0])), uintptr(unsafe.Pointer(&size)))
 		switch windows.Errno(r) {
 		case 0:
+			// The structure's one field points into buf itself, after it.
 			ptr := *(**uint16)(unsafe.Pointer(&buf[0]))
 			if ptr == nil {
 				return "", fmt.Errorf("workspace: WNetGetUniversalNameW %s: no name", p)
 			}
-			return windows.UTF16PtrToString(ptr), nil
+			name := windows.UTF16PtrToString(ptr)
+			runtime.KeepAlive(buf)
+			return name, nil
 		case windows.ERROR_MORE_DATA:
 			continue // size now holds what is needed
 		default:
