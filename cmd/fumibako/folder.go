@@ -250,9 +250,11 @@ func freeNow(e *env) error {
 		return err
 	}
 	sum, err := indexer.Run(indexer.Options{Workspace: ws, Settings: s, Body: bodyindex.Store{}, FreeOnly: true, WorkerExe: exe})
-	var fatal *indexer.FatalError
-	if errors.As(err, &fatal) && sum != nil {
-		err = nil // nothing left to crawl: the freeing is what was asked
+	var lockErr *workspace.LockError
+	if errors.As(err, &lockErr) {
+		// Removed all the same: the running indexing frees it next time.
+		fmt.Fprintln(e.stderr, msgFreeLater)
+		return nil
 	}
 	if err != nil {
 		return err

@@ -85,6 +85,7 @@ const (
 	msgOpenedReadOnly     = "元のファイルを読み取り専用のコピーで開きました：%s（コピー: %s）"
 	msgAddedAbsent        = "※ %s"
 	msgFreedIndex         = "インデックス [%s] を削除しました。"
+	msgFreeLater          = "インデックス作成が実行中のため、インデックスは今は削除できません。次のインデックス作成で削除します。"
 	msgMovedRoot          = "インデックスを変更しました（[%s] 場所 %s → %s）。次のインデックス作成で、変わったファイルだけを取り込みます。"
 	stateReceived         = "受け取ったインデックス（取り込みません）"
 	stateReceivedNew      = "受け取ったインデックス（元のフォルダを確かめていません。fumibako folder source で確かめてください）"
