@@ -28,7 +28,9 @@
 //	<workspace>/work/store/journal/ingest.tsv the ingest journal (package journal)
 //	<workspace>/work/store/pending_remove.tsv removals not yet published (package journal)
 //	<workspace>/work/store/content/<index>/…  place TSVs and body index parts
+//	<workspace>/work/store/content/<index>/source_folder.txt  the index's crawl root (package source)
 //	<workspace>/work/tmp/<host>-<pid>/w<n>/   worker scratch
+//	<workspace>/work/tmp/readonly/<random>/   read-only copies opened for received indexes (package source)
 //	<workspace>/work/indexing_log.txt         the last run's log
 //
 // settings.json (Settings): {"targetFolders": [{"name", "path", "enabled"}],
