@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -39,8 +40,9 @@ func init() {
 	register(&command{name: "folder disable", args: "インデックス名", summary: "取り込み対象から外す（インデックスは残し、検索できます）", order: 5,
 		examples: []string{"fumibako folder disable 経理2024"},
 		minArgs:  1, maxArgs: 1, setup: setupFolderEnable(false)})
-	register(&command{name: "folder remove", args: "インデックス名", summary: "登録を外す（インデックスは次のインデックス作成で削除します。元のファイルは残ります）", order: 6,
-		examples: []string{"fumibako folder remove 経理2024"},
+	register(&command{name: "folder remove", args: "インデックス名 [--now]", summary: "登録を外す（インデックスは次のインデックス作成で削除します。元のファイルは残ります）", order: 6,
+		about:    "--now を付けると、次のインデックス作成を待たずにインデックスをすぐ削除します（インデックス作成中は使えません）。",
+		examples: []string{"fumibako folder remove 経理2024", "fumibako folder remove 経理2024 --now"},
 		minArgs:  1, maxArgs: 1, setup: setupFolderRemove})
 }
 
@@ -96,6 +98,9 @@ func setupFolderAdd(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stdout, msgAddedRoot+"\n", r.Name, r.Path)
+		if w := workspace.FolderWarning(r.Path); w != "" {
+			fmt.Fprintf(e.stderr, msgAddedAbsent+"\n", w)
+		}
 		return nil
 	}
 }
@@ -108,6 +113,10 @@ type rootJSON struct {
 	// Kept marks an index kept without its registration (folder restore
 	// brings it back, folder remove deletes it).
 	Kept bool `json:"kept,omitempty"`
+	// Received marks an index received from elsewhere (indexSources):
+	// searchable, not crawled; Confirmed, that its folder was confirmed.
+	Received  bool `json:"received,omitempty"`
+	Confirmed bool `json:"confirmed,omitempty"`
 }
 
 func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
@@ -124,7 +133,8 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled()})
 			}
 			for _, o := range orphans {
-				out.write(rootJSON{Name: o.Name, Path: o.Path, Kept: true})
+				src, received := s.Source(o.Name)
+				out.write(rootJSON{Name: o.Name, Path: o.Path, Kept: !received, Received: received, Confirmed: src.Confirmed})
 			}
 			return out.err
 		}
@@ -133,10 +143,22 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 			t.add(r.Name, enabledWord(r.IsEnabled()), r.Path)
 		}
 		for _, o := range orphans {
-			t.add(o.Name, stateOrphan, o.Path)
+			t.add(o.Name, orphanState(s, o), o.Path)
 		}
 		return t.write(e.stdout)
 	}
+}
+
+// orphanState is the 取り込み column of an index that no root names.
+func orphanState(s *workspace.Settings, o workspace.KnownIndex) string {
+	src, received := s.Source(o.Name)
+	switch {
+	case received && src.Confirmed:
+		return stateReceived
+	case received:
+		return stateReceivedNew
+	}
+	return stateOrphan
 }
 
 func enabledWord(on bool) string {
@@ -184,6 +206,7 @@ func setupFolderEnable(on bool) func(fs *flag.FlagSet) func(*env, []string) erro
 }
 
 func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
+	now := fs.Bool("now", false, "次のインデックス作成を待たずに、インデックスをすぐ削除する")
 	return func(e *env, args []string) error {
 		var r workspace.Root
 		err := settingsEdit(e, nil, func(ws *workspace.Workspace, s *workspace.Settings) error {
@@ -204,8 +227,42 @@ func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stdout, msgRemovedRoot+"\n", r.Name, r.Path)
+		if *now {
+			return freeNow(e)
+		}
 		return nil
 	}
+}
+
+// freeNow deletes the indexes of removed roots at once: an indexing run
+// that crawls nothing (indexer.Options.FreeOnly), so that the deletion is
+// the same as the next run's, under the workspace lock.
+func freeNow(e *env) error {
+	ws, s, err := openSettings(e)
+	if err != nil {
+		return err
+	}
+	if !indexer.HasRemovedIndexes(ws, s) {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	sum, err := indexer.Run(indexer.Options{Workspace: ws, Settings: s, Body: bodyindex.Store{}, FreeOnly: true, WorkerExe: exe})
+	var lockErr *workspace.LockError
+	if errors.As(err, &lockErr) {
+		// Removed all the same: the running indexing frees it next time.
+		fmt.Fprintln(e.stderr, msgFreeLater)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, n := range sum.Freed {
+		fmt.Fprintf(e.stdout, msgFreedIndex+"\n", n)
+	}
+	return nil
 }
 
 func setupFolderRestore(fs *flag.FlagSet) func(*env, []string) error {
@@ -270,6 +327,9 @@ func orphanIndexes(ws *workspace.Workspace, s *workspace.Settings) []workspace.K
 	}
 	out := make([]workspace.KnownIndex, 0, len(byName))
 	for _, k := range byName {
+		if src, ok := s.Source(k.Name); ok {
+			k.Path = src.Path // where its files are opened from
+		}
 		out = append(out, k)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -327,6 +387,9 @@ func restoreFolders(w io.Writer, ws *workspace.Workspace, s *workspace.Settings,
 		}
 	}
 	for _, o := range orphanIndexes(ws, s) {
+		if _, received := s.Source(o.Name); received {
+			continue // crawled only when the user adds its folder (issue 30)
+		}
 		if !seen[workspace.FoldKey(o.Name)] && o.Path != "" {
 			cands = append(cands, cand{workspace.Root{Name: o.Name, Path: o.Path}, fromList})
 		}

@@ -1,7 +1,8 @@
 // Package indexer is the coordinator (司令): the indexing run that ties
 // crawl, plan, worker, content and the body index together. One goroutine
 // (Run's) writes every piece of workspace state: the ingest list, the
-// journal, pending_remove.tsv, the log and the body index, except that the
+// journal, pending_remove.tsv, the log, each root's source_folder.txt
+// (package source) and the body index, except that the
 // publish of a folder nothing is pending in runs on a publishing goroutine
 // of its own (publisher.go), whose result Run's goroutine completes.
 // Workers only return results.

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/source"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -26,6 +27,7 @@ func (r *run) finish() error {
 	r.stopPublisher()
 	r.commit()
 	crashPoint("before-summary")
+	r.writeSourceFiles()
 	r.writeSummaries()
 	if r.appender != nil {
 		r.appender.Close()
@@ -127,6 +129,24 @@ func (r *run) markChanging() {
 	for _, root := range r.opt.Settings.Roots {
 		if err := m.MarkChanging(r.ws.ContentRoot(), root.Name); err != nil {
 			r.logf(Warn, msgSummaryFailed, root.Name, err)
+		}
+	}
+}
+
+// writeSourceFiles brings each root's source_folder.txt up to date
+// (reference/indexing.md §2: rewritten every run), before the summaries,
+// which note the folders' times. A file left unwritten only costs a
+// copied index its recorded folder: logged, the run goes on.
+func (r *run) writeSourceFiles() {
+	if r.fault != nil {
+		return
+	}
+	for _, root := range r.opt.Settings.Roots {
+		if _, err := source.Write(r.ws.ContentRoot(), root.Name, root.Path); err != nil {
+			if r.noteFault(err) {
+				return
+			}
+			r.logf(Warn, msgSourceFile, root.Name, err)
 		}
 	}
 }

@@ -24,6 +24,11 @@ const module = "github.com/fumibako/fumibako/"
 //   - watch → indexer: the watcher drives the coordinator's run from
 //     file-system events (DESIGN.md "Keeping the index fresh"); web → watch:
 //     serve runs the watcher when 自動で更新する is on.
+//   - indexer → source: the coordinator rewrites each index's
+//     source_folder.txt every run and on a rename; web → source: opening
+//     a hit looks up, confirms and re-points its index's source folder
+//     (issue 30); source → ingestlist: a hit's path is an ingest-list
+//     relative path, and only files the list names are opened.
 var allowed = map[string][]string{
 	"workspace":  {},
 	"ingestlist": {},
@@ -37,9 +42,10 @@ var allowed = map[string][]string{
 	"crawl":      {"extract"},
 	"plan":       {"ingestlist", "journal", "crawl"},
 	"worker":     {"extract", "officefile", "content"},
-	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile"},
+	"source":     {"ingestlist"},
+	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile", "source"},
 	"watch":      {"indexer"},
-	"web":        {"search", "indexer", "ingestlist", "watch"},
+	"web":        {"search", "indexer", "ingestlist", "watch", "source"},
 	"testcorpus": {},
 	"testutil":   {},
 	"layers":     {},

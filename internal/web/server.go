@@ -164,6 +164,7 @@ func (s *Server) routes() {
 		"/api/run/stop":        s.handleRunStop,
 		"/api/auto":            s.handleAuto,
 		"/api/open":            s.handleOpen,
+		"/api/source":          s.handleSource,
 		"/api/export":          s.handleExport,
 		"/api/fresh":           s.handleFresh,
 		"/api/failures/ignore": s.handleIgnore,
