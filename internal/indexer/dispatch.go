@@ -27,6 +27,9 @@ type job struct {
 type result struct {
 	id  int64
 	res worker.Result
+	// interim, when set, is an interim message of the job (OCR), not its
+	// result.
+	interim *worker.Interim
 }
 
 // ingest hands the targets to worker processes and records each result
@@ -78,6 +81,10 @@ func (r *run) ingest() {
 		}
 		select {
 		case res := <-l.results:
+			if res.interim != nil {
+				r.ocrInterim(res.id, *res.interim)
+				continue
+			}
 			r.record(l.finished(res.id), res.res)
 		case res := <-r.pub.results:
 			r.publishReturned(res)
@@ -121,12 +128,19 @@ type lanes struct {
 // startLanes starts one slot per worker.
 func (r *run) startLanes(workers int) *lanes {
 	cfg := worker.Config{Exe: r.opt.WorkerExe, Args: r.opt.WorkerArgs, Env: r.opt.WorkerEnv,
-		Timeout: r.opt.FileTimeout, MemLimit: r.opt.MemLimit}
+		Timeout: r.opt.FileTimeout, MemLimit: r.opt.MemLimit,
+		OCRProgram: r.ocr.program, OCRCache: r.ws.OCRCache(),
+		OCRPageTimeout: time.Duration(r.opt.Settings.OCRSecondsPerPage) * time.Second}
 	if cfg.MemLimit < 0 {
 		cfg.MemLimit = 0
 	}
 	l := &lanes{jobs: make([]chan worker.Request, workers), results: make(chan result, workers*worker.Depth),
 		abandon: make(chan struct{}), load: make([]int, workers), alone: make([]bool, workers), byID: map[int64]*job{}}
+	// Interim messages go to the run's goroutine through the results, in
+	// order with them: a page is cached before its file's result is read.
+	cfg.Interim = func(req worker.Request, m worker.Interim) {
+		l.results <- result{id: req.ID, interim: &m}
+	}
 	for i := range l.jobs {
 		l.jobs[i] = make(chan worker.Request)
 		slot := r.opt.newSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))

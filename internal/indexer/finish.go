@@ -52,6 +52,10 @@ func (r *run) finish() error {
 		r.journal.Ended()
 		return r.check(err)
 	}
+	r.writeOCRWaiting(rows)
+	if len(r.targets) > 0 || len(r.removals) > 0 {
+		r.sweepOCRCache(rows)
+	}
 	crashPoint("before-ended")
 	if err := r.journal.Ended(); err != nil {
 		return r.check(err)
@@ -83,6 +87,7 @@ func (r *run) summary() {
 	if s.Unavailable > 0 {
 		r.logf(Warn, msgUnavailable, s.Unavailable)
 	}
+	r.ocrSummary()
 	r.logf(Info, msgSeeList, r.ws.IngestList())
 	if len(s.Failures) == 0 {
 		return
