@@ -53,7 +53,9 @@ func (r *run) finish() error {
 		return r.check(err)
 	}
 	r.writeOCRWaiting(rows)
-	if len(r.targets) > 0 || len(r.removals) > 0 {
+	// A run that ingested or dropped files may have left pages unused;
+	// an unchanged rerun (a watch's, every few seconds) walks nothing.
+	if len(r.targets) > 0 || r.prev == nil || len(rows) != len(r.prev.Rows) {
 		r.sweepOCRCache(rows)
 	}
 	crashPoint("before-ended")
