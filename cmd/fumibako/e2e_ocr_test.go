@@ -176,3 +176,100 @@ func TestOCRCacheSurvivesRename(t *testing.T) {
 		t.Errorf("cache entries within the grace period: %d, want 3", n)
 	}
 }
+
+// TestOCRMissingThenInstalled: without an engine the scans are 済 with
+// their text layer and the summary and status count the waiting pages;
+// once the engine is there, exactly those files are read again.
+func TestOCRMissingThenInstalled(t *testing.T) {
+	f, counter := ocrFixture(t)
+	f.ocrEnv("")
+	f.scan("a.ocrtest", append([]string{"text:表紙あり"}, pages("甲", 2)...)...)
+	f.scan("b/b.ocrtest", pages("乙", 1)...)
+	f.write("c.txt", "ふつうの文書\n")
+	out := f.mustRun("index", "--workers", "1")
+	const waiting = "OCR を待つページ: 3（2 ファイル）"
+	if !strings.Contains(out, waiting) || !strings.Contains(out, "sudo apt install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert") {
+		t.Fatalf("summary without the waiting pages:\n%s", out)
+	}
+	for _, rel := range []string{"a.ocrtest", "b/b.ocrtest", "c.txt"} {
+		if r := f.row(rel); r.State != ingestlist.Done {
+			t.Errorf("%s: %s (%s)", rel, r.State, r.Error)
+		}
+	}
+	if out, _, _ := f.run("search", "表紙あり"); !strings.Contains(out, "a.ocrtest") {
+		t.Errorf("the text layer is not searchable:\n%s", out)
+	}
+	data, err := os.ReadFile(filepath.Join(f.ws, "work", "store", "ocr_waiting.tsv"))
+	if want := "\xef\xbb\xbf営業\\a.ocrtest\t2\r\n営業\\b\\b.ocrtest\t1\r\n"; err != nil || string(data) != want {
+		t.Errorf("ocr_waiting.tsv = %q, %v, want %q", data, err, want)
+	}
+	if st := f.mustRun("status"); !strings.Contains(st, waiting) {
+		t.Errorf("status without the waiting pages:\n%s", st)
+	}
+	if st := f.mustRun("status", "--json"); !strings.Contains(st, `"ocrWaiting":3,"ocrWaitingFiles":2`) {
+		t.Errorf("status --json without the waiting pages:\n%s", st)
+	}
+	// Still no engine: nothing to do, the pages still wait.
+	if out := f.mustRun("index"); !strings.Contains(out, "取り込みが必要なファイルはありません。") || !strings.Contains(out, waiting) {
+		t.Errorf("rerun without an engine:\n%s", out)
+	}
+
+	f.ocrEnv(counter)
+	out = f.mustRun("index", "--workers", "1")
+	if !strings.Contains(out, "2 件のファイルを取り込みます") || strings.Contains(f.log(), "c.txt") {
+		t.Errorf("the engine's run did not take exactly the waiting files:\n%s\nlog:\n%s", out, f.log())
+	}
+	if calls := ocrCalls(t, counter); total(calls) != 3 {
+		t.Errorf("recognizer calls %v, want the 3 waiting pages", calls)
+	}
+	if strings.Contains(out, "OCR を待つページ") {
+		t.Errorf("pages still wait:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(f.ws, "work", "store", "ocr_waiting.tsv")); !os.IsNotExist(err) {
+		t.Errorf("the waiting list is still there: %v", err)
+	}
+	if out, _, _ := f.run("search", "乙 ページ1"); !strings.Contains(out, "b.ocrtest") {
+		t.Errorf("the OCR text is not searchable:\n%s", out)
+	}
+	if out := f.mustRun("index"); !strings.Contains(out, "取り込みが必要なファイルはありません。") {
+		t.Errorf("third run:\n%s", out)
+	}
+}
+
+// TestOCRDeadline: a long scan whose pages each fit the per-page
+// allowance is not failed although it outlasts the file's deadline; a
+// page that hangs is killed once its allowance is over, and the pages
+// read before it are kept for the retry.
+func TestOCRDeadline(t *testing.T) {
+	f, counter := ocrFixture(t)
+	f.editSettings(map[string]any{"ocrSecondsPerPage": 2})
+	f.ocrEnv(counter, "FUMIBAKO_TEST_OCR_SLEEP=400ms", "FUMIBAKO_TEST_OCR_HANG=固まる")
+	f.scan("long.ocrtest", pages("長い", 8)...) // 3.2 s against a 2 s deadline
+	hang := append(pages("途中", 6), "固まる ページ")
+	f.scan("hang.ocrtest", hang...)
+	f.mustRun("index", "--workers", "2", "--file-timeout", "2s")
+	if r := f.row("long.ocrtest"); r.State != ingestlist.Done {
+		t.Errorf("long scan: %s (%s)", r.State, r.Error)
+	}
+	r := f.row("hang.ocrtest")
+	if want := "OCR の 1 ページが 2 秒以内に読み終わらなかったため中止しました"; r.State != ingestlist.Failed || !strings.HasPrefix(r.Error, want) {
+		t.Errorf("hung scan: %s %q, want 失敗 %q…", r.State, r.Error, want)
+	}
+	keys := cacheKeys(t, f.ws)
+	for _, p := range hang[:6] {
+		if !keys[pageKey(p)] {
+			t.Errorf("page %q read before the hang is not cached", p)
+		}
+	}
+	// The retry reads only the page that hung (now that it does not).
+	f.ocrEnv(counter)
+	f.mustRun("index", "--workers", "1", "--retry-failed", "--file-timeout", "2s")
+	if r := f.row("hang.ocrtest"); r.State != ingestlist.Done {
+		t.Errorf("retried scan: %s (%s)", r.State, r.Error)
+	}
+	for p, n := range ocrCalls(t, counter) {
+		if n != 1 {
+			t.Errorf("page %q recognized %d times", p, n)
+		}
+	}
+}
