@@ -9,8 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
 )
@@ -271,5 +274,125 @@ func TestOCRDeadline(t *testing.T) {
 		if n != 1 {
 			t.Errorf("page %q recognized %d times", p, n)
 		}
+	}
+}
+
+// TestOCRKillMidScan kills the coordinator (SIGKILL) twice while a long
+// scan is read by OCR; the reruns redo no page that was handed over before
+// a kill. Two interruptions in a row make the file 失敗 (seed: the
+// interrupt limit), and --retry-failed then finishes it from the cache.
+func TestOCRKillMidScan(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL test")
+	}
+	f, counter := ocrFixture(t)
+	scan := pages("長いスキャン", 40)
+	f.scan("long.ocrtest", scan...)
+	f.ocrEnv(counter, "FUMIBAKO_TEST_OCR_SLEEP=100ms")
+	finished := map[string]bool{} // pages cached at some kill
+	for kill := 1; kill <= 2; kill++ {
+		c := f.cmd("index", "--workers", "1")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- c.Wait() }()
+		want := len(finished) + 5
+		for deadline := time.Now().Add(30 * time.Second); len(cacheKeys(t, f.ws)) < want; {
+			if time.Now().After(deadline) {
+				t.Fatalf("kill %d: the cache did not grow to %d", kill, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		c.Process.Signal(syscall.SIGKILL)
+		<-exited
+		// The worker ends by itself once its coordinator is gone; give it
+		// the time to notice before counting.
+		time.Sleep(1500 * time.Millisecond)
+		for k := range cacheKeys(t, f.ws) {
+			finished[k] = true
+		}
+		t.Logf("kill %d: %d pages cached, %d recognizer calls", kill, len(finished), total(ocrCalls(t, counter)))
+	}
+	f.ocrEnv(counter)
+	f.mustRun("index", "--workers", "1")
+	if r := f.row("long.ocrtest"); r.State != ingestlist.Failed {
+		t.Errorf("after two interruptions: %s (%s), want 失敗 (seed)", r.State, r.Error)
+	}
+	out := f.mustRun("index", "--workers", "1", "--retry-failed")
+	if r := f.row("long.ocrtest"); r.State != ingestlist.Done || r.TSVCount != len(scan) {
+		t.Fatalf("after the kills: %s %d (%s)\n%s", r.State, r.TSVCount, r.Error, out)
+	}
+	calls := ocrCalls(t, counter)
+	redone := 0
+	for _, p := range scan {
+		switch n := calls[p]; {
+		case n == 0:
+			t.Errorf("page %q never recognized", p)
+		case n > 1 && finished[pageKey(p)]:
+			t.Errorf("page %q was cached before a kill and recognized %d times", p, n)
+		case n > 1:
+			redone++ // in flight at a kill
+		}
+	}
+	if redone > 2*2 {
+		t.Errorf("%d pages recognized again, want at most the ones in flight at the 2 kills", redone)
+	}
+	t.Logf("%d recognizer calls for %d pages over 2 kills", total(calls), len(scan))
+	if out, _, _ := f.run("search", "長いスキャン ページ37"); !strings.Contains(out, "long.ocrtest") {
+		t.Errorf("search after the kills:\n%s", out)
+	}
+}
+
+// TestOCRImagesSwitch: image files are targets only under a root with
+// ocrImages on; turning it off removes them from the index.
+func TestOCRImagesSwitch(t *testing.T) {
+	f := newFixture(t)
+	f.write("doc.txt", "文書\n")
+	images := []string{"scan.tif", "写真/a.PNG", "b.jpg", "c.jpeg", "d.bmp", "e.tiff"}
+	for _, rel := range images {
+		f.write(rel, "not really an image")
+	}
+	f.mustRun("folder", "add", f.root)
+	steps := []struct {
+		args       []string // folder command before the run
+		wantImages bool
+	}{
+		{nil, false},
+		{[]string{"folder", "ocr", "営業", "on"}, true},
+		{[]string{"folder", "ocr", "営業", "off"}, false},
+	}
+	for _, s := range steps {
+		if s.args != nil {
+			f.mustRun(s.args...)
+		}
+		f.mustRun("index", "--workers", "1")
+		l := f.list()
+		if _, ok := l.Lookup(`営業\doc.txt`); !ok {
+			t.Errorf("%v: doc.txt has no row", s.args)
+		}
+		for _, rel := range images {
+			_, ok := l.Lookup(`営業\` + strings.ReplaceAll(rel, "/", `\`))
+			if ok != s.wantImages {
+				t.Errorf("%v: row of %s: %v, want %v", s.args, rel, ok, s.wantImages)
+			}
+		}
+	}
+	if out := f.mustRun("folder", "list", "--json"); strings.Contains(out, "ocrImages") {
+		t.Errorf("folder list after off: %s", out)
+	}
+	// folder add --ocr-images registers a root with it on.
+	g := newFixture(t)
+	g.write("x.png", "png")
+	g.mustRun("folder", "add", "--ocr-images", g.root)
+	if out := g.mustRun("folder", "list", "--json"); !strings.Contains(out, `"ocrImages":true`) {
+		t.Errorf("folder add --ocr-images: %s", out)
+	}
+	g.mustRun("index", "--workers", "1")
+	if _, ok := g.list().Lookup(`営業\x.png`); !ok {
+		t.Errorf("x.png is not a target under an --ocr-images root")
+	}
+	if _, _, code := g.run("folder", "ocr", "営業", "maybe"); code != 2 {
+		t.Errorf("folder ocr 営業 maybe: exit %d, want 2", code)
 	}
 }
