@@ -35,18 +35,25 @@ import (
 // was stopped adds the pages it handed over, so its retry finds them; a 済
 // file that used none has its list removed.
 //
-// Clean-up (sweepOCRCache) runs at the end of a run that had targets or
-// removals: a key list whose path is no longer in the ingest list is
-// removed; a cache entry no list names is removed once it is older than
-// ocrUnusedGrace (pages of a file killed mid-scan wait that long for its
-// next try); then, while the cache is over ocrCacheCap, the oldest entries
-// go, used or not (a page evicted costs its OCR again, never its text).
+// Clean-up (sweepOCRCache) runs at the end of a run whose ingest list
+// changed: a key list whose path is no longer in the ingest list is
+// removed. At most once per ocrSweepEvery (work/ocr/swept's time), the
+// cache is walked too: an entry no list names is removed once it is older
+// than ocrUnusedGrace (pages of a file killed mid-scan wait that long for
+// its next try); then, while the cache is over ocrCacheCap, the oldest
+// entries go, used or not (a page evicted costs its OCR again, never its
+// text). The walk costs about 0.5 s per 20,000 entries (measured), too
+// much for every watch run; between walks the cache may pass the cap by
+// what a day of OCR writes (about 2 KB a page).
 
 // ocrCacheCap bounds the OCR page cache, in bytes of entries.
 const ocrCacheCap = 1 << 30
 
 // ocrUnusedGrace is how long an entry no file lists is kept.
 const ocrUnusedGrace = 7 * 24 * time.Hour
+
+// ocrSweepEvery is how often the cache itself is walked.
+const ocrSweepEvery = 24 * time.Hour
 
 // keyListPath is the key list of a relative path.
 func (r *run) keyListPath(rel string) string {
@@ -99,6 +106,28 @@ func (r *run) writeKeyList(rel string, keys []string, merge bool) {
 	r.ocr.noLists = false
 }
 
+// dropGoneKeyLists removes the key lists of paths listed says are gone
+// and returns the keys the others name.
+func dropGoneKeyLists(ws *workspace.Workspace, listed func(rel string) bool) map[string]bool {
+	used := map[string]bool{}
+	lists, _ := os.ReadDir(ws.OCRKeyLists())
+	for _, e := range lists {
+		path := filepath.Join(ws.OCRKeyLists(), e.Name())
+		rel, keys, err := readKeyList(path)
+		if err != nil {
+			continue
+		}
+		if !listed(rel) {
+			workspace.Remove(path)
+			continue
+		}
+		for _, k := range keys {
+			used[k] = true
+		}
+	}
+	return used
+}
+
 // readKeyList reads a key list: the file's relative path and its keys.
 func readKeyList(path string) (string, []string, error) {
 	data, err := os.ReadFile(path)
@@ -133,7 +162,15 @@ func (r *run) sweepOCRCache(rows []ingestlist.Row) {
 	for _, row := range rows {
 		have[row.Key()] = true
 	}
-	removed, freed := SweepOCRCache(r.ws, func(rel string) bool { return have[workspace.FoldKey(rel)] }, r.now(), ocrCacheCap)
+	listed := func(rel string) bool { return have[workspace.FoldKey(rel)] }
+	if st, err := os.Stat(r.ws.OCRSwept()); err == nil && r.now().Sub(st.ModTime()) < ocrSweepEvery {
+		dropGoneKeyLists(r.ws, listed)
+		return
+	}
+	removed, freed := SweepOCRCache(r.ws, listed, r.now(), ocrCacheCap)
+	if err := workspace.WriteFileAtomic(r.ws.OCRSwept(), nil); err != nil {
+		r.noteFault(err)
+	}
 	if removed > 0 {
 		r.logf(Info, "    使われなくなった OCR の結果 %d 件（%d KB）を片付けました。", removed, (freed+1023)/1024)
 	}
@@ -143,22 +180,7 @@ func (r *run) sweepOCRCache(rows []ingestlist.Row) {
 // cache entries as described above, with now the clock and limit the cap
 // (a parameter for tests). It returns the entries removed and their bytes.
 func SweepOCRCache(ws *workspace.Workspace, listed func(rel string) bool, now time.Time, limit int64) (removed int, freed int64) {
-	used := map[string]bool{}
-	lists, _ := os.ReadDir(ws.OCRKeyLists())
-	for _, e := range lists {
-		path := filepath.Join(ws.OCRKeyLists(), e.Name())
-		rel, keys, err := readKeyList(path)
-		if err != nil {
-			continue
-		}
-		if !listed(rel) {
-			workspace.Remove(path)
-			continue
-		}
-		for _, k := range keys {
-			used[k] = true
-		}
-	}
+	used := dropGoneKeyLists(ws, listed)
 	type entry struct {
 		path string
 		size int64

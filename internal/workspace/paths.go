@@ -158,6 +158,10 @@ func ValidOCRKey(key string) bool {
 // of its pages (indexer/ocrcache.go), which keep their cache entries.
 func (w *Workspace) OCRKeyLists() string { return filepath.Join(w.Work(), "ocr", "files") }
 
+// OCRSwept is work/ocr/swept, whose modification time is when the OCR
+// page cache was last walked for clean-up (an empty file).
+func (w *Workspace) OCRSwept() string { return filepath.Join(w.Work(), "ocr", "swept") }
+
 // OCRWaiting is work/store/ocr_waiting.tsv, the files ingested without
 // their OCR pages for want of an engine (issue 29).
 func (w *Workspace) OCRWaiting() string { return filepath.Join(w.Store(), "ocr_waiting.tsv") }
