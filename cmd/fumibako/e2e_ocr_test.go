@@ -396,3 +396,29 @@ func TestOCRImagesSwitch(t *testing.T) {
 		t.Errorf("folder ocr 営業 maybe: exit %d, want 2", code)
 	}
 }
+
+// TestOCRWaitingBeforeRows kills the coordinator between the rewrite of
+// the waiting list and the commit of the rows (indexer rule 9): the rerun
+// ends with the scans 済 and listed, whatever survived.
+func TestOCRWaitingBeforeRows(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL test")
+	}
+	f, _ := ocrFixture(t)
+	f.scan("a.ocrtest", pages("甲", 2)...)
+	f.scan("b.ocrtest", append([]string{"text:表紙"}, pages("乙", 1)...)...)
+	f.ocrEnv("", "FUMIBAKO_TEST_CRASH_AT=after-ocr-waiting")
+	if _, _, code := f.run("index", "--workers", "1"); code != -1 && code != 137 {
+		t.Fatalf("index with the crash point: exit %d, want killed", code)
+	}
+	f.ocrEnv("")
+	out := f.mustRun("index", "--workers", "1")
+	for _, rel := range []string{"a.ocrtest", "b.ocrtest"} {
+		if r := f.row(rel); r.State != ingestlist.Done {
+			t.Errorf("%s: %s (%s)", rel, r.State, r.Error)
+		}
+	}
+	if !strings.Contains(out, "OCR を待つページ: 3（2 ファイル）") {
+		t.Errorf("rerun summary:\n%s", out)
+	}
+}
