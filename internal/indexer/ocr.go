@@ -108,8 +108,9 @@ type ocrState struct {
 	// jobKeys are the keys of the pages each job handed over (ocrPage),
 	// kept for a file that then fails, so that a retry finds its pages.
 	jobKeys map[int64][]string
-	wrote   int  // cache entries written by this run
-	noLists bool // work/ocr/files does not exist (writeKeyList)
+	wrote   int   // cache entries written by this run
+	shown   int64 // the job whose OCR pages the progress shows
+	noLists bool  // work/ocr/files does not exist (writeKeyList)
 }
 
 // startOCR reads the waiting list and looks for the engine.
@@ -171,6 +172,7 @@ func (r *run) ocrInterim(id int64, m worker.Interim) {
 	}
 	if pr := m.OCRProgress; pr != nil {
 		r.progress.OCRDone, r.progress.OCRTotal = pr.Done, pr.Total
+		r.ocr.shown = id
 		r.update()
 	}
 }
@@ -180,7 +182,9 @@ func (r *run) ocrInterim(id int64, m worker.Interim) {
 func (r *run) ocrRecorded(id int64, rel string, state ingestlist.State, resp worker.Response) {
 	keys := r.ocr.jobKeys[id]
 	delete(r.ocr.jobKeys, id)
-	r.progress.OCRDone, r.progress.OCRTotal = 0, 0
+	if r.ocr.shown == id {
+		r.progress.OCRDone, r.progress.OCRTotal, r.ocr.shown = 0, 0, 0
+	}
 	k := workspace.FoldKey(rel)
 	if state == ingestlist.Done {
 		r.sum.OCRPages += resp.OCRPages
