@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
+	"path/filepath"
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // The OCR engine seam (issue 29). The coordinator looks the engine up at
@@ -33,13 +35,17 @@ func init() {
 
 // workerOCR is the worker's ServeConfig.OCR for the program the
 // coordinator found ("" none): nil when no recognizer can be made, so
-// that the files wait for OCR instead of failing.
+// that the files wait for OCR instead of failing. The recognizer's
+// scratch is a folder of its own in the worker's (whose x is emptied
+// after every file), removed with the run's scratch.
 func workerOCR(program, scratch string) func() extract.Recognizer {
 	if program == "" {
 		return nil
 	}
 	return func() extract.Recognizer {
-		rec, err := newRecognizer(program, scratch)
+		dir := filepath.Join(scratch, "ocr")
+		workspace.MkdirAll(dir) // a failure shows as the recognizer's
+		rec, err := newRecognizer(program, dir)
 		if err != nil || rec == nil {
 			return nil
 		}
