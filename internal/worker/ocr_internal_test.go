@@ -1,12 +1,20 @@
 package worker
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // ocrPages plays st's OCR pages for req as a real worker sends them:
@@ -102,6 +110,106 @@ func TestOCRLinesRoundTrip(t *testing.T) {
 			got := DecodeOCRLines(EncodeOCRLines(tt.lines))
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
 				t.Errorf("DecodeOCRLines(EncodeOCRLines(%q)) = %q, want %q", tt.lines, got, tt.want)
+			}
+		})
+	}
+}
+
+// fakeEngine recognizes any page as one line.
+type fakeEngine struct{ calls *int }
+
+func (e fakeEngine) Recognize(ctx context.Context, img image.Image) ([]string, error) {
+	*e.calls++
+	return []string{"読んだ"}, nil
+}
+
+// TestServeOCR: the worker equips a request with OCR: a cached page is
+// read from the cache and not recognized, a new one is recognized and
+// handed over (ocrPage, after its progress) before the Response, which
+// lists both keys; with no engine the page waits.
+func TestServeOCR(t *testing.T) {
+	cached, fresh := strings.Repeat("a", 64), strings.Repeat("b", 64)
+	cache := t.TempDir()
+	p := workspace.OCRCacheEntry(cache, cached)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, EncodeOCRLines([]string{"前に読んだ"}), 0o644)
+	defer func(f func(context.Context, string, string, extract.Options) (*extract.Result, error)) {
+		extractFile = f
+	}(extractFile)
+	extractFile = func(ctx context.Context, path, name string, opt extract.Options) (*extract.Result, error) {
+		o, res := opt.OCR, &extract.Result{}
+		for i, key := range []string{cached, fresh} {
+			o.Progress(i, 2)
+			if lines, ok := o.Cached(key); ok {
+				res.Places = append(res.Places, extract.Place{Name: fmt.Sprintf("ページ%03d", i+1), Lines: lines})
+				res.OCRPages++
+				continue
+			}
+			if o.Engine == nil {
+				res.OCRWaiting++
+				continue
+			}
+			lines, err := o.Engine.Recognize(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			if err := o.PageDone(key, lines); err != nil {
+				return nil, err
+			}
+			res.Places = append(res.Places, extract.Place{Name: fmt.Sprintf("ページ%03d", i+1), Lines: lines})
+			res.OCRPages++
+		}
+		o.Progress(2, 2)
+		return res, nil
+	}
+	tests := []struct {
+		name    string
+		engine  bool
+		lines   []string // the kinds of line written, in order
+		keys    []string
+		pages   int
+		waiting int
+		calls   int
+	}{
+		{"engine", true, []string{"0/2", "1/2", "page " + fresh, "2/2", "response"}, []string{cached, fresh}, 2, 0, 1},
+		{"no engine", false, []string{"0/2", "1/2", "2/2", "response"}, []string{cached}, 1, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			cfg := ServeConfig{Scratch: t.TempDir(), OCRCache: cache}
+			if tt.engine {
+				cfg.OCR = func() extract.Recognizer { return fakeEngine{&calls} }
+			}
+			req := fmt.Sprintf(`{"id":1,"path":"x","name":"scan.pdf","stage":%q}`+"\n", filepath.Join(t.TempDir(), "stage"))
+			var out bytes.Buffer
+			if err := Serve(context.Background(), strings.NewReader(req), &out, cfg); err != nil {
+				t.Fatal(err)
+			}
+			var kinds []string
+			var resp Response
+			for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				var wl wireLine
+				if err := json.Unmarshal([]byte(l), &wl); err != nil {
+					t.Fatalf("line %q: %v", l, err)
+				}
+				switch {
+				case wl.OCRProgress != nil:
+					kinds = append(kinds, fmt.Sprintf("%d/%d", wl.OCRProgress.Done, wl.OCRProgress.Total))
+				case wl.OCRPage != nil:
+					kinds = append(kinds, "page "+wl.OCRPage.Key)
+				default:
+					kinds, resp = append(kinds, "response"), wl.Response
+				}
+			}
+			if strings.Join(kinds, ",") != strings.Join(tt.lines, ",") {
+				t.Errorf("lines %q, want %q", kinds, tt.lines)
+			}
+			if !resp.OK || strings.Join(resp.OCRKeys, ",") != strings.Join(tt.keys, ",") || resp.OCRPages != tt.pages || resp.OCRWaiting != tt.waiting {
+				t.Errorf("response %+v, want keys %v, %d pages, %d waiting", resp, tt.keys, tt.pages, tt.waiting)
+			}
+			if calls != tt.calls {
+				t.Errorf("recognizer calls %d, want %d", calls, tt.calls)
 			}
 		})
 	}
