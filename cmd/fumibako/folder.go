@@ -18,7 +18,7 @@ import (
 func init() {
 	register(&command{name: "folder", args: "サブコマンド [引数]", summary: "クロール対象フォルダ（取り込むフォルダ）を登録・一覧・変更する", order: 10,
 		about: "クロール対象フォルダごとにインデックスが 1 つでき、インデックス名で呼び分けます（既定の名前はフォルダ名）。"})
-	register(&command{name: "folder add", args: "フォルダ [--name インデックス名]", summary: "クロール対象フォルダを登録する", order: 1,
+	register(&command{name: "folder add", args: "フォルダ [--name インデックス名] [--ocr-images]", summary: "クロール対象フォルダを登録する", order: 1,
 		about:    "フォルダを登録します。次の fumibako index で取り込みます。まだつながっていないネットワークドライブのフォルダも登録できます。",
 		examples: []string{`fumibako folder add ~/share/営業`, `fumibako folder add "\\server\共有\経理" --name 経理2024`},
 		minArgs:  1, maxArgs: 1, setup: setupFolderAdd})
@@ -44,6 +44,36 @@ func init() {
 		about:    "--now を付けると、次のインデックス作成を待たずにインデックスをすぐ削除します（インデックス作成中は使えません）。",
 		examples: []string{"fumibako folder remove 経理2024", "fumibako folder remove 経理2024 --now"},
 		minArgs:  1, maxArgs: 1, setup: setupFolderRemove})
+	register(&command{name: "folder ocr", args: "インデックス名 on|off", summary: "画像ファイル（.tif .png .jpg など）を OCR で取り込むかどうかを切り替える", order: 8,
+		about: `on にすると、そのフォルダの画像ファイル（.tif .tiff .png .jpg .jpeg .bmp）も OCR で読んで取り込みます。
+写真の多いフォルダでは時間がかかるため、既定は off です。off に戻すと、次のインデックス作成で画像ファイルをインデックスから除きます。`,
+		examples: []string{"fumibako folder ocr 営業 on", "fumibako folder ocr 営業 off"},
+		minArgs:  2, maxArgs: 2, setup: setupFolderOCR})
+}
+
+func setupFolderOCR(fs *flag.FlagSet) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		var on bool
+		switch args[1] {
+		case "on":
+			on = true
+		case "off":
+		default:
+			return usagef("folder ocr", msgOCRSwitch, args[1])
+		}
+		err := settingsEdit(e, nil, func(_ *workspace.Workspace, s *workspace.Settings) error {
+			return s.SetOCRImages(args[0], on)
+		})
+		if err != nil {
+			return err
+		}
+		if on {
+			fmt.Fprintf(e.stdout, msgOCRImagesOn+"\n", args[0])
+		} else {
+			fmt.Fprintf(e.stdout, msgOCRImagesOff+"\n", args[0])
+		}
+		return nil
+	}
 }
 
 // settingsEdit opens the workspace and lets edit change its settings
@@ -85,6 +115,7 @@ func openSettings(e *env) (*workspace.Workspace, *workspace.Settings, error) {
 
 func setupFolderAdd(fs *flag.FlagSet) func(*env, []string) error {
 	name := fs.String("name", "", "`インデックス名`（既定: フォルダ名）")
+	images := fs.Bool("ocr-images", false, "画像ファイル（.tif .png .jpg など）も OCR で読んで取り込む")
 	return func(e *env, args []string) error {
 		var r workspace.Root
 		var known []workspace.KnownIndex
@@ -92,6 +123,10 @@ func setupFolderAdd(fs *flag.FlagSet) func(*env, []string) error {
 		err := settingsEdit(e, prepare, func(ws *workspace.Workspace, s *workspace.Settings) error {
 			var err error
 			r, err = s.AddRoot(args[0], *name, ws.Root, known)
+			if err == nil && *images {
+				err = s.SetOCRImages(r.Name, true)
+				r.OCRImages = true
+			}
 			return err
 		})
 		if err != nil {
@@ -117,6 +152,8 @@ type rootJSON struct {
 	// searchable, not crawled; Confirmed, that its folder was confirmed.
 	Received  bool `json:"received,omitempty"`
 	Confirmed bool `json:"confirmed,omitempty"`
+	// OCRImages: image files are read by OCR (folder ocr, issue 29).
+	OCRImages bool `json:"ocrImages,omitempty"`
 }
 
 func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
@@ -130,7 +167,7 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 		if *asJSON {
 			out := newJSONLines(e.stdout)
 			for _, r := range s.Roots {
-				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled()})
+				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled(), OCRImages: r.OCRImages})
 			}
 			for _, o := range orphans {
 				src, received := s.Source(o.Name)
@@ -140,7 +177,11 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 		}
 		t := table{head: []string{"インデックス名", "取り込み", "フォルダ"}}
 		for _, r := range s.Roots {
-			t.add(r.Name, enabledWord(r.IsEnabled()), r.Path)
+			w := enabledWord(r.IsEnabled())
+			if r.OCRImages {
+				w += msgOCRImagesMark
+			}
+			t.add(r.Name, w, r.Path)
 		}
 		for _, o := range orphans {
 			t.add(o.Name, orphanState(s, o), o.Path)

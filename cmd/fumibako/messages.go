@@ -108,6 +108,10 @@ const (
 	msgAddedRoot      = "クロール対象フォルダを追加しました: [%s] %s（次のインデックス作成で取り込みます）"
 	msgRenamedRoot    = "インデックスの名前を変えました: [%s] → [%s]"
 	msgEnabledRoot    = "[%s] を取り込み対象にしました（次のインデックス作成で取り込みます）。"
+	msgOCRImagesOn    = "[%s] の画像ファイル（.tif .tiff .png .jpg .jpeg .bmp）も OCR で取り込みます（次のインデックス作成で取り込みます）。"
+	msgOCRImagesOff   = "[%s] の画像ファイルは取り込みません（次のインデックス作成でインデックスから除きます）。"
+	msgOCRImagesMark  = "（画像も OCR）"
+	msgOCRSwitch      = "on か off を指定してください: %s"
 	msgDisabledRoot   = "[%s] を取り込み対象から外しました（インデックスはそのまま残し、検索できます）。"
 	msgRemovedRoot    = "クロール対象フォルダから外しました: [%s] %s（インデックスは次のインデックス作成で削除します。元のファイルはそのまま残ります）"
 	msgNoFailureCause = "（原因は記録されていません）"
@@ -119,4 +123,5 @@ const (
 	msgBarFailed = " 失敗 %d"
 	msgBarRate   = " %.1f 件/秒"
 	msgBarLeft   = " 残り %s"
+	msgBarOCR    = " OCR %d/%d ページ"
 )

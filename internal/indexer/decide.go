@@ -310,7 +310,7 @@ func (r *run) decideAll(scans []rootScan, retry bool, complete func(ingestlist.R
 			scope = append(scope, sc.root.Name+`\`+p)
 		}
 		plans[i] = plan.Decide(plan.Input{Root: sc.root, Crawl: sc.res, Prev: r.prev, Complete: complete,
-			RetryFailed: retry, Version: extract.Version, Scope: scope})
+			RetryFailed: retry, Version: extract.Version, Scope: scope, Again: r.ocrAgain()})
 	}
 	return plans
 }

@@ -54,6 +54,12 @@
 //     per-file folders are removed. A publish that fails (not a
 //     workspace fault) sets the folder aside at once. So no folder
 //     blocks the workspace (issue 36).
+//  9. An OCR page a worker hands over (worker.Interim) MUST be in the page
+//     cache (written atomically) before its file's result is applied, so
+//     a kill or a deadline loses at most the page in flight; the waiting
+//     list (store/ocr_waiting.tsv) MUST be rewritten before the group
+//     commit that makes a waiting file's 済 row durable, so no 済 file that
+//     waits for OCR is missing from it (issue 29, ocr.go).
 //
 // Dispatch keeps up to worker.Depth files in each worker's pipe (each with
 // its 始), so workers do not idle while results are recorded. A file that

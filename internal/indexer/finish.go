@@ -54,6 +54,12 @@ func (r *run) finish() error {
 		r.journal.Ended()
 		return r.check(err)
 	}
+	r.writeOCRWaiting(rows)
+	// A run that ingested or dropped files may have left pages unused;
+	// an unchanged rerun (a watch's, every few seconds) walks nothing.
+	if len(r.targets) > 0 || r.prev == nil || len(rows) != len(r.prev.Rows) {
+		r.sweepOCRCache(rows)
+	}
 	crashPoint("before-ended")
 	if err := r.journal.Ended(); err != nil {
 		return r.check(err)
@@ -85,6 +91,7 @@ func (r *run) summary() {
 	if s.Unavailable > 0 {
 		r.logf(Warn, msgUnavailable, s.Unavailable)
 	}
+	r.ocrSummary()
 	r.logf(Info, msgSeeList, r.ws.IngestList())
 	if len(s.Failures) == 0 {
 		return

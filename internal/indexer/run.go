@@ -135,6 +135,11 @@ type Summary struct {
 	// engine could not be prepared (extract.Unavailable); they are in
 	// Remaining too.
 	Unavailable int
+
+	// OCR (issue 29): pages read by OCR in this run, and the pages and
+	// files that wait for an OCR engine after it (the waiting list).
+	OCRPages                         int
+	OCRWaitingPages, OCRWaitingFiles int
 }
 
 // OnlySkip is a root named in Options.OnlyNames that the run could not
@@ -206,6 +211,7 @@ type run struct {
 	// unavailable holds the run's messages of readers whose engine could
 	// not be prepared, each logged once (applyUnavailable).
 	unavailable []string
+	ocr         ocrState // OCR runs (ocr.go)
 }
 
 // Run performs one indexing run. A fatal error is returned as an error
@@ -278,6 +284,7 @@ func Run(opt Options) (sum *Summary, err error) {
 	if err := r.start(); err != nil {
 		return nil, err
 	}
+	r.startOCR()
 	if err := r.crawlAndDecide(); err != nil {
 		r.finish()
 		if errors.Is(err, errCancelled) {

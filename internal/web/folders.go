@@ -33,6 +33,9 @@ type FolderView struct {
 	Name    string `json:"name"`
 	Path    string `json:"path"`
 	Enabled bool   `json:"enabled"`
+	// OCRImages: the root's image files are read by OCR (issue 29;
+	// POST /api/folders/ocr switches it).
+	OCRImages bool `json:"ocrImages"`
 	// Folder is ok, missing or checking (a network folder that did not
 	// answer in time).
 	Folder  string `json:"folder"`
@@ -134,6 +137,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 			fv.Ignored = ignored[workspace.FoldKey(root.Name)]
 		}
 		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
+		fv.OCRImages = root.OCRImages
 		fv.Last = dateTime(fv.Last)
 		switch {
 		case run.Running && fv.Enabled && runCovers(run, root.Name):
@@ -419,6 +423,22 @@ func (s *Server) handleFolderEnable(w http.ResponseWriter, r *http.Request) {
 	}
 	s.editSettings(w, func(st *workspace.Settings) (string, error) {
 		return "", st.SetEnabled(req.Name, req.Enabled)
+	})
+}
+
+// handleFolderOCR switches the OCR of a root's image files (issue 29):
+// {"name": "営業", "ocrImages": true}. The next run takes the images in, or
+// removes them from the index.
+func (s *Server) handleFolderOCR(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name      string
+		OCRImages bool
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.editSettings(w, func(st *workspace.Settings) (string, error) {
+		return "", st.SetOCRImages(req.Name, req.OCRImages)
 	})
 }
 

@@ -17,6 +17,7 @@ const (
 	msgRunningFails = "取り込んでいます（%d / %d 件・失敗 %d 件）"
 	msgFinishing    = "インデックス作成を終えています…"
 	msgCurrent      = "取り込み中のファイル：%s"
+	msgOCRPages     = "OCR %d/%d ページ"
 	msgLeftMinutes  = "残り約 %d 分"
 	msgLeftUnder1   = "残り 1 分未満"
 	// Stop (gui.md §3.4).

@@ -261,6 +261,16 @@ func (s *Settings) SetEnabled(name string, enabled bool) error {
 	return nil
 }
 
+// SetOCRImages switches the OCR of image files under a root (issue 29).
+func (s *Settings) SetOCRImages(name string, on bool) error {
+	_, i, ok := s.Root(name)
+	if !ok {
+		return refuse(msgNotFound, name)
+	}
+	s.Roots[i].OCRImages = on
+	return nil
+}
+
 // RemoveRoot drops a root from the settings, records the removal
 // (Removed) and returns it. The next indexing run deletes its index and
 // rows (removeDroppedFolders); only a recorded removal does.

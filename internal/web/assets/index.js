@@ -132,6 +132,19 @@ F.index = (() => {
       : el('button', { type: 'button', class: 'row-run', text: '取り込む', disabled: busy, title: busy ? 'インデックス作成中は取り込めません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。' : null, onclick: () => start(f.name) });
     const edit = el('button', { type: 'button', text: '編集…', 'data-what': '編集', disabled: busy, title: busy ? T.busy('編集') : null, onclick: () => rename(f) });
     const del = el('button', { type: 'button', text: '削除', 'data-what': '削除', disabled: busy, title: busy ? T.busy('削除') : null, onclick: () => remove(f) });
+    // 画像も OCR: the root's image files are read by OCR (issue 29).
+    const ocr = el('input', { type: 'checkbox', class: 'ocr-images', 'aria-label': f.name + ' の画像ファイルも OCR で取り込む', disabled: busy });
+    ocr.checked = !!f.ocrImages;
+    ocr.addEventListener('change', async () => {
+      try {
+        await F.post('/api/folders/ocr', { name: f.name, ocrImages: ocr.checked });
+        refresh();
+      } catch (e) {
+        ocr.checked = !ocr.checked;
+        F.status(e.message, true);
+      }
+    });
+    const ocrLabel = el('label', { class: 'ocr-label', title: '.tif .tiff .png .jpg .jpeg .bmp を OCR で読んで取り込みます（写真の多いフォルダでは時間がかかります）' }, ocr, ' 画像も OCR');
     const tr = el('tr', { tabindex: '0', 'data-name': f.name },
       el('td', { class: 'c-check' }, check),
       el('td', { text: f.name }),
@@ -140,7 +153,7 @@ F.index = (() => {
       el('td', { class: 'num', title: T.filesTip(f), text: f.files.toLocaleString() }),
       el('td', { text: f.last }),
       statusCell,
-      el('td', { class: 'ops' }, f.received ? '' : upd, ' ', f.received ? '' : edit, ' ', del));
+      el('td', { class: 'ops' }, f.received ? '' : upd, ' ', f.received ? '' : edit, ' ', del, ' ', f.received ? '' : ocrLabel));
     tr.addEventListener('keydown', (e) => {
       if (e.key === 'Delete' && e.target === tr && !busy) remove(f);
     });
@@ -172,7 +185,7 @@ F.index = (() => {
       bar.hidden = false;
       bar.classList.toggle('indeterminate', v.percent < 0);
       $('run-bar-fill').style.width = (v.percent < 0 ? 30 : v.percent) + '%';
-      $('run-current').textContent = v.current || '';
+      $('run-current').textContent = (v.current || '') + (v.ocr ? '（' + v.ocr + '）' : '');
       $('run-left').textContent = v.timeLeft || '';
       if (v.rate > 0) $('run-rate').textContent = v.rate.toFixed(1) + ' 件/秒';
       $('run-stop').hidden = !!v.stopping;
