@@ -47,7 +47,7 @@ func init() {
 			return real(program, scratch)
 		}
 	}
-	extract.Register(readOCRTest, extract.TestOCRExtension)
+	extract.RegisterFormat(extract.Format{Name: "ocrtest", Extensions: []string{extract.TestOCRExtension}, Read: readOCRTest})
 }
 
 // pageImage is a page of a .ocrtest file as an image: its text rides along.
