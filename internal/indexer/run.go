@@ -254,6 +254,10 @@ func Run(opt Options) (sum *Summary, err error) {
 			r.logf(Error, "%s", err.Error())
 		}
 	}()
+	if err := r.recoverImport(); err != nil {
+		return nil, r.check(err)
+	}
+	opt = r.opt
 	if len(opt.Settings.Roots) == 0 {
 		return nil, &FatalError{Msg: MsgNoRoots}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
+	"github.com/fumibako/fumibako/internal/share"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -169,6 +170,26 @@ func (r *run) readList() (*ingestlist.List, error) {
 	return &ingestlist.List{}, nil
 }
 
+// recoverImport finishes an import killed past its commit point and
+// removes the staging folders of killed imports (package share: the whole
+// index or nothing), under the lock, before the settings are used and the
+// list is read: a finished import changed both.
+func (r *run) recoverImport() error {
+	done := false
+	err := share.Recover(r.ws, func(line string) {
+		done = true
+		r.logf(Info, "%s", line)
+	})
+	if err != nil || !done {
+		return err
+	}
+	if s, _ := r.ws.LoadSettings(); s != nil {
+		s.SearchExcludes, s.Ignored = r.opt.Settings.SearchExcludes, r.opt.Settings.Ignored
+		r.opt.Settings = s
+	}
+	return nil
+}
+
 // dropRemovedIndexes deletes the indexes the user removed (settings'
 // Removed: fumibako folder remove, the web UI's confirmed 削除;
 // removeDroppedFolders) and keeps every other index that no root names:
@@ -228,12 +249,26 @@ func (r *run) dropRemovedIndexes() {
 	for _, k := range keys {
 		name, path := names[k], paths[k]
 		r.orphans = append(r.orphans, ingestlist.Folder{Name: name, Path: path})
+		if received(s, name) {
+			continue // an imported index: kept and searchable, never crawled (issue 30)
+		}
 		shown := path
 		if shown == "" {
 			shown = msgOrphanNoPath
 		}
 		r.logf(Warn, msgOrphanKept, name, shown, name)
 	}
+}
+
+// received reports whether name is an index received through import
+// (settings' indexSources), which is not a crawl root by design.
+func received(s *workspace.Settings, name string) bool {
+	for _, src := range s.IndexSources {
+		if workspace.FoldKey(src.Name) == workspace.FoldKey(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepOrphans carries the folder lines and rows of the indexes that

@@ -24,6 +24,10 @@ const module = "github.com/fumibako/fumibako/"
 //   - watch → indexer: the watcher drives the coordinator's run from
 //     file-system events (DESIGN.md "Keeping the index fresh"); web → watch:
 //     serve runs the watcher when 自動で更新する is on.
+//   - share (index export and import, issue 30) → ingestlist, bodyindex;
+//     indexer → share: a run finishes an import killed past its commit
+//     point before it reads the ingest list; web → share: the index row's
+//     エクスポート… and インポート….
 var allowed = map[string][]string{
 	"workspace":  {},
 	"ingestlist": {},
@@ -37,9 +41,10 @@ var allowed = map[string][]string{
 	"crawl":      {"extract"},
 	"plan":       {"ingestlist", "journal", "crawl"},
 	"worker":     {"extract", "officefile", "content"},
-	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile"},
+	"share":      {"ingestlist", "bodyindex"},
+	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile", "share"},
 	"watch":      {"indexer"},
-	"web":        {"search", "indexer", "ingestlist", "watch"},
+	"web":        {"search", "indexer", "ingestlist", "watch", "share"},
 	"testcorpus": {},
 	"testutil":   {},
 	"layers":     {},
