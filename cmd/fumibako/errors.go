@@ -6,6 +6,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/share"
 )
 
 // Exit codes, the same for every command (README "Exit codes"; DESIGN.md:
@@ -42,6 +43,7 @@ func (e *env) explain(err error) (code int, lines []string) {
 	var usage *usageError
 	var fatal *fatalError
 	var query *search.QueryError
+	var refusedErr *share.RefusedError
 	switch {
 	case err == nil:
 		return exitOK, nil
@@ -57,6 +59,14 @@ func (e *env) explain(err error) (code int, lines []string) {
 		return exitUsage, []string{"fumibako: " + usage.msg, hint}
 	case errors.As(err, &query):
 		return exitUsage, []string{query.Msg}
+	case errors.As(err, &refusedErr):
+		// An export or import refused (a zip that fails a check): the
+		// zip's fault, told in Japanese, nothing written (exit 1).
+		lines = []string{fmt.Sprintf(msgErrorHead, refusedErr.Msg)}
+		if e.verbose && refusedErr.Cause != nil {
+			lines = append(lines, fmt.Sprintf(msgInternalDetail, refusedErr.Cause))
+		}
+		return exitFatal, lines
 	case errors.As(err, &fatal):
 		lines = []string{fmt.Sprintf(msgErrorHead, fatal.msg)}
 		if e.verbose && fatal.cause != nil {

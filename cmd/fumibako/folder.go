@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/fumibako/fumibako/internal/indexer"
@@ -108,6 +109,20 @@ type rootJSON struct {
 	// Kept marks an index kept without its registration (folder restore
 	// brings it back, folder remove deletes it).
 	Kept bool `json:"kept,omitempty"`
+	// Received marks an index received through import (issue 30): Path
+	// is its recorded source folder, which is not crawled.
+	Received bool `json:"received,omitempty"`
+}
+
+// receivedSource returns the indexSources entry of an index received
+// through import.
+func receivedSource(s *workspace.Settings, name string) (workspace.IndexSource, bool) {
+	for _, src := range s.IndexSources {
+		if workspace.FoldKey(src.Name) == workspace.FoldKey(name) {
+			return src, true
+		}
+	}
+	return workspace.IndexSource{}, false
 }
 
 func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
@@ -124,6 +139,10 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled()})
 			}
 			for _, o := range orphans {
+				if src, ok := receivedSource(s, o.Name); ok {
+					out.write(rootJSON{Name: o.Name, Path: src.Path, Received: true})
+					continue
+				}
 				out.write(rootJSON{Name: o.Name, Path: o.Path, Kept: true})
 			}
 			return out.err
@@ -133,6 +152,10 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 			t.add(r.Name, enabledWord(r.IsEnabled()), r.Path)
 		}
 		for _, o := range orphans {
+			if src, ok := receivedSource(s, o.Name); ok {
+				t.add(o.Name, stateReceived, src.Path)
+				continue
+			}
 			t.add(o.Name, stateOrphan, o.Path)
 		}
 		return t.write(e.stdout)
@@ -194,9 +217,13 @@ func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
 				if !ok {
 					return err
 				}
-				// An index kept without its root: removing it is explicit.
+				// An index kept without its root, or received through
+				// import: removing it is explicit.
 				r = workspace.Root{Name: o.Name, Path: o.Path}
 				s.MarkRemoved(r)
+				s.IndexSources = slices.DeleteFunc(s.IndexSources, func(x workspace.IndexSource) bool {
+					return workspace.FoldKey(x.Name) == workspace.FoldKey(o.Name)
+				})
 			}
 			return nil
 		})
@@ -243,6 +270,7 @@ func setupFolderRestore(fs *flag.FlagSet) func(*env, []string) error {
 
 // Messages of folder list and folder restore (issue 15).
 const (
+	stateReceived     = "受け取ったインデックス（検索できます。インデックス作成では取り込み直しません）"
 	stateOrphan       = "設定になし（インデックスは残っています。folder restore で戻せます）"
 	msgRestored       = "クロール対象フォルダを戻しました: [%s] %s（%s）\n"
 	msgRestoreOffer   = "戻せるクロール対象フォルダ: [%s] %s（%s）\n"
