@@ -4,6 +4,7 @@ package share
 
 import (
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -19,4 +20,16 @@ func crashPoint(name string) {
 		os.Exit(137)
 	}
 	select {}
+}
+
+// FUMIBAKO_TEST_FREE_SPACE=<bytes> fakes the free space of the workspace's
+// disk (end-to-end tests of the refusal where no small disk can be
+// mounted).
+func init() {
+	if v := os.Getenv("FUMIBAKO_TEST_FREE_SPACE"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err == nil {
+			freeSpace = func(string) (uint64, error) { return n, nil }
+		}
+	}
 }
