@@ -45,6 +45,9 @@ func Recover(ws *workspace.Workspace, log func(string)) error {
 		}
 		say(MsgRecovered, p.Name)
 	}
+	// A kill while the pending file was written leaves its temporary
+	// file: the import had not reached its commit point.
+	workspace.Remove(PendingPath(ws) + ".tmp")
 	left := stagedNames(ws)
 	for _, n := range left {
 		removeStage(filepath.Join(ws.TmpRoot(), n))
