@@ -256,14 +256,20 @@ func (c *counter) report(final bool) {
 	}
 }
 
+// UploadPrefix starts the name of a zip that the web UI received for an
+// import, saved in work/tmp as upload-<pid>-<n>.zip until it is imported.
+const UploadPrefix = "upload-"
+
 // stagedNames lists what Recover may remove: the staging folders in
-// work/tmp.
+// work/tmp, and uploads that another process (a killed server) left.
 func stagedNames(ws *workspace.Workspace) []string {
 	entries, _ := os.ReadDir(ws.TmpRoot())
 	var out []string
+	mine := fmt.Sprintf("%s%d-", UploadPrefix, os.Getpid())
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), stagePrefix) {
-			out = append(out, e.Name())
+		n := e.Name()
+		if strings.HasPrefix(n, stagePrefix) || strings.HasPrefix(n, UploadPrefix) && !strings.HasPrefix(n, mine) {
+			out = append(out, n)
 		}
 	}
 	return out
