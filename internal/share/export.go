@@ -86,7 +86,10 @@ func Export(ws *workspace.Workspace, name string, w io.Writer, opt ExportOptions
 	if err := x.add(&m, RowsEntry, strings.NewReader(tsv.String()), -1); err != nil {
 		return nil, err
 	}
-	if p := bodyindex.SummaryPath(ws.ContentRoot(), dirName); fileExists(p) {
+	// A summary is exported only when it describes the index: one marked
+	// as changing (a run was cut) is left out, and the importer's
+	// searches list the folders until it has one.
+	if p := bodyindex.SummaryPath(ws.ContentRoot(), dirName); fileExists(p) && !bodyindex.Changing(ws.ContentRoot(), dirName) {
 		files = append([]string{p}, files...)
 	}
 	for _, p := range files {
