@@ -2,6 +2,7 @@ package share
 
 import (
 	"archive/zip"
+	"compress/flate"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -77,6 +78,12 @@ func Export(ws *workspace.Workspace, name string, w io.Writer, opt ExportOptions
 	m := Manifest{Format: FormatName, FormatVersion: FormatVersion, AppVersion: opt.AppVersion,
 		ExportedAt: now().Format(time.RFC3339), IndexName: dirName, SourceFolder: source}
 	x := &exporter{zw: zip.NewWriter(w), buf: make([]byte, copyBuffer), total: total, progress: opt.Progress}
+	// Fastest Deflate: body-index parts shrink to about half either way,
+	// and the default level took three times as long (a 300 MB index:
+	// 33 s against 9 s on two shared cores).
+	x.zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(w, flate.BestSpeed)
+	})
 
 	// The rows: small beside the index, and counted in no progress.
 	var tsv strings.Builder
