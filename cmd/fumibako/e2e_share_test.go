@@ -237,3 +237,46 @@ func loadSettings2(t testing.TB, ws string) *workspace.Settings {
 }
 
 var _ = share.FormatName
+
+// TestExportRefusals: an export refuses while a run holds the workspace,
+// while files wait to be published, and for an index that is not there;
+// an import refuses while a run holds the workspace. Nothing is written.
+func TestExportRefusals(t *testing.T) {
+	f, _, zipPath := indexedFixture(t, 6)
+	out := filepath.Join(t.TempDir(), "出力.zip")
+	lock, err := (&workspace.Workspace{Root: f.ws}).Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := f.run("export", "営業", "--out", out)
+	if code != 1 || !strings.Contains(errOut, "インデックス作成の実行中はエクスポートできません。") {
+		t.Errorf("export under the lock: exit %d\n%s", code, errOut)
+	}
+	_, errOut, code = f.run("import", zipPath, "--name", "別名")
+	if code != 1 || !strings.Contains(errOut, "インデックス作成の実行中はインポートできません。") {
+		t.Errorf("import under the lock: exit %d\n%s", code, errOut)
+	}
+	lock.Release()
+	pending := filepath.Join(f.ws, "work", "store", "content", "営業", "途中.txt")
+	os.MkdirAll(pending, 0o755)
+	os.WriteFile(filepath.Join(pending, ".places"), nil, 0o644)
+	_, errOut, code = f.run("export", "営業", "--out", out)
+	if code != 1 || !strings.Contains(errOut, "取り込みが途中のファイルが残っているためエクスポートできません。") {
+		t.Errorf("export with a per-file folder: exit %d\n%s", code, errOut)
+	}
+	os.RemoveAll(pending)
+	_, errOut, code = f.run("export", "無い", "--out", out)
+	if code != 1 || !strings.Contains(errOut, "インデックス [無い] はありません。") {
+		t.Errorf("export of no index: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a refused export wrote %s", out)
+	}
+	if _, err := os.Stat(out + ".tmp"); err == nil {
+		t.Errorf("a refused export left %s.tmp", out)
+	}
+	_, errOut, code = f.run("export", "営業", "--out", zipPath)
+	if code != 1 || !strings.Contains(errOut, "は既にあります。別の名前を指定してください。") {
+		t.Errorf("export over a file: exit %d\n%s", code, errOut)
+	}
+}
