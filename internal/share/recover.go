@@ -113,16 +113,23 @@ func finish(ws *workspace.Workspace, p pending) error {
 // drops a changing marker the replaced index left (changing.go).
 func placeSummary(ws *workspace.Workspace, p pending, stage string) error {
 	croot := ws.ContentRoot()
-	if p.Replace != "" && p.Replace != p.Name {
-		bodyindex.RemoveSummary(croot, p.Replace)
+	// The replaced index's summary under its own spelling of the name
+	// goes before the new one is put in place: on Windows both names are
+	// one file, so removing it afterwards would remove the new one.
+	dropOld := func() {
+		if p.Replace != "" && p.Replace != p.Name {
+			bodyindex.RemoveSummary(croot, p.Replace)
+		}
 	}
 	staged := filepath.Join(stage, SummaryEntry)
 	switch _, err := os.Stat(staged); {
 	case err == nil:
+		dropOld()
 		if err := workspace.Rename(staged, bodyindex.SummaryPath(croot, p.Name)); err != nil {
 			return fault(err)
 		}
 	case !p.Summary:
+		dropOld()
 		if err := bodyindex.RemoveSummary(croot, p.Name); err != nil {
 			return fault(err)
 		}
