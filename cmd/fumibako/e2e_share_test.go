@@ -168,9 +168,13 @@ func TestExportImportEndToEnd(t *testing.T) {
 	if rows != len(f.list().Rows) {
 		t.Errorf("%d rows of the received index after a run, want %d", rows, len(f.list().Rows))
 	}
-	// folder list says what it is.
+	// folder list and status say what it is.
 	if out := f.mustRun("--workspace", ws2, "folder", "list"); !strings.Contains(out, "受け取ったインデックス") {
 		t.Errorf("folder list:\n%s", out)
+	}
+	if out := f.mustRun("--workspace", ws2, "status", "--json"); !strings.Contains(out, fmt.Sprintf(`"name":"受領","path":%q,"enabled":false,"files":%d`, f.root, rows)) ||
+		!strings.Contains(out, `"received":true`) {
+		t.Errorf("status --json:\n%s", out)
 	}
 }
 

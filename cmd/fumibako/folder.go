@@ -270,16 +270,17 @@ func setupFolderRestore(fs *flag.FlagSet) func(*env, []string) error {
 
 // Messages of folder list and folder restore (issue 15).
 const (
-	stateReceived     = "受け取ったインデックス（検索できます。インデックス作成では取り込み直しません）"
-	stateOrphan       = "設定になし（インデックスは残っています。folder restore で戻せます）"
-	msgRestored       = "クロール対象フォルダを戻しました: [%s] %s（%s）\n"
-	msgRestoreOffer   = "戻せるクロール対象フォルダ: [%s] %s（%s）\n"
-	msgRestoreRefused = "戻せませんでした: [%s] %s（%s）\n"
-	msgRestoreNone    = "戻せるクロール対象フォルダはありません。"
-	msgRestoreRemoved = "削除の予約があるため戻しません（戻すには fumibako folder add）"
-	msgRestoreUnread  = "%s を読めません。"
-	fromBroken        = "壊れていた設定ファイル %s から"
-	fromList          = "取り込み一覧から"
+	stateReceived      = "受け取ったインデックス（検索できます。インデックス作成では取り込み直しません）"
+	stateReceivedShort = "受け取り（取り込みません）"
+	stateOrphan        = "設定になし（インデックスは残っています。folder restore で戻せます）"
+	msgRestored        = "クロール対象フォルダを戻しました: [%s] %s（%s）\n"
+	msgRestoreOffer    = "戻せるクロール対象フォルダ: [%s] %s（%s）\n"
+	msgRestoreRefused  = "戻せませんでした: [%s] %s（%s）\n"
+	msgRestoreNone     = "戻せるクロール対象フォルダはありません。"
+	msgRestoreRemoved  = "削除の予約があるため戻しません（戻すには fumibako folder add）"
+	msgRestoreUnread   = "%s を読めません。"
+	fromBroken         = "壊れていた設定ファイル %s から"
+	fromList           = "取り込み一覧から"
 )
 
 // orphanIndexes lists the indexes the workspace knows (the ingest list's
