@@ -7,6 +7,7 @@ import (
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/search"
 	"github.com/fumibako/fumibako/internal/source"
+	"github.com/fumibako/fumibako/internal/share"
 )
 
 // Exit codes, the same for every command (README "Exit codes"; DESIGN.md:
@@ -44,6 +45,7 @@ func (e *env) explain(err error) (code int, lines []string) {
 	var fatal *fatalError
 	var query *search.QueryError
 	var src *source.Error
+	var refusedErr *share.RefusedError
 	switch {
 	case err == nil:
 		return exitOK, nil
@@ -70,6 +72,14 @@ func (e *env) explain(err error) (code int, lines []string) {
 		}
 		if e.verbose && src.Err != nil {
 			lines = append(lines, fmt.Sprintf(msgInternalDetail, src.Err))
+		}
+		return exitFatal, lines
+	case errors.As(err, &refusedErr):
+		// An export or import refused (a zip that fails a check): the
+		// zip's fault, told in Japanese, nothing written (exit 1).
+		lines = []string{fmt.Sprintf(msgErrorHead, refusedErr.Msg)}
+		if e.verbose && refusedErr.Cause != nil {
+			lines = append(lines, fmt.Sprintf(msgInternalDetail, refusedErr.Cause))
 		}
 		return exitFatal, lines
 	case errors.As(err, &fatal):

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
@@ -258,9 +259,13 @@ func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
 				if !ok {
 					return err
 				}
-				// An index kept without its root: removing it is explicit.
+				// An index kept without its root, or received through
+				// import: removing it is explicit.
 				r = workspace.Root{Name: o.Name, Path: o.Path}
 				s.MarkRemoved(r)
+				s.IndexSources = slices.DeleteFunc(s.IndexSources, func(x workspace.IndexSource) bool {
+					return workspace.FoldKey(x.Name) == workspace.FoldKey(o.Name)
+				})
 			}
 			return nil
 		})
@@ -341,15 +346,16 @@ func setupFolderRestore(fs *flag.FlagSet) func(*env, []string) error {
 
 // Messages of folder list and folder restore (issue 15).
 const (
-	stateOrphan       = "設定になし（インデックスは残っています。folder restore で戻せます）"
-	msgRestored       = "クロール対象フォルダを戻しました: [%s] %s（%s）\n"
-	msgRestoreOffer   = "戻せるクロール対象フォルダ: [%s] %s（%s）\n"
-	msgRestoreRefused = "戻せませんでした: [%s] %s（%s）\n"
-	msgRestoreNone    = "戻せるクロール対象フォルダはありません。"
-	msgRestoreRemoved = "削除の予約があるため戻しません（戻すには fumibako folder add）"
-	msgRestoreUnread  = "%s を読めません。"
-	fromBroken        = "壊れていた設定ファイル %s から"
-	fromList          = "取り込み一覧から"
+	stateReceivedShort = "受け取り（取り込みません）"
+	stateOrphan        = "設定になし（インデックスは残っています。folder restore で戻せます）"
+	msgRestored        = "クロール対象フォルダを戻しました: [%s] %s（%s）\n"
+	msgRestoreOffer    = "戻せるクロール対象フォルダ: [%s] %s（%s）\n"
+	msgRestoreRefused  = "戻せませんでした: [%s] %s（%s）\n"
+	msgRestoreNone     = "戻せるクロール対象フォルダはありません。"
+	msgRestoreRemoved  = "削除の予約があるため戻しません（戻すには fumibako folder add）"
+	msgRestoreUnread   = "%s を読めません。"
+	fromBroken         = "壊れていた設定ファイル %s から"
+	fromList           = "取り込み一覧から"
 )
 
 // orphanIndexes lists the indexes the workspace knows (the ingest list's

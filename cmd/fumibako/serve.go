@@ -44,6 +44,7 @@ func serve(e *env, addr string, open bool, workers int, timeout time.Duration) e
 	if err != nil {
 		return err
 	}
+	web.Version = version
 	srv, err := web.New(web.Options{Workspace: ws, WorkerExe: exe, Workers: workers, FileTimeout: timeout})
 	if err != nil {
 		return err

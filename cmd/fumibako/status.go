@@ -51,6 +51,9 @@ type statusJSON struct {
 	// OCR engine (issue 29), OCRWaitingFiles those files.
 	OCRWaiting      int `json:"ocrWaiting,omitempty"`
 	OCRWaitingFiles int `json:"ocrWaitingFiles,omitempty"`
+	// Received marks an index received through import (issue 30): Path
+	// is its recorded source folder, which is not crawled.
+	Received bool `json:"received,omitempty"`
 }
 
 func setupStatus(fs *flag.FlagSet) func(*env, []string) error {
@@ -78,6 +81,16 @@ func setupStatus(fs *flag.FlagSet) func(*env, []string) error {
 			r.OCRWaiting, r.OCRWaitingFiles = indexer.OCRWaitingTotal(byIndex[workspace.FoldKey(root.Name)])
 			rows = append(rows, r)
 		}
+		for _, src := range s.IndexSources {
+			if _, _, ok := s.Root(src.Name); ok {
+				continue
+			}
+			r := statusJSON{Name: src.Name, Path: src.Path, Received: true}
+			if c := counts[workspace.FoldKey(src.Name)]; c != nil {
+				r.Files, r.Done, r.Failed, r.Pending, r.Last = c.Files, c.Done, c.Failed, c.Pending, c.Last
+			}
+			rows = append(rows, r)
+		}
 		if *asJSON {
 			out := newJSONLines(e.stdout)
 			for _, r := range rows {
@@ -92,8 +105,12 @@ func setupStatus(fs *flag.FlagSet) func(*env, []string) error {
 			if last == "" {
 				last = msgNever
 			}
+			state := enabledWord(r.Enabled)
+			if r.Received {
+				state = stateReceivedShort
+			}
 			t.add(r.Name, strconv.Itoa(r.Files), strconv.Itoa(r.Done), strconv.Itoa(r.Failed), strconv.Itoa(r.Pending),
-				strconv.Itoa(r.CloudOnly), last, enabledWord(r.Enabled), r.Path)
+				strconv.Itoa(r.CloudOnly), last, state, r.Path)
 		}
 		if err := t.write(e.stdout); err != nil {
 			return err

@@ -31,6 +31,9 @@ func TestVocabulary(t *testing.T) {
 		{"messages.go", true},
 		{"../../internal/indexer/messages.go", true},
 		{"../../internal/web/messages.go", false},
+		{"share.go", true},
+		{"../../internal/share/errors.go", true},
+		{"../../internal/web/share.go", false},
 		{"../../internal/web/assets/index.js", false},
 		{"../../internal/web/assets/index.html", false},
 	} {

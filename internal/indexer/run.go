@@ -268,6 +268,10 @@ func Run(opt Options) (sum *Summary, err error) {
 			r.logf(Error, "%s", err.Error())
 		}
 	}()
+	if err := r.recoverImport(); err != nil {
+		return nil, r.check(err)
+	}
+	opt = r.opt
 	noRoots := opt.nothingToCrawl()
 	if noRoots != nil {
 		if !HasRemovedIndexes(ws, opt.Settings) {

@@ -11,6 +11,7 @@ import (
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
+	"github.com/fumibako/fumibako/internal/share"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -167,6 +168,26 @@ func (r *run) readList() (*ingestlist.List, error) {
 	r.logf(Warn, "%s", text)
 	r.logf(Warn, msgListReset, moved)
 	return &ingestlist.List{}, nil
+}
+
+// recoverImport finishes an import killed past its commit point and
+// removes the staging folders of killed imports (package share: the whole
+// index or nothing), under the lock, before the settings are used and the
+// list is read: a finished import changed both.
+func (r *run) recoverImport() error {
+	done := false
+	err := share.Recover(r.ws, func(line string) {
+		done = true
+		r.logf(Info, "%s", line)
+	})
+	if err != nil || !done {
+		return err
+	}
+	if s, _ := r.ws.LoadSettings(); s != nil {
+		s.SearchExcludes, s.Ignored = r.opt.Settings.SearchExcludes, r.opt.Settings.Ignored
+		r.opt.Settings = s
+	}
+	return nil
 }
 
 // dropRemovedIndexes decides what becomes of the indexes no root names:

@@ -29,6 +29,10 @@ const module = "github.com/fumibako/fumibako/"
 //     a hit looks up, confirms and re-points its index's source folder
 //     (issue 30); source → ingestlist: a hit's path is an ingest-list
 //     relative path, and only files the list names are opened.
+//   - share (index export and import, issue 30) → ingestlist, bodyindex;
+//     indexer → share: a run finishes an import killed past its commit
+//     point before it reads the ingest list; web → share: the index row's
+//     エクスポート… and インポート….
 var allowed = map[string][]string{
 	"workspace":  {},
 	"ingestlist": {},
@@ -43,9 +47,10 @@ var allowed = map[string][]string{
 	"plan":       {"ingestlist", "journal", "crawl"},
 	"worker":     {"extract", "officefile", "content"},
 	"source":     {"ingestlist"},
-	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile", "source"},
+	"share":      {"ingestlist", "bodyindex"},
+	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile", "source", "share"},
 	"watch":      {"indexer"},
-	"web":        {"search", "indexer", "ingestlist", "watch", "source"},
+	"web":        {"search", "indexer", "ingestlist", "watch", "source", "share"},
 	"testcorpus": {},
 	"testutil":   {},
 	"layers":     {},

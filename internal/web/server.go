@@ -154,6 +154,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/search", s.handleSearch)
 	m.HandleFunc("GET /api/preview", s.handlePreview)
 	m.HandleFunc("GET /api/tree", s.handleTree)
+	m.HandleFunc("GET /api/index/export", s.handleIndexExport)
+	m.HandleFunc("POST /api/index/import", s.handleIndexImport)
 	post := map[string]http.HandlerFunc{
 		"/api/folders/add":     s.handleFolderAdd,
 		"/api/folders/rename":  s.handleFolderRename,

@@ -32,6 +32,12 @@ F.index = (() => {
 
   function init() {
     $('folder-add-open').addEventListener('click', openAdd);
+    $('index-import-open').addEventListener('click', () => $('index-import-file').click());
+    $('index-import-file').addEventListener('change', () => {
+      const file = $('index-import-file').files[0];
+      $('index-import-file').value = '';
+      if (file) importIndex(file, '', false);
+    });
     $('folder-add-open2').addEventListener('click', openAdd);
     $('folder-add-cancel').addEventListener('click', closeAdd);
     $('folder-add').addEventListener('submit', (e) => {
@@ -131,6 +137,7 @@ F.index = (() => {
       ? el('button', { type: 'button', class: 'row-run', text: '中止', onclick: stop })
       : el('button', { type: 'button', class: 'row-run', text: '取り込む', disabled: busy, title: busy ? 'インデックス作成中は取り込めません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。' : null, onclick: () => start(f.name) });
     const edit = el('button', { type: 'button', text: '編集…', 'data-what': '編集', disabled: busy, title: busy ? T.busy('編集') : null, onclick: () => rename(f) });
+    const exp = el('button', { type: 'button', text: 'エクスポート…', 'data-what': 'エクスポート', disabled: busy, title: busy ? T.busy('エクスポート') : null, onclick: () => exportIndex(f) });
     const del = el('button', { type: 'button', text: '削除', 'data-what': '削除', disabled: busy, title: busy ? T.busy('削除') : null, onclick: () => remove(f) });
     // 画像も OCR: the root's image files are read by OCR (issue 29).
     const ocr = el('input', { type: 'checkbox', class: 'ocr-images', 'aria-label': f.name + ' の画像ファイルも OCR で取り込む', disabled: busy });
@@ -153,7 +160,7 @@ F.index = (() => {
       el('td', { class: 'num', title: T.filesTip(f), text: f.files.toLocaleString() }),
       el('td', { text: f.last }),
       statusCell,
-      el('td', { class: 'ops' }, f.received ? '' : upd, ' ', f.received ? '' : edit, ' ', del, ' ', f.received ? '' : ocrLabel));
+      el('td', { class: 'ops' }, f.received ? '' : upd, ' ', f.received ? '' : edit, ' ', exp, ' ', del, ' ', f.received ? '' : ocrLabel));
     tr.addEventListener('keydown', (e) => {
       if (e.key === 'Delete' && e.target === tr && !busy) remove(f);
     });
@@ -211,6 +218,7 @@ F.index = (() => {
     $('run-start').disabled = busy;
     $('run-resume').disabled = busy;
     $('folder-add-open').disabled = busy;
+    $('index-import-open').disabled = busy;
     $('folder-add-open').title = busy ? T.busy('追加') : '';
     for (const btn of $('folders').querySelectorAll('td.ops button')) {
       btn.disabled = busy;
@@ -366,6 +374,65 @@ F.index = (() => {
     } catch (e) {
       $('folder-add-error').textContent = e.message;
     }
+  }
+
+  // exportIndex downloads one index as a zip (issue 30; reference/gui.md
+  // §2.2 ［エクスポート…］): the server streams it, the browser saves it.
+  async function exportIndex(f) {
+    const yes = await F.confirm({
+      title: `「${f.name}」のインデックスをエクスポートしますか？`,
+      facts: [
+        ['next', `インデックス [${f.name}]（${f.files.toLocaleString()} ファイル分）を zip ファイルに書き出します。ほかの PC の fumibako で［インポート…］すると検索できます。`],
+        ['kept', '元のファイルは含みません。書き出している間、インデックス作成は始められません。'],
+      ],
+      ok: 'エクスポートする',
+    });
+    if (!yes) return;
+    const url = '/api/index/export?name=' + encodeURIComponent(f.name) + '&token=' + encodeURIComponent(F.token);
+    const a = el('a', { href: url, download: f.name + '.zip' });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    F.status(`インデックス [${f.name}] を書き出しています（ブラウザのダウンロードに表示されます）。`);
+  }
+
+  // importIndex sends a zip to the server; a name in use offers another
+  // name, the overwrite or cancel (reference/gui.md §2.6).
+  async function importIndex(file, name, overwrite) {
+    F.status(`${file.name} を確かめて取り込んでいます…`);
+    const url = '/api/index/import?name=' + encodeURIComponent(name) + (overwrite ? '&overwrite=1' : '');
+    try {
+      const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/zip', 'X-Fumibako-Token': F.token }, body: file });
+      const b = await r.json().catch(() => ({}));
+      if (r.status === 409 && b.error === 'clash') {
+        const choice = await clashDialog(b.name, b.message);
+        if (choice === 'overwrite') return importIndex(file, b.name, true);
+        if (choice) return importIndex(file, choice, false);
+        F.status('インポートを取りやめました。');
+        return;
+      }
+      if (!r.ok) throw F.apiError(r, b);
+      F.status(b.message);
+      refresh();
+      if (F.search) F.search.reloadIndexes();
+    } catch (e) {
+      F.status(e.message, true);
+    }
+  }
+
+  // clashDialog answers a new name, 'overwrite', or false (cancel).
+  function clashDialog(name, message) {
+    return F.dialog((box, close) => {
+      const input = el('input', { type: 'text', id: 'import-name', value: name + '（受け取り）' });
+      box.append(
+        el('h2', { id: 'dialog-title', text: message }),
+        el('p', { class: 'muted', text: '別の名前で取り込むか、今のインデックスを置き換えるかを選んでください。' }),
+        el('label', {}, '新しい名前 ', input),
+        el('div', { class: 'buttons' },
+          el('button', { type: 'button', class: 'primary', id: 'import-rename', text: 'この名前で取り込む', onclick: () => close(input.value.trim() || false) }),
+          el('button', { type: 'button', class: 'danger', id: 'import-overwrite', text: '置き換える', onclick: () => close('overwrite') }),
+          el('button', { type: 'button', id: 'import-cancel', autofocus: true, text: 'キャンセル', onclick: () => close(false) })));
+    });
   }
 
   // rename is インデックスの編集 (reference/gui.md §2.4): the name only;
