@@ -6,8 +6,8 @@ import (
 
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/search"
-	"github.com/fumibako/fumibako/internal/source"
 	"github.com/fumibako/fumibako/internal/share"
+	"github.com/fumibako/fumibako/internal/source"
 )
 
 // Exit codes, the same for every command (README "Exit codes"; DESIGN.md:
