@@ -24,19 +24,24 @@ const module = "github.com/fumibako/fumibako/"
 //   - watch → indexer: the watcher drives the coordinator's run from
 //     file-system events (DESIGN.md "Keeping the index fresh"); web → watch:
 //     serve runs the watcher when 自動で更新する is on.
+//   - extract → proctree, ocr → proctree: LibreOffice and Tesseract run as
+//     children killed with the worker's process tree, one implementation;
+//     worker → ocr: the worker finds and starts the OCR engine (issue 29).
 var allowed = map[string][]string{
 	"workspace":  {},
 	"ingestlist": {},
 	"journal":    {},
 	"officefile": {},
 	"textfold":   {},
-	"extract":    {"officefile"},
+	"proctree":   {},
+	"ocr":        {"proctree"},
+	"extract":    {"officefile", "proctree"},
 	"content":    {"extract"},
 	"bodyindex":  {"content", "textfold"},
 	"search":     {"bodyindex", "content"},
 	"crawl":      {"extract"},
 	"plan":       {"ingestlist", "journal", "crawl"},
-	"worker":     {"extract", "officefile", "content"},
+	"worker":     {"extract", "officefile", "content", "ocr"},
 	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile"},
 	"watch":      {"indexer"},
 	"web":        {"search", "indexer", "ingestlist", "watch"},
