@@ -50,9 +50,38 @@ func TestPlaceLabel(t *testing.T) {
 		{extract.KindText, "ページ003", "3 ページ"},
 		{extract.KindText, "ページ003[コメント]", "3 ページ"},
 		{extract.KindText, "文書情報", "文書情報"},
+		// Text read by OCR (issue 29): a scanned PDF page, an image file,
+		// a page of a multi-page TIFF (image files have no kind of their own).
+		{extract.KindPDF, "ページ003（OCR）", "3 ページ（OCR）"},
+		{extract.KindPDF, "ページ012（OCR）", "12 ページ（OCR）"},
+		{"", "画像（OCR）", "画像（OCR）"},
+		{"", "画像002（OCR）", "2 ページ目の画像（OCR）"},
+		{"", "画像010（OCR）", "10 ページ目の画像（OCR）"},
 	} {
 		if got := search.PlaceLabel(tc.fk, tc.place); got != tc.want {
 			t.Errorf("PlaceLabel(%s, %q) = %q, want %q", tc.fk, tc.place, got, tc.want)
+		}
+	}
+}
+
+// TestIsOCR: the places whose hits say "ocr": true (issue 29), named by
+// the extract package's own constructors.
+func TestIsOCR(t *testing.T) {
+	for _, tc := range []struct {
+		fk    extract.Kind
+		place string
+		want  bool
+	}{
+		{extract.KindPDF, extract.OCRPageName(3), true},
+		{"", extract.OCRImageName(2), true},
+		{"", extract.PlaceImageOCR, true},
+		{extract.KindPDF, extract.PageName(3), false},
+		{extract.KindWord, extract.PageName(3) + extract.EstimateSuffix, false},
+		{extract.KindText, "本文", false},
+		{extract.KindExcel, "売上（OCR）", false},
+	} {
+		if got := search.IsOCR(tc.fk, tc.place); got != tc.want {
+			t.Errorf("IsOCR(%s, %q) = %v, want %v", tc.fk, tc.place, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,69 @@
+// Package ocr reads the text of page images with Tesseract (issue 29):
+// image-only pages of PDFs and scanned or faxed image files, Japanese
+// (horizontal and vertical writing) and English. It owns no workspace
+// file; it writes only page images into the scratch folder it is given,
+// and removes each after use. It imports nothing of ours but proctree:
+// the worker builds extract.OCR around a *Tesseract (whose Recognize is
+// an extract.Recognizer) and the readers call it through that seam.
+//
+// # Finding Tesseract
+//
+// Find takes the settings path (settings.json "tesseractPath") first, then
+// tesseract on PATH, then the places installers use: on Windows the UB
+// Mannheim installer's %ProgramFiles%\Tesseract-OCR\tesseract.exe and the
+// per-user %LOCALAPPDATA%\Programs\Tesseract-OCR\tesseract.exe; on macOS
+// Homebrew's /opt/homebrew/bin and /usr/local/bin. None: ErrNotFound.
+//
+// # Invocations
+//
+// Tesseract runs once per call as a child of the worker (proctree.Command:
+// cancelling ctx, the worker's deadline, kills its tree; the worker's
+// process-tree kill and memory cap cover it), with OMP_THREAD_LIMIT=1 so
+// that parallel workers do not oversubscribe the CPUs. The calls, exactly
+// (tests fake the program with a script that answers these):
+//
+//	tesseract --version                                  (New, Version)
+//	tesseract --list-langs                               (New: jpn, jpn_vert, eng needed)
+//	tesseract <png> stdout --psm 0                       (orientation, only when osd is listed)
+//	tesseract <png> stdout -l jpn+eng --psm <n> tsv      (recognition, horizontal; n = 3)
+//	tesseract <png> stdout -l jpn_vert --psm <n> tsv     (recognition, vertical; n = 5)
+//
+// <png> is an 8-bit grayscale PNG in the scratch folder. --list-langs
+// prints "List of available languages in ...:" and one name a line (on
+// stdout since Tesseract 4.1, stderr before: both are read). The OSD call
+// prints "Rotate: <0|90|180|270>" and "Orientation confidence: <f>"; any
+// failure of it (too few characters, a fake program) means "upright".
+//
+// # TSV
+//
+// The tsv output is a header line and one line per element, TAB separated:
+//
+//	level page_num block_num par_num line_num word_num left top width height conf text
+//
+// Only level 5 (words) carry text. Words with conf below MinConfidence are
+// dropped rather than indexed as garbage; the others are grouped by
+// (page, block, par, line) in the order Tesseract writes them, which is
+// its reading order (right to left for vertical columns), and each group
+// is one output line. Tesseract separates every word by a space, and in
+// Japanese every character or two is a "word": a space is kept only
+// between two words that both end and begin with a non-CJK character
+// (Latin words, numbers), so 見積 書 becomes 見積書 and "ISO 9001" stays.
+// Lines with no word left are dropped. A malformed line is skipped.
+//
+// # Orientation and vertical writing
+//
+// Recognize first asks OSD for the page's rotation and turns the image
+// upright when OSD is confident (MinOSDConfidence). It then reads the page
+// horizontally (jpn+eng, psm 3); when that result is poor (mean word
+// confidence under PoorConfidence or few characters per page area) it also
+// reads it as vertical text (jpn_vert, psm 5) and keeps the result with the
+// higher score (sum of confidence × characters of the kept words).
+//
+// # Keys
+//
+// Key names a page image by content: SHA-256 over the decoded pixels
+// (width, height and 8-bit gray levels; the same page scanned into RGB or
+// gray, PNG or JPEG-decoded identically, hashes the same) and
+// SettingsVersion, so a change of the recognizer's settings re-OCRs every
+// page.
+package ocr
