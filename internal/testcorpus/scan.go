@@ -262,4 +262,3 @@ func GrayOf(m image.Image) *image.Gray {
 	draw.Draw(g, g.Rect, m, m.Bounds().Min, draw.Src)
 	return g
 }
-
