@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/fumibako/fumibako/internal/officefile"
 )
@@ -83,6 +84,12 @@ func routeFor(ext string, src *source) (route, error) {
 	text := targetKind[ext] == KindText
 	if ext != ".pdf" && officefile.IsPDF(head, src.tail) && readers[".pdf"] != nil {
 		return routePDF, nil
+	}
+	if slices.Contains(ImageExtensions, ext) {
+		// An image is the image reader's to tell from its bytes (TIFF,
+		// PNG, JPEG, BMP under any of these names); Foreign would call
+		// it foreign.
+		return routeReader, nil
 	}
 	if name, ok := officefile.Foreign(head); ok {
 		cause := fmt.Errorf("extract: %s content under a %s name", name, ext)

@@ -24,6 +24,7 @@ const module = "github.com/fumibako/fumibako/"
 //   - watch → indexer: the watcher drives the coordinator's run from
 //     file-system events (DESIGN.md "Keeping the index fresh"); web → watch:
 //     serve runs the watcher when 自動で更新する is on.
+//   - extract → ocr: readers name a page image by its content (ocr.Key);
 //   - extract → proctree, ocr → proctree: LibreOffice and Tesseract run as
 //     children killed with the worker's process tree, one implementation;
 //     worker → ocr: the worker finds and starts the OCR engine (issue 29).
@@ -35,7 +36,7 @@ var allowed = map[string][]string{
 	"textfold":   {},
 	"proctree":   {},
 	"ocr":        {"proctree"},
-	"extract":    {"officefile", "proctree"},
+	"extract":    {"officefile", "proctree", "ocr"},
 	"content":    {"extract"},
 	"bodyindex":  {"content", "textfold"},
 	"search":     {"bodyindex", "content"},
