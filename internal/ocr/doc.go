@@ -41,7 +41,10 @@
 //	level page_num block_num par_num line_num word_num left top width height conf text
 //
 // Only level 5 (words) carry text. Words with conf below MinConfidence are
-// dropped rather than indexed as garbage; the others are grouped by
+// dropped rather than indexed as garbage, except one or two kanji or kana
+// between two words of their line at or above it (Tesseract gives some
+// plainly printed characters a confidence of 0; noise reads as symbols
+// and Latin letters). The words kept are grouped by
 // (page, block, par, line) in the order Tesseract writes them, which is
 // its reading order (right to left for vertical columns), and each group
 // is one output line. Tesseract separates every word by a space, and in

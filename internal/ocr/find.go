@@ -27,7 +27,7 @@ func Find(configured string) (string, error) {
 	if p, err := exec.LookPath("tesseract"); err == nil {
 		return p, nil
 	}
-	for _, c := range candidates() {
+	for _, c := range candidates() { // a var: tests empty it
 		if isFile(c) {
 			return c, nil
 		}
@@ -37,7 +37,9 @@ func Find(configured string) (string, error) {
 
 // candidates are the install places outside PATH; the UB Mannheim
 // installer, the usual one on Windows, does not add itself to PATH.
-func candidates() []string {
+var candidates = installPlaces
+
+func installPlaces() []string {
 	var out []string
 	switch runtime.GOOS {
 	case "windows":

@@ -29,7 +29,8 @@ const MsgTooLarge = "画像が大きすぎるため文字を読み取れませ�
 // joining). Key includes it, so changing any of them re-OCRs every page.
 // History:
 //
-//	1: gray, ≤ 20 Mpx, OSD, jpn+eng psm 3, jpn_vert psm 5 when poor, conf ≥ 30
+//	1: gray, ≤ 20 Mpx, OSD, jpn+eng psm 3, jpn_vert psm 5 when poor, conf ≥ 20
+//	   (and unsure kanji or kana between sure words)
 const SettingsVersion = "tesseract-1"
 
 // Key names a page image by content (doc.go "Keys"): hex SHA-256 of
@@ -89,6 +90,14 @@ func fit(g *image.Gray, max int) *image.Gray {
 	}
 	s := math.Sqrt(float64(max) / float64(w*h))
 	nw, nh := max1(int(float64(w)*s)), max1(int(float64(h)*s))
+	// A side scaled below one pixel stays one: the other gives way.
+	if nw*nh > max {
+		if nh == 1 {
+			nw = max
+		} else {
+			nh = max1(max / nw)
+		}
+	}
 	out := image.NewGray(image.Rect(0, 0, nw, nh))
 	for y := 0; y < nh; y++ {
 		y0, y1 := y*h/nh, max1((y+1)*h/nh)

@@ -21,7 +21,7 @@ import (
 // Recognition settings (SettingsVersion names them; change it with them).
 const (
 	// MinConfidence drops a word Tesseract is less sure of (0–100).
-	MinConfidence = 30
+	MinConfidence = 20
 	// PoorConfidence: a horizontal reading whose kept words average
 	// less is also tried as vertical writing.
 	PoorConfidence = 75

@@ -66,8 +66,9 @@ func (p page) lines(min float64) (out []string, score float64, chars int, mean f
 		}
 		cur.Reset()
 	}
-	for _, w := range p.words {
-		if w.conf < min {
+	for i, w := range p.words {
+		if w.conf < min && !(unsureLetter(w.text) && i > 0 && i+1 < len(p.words) &&
+			sure(p.words[i-1], w.line, min) && sure(p.words[i+1], w.line, min)) {
 			continue
 		}
 		if !started || w.line != prev {
@@ -86,6 +87,25 @@ func (p page) lines(min float64) (out []string, score float64, chars int, mean f
 		mean = score / float64(chars)
 	}
 	return out, score, chars, mean
+}
+
+// sure reports a word of line at or above min confidence.
+func sure(w word, line lineKey, min float64) bool { return w.line == line && w.conf >= min }
+
+// unsureLetter reports a word of one or two kanji or kana: such a word
+// under the threshold between two sure words of its line is kept, since
+// Tesseract gives some plainly printed characters (議, 納 in vertical
+// writing) a confidence of 0, while what it reads from noise and stains
+// is symbols and Latin letters.
+func unsureLetter(s string) bool {
+	n := 0
+	for _, r := range s {
+		if !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			return false
+		}
+		n++
+	}
+	return n >= 1 && n <= 2
 }
 
 // needSpace reports whether a space goes between a line so far and the

@@ -118,6 +118,9 @@ func ScanPageOf(f *opentype.Font, k ScanKind, r *rand.Rand) (ScanPage, error) {
 	em := p.DPI * 12 / 72 // pixels per em at 12 pt
 	margin := p.DPI / 2
 	nlines := 8
+	if k == ScanTwoColumn {
+		nlines = 16 // full columns, as a two-column document has them
+	}
 	words := r.Perm(len(scanWords))
 	for i := 0; i < nlines; i++ {
 		p.Words = append(p.Words, scanWords[words[i]])
@@ -137,12 +140,13 @@ func ScanPageOf(f *opentype.Font, k ScanKind, r *rand.Rand) (ScanPage, error) {
 			}
 		}
 	case ScanTwoColumn:
-		// Half lines in the left column, then the right column.
+		// Half lines in the left column, then the right column, each
+		// line cut to the column's width.
 		var left, right []string
 		for i, line := range p.Text {
 			rs := []rune(line)
-			if len(rs) > 9 {
-				rs = rs[:9]
+			if len(rs) > 10 {
+				rs = rs[:10]
 			}
 			if i < nlines/2 {
 				left = append(left, string(rs))
@@ -152,11 +156,11 @@ func ScanPageOf(f *opentype.Font, k ScanKind, r *rand.Rand) (ScanPage, error) {
 		}
 		p.Text = append(left, right...)
 		for i, line := range left {
-			d.Dot = fixed.P(margin, margin+(i+1)*em*2)
+			d.Dot = fixed.P(margin, margin+(i+1)*em*3/2)
 			d.DrawString(line)
 		}
 		for i, line := range right {
-			d.Dot = fixed.P(w/2+em, margin+(i+1)*em*2)
+			d.Dot = fixed.P(w/2+em/2, margin+(i+1)*em*3/2)
 			d.DrawString(line)
 		}
 	default:
