@@ -55,12 +55,13 @@
 //
 // # Orientation and vertical writing
 //
-// Recognize first asks OSD for the page's rotation and turns the image
-// upright when OSD is confident (MinOSDConfidence). It then reads the page
-// horizontally (jpn+eng, psm 3); when that result is poor (mean word
-// confidence under PoorConfidence or few characters per page area) it also
-// reads it as vertical text (jpn_vert, psm 5) and keeps the result with the
-// higher score (sum of confidence × characters of the kept words).
+// Recognize reads the page horizontally (jpn+eng, psm 3) first: a good
+// reading (mean word confidence at least PoorConfidence), the common case,
+// is the answer, one call. Otherwise OSD is asked for the page's rotation;
+// when it is confident (MinOSDConfidence) the page is turned upright and
+// read horizontally again. A reading still poor is tried as vertical
+// writing (jpn_vert, psm 5). Of the readings made, the one with the higher
+// score (sum of confidence × characters of the kept words) is kept.
 //
 // # Keys
 //

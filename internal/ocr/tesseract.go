@@ -123,34 +123,61 @@ func (t *Tesseract) Recognize(ctx context.Context, img image.Image) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	defer os.Remove(file)
+	defer func() { os.Remove(file) }()
+	best, err := t.read(ctx, file, langHorizontal, psmAuto)
+	if err != nil || best.good() {
+		return best.lines, err
+	}
 	if t.osd {
 		if deg := t.orientation(ctx, file); deg != 0 {
-			if file, err = t.rewrite(file, rotate(g, deg)); err != nil {
+			os.Remove(file)
+			if file, err = t.write(rotate(g, deg)); err != nil {
 				return nil, err
 			}
-			defer os.Remove(file)
+			turned, err := t.read(ctx, file, langHorizontal, psmAuto)
+			if err != nil {
+				return nil, err
+			}
+			if turned.score > best.score {
+				best = turned
+			}
+			if best.good() {
+				return best.lines, nil
+			}
 		}
 	}
-	h, err := t.recognize(ctx, file, langHorizontal, psmAuto)
-	if err != nil {
-		return nil, err
-	}
-	lines, score, chars, mean := h.lines(MinConfidence)
-	if chars > 0 && mean >= PoorConfidence {
-		return lines, nil
-	}
-	v, err := t.recognize(ctx, file, langVertical, psmVertical)
+	vertical, err := t.read(ctx, file, langVertical, psmVertical)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return lines, nil // no vertical reading (an older engine): keep what there is
+		return best.lines, nil // no vertical reading (an older engine): keep what there is
 	}
-	if vl, vs, _, _ := v.lines(MinConfidence); vs > score {
-		return vl, nil
+	if vertical.score > best.score {
+		best = vertical
 	}
-	return lines, nil
+	return best.lines, nil
+}
+
+// reading is one recognition's lines and score.
+type reading struct {
+	lines []string
+	score float64
+	chars int
+	mean  float64
+}
+
+// good reports a reading that needs no other try.
+func (r reading) good() bool { return r.chars > 0 && r.mean >= PoorConfidence }
+
+func (t *Tesseract) read(ctx context.Context, file, lang string, psm int) (reading, error) {
+	p, err := t.recognize(ctx, file, lang, psm)
+	if err != nil {
+		return reading{}, err
+	}
+	var r reading
+	r.lines, r.score, r.chars, r.mean = p.lines(MinConfidence)
+	return r, nil
 }
 
 // write puts g into a fresh PNG in the scratch folder.
@@ -170,11 +197,6 @@ func (t *Tesseract) write(g *image.Gray) (string, error) {
 		return "", fmt.Errorf("ocr: write page image %s: %w", name, err)
 	}
 	return name, nil
-}
-
-func (t *Tesseract) rewrite(old string, g *image.Gray) (string, error) {
-	os.Remove(old)
-	return t.write(g)
 }
 
 // orientation returns the clockwise rotation OSD asks for, 0 when it is

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,6 +119,16 @@ func TestHitLabels(t *testing.T) {
 			pl("スライド003（非表示）", "非表示のれもん"),
 		}},
 		{`営業\メモ.txt`, []extract.Place{pl("本文", text...)}},
+		// Text read by OCR (issue 29).
+		{`営業\スキャン.pdf`, []extract.Place{
+			pl("ページ001", "れもんの表紙"),
+			pl("ページ002（OCR）", "れもんの請求"),
+		}},
+		{`営業\ファクス.tif`, []extract.Place{
+			pl("画像001（OCR）", "一枚目"),
+			pl("画像002（OCR）", "れもん受注"),
+		}},
+		{`営業\看板.png`, []extract.Place{pl("画像（OCR）", "れもん看板")}},
 	})
 	// `(\t100)?` makes the match of row 14 span two cells: column unknown.
 	hits, _, err := runQuery(t, root, ix, []string{`れもん(\t100)?`}, search.Options{Regex: true})
@@ -161,6 +172,19 @@ func TestHitLabels(t *testing.T) {
 		`営業\発表.pptx|スライド 2|ノート|1|スライド 2`,
 		`営業\発表.pptx|スライド 3（非表示）|本文|1|スライド 3（非表示）`,
 		`営業\メモ.txt|12 行目|本文|12|`,
+		`営業\スキャン.pdf|1 ページ|本文|1|1 ページ`,
+		`営業\スキャン.pdf|2 ページ（OCR）|本文|1|2 ページ（OCR）`,
+		`営業\ファクス.tif|2 ページ目の画像（OCR）|本文|1|2 ページ目の画像（OCR）`,
+		`営業\看板.png|画像（OCR）|本文|1|画像（OCR）`,
+	}
+	for _, h := range hits {
+		b, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ocr := strings.Contains(h.Place, "（OCR）"); h.OCR != ocr || bytes.Contains(b, []byte(`"ocr":true`)) != ocr {
+			t.Errorf("hit %s %s: OCR %v, JSON %s", h.Path(), h.Place, h.OCR, b)
+		}
 	}
 	slices.Sort(got)
 	slices.Sort(want)
