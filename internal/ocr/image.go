@@ -82,7 +82,7 @@ func Gray(img image.Image) *image.Gray {
 	return g
 }
 
-// fit scales g down by area averaging until it holds at most max pixels.
+// fit scales g down until it holds at most max pixels.
 func fit(g *image.Gray, max int) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	if w*h <= max || w == 0 || h == 0 {
@@ -98,26 +98,86 @@ func fit(g *image.Gray, max int) *image.Gray {
 			nh = max1(max / nw)
 		}
 	}
-	out := image.NewGray(image.Rect(0, 0, nw, nh))
-	for y := 0; y < nh; y++ {
-		y0, y1 := y*h/nh, max1((y+1)*h/nh)
-		if y1 <= y0 {
-			y1 = y0 + 1
+	return resize(g, nw, nh)
+}
+
+// Prepare returns the page image Tesseract should see (and Key should
+// name) for a page scanned at xdpi × ydpi (0 when the file does not say):
+// gray, scaled to about DPI each way when its resolution is outside
+// MinDPI–MaxDPI (a 600 dpi scan is halved; a fax in standard mode,
+// 204 × 98 dpi, gets its square pixels back), and at most MaxPixels.
+func Prepare(img image.Image, xdpi, ydpi float64) *image.Gray {
+	g := Gray(img)
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	nw, nh := w, h
+	if xdpi > 0 && ydpi > 0 && (outside(xdpi) || outside(ydpi)) {
+		// At most four times the pixels each way: a stated resolution
+		// far off is more likely wrong than the scan that coarse.
+		nw = max1(int(math.Round(float64(w) * min(DPI/xdpi, 4))))
+		nh = max1(int(math.Round(float64(h) * min(DPI/ydpi, 4))))
+		if float64(nw)*float64(nh) > MaxPixels {
+			s := math.Sqrt(MaxPixels / (float64(nw) * float64(nh)))
+			nw, nh = max1(int(float64(nw)*s)), max1(int(float64(nh)*s))
 		}
-		for x := 0; x < nw; x++ {
-			x0, x1 := x*w/nw, (x+1)*w/nw
-			if x1 <= x0 {
-				x1 = x0 + 1
+	}
+	if nw != w || nh != h {
+		g = resize(g, nw, nh)
+	}
+	return fit(g, MaxPixels)
+}
+
+// The resolutions Prepare leaves alone.
+const (
+	MinDPI = 250
+	MaxDPI = 400
+)
+
+func outside(dpi float64) bool { return dpi < MinDPI || dpi > MaxDPI }
+
+// resize scales g to nw × nh: by area averaging when it shrinks both
+// ways (every source pixel counts, so thin strokes stay), bilinearly
+// otherwise.
+func resize(g *image.Gray, nw, nh int) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	out := image.NewGray(image.Rect(0, 0, nw, nh))
+	if nw <= w && nh <= h {
+		for y := 0; y < nh; y++ {
+			y0, y1 := y*h/nh, max1((y+1)*h/nh)
+			if y1 <= y0 {
+				y1 = y0 + 1
 			}
-			sum, n := 0, 0
-			for yy := y0; yy < y1; yy++ {
-				row := g.Pix[yy*g.Stride:]
-				for xx := x0; xx < x1; xx++ {
-					sum += int(row[xx])
-					n++
+			for x := 0; x < nw; x++ {
+				x0, x1 := x*w/nw, (x+1)*w/nw
+				if x1 <= x0 {
+					x1 = x0 + 1
 				}
+				sum, n := 0, 0
+				for yy := y0; yy < y1; yy++ {
+					row := g.Pix[yy*g.Stride:]
+					for xx := x0; xx < x1; xx++ {
+						sum += int(row[xx])
+						n++
+					}
+				}
+				out.Pix[y*out.Stride+x] = uint8(sum / n)
 			}
-			out.Pix[y*out.Stride+x] = uint8(sum / n)
+		}
+		return out
+	}
+	at := func(x, y int) float64 {
+		x, y = min(max(x, 0), w-1), min(max(y, 0), h-1)
+		return float64(g.Pix[y*g.Stride+x])
+	}
+	for y := 0; y < nh; y++ {
+		sy := (float64(y)+0.5)*float64(h)/float64(nh) - 0.5
+		y0 := int(math.Floor(sy))
+		fy := sy - float64(y0)
+		for x := 0; x < nw; x++ {
+			sx := (float64(x)+0.5)*float64(w)/float64(nw) - 0.5
+			x0 := int(math.Floor(sx))
+			fx := sx - float64(x0)
+			v := at(x0, y0)*(1-fx)*(1-fy) + at(x0+1, y0)*fx*(1-fy) + at(x0, y0+1)*(1-fx)*fy + at(x0+1, y0+1)*fx*fy
+			out.Pix[y*out.Stride+x] = uint8(v + 0.5)
 		}
 	}
 	return out

@@ -46,11 +46,17 @@ type timed struct {
 	e     *ocr.Tesseract
 	pages int
 	spent time.Duration
+	each  []time.Duration // per call, in the order the pages are read
 }
 
 func (x *timed) Recognize(ctx context.Context, img image.Image) ([]string, error) {
 	start := time.Now()
-	defer func() { x.pages++; x.spent += time.Since(start) }()
+	defer func() {
+		d := time.Since(start)
+		x.pages++
+		x.spent += d
+		x.each = append(x.each, d)
+	}()
 	return x.e.Recognize(ctx, img)
 }
 
@@ -86,9 +92,14 @@ func TestScanCorpus(t *testing.T) {
 		tifPages = append(tifPages, p.Image)
 	}
 	dir := t.TempDir()
-	files := map[string][]byte{"scan.pdf": pdf, "fax.tif": testcorpus.ScanTIFF(tifPages, 300)}
+	// The PDF first, then the TIFF: the engine's calls come in page order.
+	files := []struct {
+		name string
+		b    []byte
+	}{{"scan.pdf", pdf}, {"fax.tif", testcorpus.ScanTIFF(tifPages, 300)}}
 	got := map[int][]string{} // page index → lines read
-	for name, b := range files {
+	for _, f := range files {
+		name, b := f.name, f.b
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
@@ -114,8 +125,9 @@ func TestScanCorpus(t *testing.T) {
 		}
 	}
 	type stat struct {
-		recall float64
-		pages  int
+		recall  float64
+		pages   int
+		seconds float64
 	}
 	kinds := map[testcorpus.ScanKind]*stat{}
 	allWords := 0
@@ -133,6 +145,9 @@ func TestScanCorpus(t *testing.T) {
 		}
 		s.recall += r
 		s.pages++
+		if i < len(eng.each) {
+			s.seconds += eng.each[i].Seconds()
+		}
 		want := wantRecallHorizontal
 		if p.Vertical() {
 			want = wantRecallVertical
@@ -151,7 +166,7 @@ func TestScanCorpus(t *testing.T) {
 	sort.Strings(names)
 	for _, k := range names {
 		s := kinds[testcorpus.ScanKind(k)]
-		t.Logf("recall %-10s %5.1f %% (%d pages)", k, 100*s.recall/float64(s.pages), s.pages)
+		t.Logf("recall %-10s %5.1f %% (%d pages, %.1f s per page)", k, 100*s.recall/float64(s.pages), s.pages, s.seconds/float64(s.pages))
 	}
 	t.Logf("pages with every planted word found: %d of %d; %.1f s per page (%d pages, %s)",
 		allWords, len(pages), eng.spent.Seconds()/float64(max(eng.pages, 1)), eng.pages, eng.e.Version())

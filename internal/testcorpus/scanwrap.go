@@ -82,7 +82,11 @@ func ScanPDF(pages []ScanPDFPage) ([]byte, error) {
 // ScanTIFF writes a multi-page TIFF (little-endian, uncompressed 8-bit
 // gray, one strip a page, a resolution per page), one IFD per page
 // chained in order, as fax software writes them.
-func ScanTIFF(pages []*image.Gray, dpi int) []byte {
+func ScanTIFF(pages []*image.Gray, dpi int) []byte { return ScanTIFFRes(pages, dpi, dpi) }
+
+// ScanTIFFRes is ScanTIFF with a resolution of its own each way (a fax in
+// standard mode is 204 × 98 dpi).
+func ScanTIFFRes(pages []*image.Gray, xdpi, ydpi int) []byte {
 	var b bytes.Buffer
 	le := binary.LittleEndian
 	b.Write([]byte{'I', 'I', 42, 0, 0, 0, 0, 0})
@@ -98,9 +102,11 @@ func ScanTIFF(pages []*image.Gray, dpi int) []byte {
 			b.WriteByte(0)
 		}
 		res := b.Len()
-		var r [8]byte
-		le.PutUint32(r[0:], uint32(dpi))
+		var r [16]byte
+		le.PutUint32(r[0:], uint32(xdpi))
 		le.PutUint32(r[4:], 1)
+		le.PutUint32(r[8:], uint32(ydpi))
+		le.PutUint32(r[12:], 1)
 		b.Write(r[:])
 		ifd := b.Len()
 		buf := b.Bytes()
@@ -111,18 +117,18 @@ func ScanTIFF(pages []*image.Gray, dpi int) []byte {
 			val      uint32
 		}
 		ents := []ent{
-			{256, 4, 1, uint32(w)},     // ImageWidth
-			{257, 4, 1, uint32(h)},     // ImageLength
-			{258, 3, 1, 8},             // BitsPerSample
-			{259, 3, 1, 1},             // Compression: none
-			{262, 3, 1, 1},             // Photometric: black is zero
-			{273, 4, 1, uint32(data)},  // StripOffsets
-			{277, 3, 1, 1},             // SamplesPerPixel
-			{278, 4, 1, uint32(h)},     // RowsPerStrip
-			{279, 4, 1, uint32(w * h)}, // StripByteCounts
-			{282, 5, 1, uint32(res)},   // XResolution
-			{283, 5, 1, uint32(res)},   // YResolution
-			{296, 3, 1, 2},             // ResolutionUnit: inch
+			{256, 4, 1, uint32(w)},       // ImageWidth
+			{257, 4, 1, uint32(h)},       // ImageLength
+			{258, 3, 1, 8},               // BitsPerSample
+			{259, 3, 1, 1},               // Compression: none
+			{262, 3, 1, 1},               // Photometric: black is zero
+			{273, 4, 1, uint32(data)},    // StripOffsets
+			{277, 3, 1, 1},               // SamplesPerPixel
+			{278, 4, 1, uint32(h)},       // RowsPerStrip
+			{279, 4, 1, uint32(w * h)},   // StripByteCounts
+			{282, 5, 1, uint32(res)},     // XResolution
+			{283, 5, 1, uint32(res + 8)}, // YResolution
+			{296, 3, 1, 2},               // ResolutionUnit: inch
 		}
 		var e [12]byte
 		var cnt [2]byte

@@ -24,12 +24,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"io"
+	"math"
 
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
@@ -89,7 +91,12 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 			res.Log = append(res.Log, "    "+fmt.Sprintf(MsgBadPage, i+1))
 			continue
 		}
-		lines, err := run.Page(ctx, img)
+		// The page as Tesseract should see it, at about 300 dpi;
+		// the decoded image is dropped before recognition.
+		x, y := src.Resolution(i)
+		page := ocr.Prepare(img, x, y)
+		img = nil
+		lines, err := run.Page(ctx, page)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +125,7 @@ type Source struct {
 	r      io.ReaderAt
 	size   int64
 	format string
-	ifds   []int64 // TIFF: each page's IFD offset
+	ifds   []ifd // TIFF: each page's IFD
 }
 
 // Open tells the format of an image file from its first bytes and, for a
@@ -201,5 +208,86 @@ func (s *Source) reader(i int) io.Reader {
 	if s.format != "tiff" {
 		return bufio.NewReaderSize(io.NewSectionReader(s.r, 0, s.size), 64<<10)
 	}
-	return newIFDReader(s.r, s.size, s.ifds[i])
+	return newIFDReader(s.r, s.size, s.ifds[i].off)
+}
+
+// Resolution returns the dots per inch page i (0-based) states, each
+// way, or 0, 0: a TIFF's resolution tags, a PNG's pHYs chunk, a JPEG's
+// JFIF density, a BMP's pixels per metre.
+func (s *Source) Resolution(i int) (x, y float64) {
+	switch s.format {
+	case "tiff":
+		return s.ifds[i].xdpi, s.ifds[i].ydpi
+	case "png":
+		return pngResolution(s.r, s.size)
+	case "jpeg":
+		return jfifResolution(s.r)
+	case "bmp":
+		var b [8]byte
+		if _, err := s.r.ReadAt(b[:], 38); err != nil {
+			return 0, 0
+		}
+		return sane(float64(int32(binary.LittleEndian.Uint32(b[:])))*0.0254, float64(int32(binary.LittleEndian.Uint32(b[4:])))*0.0254)
+	}
+	return 0, 0
+}
+
+// sane keeps a stated resolution only when it could be a scan's: 72 and
+// 96 dpi are what software writes when it knows none (screenshots, photos,
+// drawings), and under 90 dpi no scanner or fax machine works.
+func sane(x, y float64) (float64, float64) {
+	screen := func(v float64) bool { return math.Abs(v-72) < 0.5 || math.Abs(v-96) < 0.5 }
+	if x < 90 || y < 90 || x > 4800 || y > 4800 || screen(x) && screen(y) {
+		return 0, 0
+	}
+	return x, y
+}
+
+// pngResolution reads the pHYs chunk (PNG §11.3.5.3: pixels per unit x,
+// y, unit 1 = metre), which comes before the image data; it looks at the
+// first 64 chunks at most.
+func pngResolution(r io.ReaderAt, size int64) (float64, float64) {
+	off := int64(8)
+	for n := 0; n < 64 && off+8 <= size; n++ {
+		var h [8]byte
+		if _, err := r.ReadAt(h[:], off); err != nil {
+			return 0, 0
+		}
+		length, typ := int64(binary.BigEndian.Uint32(h[:])), string(h[4:])
+		switch typ {
+		case "pHYs":
+			var d [9]byte
+			if length != 9 {
+				return 0, 0
+			}
+			if _, err := r.ReadAt(d[:], off+8); err != nil || d[8] != 1 {
+				return 0, 0
+			}
+			return sane(float64(binary.BigEndian.Uint32(d[:]))*0.0254, float64(binary.BigEndian.Uint32(d[4:]))*0.0254)
+		case "IDAT", "IEND":
+			return 0, 0
+		}
+		off += 12 + length
+	}
+	return 0, 0
+}
+
+// jfifResolution reads the JFIF APP0 segment right after SOI (units 1 =
+// dots per inch, 2 = per centimetre; 0 = an aspect ratio only).
+func jfifResolution(r io.ReaderAt) (float64, float64) {
+	var b [18]byte
+	if _, err := r.ReadAt(b[:], 0); err != nil {
+		return 0, 0
+	}
+	if b[2] != 0xff || b[3] != 0xe0 || string(b[6:11]) != "JFIF\x00" {
+		return 0, 0
+	}
+	x, y := float64(binary.BigEndian.Uint16(b[14:])), float64(binary.BigEndian.Uint16(b[16:]))
+	switch b[13] {
+	case 1:
+		return sane(x, y)
+	case 2:
+		return sane(x*2.54, y*2.54)
+	}
+	return 0, 0
 }

@@ -157,7 +157,8 @@ func TestReadImages(t *testing.T) {
 		{"a.bmp", bmpOf(gray(33, 7, 128)), []string{"画像（OCR）: 33x7 | mean 128"}, []string{"0/1", "done", "1/1"}},
 		{"one.tif", testcorpus.ScanTIFF([]*image.Gray{gray(20, 20, 50)}, 300), []string{"画像（OCR）: 20x20 | mean 50"}, []string{"0/1", "done", "1/1"}},
 		{"fax.tiff", fax, []string{
-			"画像001（OCR）: 40x30 | mean 200", "画像002（OCR）: 50x20 | mean 100", "画像003（OCR）: 10x10 | mean 0",
+			// 200 dpi: brought to 300.
+			"画像001（OCR）: 60x45 | mean 200", "画像002（OCR）: 75x30 | mean 100", "画像003（OCR）: 15x15 | mean 0",
 		}, []string{"0/3", "done", "1/3", "done", "2/3", "done", "3/3"}},
 		// The extension does not choose the decoder: a PNG named .tif.
 		{"png.tif", encode(t, "png", gray(5, 5, 255)), []string{"画像（OCR）: 5x5 | mean 255"}, []string{"0/1", "done", "1/1"}},
@@ -186,6 +187,64 @@ func TestReadImages(t *testing.T) {
 			}
 			if s.engine.calls != calls || !slices.Equal(places(res2), tc.places) || res2.OCRPages != len(tc.places) {
 				t.Errorf("second read: engine calls %d → %d, places %q, OCRPages %d", calls, s.engine.calls, places(res2), res2.OCRPages)
+			}
+		})
+	}
+}
+
+// withPHYs puts a pHYs chunk (dpi, in pixels per metre) after a PNG's
+// IHDR.
+func withPHYs(b []byte, dpi int) []byte {
+	var c bytes.Buffer
+	data := make([]byte, 9)
+	ppm := uint32(float64(dpi)/0.0254 + 0.5)
+	binary.BigEndian.PutUint32(data[0:], ppm)
+	binary.BigEndian.PutUint32(data[4:], ppm)
+	data[8] = 1
+	binary.Write(&c, binary.BigEndian, uint32(9))
+	crc := crc32.NewIEEE()
+	crc.Write([]byte("pHYs"))
+	crc.Write(data)
+	c.WriteString("pHYs")
+	c.Write(data)
+	binary.Write(&c, binary.BigEndian, crc.Sum32())
+	at := 8 + 8 + 13 + 4 // signature, IHDR
+	return slices.Concat(b[:at], c.Bytes(), b[at:])
+}
+
+// withJFIF puts a JFIF APP0 segment stating dpi after a JPEG's SOI.
+func withJFIF(b []byte, dpi int) []byte {
+	app0 := []byte{0xff, 0xe0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 1, byte(dpi >> 8), byte(dpi), byte(dpi >> 8), byte(dpi), 0, 0}
+	return slices.Concat(b[:2], app0, b[2:])
+}
+
+// TestResolution: a page is brought to about 300 dpi from the resolution
+// its file states (outside 250–400 dpi), each way, so a fax in standard
+// mode gets square pixels back; a file that states none, or 72 or 96 dpi
+// (what software writes when it knows none), is left at its size.
+func TestResolution(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"fax standard mode.tif", testcorpus.ScanTIFFRes([]*image.Gray{gray(204, 98, 0)}, 204, 98), "300x300"},
+		{"600 dpi.tif", testcorpus.ScanTIFF([]*image.Gray{gray(600, 300, 0)}, 600), "300x150"},
+		{"300 dpi.tif", testcorpus.ScanTIFF([]*image.Gray{gray(60, 30, 0)}, 300), "60x30"},
+		{"150 dpi.png", withPHYs(encode(t, "png", gray(150, 100, 0)), 150), "300x200"},
+		{"72 dpi.png", withPHYs(encode(t, "png", gray(150, 100, 0)), 72), "150x100"},
+		{"none.png", encode(t, "png", gray(150, 100, 0)), "150x100"},
+		{"1200 dpi.jpg", withJFIF(encode(t, "jpeg", gray(1200, 400, 0)), 1200), "300x100"},
+		{"96 dpi.jpg", withJFIF(encode(t, "jpeg", gray(64, 32, 0)), 96), "64x32"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &seam{}
+			res, err := extract.Extract(context.Background(), write(t, "f"+filepath.Ext(tc.name), tc.file), tc.name, extract.Options{OCR: s.ocr(true)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Places) != 1 || res.Places[0].Lines[0] != tc.want {
+				t.Errorf("engine saw %q, want %s", places(res), tc.want)
 			}
 		})
 	}

@@ -32,12 +32,23 @@ const (
 	tagStripByteCounts = 279
 	tagTileOffsets     = 324
 	tagTileByteCounts  = 325
+	tagXResolution     = 282
+	tagYResolution     = 283
+	tagResolutionUnit  = 296
 	typeShort          = 3
 	typeLong           = 4
+	typeRational       = 5
 )
 
-// walkTIFF returns the offsets of the file's IFDs, in chain order.
-func walkTIFF(r io.ReaderAt, size int64) ([]int64, error) {
+// ifd is one page of a TIFF: where its IFD is and the resolution it
+// states (0 when it states none).
+type ifd struct {
+	off        int64
+	xdpi, ydpi float64
+}
+
+// walkTIFF returns the file's IFDs, in chain order.
+func walkTIFF(r io.ReaderAt, size int64) ([]ifd, error) {
 	var h [8]byte
 	if _, err := r.ReadAt(h[:], 0); err != nil {
 		return nil, fmt.Errorf("%w: header: %w", errTIFF, eof(err))
@@ -49,7 +60,7 @@ func walkTIFF(r io.ReaderAt, size int64) ([]int64, error) {
 	if v := bo.Uint16(h[2:]); v != 42 {
 		return nil, fmt.Errorf("%w: version %d (BigTIFF is not read)", errTIFF, v)
 	}
-	var ifds []int64
+	var ifds []ifd
 	seen := map[int64]bool{}
 	for off := int64(bo.Uint32(h[4:])); off != 0; {
 		switch {
@@ -77,7 +88,8 @@ func walkTIFF(r io.ReaderAt, size int64) ([]int64, error) {
 		if err := checkStrips(r, size, bo, entries[:n*12]); err != nil {
 			return nil, fmt.Errorf("%w: page %d: %w", errTIFF, len(ifds)+1, err)
 		}
-		ifds = append(ifds, off)
+		x, y := resolution(r, size, bo, entries[:n*12])
+		ifds = append(ifds, ifd{off: off, xdpi: x, ydpi: y})
 		off = int64(bo.Uint32(entries[n*12:]))
 	}
 	if len(ifds) == 0 {
@@ -132,6 +144,44 @@ func checkStrips(r io.ReaderAt, size int64, bo binary.ByteOrder, entries []byte)
 		}
 	}
 	return nil
+}
+
+// resolution returns the dots per inch one IFD states (XResolution,
+// YResolution, ResolutionUnit: 2 inch, the default, 3 centimetre), 0 when
+// it states none or nonsense.
+func resolution(r io.ReaderAt, size int64, bo binary.ByteOrder, entries []byte) (x, y float64) {
+	perInch := 1.0
+	for e := 0; e+12 <= len(entries); e += 12 {
+		tag, typ := bo.Uint16(entries[e:]), bo.Uint16(entries[e+2:])
+		switch {
+		case tag == tagResolutionUnit && typ == typeShort:
+			switch bo.Uint16(entries[e+8:]) {
+			case 1:
+				return 0, 0 // no absolute unit: an aspect ratio only
+			case 3:
+				perInch = 2.54
+			}
+		case (tag == tagXResolution || tag == tagYResolution) && typ == typeRational:
+			at := int64(bo.Uint32(entries[e+8:]))
+			var v [8]byte
+			if at+8 > size {
+				continue
+			}
+			if _, err := r.ReadAt(v[:], at); err != nil {
+				continue
+			}
+			num, den := bo.Uint32(v[:]), bo.Uint32(v[4:])
+			if den == 0 {
+				continue
+			}
+			if tag == tagXResolution {
+				x = float64(num) / float64(den)
+			} else {
+				y = float64(num) / float64(den)
+			}
+		}
+	}
+	return sane(x*perInch, y*perInch)
 }
 
 func eof(err error) error {
