@@ -65,9 +65,19 @@
 //
 // # Keys
 //
-// Key names a page image by content: SHA-256 over the decoded pixels
-// (width, height and 8-bit gray levels; the same page scanned into RGB or
-// gray, PNG or JPEG-decoded identically, hashes the same) and
-// SettingsVersion, so a change of the recognizer's settings re-OCRs every
-// page.
+// Key names a page image by content: SHA-256 over SettingsVersion, the
+// size and the 8-bit gray levels of the image it is given (the same page
+// held as RGB or gray hashes the same). Readers give it the page as
+// Tesseract will see it (Prepare: gray, about 300 dpi, capped), so a
+// change of the recognizer's settings, SettingsVersion among them,
+// re-OCRs every page.
+//
+// # Preparation
+//
+// Prepare turns a decoded page into what Tesseract reads: gray levels
+// (transparent pixels over white), scaled to about DPI each way when the
+// file states a resolution outside MinDPI–MaxDPI (a 600 dpi scan is
+// halved; a fax in standard mode, 204 × 98 dpi, gets square pixels back),
+// and at most MaxPixels. Readers refuse a page over MaxDecodePixels from
+// its header, before decoding it (MsgTooLarge).
 package ocr

@@ -58,20 +58,24 @@ func TestReadScannedPages(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		path     string
+		memLimit int64
 		engine   bool
 		places   []string
 		progress []string
 		waiting  int
 		noText   bool
 	}{
-		{"mixed", write("mixed.pdf", mixed), true,
+		{"mixed", write("mixed.pdf", mixed), 0, true,
 			[]string{"ページ001（OCR）", "ページ002: [Text layer page]", "ページ003（OCR）"},
 			[]string{"0/2", "1/2", "2/2"}, 0, false},
-		{"mixed without engine", write("mixed2.pdf", mixed), false,
+		{"mixed without engine", write("mixed2.pdf", mixed), 0, false,
 			[]string{"ページ002: [Text layer page]"}, nil, 2, false},
-		{"LibreOffice scan", filepath.Join("testdata", "lo-scan.pdf"), true, nil, []string{"0/1", "1/1"}, 0, false},
-		{"LibreOffice scan without engine", filepath.Join("testdata", "lo-scan.pdf"), false, nil, nil, 1, true},
-		{"huge page", write("huge.pdf", huge), true, nil, []string{"0/1", "1/1"}, 0, false},
+		{"LibreOffice scan", filepath.Join("testdata", "lo-scan.pdf"), 0, true, nil, []string{"0/1", "1/1"}, 0, false},
+		{"LibreOffice scan without engine", filepath.Join("testdata", "lo-scan.pdf"), 0, false, nil, nil, 1, true},
+		{"huge page", write("huge.pdf", huge), 0, true, nil, []string{"0/1", "1/1"}, 0, false},
+		// The smallest engine bound (memory.go: 128 MiB) renders the
+		// largest page OCR asks for.
+		{"huge page, smallest engine", write("huge2.pdf", huge), 256 << 20, true, nil, []string{"0/1", "1/1"}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var progress []string
@@ -84,7 +88,7 @@ func TestReadScannedPages(t *testing.T) {
 			if tc.engine {
 				o.Engine = eng
 			}
-			res, err := read(context.Background(), tc.path, extract.Options{Scratch: t.TempDir(), OCR: o})
+			res, err := read(context.Background(), tc.path, extract.Options{Scratch: t.TempDir(), OCR: o, MemLimit: tc.memLimit})
 			if err != nil {
 				t.Fatal(err)
 			}
