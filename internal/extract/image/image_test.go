@@ -160,6 +160,8 @@ func TestReadImages(t *testing.T) {
 			// 200 dpi: brought to 300.
 			"画像001（OCR）: 60x45 | mean 200", "画像002（OCR）: 75x30 | mean 100", "画像003（OCR）: 15x15 | mean 0",
 		}, []string{"0/3", "done", "1/3", "done", "2/3", "done", "3/3"}},
+		// Bilevel, as fax machines write it (WhiteIsZero; no resolution).
+		{"fax-1bit.tif", tiff1bit(16, 4), []string{"画像（OCR）: 16x4 | mean 0"}, []string{"0/1", "done", "1/1"}},
 		// The extension does not choose the decoder: a PNG named .tif.
 		{"png.tif", encode(t, "png", gray(5, 5, 255)), []string{"画像（OCR）: 5x5 | mean 255"}, []string{"0/1", "done", "1/1"}},
 	} {
@@ -248,6 +250,38 @@ func TestResolution(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tiff1bit writes a one-page bilevel TIFF (1 bit a pixel, WhiteIsZero,
+// uncompressed) of w×h black pixels, big-endian as some fax software
+// writes it.
+func tiff1bit(w, h int) []byte {
+	be := binary.BigEndian
+	stride := (w + 7) / 8
+	var b bytes.Buffer
+	b.WriteString("MM\x00*")
+	binary.Write(&b, be, uint32(8))
+	type ent struct {
+		tag, typ uint16
+		val      uint32
+	}
+	ents := []ent{{256, 4, uint32(w)}, {257, 4, uint32(h)}, {258, 3, 1}, {259, 3, 1}, {262, 3, 0},
+		{273, 4, uint32(8 + 2 + 9*12 + 4)}, {277, 3, 1}, {278, 4, uint32(h)}, {279, 4, uint32(stride * h)}}
+	binary.Write(&b, be, uint16(len(ents)))
+	for _, e := range ents {
+		binary.Write(&b, be, e.tag)
+		binary.Write(&b, be, e.typ)
+		binary.Write(&b, be, uint32(1))
+		if e.typ == 3 {
+			binary.Write(&b, be, uint16(e.val))
+			binary.Write(&b, be, uint16(0))
+		} else {
+			binary.Write(&b, be, e.val)
+		}
+	}
+	binary.Write(&b, be, uint32(0))
+	b.Write(bytes.Repeat([]byte{0xff}, stride*h))
+	return b.Bytes()
 }
 
 // TestReadImagesWithoutOCR: no OCR (the root does not read images): no
