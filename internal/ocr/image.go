@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"image"
-	"image/color"
 	"math"
 )
 
@@ -69,6 +68,21 @@ func Gray(img image.Image) *image.Gray {
 		return g
 	}
 	g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	switch m := img.(type) {
+	case *image.RGBA:
+		// PNG's truecolor and PDF renderings: the generic path's
+		// arithmetic without an interface call per pixel.
+		for y := 0; y < b.Dy(); y++ {
+			src := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			row := g.Pix[y*g.Stride:]
+			for x := 0; x < b.Dx(); x++ {
+				p := src[4*x : 4*x+4]
+				w := 0xffff - uint32(p[3])*0x101
+				row[x] = luma(uint32(p[0])*0x101+w, uint32(p[1])*0x101+w, uint32(p[2])*0x101+w)
+			}
+		}
+		return g
+	}
 	for y := 0; y < b.Dy(); y++ {
 		row := g.Pix[y*g.Stride:]
 		for x := 0; x < b.Dx(); x++ {
@@ -76,10 +90,15 @@ func Gray(img image.Image) *image.Gray {
 			// Transparent pixels are paper: composite over white.
 			r, gg, bb, a := c.RGBA()
 			w := 0xffff - a
-			row[x] = color.GrayModel.Convert(color.RGBA64{uint16(r + w), uint16(gg + w), uint16(bb + w), 0xffff}).(color.Gray).Y
+			row[x] = luma(r+w, gg+w, bb+w)
 		}
 	}
 	return g
+}
+
+// luma is color.GrayModel's conversion of an opaque 16-bit colour.
+func luma(r, g, b uint32) uint8 {
+	return uint8((19595*min(r, 0xffff) + 38470*min(g, 0xffff) + 7471*min(b, 0xffff) + 1<<15) >> 24)
 }
 
 // fit scales g down until it holds at most max pixels.

@@ -161,11 +161,28 @@ func TestKey(t *testing.T) {
 	other.Pix[5]++
 	tall := image.NewGray(image.Rect(0, 0, 3, 4))
 	copy(tall.Pix, g.Pix)
+	nrgba := image.NewNRGBA(rgba.Rect)
+	for i := range g.Pix {
+		nrgba.Set(i%4, i/4, color.NRGBA{uint8(i * 20), uint8(i * 20), uint8(i * 20), 255})
+	}
 	k := Key(g)
-	if len(k) != 64 || Key(rgba) != k || Key(moved) != k {
-		t.Errorf("the same pixels keyed differently: %s %s %s", k, Key(rgba), Key(moved))
+	if len(k) != 64 || Key(rgba) != k || Key(moved) != k || Key(nrgba) != k {
+		t.Errorf("the same pixels keyed differently: %s %s %s %s", k, Key(rgba), Key(moved), Key(nrgba))
+	}
+	// Transparency is paper, and the RGBA fast path gives the generic
+	// path's levels.
+	half := image.NewRGBA(image.Rect(0, 0, 3, 1))
+	half.Set(0, 0, color.NRGBA{40, 80, 120, 128})
+	half.Set(1, 0, color.NRGBA{0, 0, 0, 0})
+	half.Set(2, 0, color.NRGBA{200, 10, 90, 255})
+	fast, generic := Gray(half).Pix, Gray(hidden{half}).Pix
+	if !slices.Equal(fast, generic) || fast[0] < 128 || fast[1] != 255 {
+		t.Errorf("RGBA levels %v, generic %v; want equal, light, white", fast, generic)
 	}
 	if Key(other) == k || Key(tall) == k {
 		t.Errorf("other pixels keyed the same")
 	}
 }
+
+// hidden hides an image's type, so Gray takes its generic path.
+type hidden struct{ image.Image }
