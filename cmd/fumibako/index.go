@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -52,7 +51,6 @@ func setupIndex(fs *flag.FlagSet) func(*env, []string) error {
 		if notice != "" {
 			notices = append(notices, notice)
 		}
-		runDefaults(s, workers, timeout)
 		exe, err := os.Executable()
 		if err != nil {
 			return err
@@ -64,22 +62,11 @@ func setupIndex(fs *flag.FlagSet) func(*env, []string) error {
 			mem = -1
 		}
 		ui := newProgressUI(e.stdout, *plain, *asJSON)
-		sum, err := indexer.Run(indexer.Options{
-			Workspace:   ws,
-			Settings:    s,
-			Body:        bodyindex.Store{},
-			RetryFailed: *retry,
-			ResetList:   *resetList,
-			OnlyNames:   only,
-			Workers:     *workers,
-			FileTimeout: *timeout,
-			MemLimit:    mem,
-			WorkerExe:   exe,
-			Stop:        stop,
-			Kill:        kill,
-			Notices:     notices,
-			Observe:     ui.observe,
-		})
+		run := indexer.NewOptions(ws, s, indexer.Launch{Workers: *workers, FileTimeout: *timeout, MemLimit: mem, WorkerExe: exe})
+		run.RetryFailed, run.ResetList, run.OnlyNames = *retry, *resetList, only
+		run.Stop, run.Kill = stop, kill
+		run.Notices, run.Observe = notices, ui.observe
+		sum, err := indexer.Run(run)
 		ui.done()
 		if err == nil && sum != nil && (sum.Stopped || sum.Cancelled) {
 			err = errStopped

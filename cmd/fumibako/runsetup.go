@@ -4,21 +4,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
-
-	"github.com/fumibako/fumibako/internal/workspace"
 )
-
-// runDefaults fills the worker count and the per-file deadline that the
-// command line left unset from the settings, for index and watch alike.
-func runDefaults(s *workspace.Settings, workers *int, timeout *time.Duration) {
-	if *workers == 0 {
-		*workers = s.Workers
-	}
-	if *timeout == 0 && s.FileTimeoutMinutes > 0 {
-		*timeout = time.Duration(s.FileTimeoutMinutes) * time.Minute
-	}
-}
 
 // stopSignals turns the first Ctrl-C or SIGTERM into stop (dispatch ends,
 // files in flight get their grace) and the second into kill (the grace is

@@ -6,7 +6,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/watch"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -45,7 +44,6 @@ func setupWatch(fs *flag.FlagSet) func(*env, []string) error {
 		if notice != "" {
 			fmt.Fprintln(e.stderr, notice)
 		}
-		runDefaults(s, workers, timeout)
 		exe, err := os.Executable()
 		if err != nil {
 			return err
@@ -54,17 +52,16 @@ func setupWatch(fs *flag.FlagSet) func(*env, []string) error {
 		defer release()
 		printed := map[string]bool{} // the watcher's lines (one goroutine)
 		full := time.Duration(s.WatchFullRescanHours) * time.Hour
+		run := indexer.NewOptions(ws, s, indexer.Launch{Workers: *workers, FileTimeout: *timeout, WorkerExe: exe})
+		run.Observe = func(ev indexer.Event) {
+			// The watcher's own lines are printed by Logf and logged
+			// again at the top of the next run's log.
+			if ev.Line != "" && ev.Level != indexer.Info && !printed[ev.Line] {
+				fmt.Fprintln(e.stdout, ev.Line)
+			}
+		}
 		_, err = watch.Watch(watch.Options{
-			Index: indexer.Options{
-				Workspace: ws, Body: bodyindex.Store{}, Workers: *workers, FileTimeout: *timeout, WorkerExe: exe,
-				Observe: func(ev indexer.Event) {
-					// The watcher's own lines are printed by Logf and
-					// logged again at the top of the next run's log.
-					if ev.Line != "" && ev.Level != indexer.Info && !printed[ev.Line] {
-						fmt.Fprintln(e.stdout, ev.Line)
-					}
-				},
-			},
+			Index: run,
 			Settings:  func() (*workspace.Settings, error) { s, _, err := loadSettings(ws); return s, err },
 			Debounce:  *debounce,
 			PollEvery: *poll,

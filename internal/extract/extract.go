@@ -72,26 +72,6 @@ func (o Options) ResolvedLimits() Limits {
 // it must not write anywhere but opt.Scratch.
 type Reader func(ctx context.Context, path string, opt Options) (*Result, error)
 
-// readers maps a lower-case extension to its reader; each format's file
-// registers itself in an init function.
-var readers = map[string]Reader{}
-
-func Register(r Reader, exts ...string) {
-	for _, e := range exts {
-		readers[e] = r
-	}
-}
-
-// ReaderFor returns the reader registered for a lower-case extension, or
-// nil.
-func ReaderFor(ext string) Reader { return readers[ext] }
-
-// notZip reads a file under an OOXML name that is no ZIP; the legacy
-// path registers itself with RegisterNotZip.
-var notZip Reader
-
-func RegisterNotZip(r Reader) { notZip = r }
-
 // ooxmlExtensions are the package formats whose content is sniffed first:
 // a file under such a name that is no ZIP (an encrypted package, which is
 // a compound file, or a legacy document renamed) goes to the legacy path,

@@ -55,17 +55,3 @@ func TestTargetsAndVersions(t *testing.T) {
 		}
 	}
 }
-
-// TestEveryTargetHasAReader: each extension the crawl collects has a
-// registered reader (a new target without one would fail every file).
-func TestEveryTargetHasAReader(t *testing.T) {
-	exts := append(append([]string{}, extract.OfficeExtensions...), extract.TextExtensions...)
-	for e := range extract.OpenDocumentKinds {
-		exts = append(exts, e)
-	}
-	for _, e := range exts {
-		if extract.ReaderFor(e) == nil {
-			t.Errorf("no reader for %s", e)
-		}
-	}
-}

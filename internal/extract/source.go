@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/fumibako/fumibako/internal/officefile"
 )
@@ -85,13 +84,7 @@ func routeFor(ext string, src *source) (route, error) {
 	if ext != ".pdf" && officefile.IsPDF(head, src.tail) && readers[".pdf"] != nil {
 		return routePDF, nil
 	}
-	if slices.Contains(ImageExtensions, ext) {
-		// An image is the image reader's to tell from its bytes (TIFF,
-		// PNG, JPEG, BMP under any of these names); Foreign would call
-		// it foreign.
-		return routeReader, nil
-	}
-	if name, ok := officefile.Foreign(head); ok {
+	if name, ok := officefile.Foreign(head); ok && !ownSignatures[ext] {
 		cause := fmt.Errorf("extract: %s content under a %s name", name, ext)
 		if text {
 			return routeFailed, Fail(MsgNotText, cause)

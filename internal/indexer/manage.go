@@ -125,7 +125,7 @@ type IndexRunStats struct {
 }
 
 func runStatsPath(ws *workspace.Workspace) string {
-	return filepath.Join(ws.Store(), "run_stats.json")
+	return ws.RunStats()
 }
 
 // ReadRunStats reads run_stats.json; a missing or broken file gives none.

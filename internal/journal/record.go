@@ -77,7 +77,7 @@ const (
 	crlf = "\r\n"
 )
 
-// maxCount bounds a count read from a file (nine digits), so parsing never
+// maxDigits bounds a count read from a file (nine digits), so parsing never
 // overflows.
 const maxDigits = 9
 

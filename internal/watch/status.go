@@ -3,7 +3,6 @@ package watch
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -60,7 +59,7 @@ type Status struct {
 }
 
 // StatePath is the watcher's state file.
-func StatePath(ws *workspace.Workspace) string { return filepath.Join(ws.Work(), "watch.json") }
+func StatePath(ws *workspace.Workspace) string { return ws.WatchState() }
 
 // ReadStatus returns the state of the watcher that holds the workspace
 // lock now; ok is false when none does (no state file, or a file left by a

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/watch"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -158,17 +157,8 @@ func (a *autoWatch) watch(stop chan struct{}) (*indexer.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	workers := opt.Workers
-	if workers == 0 {
-		workers = settings.Workers
-	}
-	timeout := opt.FileTimeout
-	if timeout == 0 && settings.FileTimeoutMinutes > 0 {
-		timeout = time.Duration(settings.FileTimeoutMinutes) * time.Minute
-	}
 	return watch.Watch(watch.Options{
-		Index: indexer.Options{Workspace: a.s.ws, Body: bodyindex.Store{}, Workers: workers, FileTimeout: timeout,
-			MemLimit: opt.MemLimit, WorkerExe: opt.WorkerExe, WorkerArgs: opt.WorkerArgs, WorkerEnv: opt.WorkerEnv},
+		Index: indexer.NewOptions(a.s.ws, settings, opt.launch()),
 		Settings: func() (*workspace.Settings, error) {
 			st, _, err := a.s.loadSettings()
 			return st, err

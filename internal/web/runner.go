@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -182,31 +181,13 @@ func (rn *runner) runIndexer(cur *runState) (*indexer.Summary, error) {
 		}
 		notices = append(notices, b.Error())
 	}
-	workers := opt.Workers
-	if workers == 0 {
-		workers = settings.Workers
-	}
-	timeout := opt.FileTimeout
-	if timeout == 0 && settings.FileTimeoutMinutes > 0 {
-		timeout = time.Duration(settings.FileTimeoutMinutes) * time.Minute
-	}
-	return indexer.Run(indexer.Options{
-		Workspace:   ws,
-		Settings:    settings,
-		Body:        bodyindex.Store{},
-		Workers:     workers,
-		FileTimeout: timeout,
-		MemLimit:    opt.MemLimit,
-		WorkerExe:   opt.WorkerExe,
-		WorkerArgs:  opt.WorkerArgs,
-		WorkerEnv:   opt.WorkerEnv,
-		OnlyNames:   cur.only,
-		Stop:        cur.stopCh,
-		Kill:        cur.killCh,
-		Confirm:     func(rows []indexer.PlanRow) indexer.Answer { return rn.confirm(cur, rows) },
-		Notices:     notices,
-		Observe:     func(ev indexer.Event) { rn.observe(cur, ev) },
-	})
+	run := indexer.NewOptions(ws, settings, opt.launch())
+	run.OnlyNames = cur.only
+	run.Stop, run.Kill = cur.stopCh, cur.killCh
+	run.Confirm = func(rows []indexer.PlanRow) indexer.Answer { return rn.confirm(cur, rows) }
+	run.Notices = notices
+	run.Observe = func(ev indexer.Event) { rn.observe(cur, ev) }
+	return indexer.Run(run)
 }
 
 var levelNames = map[indexer.Level]string{indexer.Info: "info", indexer.Warn: "warn", indexer.Error: "error", indexer.Good: "good"}

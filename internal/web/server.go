@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -41,6 +42,12 @@ type Options struct {
 	// Open opens a file or folder with the desktop's default application;
 	// nil means OpenPath. Tests replace it.
 	Open func(path string) error
+}
+
+// launch is how the server's runs and auto-update start their workers.
+func (o Options) launch() indexer.Launch {
+	return indexer.Launch{Workers: o.Workers, FileTimeout: o.FileTimeout, MemLimit: o.MemLimit,
+		WorkerExe: o.WorkerExe, WorkerArgs: o.WorkerArgs, WorkerEnv: o.WorkerEnv}
 }
 
 // Server is the web UI: the embedded pages, the JSON API and the indexing

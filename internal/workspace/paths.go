@@ -110,6 +110,18 @@ func (w *Workspace) Log() string { return filepath.Join(w.Work(), "indexing_log.
 // LockPath is work/lock.
 func (w *Workspace) LockPath() string { return filepath.Join(w.Work(), "lock") }
 
+// SettingsLockPath is work/settings.lock, taken by writers of
+// settings.json (settings_lock.go), apart from the indexing lock.
+func (w *Workspace) SettingsLockPath() string { return filepath.Join(w.Work(), "settings.lock") }
+
+// WatchState is work/watch.json, the running watcher's state (package
+// watch), which other processes read.
+func (w *Workspace) WatchState() string { return filepath.Join(w.Work(), "watch.json") }
+
+// RunStats is work/store/run_stats.json: per-index numbers of the last
+// run that the ingest list does not hold (package indexer).
+func (w *Workspace) RunStats() string { return filepath.Join(w.Store(), "run_stats.json") }
+
 // IsWorkspace reports whether dir looks like a workspace: it holds
 // work/store/ingest_status.tsv, or an ingest_status.tsv directly (a tebunko
 // workspace, reference/indexing.md §3.3).

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -56,9 +55,6 @@ var settingsLockWait = 10 * time.Second
 
 // settingsLockPoll is the longest sleep between two tries.
 const settingsLockPoll = 20 * time.Millisecond
-
-// SettingsLockPath is work/settings.lock.
-func (w *Workspace) SettingsLockPath() string { return filepath.Join(w.Work(), "settings.lock") }
 
 // lockSettings takes the settings lock for a writer, waiting for it at
 // most settingsLockWait.

@@ -119,7 +119,7 @@ func TestAgreementDocPpt(t *testing.T) {
 		}
 		native := readDocNative
 		if strings.EqualFold(filepath.Ext(in.path), ".ppt") {
-			native = ppt.ReadPptNative
+			native = ppt.ReadNative
 		}
 		got, err := native(ctx, in.path, extract.Options{Scratch: t.TempDir()})
 		s := score{label: in.label}

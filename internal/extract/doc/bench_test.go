@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/extract/libreoffice"
 	"github.com/fumibako/fumibako/internal/extract/ppt"
 	"github.com/fumibako/fumibako/internal/testutil"
@@ -32,7 +32,7 @@ func BenchmarkLegacyWordPowerPoint(b *testing.B) {
 			for _, f := range files {
 				read := readDocNative
 				if strings.EqualFold(filepath.Ext(f), ".ppt") {
-					read = ppt.ReadPptNative
+					read = ppt.ReadNative
 				}
 				read(ctx, f, extract.Options{})
 			}
@@ -65,7 +65,7 @@ func benchLegacyFiles(b *testing.B) []string {
 		}
 		switch strings.ToLower(filepath.Ext(p)) {
 		case ".doc", ".ppt":
-			if c, err := cfb.OpenCompound(p, extract.DefaultLimits); err == nil {
+			if c, err := streams.Open(p, extract.DefaultLimits); err == nil {
 				c.Close()
 				files = append(files, p)
 			}

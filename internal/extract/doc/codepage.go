@@ -45,6 +45,7 @@ var (
 	cp1255  = newCodePage(1255)
 	cp1256  = newCodePage(1256)
 	cp1257  = newCodePage(1257)
+	cp1258  = newCodePage(1258)
 	cp874   = newCodePage(874)
 	cpMacRo = newCodePage(10000)
 )
@@ -92,35 +93,14 @@ func fibCodePage(chse, lid uint16) *codePage {
 }
 
 // charsetCodePage maps a Windows character set (LOGFONT lfCharSet) to its
-// code page.
+// code page through the shared table; one it does not list is read as
+// Windows-1252.
 func charsetCodePage(cs byte) *codePage {
-	switch cs {
-	case 128:
-		return cp932
-	case 134:
-		return cp936
-	case 129:
-		return cp949
-	case 136:
-		return cp950
-	case 238:
-		return cp1250
-	case 204:
-		return cp1251
-	case 161:
-		return cp1253
-	case 162:
-		return cp1254
-	case 177:
-		return cp1255
-	case 178:
-		return cp1256
-	case 186:
-		return cp1257
-	case 222:
-		return cp874
-	case 77:
-		return cpMacRo
+	id, _ := codepage.ForCharset(int(cs))
+	for _, p := range []*codePage{cp932, cp936, cp949, cp950, cp1250, cp1251, cp1253, cp1254, cp1255, cp1256, cp1257, cp1258, cp874, cpMacRo} {
+		if p.id == id {
+			return p
+		}
 	}
 	return cp1252
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/embed"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/extract/internal/wordpage"
 )
 
@@ -42,13 +42,13 @@ import (
 // LibreOffice).
 
 func init() {
-	extract.RegisterNative(readDocNative, ".doc")
+	extract.RegisterFormat(extract.Format{Name: "doc", Extensions: []string{".doc"}, Read: readDocNative, Native: true})
 	embed.RegisterCompoundText(embeddedText, nil)
 }
 
 // embeddedText returns the body paragraphs and table rows of a Word
 // document embedded as the storage under prefix of c.
-func embeddedText(c *cfb.Compound, prefix string) ([]string, error) {
+func embeddedText(c *streams.File, prefix string) ([]string, error) {
 	r, fib, _, err := openDocReader(c, prefix)
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func embeddedText(c *cfb.Compound, prefix string) ([]string, error) {
 
 func readDocNative(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
-	c, err := cfb.OpenCompound(path, opt.ResolvedLimits())
+	c, err := streams.Open(path, opt.ResolvedLimits())
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func readDocNative(ctx context.Context, path string, opt extract.Options) (res *
 
 // openDocReader reads the FIB, table stream and piece table of the Word
 // document whose streams are under prefix of c ("" for the file itself).
-func openDocReader(c *cfb.Compound, prefix string) (*reader, *fib, []byte, error) {
+func openDocReader(c *streams.File, prefix string) (*reader, *fib, []byte, error) {
 	word, err := c.Stream(prefix + "WordDocument")
 	if err != nil {
 		return nil, nil, nil, err
@@ -114,7 +114,7 @@ func openDocReader(c *cfb.Compound, prefix string) (*reader, *fib, []byte, error
 	return r, fib, table, nil
 }
 
-func readDocCompound(ctx context.Context, c *cfb.Compound, lim extract.Limits) (*extract.Result, error) {
+func readDocCompound(ctx context.Context, c *streams.File, lim extract.Limits) (*extract.Result, error) {
 	r, fib, table, err := openDocReader(c, "")
 	if err != nil {
 		return nil, err

@@ -12,9 +12,9 @@ import (
 	"unicode/utf16"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/embed"
 	fixturepkg "github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/extract/ppt"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
@@ -177,7 +177,7 @@ func TestDocPptNative(t *testing.T) {
 			}
 			read := readDocNative
 			if c.ext == ".ppt" {
-				read = ppt.ReadPptNative
+				read = ppt.ReadNative
 			}
 			res, err := read(context.Background(), path, extract.Options{Scratch: t.TempDir()})
 			legacyGolden(t, c.name, legacyRender(res, err))
@@ -202,7 +202,7 @@ func TestDocPptCancel(t *testing.T) {
 	for _, f := range []string{"word.doc", "slides.ppt"} {
 		read := readDocNative
 		if strings.HasSuffix(f, ".ppt") {
-			read = ppt.ReadPptNative
+			read = ppt.ReadNative
 		}
 		_, err := read(ctx, filepath.Join("..", "testdata", "legacy", f), extract.Options{})
 		if !errors.Is(err, context.Canceled) {
@@ -262,12 +262,12 @@ func TestDocPptNoPanicOnEveryCut(t *testing.T) {
 // the reader's panic recovery, so a panic fails the test.
 func readLegacyBytes(tb testing.TB, name string, data []byte) {
 	tb.Helper()
-	c, err := cfb.OpenCompoundBytes(data, extract.DefaultLimits)
+	c, err := streams.OpenBytes(data, extract.DefaultLimits)
 	if err != nil {
 		return
 	}
 	if strings.HasSuffix(name, ".ppt") {
-		ppt.ReadPptCompound(context.Background(), c, extract.DefaultLimits)
+		ppt.ReadCompound(context.Background(), c, extract.DefaultLimits)
 	} else {
 		readDocCompound(context.Background(), c, extract.DefaultLimits)
 	}
@@ -322,7 +322,7 @@ func TestODFChartContent(t *testing.T) {
 <table:table-rows><table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="3"><text:p>1</text:p></table:table-cell></table:table-row></table:table-rows>
 </table:table>
 </chart:chart></office:chart></office:body></office:document-content>`
-	got, err := embed.OdfChartContent(strings.NewReader(content), 100)
+	got, err := embed.ODFChartContent(strings.NewReader(content), 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +334,7 @@ func TestODFChartContent(t *testing.T) {
 		row, col int
 		ok       bool
 	}{{"local-table.$B$1", 0, 1, true}, {"$AA$10", 9, 26, true}, {"local-table.B", 0, 0, false}, {"x.$1", 0, 0, false}} {
-		row, col, ok := embed.OdfCellAddress(c.in)
+		row, col, ok := embed.ODFCellAddress(c.in)
 		if row != c.row || col != c.col || ok != c.ok {
 			t.Errorf("odfCellAddress(%q) = %d, %d, %v, want %d, %d, %v", c.in, row, col, ok, c.row, c.col, c.ok)
 		}

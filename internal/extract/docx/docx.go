@@ -37,7 +37,9 @@ import (
 // chart or SmartArt empties that object, a broken embed skips that embed;
 // both are logged.
 
-func init() { extract.Register(readDocx, ".docx", ".docm") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "docx", Extensions: []string{".docx", ".docm"}, Read: readDocx})
+}
 
 func readDocx(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
@@ -136,10 +138,10 @@ func readDocxPackage(ctx context.Context, p *ooxml.Pkg) (*extract.Result, error)
 // pages as shapes (logging an object that could not be read into res) and
 // returns the first page of each comment reference and the embeds in
 // reference order.
-func placeObjects(ctx context.Context, p *ooxml.Pkg, rels map[string]ooxml.Rel, objects []ooxml.XmlObject, pages *wordpage.Pages, res *extract.Result) (map[string]int, []ooxml.XmlObject, error) {
+func placeObjects(ctx context.Context, p *ooxml.Pkg, rels map[string]ooxml.Rel, objects []ooxml.Object, pages *wordpage.Pages, res *extract.Result) (map[string]int, []ooxml.Object, error) {
 	page := pages.At
 	commentPage := map[string]int{}
-	var embeds []ooxml.XmlObject
+	var embeds []ooxml.Object
 	for _, o := range objects {
 		switch o.Kind {
 		case ooxml.ObjTextBox:
@@ -235,7 +237,7 @@ func readDocxComments(p *ooxml.Pkg, rels map[string]ooxml.Rel) ([]wordpage.Comme
 		return nil, nil
 	}
 	var out []wordpage.Comment
-	err := p.EachStart(part, func(d *ooxml.XmlDecoder, se xml.StartElement) error {
+	err := p.EachStart(part, func(d *ooxml.Decoder, se xml.StartElement) error {
 		if ooxml.IsMC(se.Name) && se.Name.Local == "Fallback" {
 			return d.Skip()
 		}

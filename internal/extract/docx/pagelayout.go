@@ -56,7 +56,7 @@ func readStyleDefaults(p *ooxml.Pkg, lay *wordpage.Layout) {
 		return
 	}
 	defer rc.Close()
-	d := ooxml.NewXMLDecoder(rc, p.Lim.XMLDepth)
+	d := ooxml.NewDecoder(rc, p.Lim.XMLDepth)
 	var defaults, style wordpage.Layout
 	in := "" // "defaults", "style" (the default paragraph style) or ""
 	for {

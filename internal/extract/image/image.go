@@ -42,7 +42,10 @@ import (
 )
 
 func init() {
-	extract.Register(read, extract.ImageExtensions...)
+	// The reader tells TIFF, PNG, JPEG and BMP from their bytes, under
+	// any of these names (OwnSignatures: officefile.Foreign calls them
+	// foreign).
+	extract.RegisterFormat(extract.Format{Name: "image", Extensions: extract.ImageExtensions, Read: read, OwnSignatures: true})
 }
 
 // MsgBadPage is the log line of a page that could not be decoded; %d is

@@ -73,8 +73,7 @@ var protectionWords = map[officefile.Protection]string{
 }
 
 func init() {
-	extract.Register(readLegacy, ".xls", ".xlsb", ".doc", ".ppt")
-	extract.RegisterNotZip(readLegacy)
+	extract.RegisterFormat(extract.Format{Name: "libreoffice", Extensions: []string{".xls", ".xlsb", ".doc", ".ppt"}, Read: readLegacy, Fallback: true})
 }
 
 // target maps a legacy extension to the OOXML extension it is read

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	cfbpkg "github.com/fumibako/fumibako/internal/extract/internal/cfb"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/officefile"
 )
 
@@ -18,8 +18,8 @@ import (
 // name); text under a .doc name is meant to be converted (RTF, HTML). For
 // compound files two guards keep the text import out:
 //
-//   - a compound file whose container LibreOffice cannot open (cfb.Damage,
-//     internal/cfb/damage.go) fails with MsgCorrupt before LibreOffice starts;
+//   - a compound file whose container LibreOffice cannot open (streams.Damage,
+//     internal/streams/damage.go) fails with MsgCorrupt before LibreOffice starts;
 //   - an Excel workbook (a compound file with a Workbook or Book stream,
 //     or a bare Excel 2.x–4.x BIFF stream) is converted with the import
 //     filter forced to "MS Excel 97", which reads every BIFF version in or
@@ -55,7 +55,7 @@ func precheck(path, target string) (infilter string, err error) {
 	head = head[:n]
 	cfb := officefile.SniffHead(head) == officefile.FormatCFB
 	if cfb {
-		if why := cfbpkg.Damage(f, size); why != "" {
+		if why := streams.Damage(f, size); why != "" {
 			return "", &extract.Error{Msg: extract.MsgCorrupt, Cause: fmt.Errorf("extract: %s: damaged compound file: %s", path, why),
 				Log: []string{msgLogDamaged + why}}
 		}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
 
@@ -118,7 +118,7 @@ func TestLegacyDamagedCorpus(t *testing.T) {
 }
 
 // TestLegacyLibreOfficeRefusesDamaged converts, with the real LibreOffice,
-// a workbook whose FAT is zeroed: the container passes cfb.Damage (the
+// a workbook whose FAT is zeroed: the container passes streams.Damage (the
 // directory sector and its entries are intact), but LibreOffice's storage
 // refuses it, and without the forced Excel filter Calc imported its bytes
 // as text.
@@ -128,7 +128,7 @@ func TestLegacyLibreOfficeRefusesDamaged(t *testing.T) {
 	defer checkNoSoffice(t, root)
 	b := lgFormatsBook(t)
 	copy(b[fixture.LgFATSect:fixture.LgFATSect+512], make([]byte, 512))
-	if why := cfb.Damage(bytes.NewReader(b), int64(len(b))); why != "" {
+	if why := streams.Damage(bytes.NewReader(b), int64(len(b))); why != "" {
 		t.Fatalf("cfbDamage = %q, want the container to pass", why)
 	}
 	p := filepath.Join(root, "zeroed.xls")

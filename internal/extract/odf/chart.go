@@ -20,7 +20,7 @@ const (
 // lines, from the object's part or, in a flat file, from the document
 // inside the element. Other embedded objects give nothing, nor does a
 // chart part that cannot be read, which is logged.
-func (w *walker) object(d *ooxml.XmlDecoder, se xml.StartElement) ([]string, error) {
+func (w *walker) object(d *ooxml.Decoder, se xml.StartElement) ([]string, error) {
 	if w.pkg == nil {
 		return w.chartText(d, d.Depth())
 	}
@@ -49,12 +49,12 @@ func (w *walker) chartPart(part string) ([]string, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	return w.chartText(ooxml.NewXMLDecoder(rc, w.pkg.Lim.XMLDepth), 0)
+	return w.chartText(ooxml.NewDecoder(rc, w.pkg.Lim.XMLDepth), 0)
 }
 
 // chartText reads tokens until the element open at depth ends (depth 0:
 // the whole document) and returns the chart text found.
-func (w *walker) chartText(d *ooxml.XmlDecoder, depth int) ([]string, error) {
+func (w *walker) chartText(d *ooxml.Decoder, depth int) ([]string, error) {
 	var titles, series []string
 	var inTitle, inHeader, cell int // depths where each began, 0 when outside
 	isChart := false

@@ -50,8 +50,8 @@ import (
 )
 
 func init() {
-	extract.Register(readPackage, ".odt", ".ods", ".odp")
-	extract.Register(readFlat, ".fodt", ".fods", ".fodp")
+	extract.RegisterFormat(extract.Format{Name: "odf", Extensions: []string{".odt", ".ods", ".odp"}, Read: readPackage})
+	extract.RegisterFormat(extract.Format{Name: "odf-flat", Extensions: []string{".fodt", ".fods", ".fodp"}, Read: readFlat})
 }
 
 // ErrNoContent is the cause when a package has no content.xml or a
@@ -83,7 +83,7 @@ func readPackage(ctx context.Context, path string, opt extract.Options) (res *ex
 // failure maps a reader error: too much sheet text → MsgOutOfMemory, the
 // rest as every package reader does.
 func failure(path string, err error) error {
-	if errors.Is(err, sheet.ErrXlsTooMuchText) {
+	if errors.Is(err, sheet.ErrTooMuchText) {
 		return &extract.Error{Msg: extract.MsgOutOfMemory, Cause: err}
 	}
 	return ooxml.Failure(path, err)
@@ -123,7 +123,7 @@ func walkPart(p *ooxml.Pkg, part string, lim extract.Limits, w *walker) error {
 		return err
 	}
 	defer rc.Close()
-	if err := w.document(ooxml.NewXMLDecoder(rc, lim.XMLDepth)); err != nil {
+	if err := w.document(ooxml.NewDecoder(rc, lim.XMLDepth)); err != nil {
 		return fmt.Errorf("%s: %w", part, err)
 	}
 	return nil
@@ -148,7 +148,7 @@ func encrypted(p *ooxml.Pkg, lim extract.Limits) (bool, error) {
 		return false, err
 	}
 	defer rc.Close()
-	d := ooxml.NewXMLDecoder(rc, lim.XMLDepth)
+	d := ooxml.NewDecoder(rc, lim.XMLDepth)
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -177,7 +177,7 @@ func readFlat(ctx context.Context, path string, opt extract.Options) (res *extra
 		return nil, &extract.Error{Msg: extract.MsgTooLarge, Cause: fmt.Errorf("odf: %s: %d bytes over %d", filepath.Base(path), size, lim.ZipPartBytes)}
 	}
 	w := newWalker(ctx)
-	if err := w.document(ooxml.NewXMLDecoder(io.LimitReader(f, lim.ZipPartBytes), lim.XMLDepth)); err != nil {
+	if err := w.document(ooxml.NewDecoder(io.LimitReader(f, lim.ZipPartBytes), lim.XMLDepth)); err != nil {
 		return nil, failure(path, err)
 	}
 	if res, err = w.result(); err != nil {

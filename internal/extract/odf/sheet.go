@@ -25,9 +25,9 @@ type book struct {
 }
 
 // sheetBody reads office:spreadsheet.
-func (w *walker) sheetBody(d *ooxml.XmlDecoder) error {
+func (w *walker) sheetBody(d *ooxml.Decoder) error {
 	if w.book == nil {
-		w.book = &book{budget: sheet.NewXlsBudget()}
+		w.book = &book{budget: sheet.NewBudget()}
 	}
 	for {
 		tok, err := w.token(d)
@@ -51,7 +51,7 @@ func (w *walker) sheetBody(d *ooxml.XmlDecoder) error {
 				}
 				continue
 			}
-			s := sheet.NewXlsSheet(attr(t, nsTable, "name"), w.book.budget)
+			s := sheet.New(attr(t, nsTable, "name"), w.book.budget)
 			master := ""
 			if st != nil {
 				master = st.master
@@ -68,7 +68,7 @@ func (w *walker) sheetBody(d *ooxml.XmlDecoder) error {
 
 // sheetRows reads the rows of a table (and of its row groups), row being
 // the 1-based number of the next row.
-func (w *walker) sheetRows(d *ooxml.XmlDecoder, s *sheet.Sheet, row *int) error {
+func (w *walker) sheetRows(d *ooxml.Decoder, s *sheet.Sheet, row *int) error {
 	for {
 		tok, err := w.token(d)
 		if err != nil {
@@ -129,7 +129,7 @@ type odsCell struct {
 }
 
 // sheetRow reads one table:table-row repeated reps times at row.
-func (w *walker) sheetRow(d *ooxml.XmlDecoder, s *sheet.Sheet, row, reps int) error {
+func (w *walker) sheetRow(d *ooxml.Decoder, s *sheet.Sheet, row, reps int) error {
 	var cells []odsCell
 	col := 1
 	for {
@@ -193,7 +193,7 @@ func (w *walker) sheetRow(d *ooxml.XmlDecoder, s *sheet.Sheet, row, reps int) er
 func (b *book) places(w *walker, res *extract.Result) error {
 	for i, s := range b.sheets {
 		if err := s.Places(res); err != nil {
-			if errors.Is(err, sheet.ErrXlsTooMuchText) {
+			if errors.Is(err, sheet.ErrTooMuchText) {
 				return &extract.Error{Msg: extract.MsgOutOfMemory, Cause: err}
 			}
 			return err

@@ -27,7 +27,7 @@ var placeholderSkipped = map[string]bool{"footer": true, "date-time": true, "pag
 
 // slidesBody reads office:presentation (or office:drawing: pages as
 // slides).
-func (w *walker) slidesBody(d *ooxml.XmlDecoder) error {
+func (w *walker) slidesBody(d *ooxml.Decoder) error {
 	if w.deck == nil {
 		w.deck = &deck{decls: map[string]string{}, seen: map[string]bool{}}
 	}
@@ -61,7 +61,7 @@ func (w *walker) slidesBody(d *ooxml.XmlDecoder) error {
 	}
 }
 
-func (w *walker) slide(d *ooxml.XmlDecoder, se xml.StartElement) error {
+func (w *walker) slide(d *ooxml.Decoder, se xml.StartElement) error {
 	k := w.deck
 	st := w.styleOf("drawing-page", attr(se, nsDraw, "style-name"))
 	s := slide{hidden: st != nil && st.hidden}

@@ -70,7 +70,7 @@ func (t *textDoc) hooks(page int) *hooks {
 }
 
 // textBody reads office:text.
-func (w *walker) textBody(d *ooxml.XmlDecoder) error {
+func (w *walker) textBody(d *ooxml.Decoder) error {
 	if w.text == nil {
 		w.text = &textDoc{pages: wordpage.Pages{}, page: 1}
 	}
@@ -79,7 +79,7 @@ func (w *walker) textBody(d *ooxml.XmlDecoder) error {
 
 // textBlocks reads body-level content up to the end of the element just
 // started: paragraphs, headings, lists, sections, indexes, tables.
-func (w *walker) textBlocks(d *ooxml.XmlDecoder) error {
+func (w *walker) textBlocks(d *ooxml.Decoder) error {
 	t := w.text
 	for {
 		tok, err := w.token(d)
@@ -138,7 +138,7 @@ func (w *walker) textBlocks(d *ooxml.XmlDecoder) error {
 }
 
 // textTable reads a body table: each row on the page where it starts.
-func (w *walker) textTable(d *ooxml.XmlDecoder) error {
+func (w *walker) textTable(d *ooxml.Decoder) error {
 	t := w.text
 	h := &hooks{softBreak: t.softBreak}
 	var rowPage int
@@ -149,7 +149,7 @@ func (w *walker) textTable(d *ooxml.XmlDecoder) error {
 }
 
 // tableRowsAt is tableRows with start called before each row.
-func (w *walker) tableRowsAt(d *ooxml.XmlDecoder, h *hooks, start func(), emit func(string)) error {
+func (w *walker) tableRowsAt(d *ooxml.Decoder, h *hooks, start func(), emit func(string)) error {
 	for {
 		tok, err := w.token(d)
 		if err != nil {

@@ -55,7 +55,7 @@ func newWalker(ctx context.Context) *walker {
 
 // token returns the next token with character data copied, checking the
 // context every few thousand tokens.
-func (w *walker) token(d *ooxml.XmlDecoder) (xml.Token, error) {
+func (w *walker) token(d *ooxml.Decoder) (xml.Token, error) {
 	w.tokens++
 	if w.tokens&4095 == 0 {
 		if err := w.ctx.Err(); err != nil {
@@ -76,7 +76,7 @@ func (w *walker) token(d *ooxml.XmlDecoder) (xml.Token, error) {
 }
 
 // document walks one XML document (a part or a flat file).
-func (w *walker) document(d *ooxml.XmlDecoder) error {
+func (w *walker) document(d *ooxml.Decoder) error {
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -142,7 +142,7 @@ func (w *walker) result() (*extract.Result, error) {
 }
 
 // styleBlock reads office:styles or office:automatic-styles.
-func (w *walker) styleBlock(d *ooxml.XmlDecoder) error {
+func (w *walker) styleBlock(d *ooxml.Decoder) error {
 	var cur *style
 	depth := 1
 	for depth > 0 {
@@ -208,7 +208,7 @@ func (w *walker) breaks(family, name string) (before, after bool) {
 }
 
 // masterStyles reads office:master-styles.
-func (w *walker) masterStyles(d *ooxml.XmlDecoder) error {
+func (w *walker) masterStyles(d *ooxml.Decoder) error {
 	for {
 		tok, err := w.token(d)
 		if err != nil {
@@ -237,7 +237,7 @@ func (w *walker) masterStyles(d *ooxml.XmlDecoder) error {
 	}
 }
 
-func (w *walker) masterPage(d *ooxml.XmlDecoder, m *master) error {
+func (w *walker) masterPage(d *ooxml.Decoder, m *master) error {
 	for {
 		tok, err := w.token(d)
 		if err != nil {
@@ -277,7 +277,7 @@ func (w *walker) masterPage(d *ooxml.XmlDecoder, m *master) error {
 
 // headerFooter reads a style:header (or footer, -left, -first): its
 // regions, or its paragraphs as the centre.
-func (w *walker) headerFooter(d *ooxml.XmlDecoder) (*[3][]string, error) {
+func (w *walker) headerFooter(d *ooxml.Decoder) (*[3][]string, error) {
 	var sec [3][]string
 	for {
 		tok, err := w.token(d)
@@ -348,7 +348,7 @@ func skipped(n xml.Name) bool {
 
 // paras reads the content of the element just started up to its end and
 // returns its paragraphs and table rows as lines.
-func (w *walker) paras(d *ooxml.XmlDecoder, br string, h *hooks) ([]string, error) {
+func (w *walker) paras(d *ooxml.Decoder, br string, h *hooks) ([]string, error) {
 	var out []string
 	for {
 		tok, err := w.token(d)
@@ -370,7 +370,7 @@ func (w *walker) paras(d *ooxml.XmlDecoder, br string, h *hooks) ([]string, erro
 
 // block reads one element of a container: a paragraph, a table, or any
 // other element whose paragraphs it collects.
-func (w *walker) block(d *ooxml.XmlDecoder, se xml.StartElement, br string, h *hooks) ([]string, error) {
+func (w *walker) block(d *ooxml.Decoder, se xml.StartElement, br string, h *hooks) ([]string, error) {
 	switch {
 	case skipped(se.Name):
 		return nil, d.Skip()
@@ -425,7 +425,7 @@ func (w *walker) block(d *ooxml.XmlDecoder, se xml.StartElement, br string, h *h
 // inline reads a paragraph's content up to its end as one line: spaces
 // for text:s and text:tab, br for text:line-break, notes, comments and
 // shapes to their hooks.
-func (w *walker) inline(d *ooxml.XmlDecoder, br string, h *hooks) (string, error) {
+func (w *walker) inline(d *ooxml.Decoder, br string, h *hooks) (string, error) {
 	var b strings.Builder
 	depth := 1
 	for depth > 0 {
@@ -488,7 +488,7 @@ func (w *walker) inline(d *ooxml.XmlDecoder, br string, h *hooks) (string, error
 }
 
 // note reads a text:note: its body's lines go to the note hook.
-func (w *walker) note(d *ooxml.XmlDecoder, se xml.StartElement, h *hooks) error {
+func (w *walker) note(d *ooxml.Decoder, se xml.StartElement, h *hooks) error {
 	class := attr(se, nsText, "note-class")
 	for {
 		tok, err := w.token(d)
@@ -524,11 +524,11 @@ const maxRepeat = 1024
 // line of its cells joined by TAB, trailing empty cells removed; a cell's
 // paragraphs are joined by spaces, a nested table is flattened into its
 // cell.
-func (w *walker) tableRows(d *ooxml.XmlDecoder, h *hooks, emit func(string)) error {
+func (w *walker) tableRows(d *ooxml.Decoder, h *hooks, emit func(string)) error {
 	return w.tableRowsAt(d, h, func() {}, emit)
 }
 
-func (w *walker) tableRow(d *ooxml.XmlDecoder, h *hooks) (string, error) {
+func (w *walker) tableRow(d *ooxml.Decoder, h *hooks) (string, error) {
 	var cells []string
 	for {
 		tok, err := w.token(d)

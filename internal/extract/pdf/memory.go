@@ -30,8 +30,9 @@ const (
 	// memFloor is the least a capped worker gives the module: room to
 	// open ordinary documents.
 	memFloor int64 = 128 << 20
-	// memShare: the module may take this share of the worker's cap (the
-	// rest holds the Go side: the compiled code, the copied text).
+	// memShareDivisor: the module may take 1/memShareDivisor of the
+	// worker's cap (the rest holds the Go side: the compiled code, the
+	// copied text).
 	memShareDivisor = 2
 	// pageSize is WebAssembly's page (64 KiB).
 	pageSize = 64 << 10

@@ -30,7 +30,7 @@ import (
 )
 
 func init() {
-	extract.Register(read, ".pdf")
+	extract.RegisterFormat(extract.Format{Name: "pdf", Extensions: []string{".pdf"}, Read: read})
 }
 
 // PlaceInfo is the place of the document's title and subject.

@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/embed"
 	"github.com/fumibako/fumibako/internal/extract/internal/officeart"
-	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // DumpRecords writes the record tree of the PowerPoint Document stream of
@@ -20,7 +20,7 @@ import (
 // the streams of embedded objects, for looking at a file by hand
 // (tools/extractdump).
 func DumpRecords(w io.Writer, path string) error {
-	c, err := cfb.OpenCompound(path, extract.DefaultLimits)
+	c, err := streams.Open(path, extract.DefaultLimits)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func dumpOLE(r officeart.Rec) string {
 			return err.Error()
 		}
 	}
-	cf, err := ole.Open(bytes.NewReader(data), int64(len(data)))
+	cf, err := cfb.Open(bytes.NewReader(data), int64(len(data)))
 	if err == nil {
 		err = cf.Problem
 	}

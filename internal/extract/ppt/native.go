@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/embed"
 	"github.com/fumibako/fumibako/internal/extract/internal/officeart"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 )
 
 // Native reader of PowerPoint 97–2003 presentations (.ppt, [MS-PPT]), the
@@ -45,13 +45,13 @@ import (
 // gets it.
 
 func init() {
-	extract.RegisterNative(ReadPptNative, ".ppt")
+	extract.RegisterFormat(extract.Format{Name: "ppt", Extensions: []string{".ppt"}, Read: ReadNative, Native: true})
 	embed.RegisterCompoundText(nil, embeddedText)
 }
 
 // embeddedText returns the slide text of a presentation embedded as
 // the storage under prefix of c.
-func embeddedText(c *cfb.Compound, prefix string) ([]string, error) {
+func embeddedText(c *streams.File, prefix string) ([]string, error) {
 	d, err := openPptCompound(c, prefix)
 	if err != nil {
 		return nil, err
@@ -65,14 +65,14 @@ func embeddedText(c *cfb.Compound, prefix string) ([]string, error) {
 	return out, nil
 }
 
-func ReadPptNative(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
+func ReadNative(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
-	c, err := cfb.OpenCompound(path, opt.ResolvedLimits())
+	c, err := streams.Open(path, opt.ResolvedLimits())
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	res, err = ReadPptCompound(ctx, c, opt.ResolvedLimits())
+	res, err = ReadCompound(ctx, c, opt.ResolvedLimits())
 	return res, extract.Failure(err)
 }
 
@@ -97,7 +97,7 @@ type pptDoc struct {
 
 // openPptCompound opens the presentation whose streams are under prefix
 // of c ("" for the file itself).
-func openPptCompound(c *cfb.Compound, prefix string) (*pptDoc, error) {
+func openPptCompound(c *streams.File, prefix string) (*pptDoc, error) {
 	if !c.Has(prefix + "PowerPoint Document") {
 		return nil, extract.Fail(extract.MsgNotPowerPoint, errors.New("no PowerPoint Document stream"))
 	}
@@ -119,7 +119,7 @@ func openPptCompound(c *cfb.Compound, prefix string) (*pptDoc, error) {
 	return d, nil
 }
 
-func ReadPptCompound(ctx context.Context, c *cfb.Compound, lim extract.Limits) (*extract.Result, error) {
+func ReadCompound(ctx context.Context, c *streams.File, lim extract.Limits) (*extract.Result, error) {
 	d, err := openPptCompound(c, "")
 	if err != nil {
 		return nil, err

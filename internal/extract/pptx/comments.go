@@ -30,7 +30,7 @@ func pptxComments(p *ooxml.Pkg, part string) ([]string, error) {
 			out = append(out, s)
 		}
 	}
-	err := p.EachToken(part, func(d *ooxml.XmlDecoder, tok xml.Token) error {
+	err := p.EachToken(part, func(d *ooxml.Decoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			n := t.Name

@@ -37,14 +37,14 @@ import (
 // MsgTooLarge. Broken charts, SmartArt and embeds are logged and skipped.
 
 func init() {
-	extract.Register(ReadPptx, ".pptx", ".pptm")
+	extract.RegisterFormat(extract.Format{Name: "pptx", Extensions: []string{".pptx", ".pptm"}, Read: Read})
 	embed.RegisterPackageText(readPresentationText)
 }
 
 // skipPh are the placeholder types whose text is not slide text.
 var skipPh = map[string]bool{"sldNum": true, "dt": true, "hdr": true, "ftr": true, "sldImg": true}
 
-func ReadPptx(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
+func Read(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
 	p, err := ooxml.OpenPackage(path, opt.ResolvedLimits())
 	if err != nil {
@@ -76,7 +76,7 @@ func slides(p *ooxml.Pkg) ([]slide, error) {
 	}
 	var out []slide
 	inList := false
-	err = p.EachToken(ooxml.PresentationPart, func(_ *ooxml.XmlDecoder, tok xml.Token) error {
+	err = p.EachToken(ooxml.PresentationPart, func(_ *ooxml.Decoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if !ooxml.IsP(t.Name) {
@@ -215,7 +215,7 @@ func slideNotes(p *ooxml.Pkg, rels map[string]ooxml.Rel) ([]string, error) {
 // slideObjects returns the text of a slide's charts and SmartArt (their
 // log lines go to res) and its embedded objects, read after the slide's
 // other places.
-func slideObjects(p *ooxml.Pkg, part string, rels map[string]ooxml.Rel, objects []ooxml.XmlObject, res *extract.Result) (shapes []string, embeds []ooxml.XmlObject, err error) {
+func slideObjects(p *ooxml.Pkg, part string, rels map[string]ooxml.Rel, objects []ooxml.Object, res *extract.Result) (shapes []string, embeds []ooxml.Object, err error) {
 	for _, o := range objects {
 		switch o.Kind {
 		case ooxml.ObjChart, ooxml.ObjSmartArt:

@@ -30,7 +30,9 @@ import (
 	"github.com/fumibako/fumibako/internal/officefile"
 )
 
-func init() { extract.Register(readRTF, ".rtf") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "rtf", Extensions: []string{".rtf"}, Read: readRTF})
+}
 
 // ErrNotRTF is the cause when a .rtf file does not start with {\rtf.
 var ErrNotRTF = errors.New("rtf: not an RTF file")

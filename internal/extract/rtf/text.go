@@ -3,7 +3,7 @@ package rtf
 import (
 	"unicode/utf16"
 
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
+	"github.com/fumibako/fumibako/internal/extract/internal/codepage"
 )
 
 // Text of the document: characters, \'hh bytes and \u escapes decoded in
@@ -76,7 +76,8 @@ func (p *parser) flushRaw() {
 	if len(p.raw) == 0 {
 		return
 	}
-	s := biff.CodePage{Enc: biff.Encoding(p.codePage())}.Decode(p.raw)
+	enc, _ := codepage.Encoding(p.codePage())
+	s := codepage.Decode(enc, p.raw)
 	p.raw = p.raw[:0]
 	p.write(s)
 }
@@ -90,14 +91,11 @@ func (p *parser) codePage() int {
 	if f.cpg > 0 {
 		return f.cpg
 	}
-	if cp, ok := charsetCP[f.charset]; ok {
+	if cp, ok := codepage.ForCharset(f.charset); ok {
 		return cp
 	}
 	return p.ansiCP
 }
-
-// charsetCP maps \fcharset values to Windows code pages.
-var charsetCP = map[int]int{0: 1252, 77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250}
 
 // unicode writes the character of \uN (N negative above 32767),
 // joining a surrogate pair, and skips the N fallback bytes after it.

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	extract.Register(readText, extract.TextExtensions...)
+	extract.RegisterFormat(extract.Format{Name: "text", Extensions: extract.TextExtensions, Read: readText})
 }
 
 func readText(ctx context.Context, path string, opt extract.Options) (*extract.Result, error) {

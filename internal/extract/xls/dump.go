@@ -22,14 +22,14 @@ func DumpRecords(w io.Writer, path string, types map[uint16]bool, full bool) err
 	if err != nil {
 		return err
 	}
-	rr := biff.NewXlsRecordReader(r)
+	rr := biff.NewRecordReader(r)
 	for {
 		typ, data, off, err := rr.Next()
 		if err != nil {
 			break
 		}
 		if typ == biff.RFilePass {
-			rr.Dec, _ = biff.NewXlsDecrypter(data)
+			rr.Dec, _ = biff.NewDecrypter(data)
 		}
 		if len(types) == 0 || types[typ] {
 			if len(data) > 64 && !full {

@@ -13,7 +13,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 	"github.com/fumibako/fumibako/internal/officefile"
-	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // Native .xls reader ([MS-XLS]): the Workbook stream (BIFF8, Excel 97 and
@@ -47,7 +47,9 @@ import (
 // to LibreOffice; more text than sheet.TextCap → MsgOutOfMemory. A panic
 // while parsing is Corrupt.
 
-func init() { extract.RegisterNative(readXlsNative, ".xls") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "xls", Extensions: []string{".xls"}, Read: readXlsNative, Native: true})
+}
 
 var (
 	// errXlsNoWorkbook: no Workbook or Book stream at the root.
@@ -87,7 +89,7 @@ func failure(err error) error {
 	if f, ok := extract.FailureAsIs(err); ok {
 		return f
 	}
-	if errors.Is(err, sheet.ErrXlsTooMuchText) {
+	if errors.Is(err, sheet.ErrTooMuchText) {
 		return &extract.Error{Msg: extract.MsgOutOfMemory, Cause: err}
 	}
 	return extract.Corrupt(err)
@@ -111,7 +113,7 @@ func workbookStream(f *os.File, size int64) (io.Reader, string, error) {
 // CFBStream returns the first root-level stream whose name matches one of
 // names (in the order of names, ignoring case), read at most size bytes.
 func CFBStream(ra io.ReaderAt, size int64, names ...string) (io.Reader, string, error) {
-	doc, err := ole.Open(ra, size)
+	doc, err := cfb.Open(ra, size)
 	if err == nil {
 		err = doc.Problem
 	}

@@ -372,7 +372,7 @@ func encryptAfterFilePass(t *testing.T, stream []byte) []byte {
 		}
 		if typ == biff.RFilePass {
 			var err error
-			if d, err = biff.NewXlsDecrypter(data); err != nil {
+			if d, err = biff.NewDecrypter(data); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -29,7 +29,7 @@ type sheetReader struct {
 // read streams the worksheet XML: sheetData row by row into lines, and the
 // headerFooter element; everything else is skipped.
 func (r *sheetReader) read(rc io.Reader, depth int) (*sheetData, error) {
-	d, err := sheet.NewXlScanner(rc, depth)
+	d, err := sheet.NewScanner(rc, depth)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", r.part, err)
 	}

@@ -103,7 +103,7 @@ func (b *xlBook) readDrawing(part string, chart bool) ([]anchor, error) {
 	// choiceSeen[depth] is set once an mc:AlternateContent open at that
 	// depth has had its first mc:Choice.
 	choiceSeen := map[int]bool{}
-	err := b.p.EachToken(part, func(d *ooxml.XmlDecoder, tok xml.Token) error {
+	err := b.p.EachToken(part, func(d *ooxml.Decoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.EndElement:
 			if ooxml.IsMC(t.Name) && t.Name.Local == "AlternateContent" {
@@ -141,10 +141,10 @@ func (b *xlBook) readDrawing(part string, chart bool) ([]anchor, error) {
 }
 
 // readAnchor reads the anchor element just started.
-func (b *xlBook) readAnchor(d *ooxml.XmlDecoder, start xml.StartElement, part string, rels *map[string]ooxml.Rel, chart bool) (anchor, error) {
+func (b *xlBook) readAnchor(d *ooxml.Decoder, start xml.StartElement, part string, rels *map[string]ooxml.Rel, chart bool) (anchor, error) {
 	a := anchor{ref: xlRef{col: 1, row: 1}}
 	var lines []string
-	var objs []ooxml.XmlObject
+	var objs []ooxml.Object
 	stop := d.Depth() - 1
 	for d.Depth() > stop {
 		tok, err := d.Token()
@@ -210,7 +210,7 @@ func (b *xlBook) readAnchor(d *ooxml.XmlDecoder, start xml.StartElement, part st
 }
 
 // anchorFrom reads xdr:from (xdr:col, xdr:row, 0-based).
-func anchorFrom(d *ooxml.XmlDecoder) (col, row int, err error) {
+func anchorFrom(d *ooxml.Decoder) (col, row int, err error) {
 	stop := d.Depth() - 1
 	for d.Depth() > stop {
 		tok, err := d.Token()
@@ -305,7 +305,7 @@ func (b *xlBook) scanPart(part string, start func(d *sheet.Scanner, cur *xlRef) 
 		return err
 	}
 	defer rc.Close()
-	d, err := sheet.NewXlScanner(rc, b.p.Lim.XMLDepth)
+	d, err := sheet.NewScanner(rc, b.p.Lim.XMLDepth)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", part, err)
 	}

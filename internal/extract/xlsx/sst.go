@@ -142,7 +142,7 @@ func readStrings(ctx context.Context, p *ooxml.Pkg, part, scratch string) (*xlSt
 		return nil, err
 	}
 	defer rc.Close()
-	d, err := sheet.NewXlScanner(rc, p.Lim.XMLDepth)
+	d, err := sheet.NewScanner(rc, p.Lim.XMLDepth)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", part, err)
 	}

@@ -98,7 +98,7 @@ func TestXlsbTruncated(t *testing.T) {
 func TestXlsbVarint(t *testing.T) {
 	for _, tt := range []struct{ typ, size int }{{0, 0}, {127, 127}, {128, 128}, {16383, 70000}, {300, 1 << 21}} {
 		rec := fixture.Brt(tt.typ, make([]byte, tt.size))
-		rr := biff12.NewXlsbRecordReader(bytes.NewReader(rec))
+		rr := biff12.NewReader(bytes.NewReader(rec))
 		typ, data, err := rr.Next(func(int) bool { return true })
 		if err != nil || typ != tt.typ || len(data) != tt.size {
 			t.Errorf("record (%d, %d bytes) read as (%d, %d bytes, %v)", tt.typ, tt.size, typ, len(data), err)

@@ -44,7 +44,9 @@ import (
 // size limit of reference/extraction.md §13 → MsgTooLarge; more text than
 // sheet.TextCap → MsgOutOfMemory. A panic while parsing is Corrupt.
 
-func init() { extract.RegisterNative(readXlsbNative, ".xlsb") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "xlsb", Extensions: []string{".xlsb"}, Read: readXlsbNative, Native: true})
+}
 
 // errXlsbNoWorkbook: the package has no binary workbook part.
 var errXlsbNoWorkbook = errors.New("extract: xlsb package has no binary workbook part")
@@ -74,7 +76,7 @@ func readXlsbNative(ctx context.Context, path string, opt extract.Options) (res 
 
 // failure maps an error of the .xlsb reader to its result error.
 func failure(path string, err error) error {
-	if errors.Is(err, sheet.ErrXlsTooMuchText) {
+	if errors.Is(err, sheet.ErrTooMuchText) {
 		return &extract.Error{Msg: extract.MsgOutOfMemory, Cause: err}
 	}
 	return ooxml.Failure(path, err)
@@ -101,7 +103,7 @@ type xlsbBook struct {
 }
 
 func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Result, error) {
-	b := &xlsbBook{ctx: ctx, p: p, styles: sheet.NewXlStyles(), sst: &xlStrings{}, budget: sheet.NewXlsBudget()}
+	b := &xlsbBook{ctx: ctx, p: p, styles: sheet.NewStyles(), sst: &xlStrings{}, budget: sheet.NewBudget()}
 	wb, err := mainPart(p)
 	if err != nil {
 		return nil, err
@@ -127,7 +129,7 @@ func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string) (*extrac
 				return nil, err
 			}
 			// Like the .xlsx reader: every cell shows as General.
-			b.styles = sheet.NewXlStyles()
+			b.styles = sheet.NewStyles()
 			b.log = append(b.log, ooxml.PartLog(stylesPart))
 		}
 	}
@@ -157,7 +159,7 @@ func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string) (*extrac
 			continue
 		}
 		used[k] = true
-		s := sheet.NewXlsSheet(sh.name, b.budget)
+		s := sheet.New(sh.name, b.budget)
 		// A chart sheet has no cells; its part still holds the header and
 		// footer, and its drawing the chart (at A1).
 		if err := b.readSheet(s, r.Target); err != nil {
@@ -180,7 +182,7 @@ func (b *xlsbBook) open(part string) (io.ReadCloser, *biff12.RecordReader, error
 	if err != nil {
 		return nil, nil, err
 	}
-	return rc, biff12.NewXlsbRecordReader(rc), nil
+	return rc, biff12.NewReader(rc), nil
 }
 
 // readWorkbook reads the sheet list and date system of workbook.bin.
@@ -206,14 +208,14 @@ func (b *xlsbBook) readWorkbook() error {
 		case biff12.BundleSh:
 			// hsState (4), iTabID (4), strRelID, strName
 			if len(data) < 8 {
-				return fmt.Errorf("read %s: BrtBundleSh: %w", b.wb, biff12.ErrXlsbShort)
+				return fmt.Errorf("read %s: BrtBundleSh: %w", b.wb, biff12.ErrShort)
 			}
 			rid, name, ok := bundleNames(data, 8)
 			if !ok {
 				// Some early writers put 4 more bytes before the names
 				// (tika's testEXCEL.xlsb).
 				if rid, name, ok = bundleNames(data, 12); !ok {
-					return fmt.Errorf("read %s: BrtBundleSh: %w", b.wb, biff12.ErrXlsbShort)
+					return fmt.Errorf("read %s: BrtBundleSh: %w", b.wb, biff12.ErrShort)
 				}
 			}
 			if len(b.sheets) >= 65536 {

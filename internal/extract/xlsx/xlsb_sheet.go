@@ -71,7 +71,7 @@ func (b *xlsbBook) readSheet(s *sheet.Sheet, part string) error {
 			continue
 		}
 		if len(data) < head {
-			return fmt.Errorf("read %s: cell record %d: %w", part, typ, biff12.ErrXlsbShort)
+			return fmt.Errorf("read %s: cell record %d: %w", part, typ, biff12.ErrShort)
 		}
 		xf := int(biff.Le32(data, head-4) & 0xFFFFFF)
 		text, err := b.cellText(typ, xf, data[head:])
@@ -94,7 +94,7 @@ func (b *xlsbBook) cellText(typ, xf int, v []byte) (string, error) {
 	f := b.styles.Format(xf)
 	need := func(n int) error {
 		if len(v) < n {
-			return biff12.ErrXlsbShort
+			return biff12.ErrShort
 		}
 		return nil
 	}
@@ -122,13 +122,13 @@ func (b *xlsbBook) cellText(typ, xf int, v []byte) (string, error) {
 	case biff12.CellSt, biff12.FmlaString:
 		t, _, ok := biff12.Wide(v, 0)
 		if !ok {
-			return "", biff12.ErrXlsbShort
+			return "", biff12.ErrShort
 		}
 		return f.Text(t), nil
 	case biff12.CellRString:
 		t, ok := biff12.RichStr(v, 0)
 		if !ok {
-			return "", biff12.ErrXlsbShort
+			return "", biff12.ErrShort
 		}
 		return f.Text(t), nil
 	case biff12.CellIsst:
@@ -177,7 +177,7 @@ func (b *xlsbBook) sheetObjects(s *sheet.Sheet, part string, chart bool) error {
 	switch {
 	case err == nil:
 		return nil
-	case isSizeError(err), errors.Is(err, sheet.ErrXlsTooMuchText):
+	case isSizeError(err), errors.Is(err, sheet.ErrTooMuchText):
 		return err
 	}
 	if cerr := b.ctx.Err(); cerr != nil {

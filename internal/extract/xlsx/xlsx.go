@@ -61,7 +61,9 @@ import (
 // "    一部を読み取れませんでした: <part>"; a broken styles part is logged
 // the same way and every cell shows as General.
 
-func init() { extract.Register(readXlsx, ".xlsx", ".xlsm") }
+func init() {
+	extract.RegisterFormat(extract.Format{Name: "xlsx", Extensions: []string{".xlsx", ".xlsm"}, Read: readXlsx})
+}
 
 // Place name suffixes (§2.1).
 const (
@@ -177,7 +179,7 @@ func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Resul
 // openBook reads the workbook part, its relationships, the styles and the
 // shared strings; the caller closes b.sst.
 func openBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*xlBook, error) {
-	b := &xlBook{ctx: ctx, p: p, wb: "xl/workbook.xml", styles: sheet.NewXlStyles(), sst: &xlStrings{}}
+	b := &xlBook{ctx: ctx, p: p, wb: "xl/workbook.xml", styles: sheet.NewStyles(), sst: &xlStrings{}}
 	wb, err := mainPart(p)
 	if err != nil {
 		return nil, err
@@ -309,7 +311,7 @@ func isSizeError(err error) bool {
 
 // readWorkbook reads the sheet list and date system of xl/workbook.xml.
 func (b *xlBook) readWorkbook() error {
-	return b.p.EachStart(b.wb, func(d *ooxml.XmlDecoder, se xml.StartElement) error {
+	return b.p.EachStart(b.wb, func(d *ooxml.Decoder, se xml.StartElement) error {
 		switch se.Name.Local {
 		case "workbookPr":
 			b.date1904 = sheet.On(ooxml.Attr(se, "date1904"))
@@ -346,7 +348,7 @@ func (b *xlBook) chartSheetHeaderFooter(part string) []string {
 		return nil
 	}
 	defer rc.Close()
-	d, err := sheet.NewXlScanner(rc, b.p.Lim.XMLDepth)
+	d, err := sheet.NewScanner(rc, b.p.Lim.XMLDepth)
 	if err != nil {
 		b.log = append(b.log, ooxml.PartLog(part))
 		return nil

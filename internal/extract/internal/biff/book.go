@@ -60,14 +60,14 @@ type book struct {
 // ReadWorkbook reads a workbook stream (BIFF5 or BIFF8) into the places
 // of the .xls reader; biff5Name says the stream was named Book (a hint
 // when the BOF version is unusual). Errors are those of the records;
-// sheet.ErrXlsTooMuchText past the text budget.
+// sheet.ErrTooMuchText past the text budget.
 func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Result, error) {
 	b := newBook(ctx, r)
 	if err := b.readGlobals(biff5Name); err != nil {
 		return nil, err
 	}
 	if b.old != 0 {
-		s := sheet.NewXlsSheet(oldSheetName, b.budget)
+		s := sheet.New(oldSheetName, b.budget)
 		if err := b.readSheet(s); err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Re
 	err := b.eachSubstream(func(i, dt int) (bool, error) {
 		switch {
 		case b.sheets[i].visible && b.sheets[i].dt == 0 && dt == DtWorksheet:
-			s := sheet.NewXlsSheet(b.sheets[i].name, b.budget)
+			s := sheet.New(b.sheets[i].name, b.budget)
 			if err := b.readSheet(s); err != nil {
 				return true, fmt.Errorf("sheet %q: %w", s.Name, err)
 			}
@@ -102,7 +102,7 @@ func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Re
 		case b.sheets[i].visible && b.sheets[i].dt == 2 && dt == dtChart:
 			// A chart sheet: its chart text at A1 and its header/footer,
 			// as the .xlsx reader gives chart sheets.
-			s := sheet.NewXlsSheet(b.sheets[i].name, b.budget)
+			s := sheet.New(b.sheets[i].name, b.budget)
 			c, err := b.readChart(s)
 			if err != nil {
 				return true, fmt.Errorf("chart sheet %q: %w", s.Name, err)

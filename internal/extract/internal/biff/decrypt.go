@@ -38,16 +38,16 @@ type Decrypter struct {
 	skip     [256]byte
 }
 
-// ErrXlsPassword: the FILEPASS verifier rejects the default password.
-var ErrXlsPassword = errors.New("extract: xls workbook has a read password")
+// ErrPassword: the FILEPASS verifier rejects the default password.
+var ErrPassword = errors.New("extract: xls workbook has a read password")
 
-// NewXlsDecrypter reads a FILEPASS record: ErrXlsEncrypted when the
-// encryption is not RC4, ErrXlsPassword when the default password does not
+// NewDecrypter reads a FILEPASS record: ErrEncrypted when the
+// encryption is not RC4, ErrPassword when the default password does not
 // open it.
-func NewXlsDecrypter(data []byte) (*Decrypter, error) {
+func NewDecrypter(data []byte) (*Decrypter, error) {
 	le := binary.LittleEndian
 	if len(data) < 6 || le.Uint16(data) != 1 {
-		return nil, ErrXlsEncrypted
+		return nil, ErrEncrypted
 	}
 	major, minor := le.Uint16(data[2:]), le.Uint16(data[4:])
 	pw := UTF16LE(DefaultPassword)
@@ -56,20 +56,20 @@ func NewXlsDecrypter(data []byte) (*Decrypter, error) {
 	case major == 1 && minor == 1:
 		h := data[6:]
 		if len(h) < 48 {
-			return nil, ErrXlsEncrypted
+			return nil, ErrEncrypted
 		}
 		key = RC4Keys(h[:16], pw)
 		if !verify(key(0), h[16:32], h[32:48], func(v []byte) []byte { s := md5.Sum(v); return s[:] }) {
-			return nil, ErrXlsPassword
+			return nil, ErrPassword
 		}
 	case major >= 2 && major <= 4 && minor == 2:
 		h := data[6:]
 		if len(h) < 8 {
-			return nil, ErrXlsEncrypted
+			return nil, ErrEncrypted
 		}
 		hs := int64(le.Uint32(h[4:]))
 		if hs < 32 || hs > int64(len(h)-8) {
-			return nil, ErrXlsEncrypted
+			return nil, ErrEncrypted
 		}
 		eh := h[8 : 8+hs]
 		bits := le.Uint32(eh[16:])
@@ -77,11 +77,11 @@ func NewXlsDecrypter(data []byte) (*Decrypter, error) {
 			bits = 40
 		}
 		if bits < 40 || bits > 128 || bits%8 != 0 {
-			return nil, ErrXlsEncrypted
+			return nil, ErrEncrypted
 		}
 		v := h[8+hs:]
 		if len(v) < 60 || le.Uint32(v) != 16 || le.Uint32(v[36:]) != 20 {
-			return nil, ErrXlsEncrypted
+			return nil, ErrEncrypted
 		}
 		h0 := sha1.Sum(append(append([]byte(nil), v[4:20]...), pw...))
 		key = func(b uint32) []byte {
@@ -96,17 +96,17 @@ func NewXlsDecrypter(data []byte) (*Decrypter, error) {
 		// CryptoAPI decrypts verifier and hash with one running stream.
 		c, err := rc4.NewCipher(key(0))
 		if err != nil {
-			return nil, ErrXlsEncrypted
+			return nil, ErrEncrypted
 		}
 		dec := make([]byte, 36)
 		c.XORKeyStream(dec[:16], v[20:36])
 		c.XORKeyStream(dec[16:], v[40:60])
 		sum := sha1.Sum(dec[:16])
 		if !bytes.Equal(sum[:], dec[16:]) {
-			return nil, ErrXlsPassword
+			return nil, ErrPassword
 		}
 	default:
-		return nil, ErrXlsEncrypted
+		return nil, ErrEncrypted
 	}
 	return &Decrypter{blockKey: key, block: -1}, nil
 }
@@ -151,7 +151,9 @@ func UTF16LE(s string) []byte {
 	return b
 }
 
-// xlsClearRecords are stored without encryption.
+// clearRecord reports whether records of type typ are stored without
+// encryption ([MS-XLS] 2.2.10: BOF, FILEPASS, INTERFACEHDR, USREXCL,
+// FILELOCK, RRDInfo and RRDHead).
 func clearRecord(typ uint16) bool {
 	switch typ {
 	case RBOF, RFilePass, 0x00E1, 0x0194, 0x0195, 0x0196, 0x0138:
@@ -160,7 +162,7 @@ func clearRecord(typ uint16) bool {
 	return false
 }
 
-// record decrypts the data of one record in place; off is the stream
+// Record decrypts the data of one record in place; off is the stream
 // offset of the data.
 func (d *Decrypter) Record(typ uint16, off int64, data []byte) {
 	if clearRecord(typ) {

@@ -40,7 +40,7 @@ func (b *book) readGlobals(biff5Name bool) error {
 		return fmt.Errorf("xls: workbook stream starts with record 0x%04X, not BOF", typ)
 	}
 	if len(data) < 4 {
-		return RecordError(typ, off, ErrXlsTruncated)
+		return RecordError(typ, off, ErrTruncated)
 	}
 	switch vers, dt := Le16(data, 0), Le16(data, 2); {
 	case dt != DtGlobals:
@@ -77,10 +77,10 @@ func (b *book) globalRecord(typ uint16, data []byte) error {
 	switch typ {
 	case RFilePass:
 		if b.biff5 {
-			return ErrXlsEncrypted // XOR obfuscation
+			return ErrEncrypted // XOR obfuscation
 		}
-		d, err := NewXlsDecrypter(data)
-		if errors.Is(err, ErrXlsPassword) {
+		d, err := NewDecrypter(data)
+		if errors.Is(err, ErrPassword) {
 			return extract.Fail(extract.MsgPassword, err)
 		}
 		if err != nil {
@@ -99,7 +99,7 @@ func (b *book) globalRecord(typ uint16, data []byte) error {
 		return b.format(data)
 	case RXF:
 		if len(data) < 4 {
-			return ErrXlsTruncated
+			return ErrTruncated
 		}
 		b.styles.XfFmt = append(b.styles.XfFmt, Le16(data, 2))
 	case RBoundSheet:
@@ -126,7 +126,7 @@ func (b *book) globalRecord(typ uint16, data []byte) error {
 // code (BIFF5: a byte count and code-page bytes).
 func (b *book) format(data []byte) error {
 	if len(data) < 3 {
-		return ErrXlsTruncated
+		return ErrTruncated
 	}
 	id := Le16(data, 0)
 	var code string
@@ -143,7 +143,7 @@ func (b *book) format(data []byte) error {
 // boundSheet reads a BoundSheet8 record.
 func (b *book) boundSheet(data []byte) error {
 	if len(data) < 7 {
-		return ErrXlsTruncated
+		return ErrTruncated
 	}
 	s := boundSheet{pos: Le32(data, 0), visible: data[4]&3 == 0, dt: data[5]}
 	if b.biff5 {
@@ -164,7 +164,7 @@ func (b *book) boundSheet(data []byte) error {
 // count allocates nothing.
 func (b *book) readSST(data []byte) error {
 	if len(data) < 8 {
-		return ErrXlsTruncated
+		return ErrTruncated
 	}
 	unique := int(Le32(data, 4))
 	segs, err := b.rr.WithContinues(data, b.budget)

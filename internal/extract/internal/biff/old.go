@@ -31,7 +31,7 @@ const oldSheetName = "Sheet1"
 func (b *book) oldRecord(typ uint16, data []byte) (handled bool, err error) {
 	switch typ {
 	case RFilePass:
-		return true, ErrXlsEncrypted // XOR obfuscation
+		return true, ErrEncrypted // XOR obfuscation
 	case RCodePage, RDateMode:
 		return true, b.globalRecord(typ, data)
 	case rFormat3, RFormat:
@@ -41,7 +41,7 @@ func (b *book) oldRecord(typ uint16, data []byte) (handled bool, err error) {
 			off = 2
 		}
 		if len(data) < off+1 {
-			return true, ErrXlsTruncated
+			return true, ErrTruncated
 		}
 		b.styles.Codes[b.oldFormats] = b.biff5String(data, off, 1)
 		delete(b.styles.ByID, b.oldFormats)
@@ -49,7 +49,7 @@ func (b *book) oldRecord(typ uint16, data []byte) (handled bool, err error) {
 		return true, nil
 	case rXF3, rXF4:
 		if len(data) < 2 {
-			return true, ErrXlsTruncated
+			return true, ErrTruncated
 		}
 		b.styles.XfFmt = append(b.styles.XfFmt, int(data[1]))
 		return true, nil

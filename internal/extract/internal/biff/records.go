@@ -60,8 +60,8 @@ const (
 	DtWorksheet = 0x0010
 )
 
-// ErrXlsTruncated reports a record shorter than its fixed fields.
-var ErrXlsTruncated = errors.New("extract: xls record too short")
+// ErrTruncated reports a record shorter than its fixed fields.
+var ErrTruncated = errors.New("extract: xls record too short")
 
 // RecordReader reads the records of a workbook stream in order.
 type RecordReader struct {
@@ -71,11 +71,11 @@ type RecordReader struct {
 	Dec *Decrypter // set after a FILEPASS with the default password
 }
 
-func NewXlsRecordReader(r io.Reader) *RecordReader {
+func NewRecordReader(r io.Reader) *RecordReader {
 	return &RecordReader{r: bufio.NewReaderSize(r, 64<<10), buf: make([]byte, 0xFFFF)}
 }
 
-// next returns the next record; data is valid until the following call.
+// Next returns the next record; data is valid until the following call.
 // io.EOF means the stream ended on a record boundary.
 func (rr *RecordReader) Next() (typ uint16, data []byte, off int64, err error) {
 	var h [4]byte
@@ -112,7 +112,7 @@ func (rr *RecordReader) peek() (uint16, bool) {
 	return binary.LittleEndian.Uint16(b), true
 }
 
-// withContinues returns first (copied; first itself is overwritten when
+// WithContinues returns first (copied; first itself is overwritten when
 // a CONTINUE is read) followed by the data of every
 // CONTINUE record after it, one segment per record. A string split over
 // records starts each continued piece with a fresh flag byte, so the

@@ -4,6 +4,6 @@ import (
 	"errors"
 )
 
-// ErrXlsEncrypted: the workbook is encrypted in a way the reader does not
+// ErrEncrypted: the workbook is encrypted in a way the reader does not
 // decrypt (XOR obfuscation; decrypt.go).
-var ErrXlsEncrypted = errors.New("extract: xls workbook encryption not decrypted natively")
+var ErrEncrypted = errors.New("extract: xls workbook encryption not decrypted natively")

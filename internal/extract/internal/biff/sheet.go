@@ -148,7 +148,7 @@ func (b *book) valueRecord(s *sheet.Sheet, typ uint16, data []byte) error {
 	case RLabelSST:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 10 {
-			return ErrXlsTruncated
+			return ErrTruncated
 		}
 		i := int(Le32(data, 6))
 		if i < 0 || i >= len(b.sst) {
@@ -158,26 +158,26 @@ func (b *book) valueRecord(s *sheet.Sheet, typ uint16, data []byte) error {
 	case RLabel, RRString:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 8 {
-			return ErrXlsTruncated
+			return ErrTruncated
 		}
 		return s.Cell(row, col, b.text(xf, b.labelString(data)))
 	case RNumber:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
-			return ErrXlsTruncated
+			return ErrTruncated
 		}
 		v := math.Float64frombits(binary.LittleEndian.Uint64(data[6:]))
 		return s.Cell(row, col, b.number(xf, v))
 	case RRK:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 10 {
-			return ErrXlsTruncated
+			return ErrTruncated
 		}
 		return s.Cell(row, col, b.number(xf, RK(Le32(data, 6))))
 	case RMulRK:
 		// rw, colFirst, (ixfe, RK)*, colLast
 		if len(data) < 6 {
-			return ErrXlsTruncated
+			return ErrTruncated
 		}
 		row, col := Le16(data, 0)+1, Le16(data, 2)+1
 		for i := 4; i+6 <= len(data)-2; i += 6 {
@@ -189,7 +189,7 @@ func (b *book) valueRecord(s *sheet.Sheet, typ uint16, data []byte) error {
 	case RBoolErr:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 8 {
-			return ErrXlsTruncated
+			return ErrTruncated
 		}
 		_ = xf
 		if data[7] != 0 {
@@ -209,7 +209,7 @@ func (b *book) formulaRecord(st *sheetState, typ uint16, data []byte) error {
 	case RFormula, RFormula4, rFormula3:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
-			return ErrXlsTruncated
+			return ErrTruncated
 		}
 		if Le16(data, 12) != 0xFFFF {
 			v := math.Float64frombits(binary.LittleEndian.Uint64(data[6:]))

@@ -1,9 +1,7 @@
 package biff
 
 import (
-	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -38,7 +36,7 @@ func (c *Cursor) avail() int {
 	return len(c.Segs[c.Si]) - c.P
 }
 
-// advance moves to the next non-empty segment when the current one is
+// Advance moves to the next non-empty segment when the current one is
 // used up; false at the end of the data.
 func (c *Cursor) Advance() bool {
 	for c.Si < len(c.Segs) && c.P >= len(c.Segs[c.Si]) {
@@ -82,7 +80,7 @@ func (c *Cursor) skip(n int) bool {
 	return true
 }
 
-// chars reads cch characters starting with the given width; when the
+// Chars reads cch characters starting with the given width; when the
 // characters run past the end of a segment, the next segment starts with
 // a new flag byte.
 func (c *Cursor) Chars(cch int, high bool) (string, bool) {
@@ -125,7 +123,7 @@ func (c *Cursor) Chars(cch int, high bool) (string, bool) {
 	return UTF16(u), true
 }
 
-// advanceFlag reads the flag byte at the start of the current segment.
+// AdvanceFlag reads the flag byte at the start of the current segment.
 func (c *Cursor) AdvanceFlag(high *bool) bool {
 	for c.Si < len(c.Segs) && len(c.Segs[c.Si]) == 0 {
 		c.Si++
@@ -158,7 +156,7 @@ func UTF16(u []uint16) string {
 	return string(utf16.Decode(u))
 }
 
-// richString reads an XLUnicodeRichExtendedString (the SST entries):
+// RichString reads an XLUnicodeRichExtendedString (the SST entries):
 // characters, then runs and phonetic data skipped.
 func (c *Cursor) RichString() (string, bool) {
 	cch, ok := c.Uint(2)
@@ -242,23 +240,9 @@ func flaggedChars(b []byte, i, cch int) (string, int, bool) {
 		return UTF16(u), i + 2*n, n == cch
 	}
 	n := min(cch, len(b)-i)
-	return latin1(b[i : i+n]), i + n, n == cch
+	return codepage.Latin1(b[i : i+n]), i + n, n == cch
 }
 
-// latin1 decodes compressed BIFF8 characters (the low bytes of UTF-16).
-func latin1(b []byte) string {
-	for _, c := range b {
-		if c >= 0x80 {
-			var s strings.Builder
-			s.Grow(len(b) + 8)
-			for _, c := range b {
-				s.WriteRune(rune(c))
-			}
-			return s.String()
-		}
-	}
-	return string(b)
-}
 
 // CodePage decodes BIFF5 byte strings.
 type CodePage struct {
@@ -279,28 +263,8 @@ func Encoding(cp int) encoding.Encoding {
 	return charmap.Windows1252
 }
 
-// decode converts code-page bytes to a string (ASCII passes through).
-func (cp CodePage) Decode(b []byte) string {
-	ascii := true
-	for _, c := range b {
-		if c >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return string(b)
-	}
-	enc := cp.Enc
-	if enc == nil {
-		enc = charmap.Windows1252
-	}
-	out, err := enc.NewDecoder().Bytes(b)
-	if err != nil || !utf8.Valid(out) {
-		return latin1(b)
-	}
-	return string(out)
-}
+// Decode converts code-page bytes to a string (codepage.Decode).
+func (cp CodePage) Decode(b []byte) string { return codepage.Decode(cp.Enc, b) }
 
 // biff5String decodes a BIFF5 string at off of a record: a count of
 // countBytes bytes (1 or 2), then that many code-page bytes, cut at the

@@ -130,5 +130,5 @@ func textRows(cells []textCell) []string {
 
 // newBook starts reading a workbook stream.
 func newBook(ctx context.Context, r io.Reader) *book {
-	return &book{ctx: ctx, rr: NewXlsRecordReader(r), styles: sheet.NewXlStyles(), budget: sheet.NewXlsBudget()}
+	return &book{ctx: ctx, rr: NewRecordReader(r), styles: sheet.NewStyles(), budget: sheet.NewBudget()}
 }

@@ -54,7 +54,7 @@ const (
 // the kinds it reads are skipped (no cell or string comes near it).
 const recordMax = 16 << 20
 
-var ErrXlsbShort = errors.New("extract: xlsb record too short")
+var ErrShort = errors.New("extract: xlsb record too short")
 
 // RecordReader reads the records of one binary part.
 type RecordReader struct {
@@ -62,7 +62,7 @@ type RecordReader struct {
 	buf []byte
 }
 
-func NewXlsbRecordReader(r io.Reader) *RecordReader {
+func NewReader(r io.Reader) *RecordReader {
 	return &RecordReader{r: bufio.NewReaderSize(r, 64<<10)}
 }
 
@@ -85,7 +85,7 @@ func (rr *RecordReader) varint(n int) (int, error) {
 	return 0, fmt.Errorf("xlsb: record header varint longer than %d bytes", n)
 }
 
-// next returns the next record whose type want accepts, with its data
+// Next returns the next record whose type want accepts, with its data
 // (valid until the following call); other records are skipped unread.
 // io.EOF at the end of the part.
 func (rr *RecordReader) Next(want func(int) bool) (int, []byte, error) {

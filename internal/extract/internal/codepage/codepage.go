@@ -9,6 +9,9 @@
 package codepage
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
@@ -74,4 +77,74 @@ func Encoding(cp int) (encoding.Encoding, bool) {
 // 0x81–0xFE), or nil when cp is a single-byte page or not here.
 func Lead(cp int) func(b byte) bool {
 	return pages[cp].lead
+}
+
+// charsets are the Windows character sets (LOGFONT lfCharSet, which Word
+// keeps as the FIB's chse and RTF as \fcharset) by the code page of each;
+// the one map of them, so the readers agree (VIETNAMESE_CHARSET 163 is
+// Windows-1258 in both).
+var charsets = map[int]int{
+	0:   1252,  // ANSI_CHARSET
+	77:  10000, // MAC_CHARSET
+	128: 932,   // SHIFTJIS_CHARSET
+	129: 949,   // HANGUL_CHARSET
+	134: 936,   // GB2312_CHARSET
+	136: 950,   // CHINESEBIG5_CHARSET
+	161: 1253,  // GREEK_CHARSET
+	162: 1254,  // TURKISH_CHARSET
+	163: 1258,  // VIETNAMESE_CHARSET
+	177: 1255,  // HEBREW_CHARSET
+	178: 1256,  // ARABIC_CHARSET
+	186: 1257,  // BALTIC_CHARSET
+	204: 1251,  // RUSSIAN_CHARSET
+	222: 874,   // THAI_CHARSET
+	238: 1250,  // EASTEUROPE_CHARSET
+}
+
+// ForCharset returns the code page of a Windows character set, and false
+// for one not listed (DEFAULT_CHARSET 1, SYMBOL_CHARSET 2, OEM 255 …),
+// which each reader resolves its own way.
+func ForCharset(cs int) (int, bool) {
+	cp, ok := charsets[cs]
+	return cp, ok
+}
+
+// Decode converts 8-bit text to a string with enc (nil: Windows-1252, the
+// page every reader assumes when a file names none or one missing here).
+// ASCII passes through; bytes enc cannot decode into valid UTF-8 are read
+// as Latin-1, so no text is lost to a wrong code page.
+func Decode(enc encoding.Encoding, b []byte) string {
+	ascii := true
+	for _, c := range b {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return string(b)
+	}
+	if enc == nil {
+		enc = charmap.Windows1252
+	}
+	out, err := enc.NewDecoder().Bytes(b)
+	if err != nil || !utf8.Valid(out) {
+		return Latin1(b)
+	}
+	return string(out)
+}
+
+// Latin1 reads each byte as the code point of its value (ISO 8859-1).
+func Latin1(b []byte) string {
+	for _, c := range b {
+		if c >= 0x80 {
+			var s strings.Builder
+			s.Grow(len(b) + 8)
+			for _, c := range b {
+				s.WriteRune(rune(c))
+			}
+			return s.String()
+		}
+	}
+	return string(b)
 }

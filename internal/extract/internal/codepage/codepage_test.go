@@ -111,3 +111,23 @@ func TestLead(t *testing.T) {
 		}
 	}
 }
+
+func TestForCharset(t *testing.T) {
+	for _, c := range []struct {
+		cs, cp int
+		ok     bool
+	}{
+		{0, 1252, true}, {128, 932, true}, {134, 936, true}, {163, 1258, true}, {77, 10000, true},
+		{1, 0, false}, {2, 0, false}, {255, 0, false},
+	} {
+		cp, ok := codepage.ForCharset(c.cs)
+		if cp != c.cp || ok != c.ok {
+			t.Errorf("ForCharset(%d) = %d, %v; want %d, %v", c.cs, cp, ok, c.cp, c.ok)
+		}
+		if ok {
+			if _, has := codepage.Encoding(cp); !has {
+				t.Errorf("charset %d maps to code page %d, which has no decoder here", c.cs, cp)
+			}
+		}
+	}
+}

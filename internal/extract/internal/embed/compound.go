@@ -9,8 +9,8 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/biff"
-	"github.com/fumibako/fumibako/internal/extract/internal/cfb"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 )
 
 // Embedded Office objects of .doc and .ppt files (reference/extraction.md
@@ -49,12 +49,12 @@ type NativeEmbeds struct {
 // chart is the format of an OpenDocument chart object.
 const chart format = 0x80
 
-// place reads one object — in storage prefix of c, or data when c is nil —
+// Place reads one object — in storage prefix of c, or data when c is nil —
 // and returns its place "<base>[埋め込みN]", or "<base>[図形]" with one line
 // for a chart, or nil when it yields nothing.
 // key identifies the object for "read once"; label names it in the log.
 // The error is non-nil only when the whole file must stop (cancelled).
-func (e *NativeEmbeds) Place(c *cfb.Compound, prefix string, data []byte, key, label, base string) (*extract.Place, error) {
+func (e *NativeEmbeds) Place(c *streams.File, prefix string, data []byte, key, label, base string) (*extract.Place, error) {
 	if err := e.Ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func (e *NativeEmbeds) fromBytes(data []byte) ([]string, format, error) {
 	case bytes.HasPrefix(data, []byte("PK")):
 		return packageLines(data, e.Lim)
 	case bytes.HasPrefix(data, CfbMagic):
-		c, err := cfb.OpenEmbedded(data, e.Lim, e.Read)
+		c, err := streams.OpenEmbedded(data, e.Lim, e.Read)
 		if err != nil {
 			return nil, none, err
 		}
@@ -120,7 +120,7 @@ func (e *NativeEmbeds) fromBytes(data []byte) ([]string, format, error) {
 var CfbMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
 
 // fromCompound reads the object whose streams are under prefix of c.
-func (e *NativeEmbeds) fromCompound(c *cfb.Compound, prefix string) ([]string, format, error) {
+func (e *NativeEmbeds) fromCompound(c *streams.File, prefix string) ([]string, format, error) {
 	switch {
 	case c.Has(prefix + "package_stream"):
 		data, err := c.Stream(prefix + "package_stream")
@@ -170,9 +170,9 @@ func (e *NativeEmbeds) fromCompound(c *cfb.Compound, prefix string) ([]string, f
 // compoundDocumentText and compoundPresentationText read the body text of
 // an embedded Word and PowerPoint compound file (the storage under prefix
 // of c); the .doc and .ppt readers set them.
-var compoundDocumentText, compoundPresentationText func(c *cfb.Compound, prefix string) ([]string, error)
+var compoundDocumentText, compoundPresentationText func(c *streams.File, prefix string) ([]string, error)
 
-func RegisterCompoundText(document, presentation func(c *cfb.Compound, prefix string) ([]string, error)) {
+func RegisterCompoundText(document, presentation func(c *streams.File, prefix string) ([]string, error)) {
 	if document != nil {
 		compoundDocumentText = document
 	}

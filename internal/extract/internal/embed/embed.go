@@ -44,7 +44,7 @@ const (
 	presentation
 )
 
-// read returns the place "<base>[埋め込みN]" of the embed with relationship
+// Read returns the place "<base>[埋め込みN]" of the embed with relationship
 // id in rels, or nil when it yields nothing. The error is non-nil only when
 // the whole file must fail (total cap, cancelled context).
 func (er *Reader) Read(rels map[string]ooxml.Rel, id, base string) (*extract.Place, error) {

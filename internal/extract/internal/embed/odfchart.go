@@ -54,12 +54,12 @@ func odfChartText(data []byte, lim extract.Limits) (string, error) {
 		return "", err
 	}
 	defer rc.Close()
-	return OdfChartContent(rc, lim.XMLDepth)
+	return ODFChartContent(rc, lim.XMLDepth)
 }
 
-// OdfChartContent reads content.xml of a chart package.
-func OdfChartContent(r io.Reader, depth int) (string, error) {
-	d := ooxml.NewXMLDecoder(r, depth)
+// ODFChartContent reads content.xml of a chart package.
+func ODFChartContent(r io.Reader, depth int) (string, error) {
+	d := ooxml.NewDecoder(r, depth)
 	var c odfChart
 	for {
 		tok, err := d.Token()
@@ -85,7 +85,7 @@ func OdfChartContent(r io.Reader, depth int) (string, error) {
 	return c.text(), nil
 }
 
-// odfChart is what OdfChartContent gathers from a chart's content.xml.
+// odfChart is what ODFChartContent gathers from a chart's content.xml.
 type odfChart struct {
 	titles, axisTitles, labels []string
 	rows                       [][]string // the chart's local table
@@ -178,7 +178,7 @@ func (c *odfChart) end(n xml.Name) {
 func (c *odfChart) text() string {
 	values := append([]string{}, c.titles...)
 	for _, a := range c.labels {
-		if row, col, ok := OdfCellAddress(a); ok && row < len(c.rows) && col < len(c.rows[row]) {
+		if row, col, ok := ODFCellAddress(a); ok && row < len(c.rows) && col < len(c.rows[row]) {
 			values = append(values, c.rows[row][col])
 		}
 	}
@@ -194,9 +194,9 @@ func (c *odfChart) text() string {
 	return strings.Join(out, " ")
 }
 
-// OdfCellAddress parses "local-table.$B$1" (or "$B$1") into a 0-based row
+// ODFCellAddress parses "local-table.$B$1" (or "$B$1") into a 0-based row
 // and column.
-func OdfCellAddress(a string) (row, col int, ok bool) {
+func ODFCellAddress(a string) (row, col int, ok bool) {
 	if i := strings.LastIndex(a, "."); i >= 0 {
 		a = a[i+1:]
 	}

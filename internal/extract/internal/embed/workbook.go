@@ -60,7 +60,7 @@ func readEmbeddedWorkbook(p *ooxml.Pkg) ([]string, error) {
 // workbook order.
 func visibleSheets(p *ooxml.Pkg, wb string, rels map[string]ooxml.Rel) ([]string, error) {
 	var parts []string
-	err := p.EachStart(wb, func(_ *ooxml.XmlDecoder, se xml.StartElement) error {
+	err := p.EachStart(wb, func(_ *ooxml.Decoder, se xml.StartElement) error {
 		if !ooxml.IsS(se.Name) || se.Name.Local != "sheet" {
 			return nil
 		}
@@ -81,7 +81,7 @@ func visibleSheets(p *ooxml.Pkg, wb string, rels map[string]ooxml.Rel) ([]string
 // sharedStrings returns the texts of the sst's si items.
 func sharedStrings(p *ooxml.Pkg, part string) ([]string, error) {
 	var out []string
-	err := p.EachStart(part, func(d *ooxml.XmlDecoder, se xml.StartElement) error {
+	err := p.EachStart(part, func(d *ooxml.Decoder, se xml.StartElement) error {
 		if !ooxml.IsS(se.Name) || se.Name.Local != "si" {
 			return nil
 		}
@@ -97,7 +97,7 @@ func sharedStrings(p *ooxml.Pkg, part string) ([]string, error) {
 
 // richText reads the element just started (si, is) and returns its t
 // texts outside rPh.
-func richText(d *ooxml.XmlDecoder) (string, error) {
+func richText(d *ooxml.Decoder) (string, error) {
 	var b strings.Builder
 	stop := d.Depth() - 1
 	inT := false
@@ -146,7 +146,7 @@ func sheetText(p *ooxml.Pkg, part string, sst []string) ([]string, error) {
 			row = append(row, s)
 		}
 	}
-	err := p.EachToken(part, func(d *ooxml.XmlDecoder, tok xml.Token) error {
+	err := p.EachToken(part, func(d *ooxml.Decoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if !ooxml.IsS(t.Name) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// number formats a numeric cell value.
+// Number formats a numeric cell value.
 func (f *Format) Number(v float64, date1904 bool) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "#NUM!"
@@ -468,7 +468,7 @@ func bestFraction(f float64, maxDen int) (int, int) {
 	return bn, bd
 }
 
-// text applies the text section of a format to a text cell: the fourth
+// Text applies the text section of a format to a text cell: the fourth
 // section, or a last section holding @; without one the text shows as is.
 func (f *Format) Text(v string) string {
 	if f.General || len(f.sections) == 0 {

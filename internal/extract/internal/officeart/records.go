@@ -94,7 +94,7 @@ func RecordAt(b []byte, off int64) (Rec, error) {
 	}, nil
 }
 
-// children splits a container's body into records; a record that does not
+// Children splits a container's body into records; a record that does not
 // fit ends the list.
 func (r Rec) Children() []Rec {
 	var out []Rec
@@ -109,7 +109,7 @@ func (r Rec) Children() []Rec {
 	return out
 }
 
-// child returns the first child of type typ.
+// Child returns the first child of type typ.
 func (r Rec) Child(typ uint16) (Rec, bool) {
 	for _, c := range r.Children() {
 		if c.Typ == typ {
@@ -119,7 +119,7 @@ func (r Rec) Child(typ uint16) (Rec, bool) {
 	return Rec{}, false
 }
 
-// find calls fn for every record of type typ below r, depth first, to
+// Find calls fn for every record of type typ below r, depth first, to
 // MaxDepth levels.
 func (r Rec) Find(typ uint16, fn func(Rec)) {
 	var walk func(Rec, int)
@@ -138,7 +138,7 @@ func (r Rec) Find(typ uint16, fn func(Rec)) {
 	walk(r, 0)
 }
 
-// u32 returns the little-endian 32-bit value at off of the body, or 0.
+// U32 returns the little-endian 32-bit value at off of the body, or 0.
 func (r Rec) U32(off int) uint32 {
 	if off < 0 || off+4 > len(r.Data) {
 		return 0
@@ -146,7 +146,7 @@ func (r Rec) U32(off int) uint32 {
 	return binary.LittleEndian.Uint32(r.Data[off:])
 }
 
-// u16 returns the little-endian 16-bit value at off of the body, or 0.
+// U16 returns the little-endian 16-bit value at off of the body, or 0.
 func (r Rec) U16(off int) uint16 {
 	if off < 0 || off+2 > len(r.Data) {
 		return 0

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// lineReader is the state machine behind ReadXmlLines and
+// lineReader is the state machine behind ReadLines and
 // ReadElementLines (lines.go): a stack with one entry per open
 // element, the frames of open paragraphs, rows, cells, text boxes, shapes
 // and alternate-content blocks, and the page counters of §7.2.
@@ -63,7 +63,7 @@ type lineAt struct {
 }
 
 type objAt struct {
-	XmlObject
+	Object
 	at pageRef
 }
 
@@ -88,7 +88,7 @@ func (lr *lineReader) result() *xmlLines {
 	}
 	for _, o := range lr.objs {
 		o.Page = pick(o.at)
-		out.Objects = append(out.Objects, o.XmlObject)
+		out.Objects = append(out.Objects, o.Object)
 	}
 	return out
 }
@@ -109,7 +109,7 @@ func (lr *lineReader) push(n xml.Name, f *frame) {
 }
 
 // token handles one token. Elements to skip are consumed through d.
-func (lr *lineReader) token(d *XmlDecoder, tok xml.Token) error {
+func (lr *lineReader) token(d *Decoder, tok xml.Token) error {
 	switch t := tok.(type) {
 	case xml.StartElement:
 		return lr.start(d, t)
@@ -123,7 +123,7 @@ func (lr *lineReader) token(d *XmlDecoder, tok xml.Token) error {
 	return nil
 }
 
-func (lr *lineReader) start(d *XmlDecoder, se xml.StartElement) error {
+func (lr *lineReader) start(d *Decoder, se xml.StartElement) error {
 	n := se.Name
 	var f *frame
 	skip := false
@@ -337,7 +337,7 @@ func (lr *lineReader) object(k objKind, id string) {
 	if !lr.opt.Objects || id == "" {
 		return
 	}
-	lr.objs = append(lr.objs, objAt{XmlObject: XmlObject{Kind: k, ID: id, Ph: lr.ph(), Line: len(lr.lines)}, at: lr.cur})
+	lr.objs = append(lr.objs, objAt{Object: Object{Kind: k, ID: id, Ph: lr.ph(), Line: len(lr.lines)}, at: lr.cur})
 }
 
 // addText appends text to the innermost open paragraph.
@@ -402,7 +402,7 @@ func (lr *lineReader) end() {
 		lr.boxes--
 		text := strings.TrimSpace(strings.ReplaceAll(strings.Join(f.parts, " "), "\t", " "))
 		if text != "" && lr.opt.Objects {
-			lr.objs = append(lr.objs, objAt{XmlObject: XmlObject{Kind: ObjTextBox, Text: text, Ph: lr.ph(), Line: len(lr.lines)}, at: f.page})
+			lr.objs = append(lr.objs, objAt{Object: Object{Kind: ObjTextBox, Text: text, Ph: lr.ph(), Line: len(lr.lines)}, at: f.page})
 		}
 	case fBoxLines:
 		lr.boxes--

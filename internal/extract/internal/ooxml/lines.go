@@ -7,7 +7,7 @@ import (
 )
 
 // This file is the shared OOXML paragraph reader of reference/extraction.md
-// §4 (ReadXmlLines), used for Word parts, PowerPoint slides and notes,
+// §4 (ReadLines), used for Word parts, PowerPoint slides and notes,
 // SmartArt data, and Excel drawings. It streams WordprocessingML (w:) and
 // DrawingML (a:) alike:
 //
@@ -52,7 +52,7 @@ import (
 // the shape is no placeholder or the ph has no type) so slide readers can
 // skip or collect sldNum, dt, hdr, ftr and sldImg placeholders.
 
-// LineOptions choose what ReadXmlLines does beyond paragraphs and rows.
+// LineOptions choose what ReadLines does beyond paragraphs and rows.
 type LineOptions struct {
 	Depth   int  // element nesting limit; 0 means DefaultLimits.XMLDepth
 	Pages   bool // count Word pages (§7.2)
@@ -70,7 +70,7 @@ type xmlLine struct {
 	Blank int
 }
 
-// objKind is the kind of an XmlObject.
+// objKind is the kind of an Object.
 type objKind uint8
 
 const (
@@ -81,8 +81,8 @@ const (
 	ObjEmbed                       // ID: the relationship id of an embedded object
 )
 
-// XmlObject is one collected object.
-type XmlObject struct {
+// Object is one collected object.
+type Object struct {
 	Kind objKind
 	ID   string
 	Text string
@@ -93,21 +93,21 @@ type XmlObject struct {
 	Line int
 }
 
-// xmlLines is what ReadXmlLines returns.
+// xmlLines is what ReadLines returns.
 type xmlLines struct {
 	Lines   []xmlLine
-	Objects []XmlObject
+	Objects []Object
 	// Rendered reports that the part had a w:lastRenderedPageBreak (pages
 	// were counted in rendered mode).
 	Rendered bool
 	// Setup is the body's page setup (with LineOptions.Pages).
 	Setup PageSetup
-	// Root is the part's root element (ReadXmlLines only); PowerPoint
+	// Root is the part's root element (ReadLines only); PowerPoint
 	// reads a slide's show attribute from it.
 	Root xml.StartElement
 }
 
-// texts returns the line texts.
+// Texts returns the line texts.
 func (x *xmlLines) Texts() []string {
 	out := make([]string, 0, len(x.Lines))
 	for _, l := range x.Lines {
@@ -116,11 +116,11 @@ func (x *xmlLines) Texts() []string {
 	return out
 }
 
-// ReadXmlLines reads a whole XML part (see the comment at the top of this
+// ReadLines reads a whole XML part (see the comment at the top of this
 // file). Errors: broken XML, a DTD, nesting deeper than opt.Depth, and
 // read errors of r (such as *SizeError).
-func ReadXmlLines(r io.Reader, opt LineOptions) (*xmlLines, error) {
-	d := NewXMLDecoder(r, opt.Depth)
+func ReadLines(r io.Reader, opt LineOptions) (*xmlLines, error) {
+	d := NewDecoder(r, opt.Depth)
 	lr := newLineReader(opt)
 	var root xml.StartElement
 	for {
@@ -146,12 +146,12 @@ func ReadXmlLines(r io.Reader, opt LineOptions) (*xmlLines, error) {
 }
 
 // ReadElementLines reads the element whose StartElement d returned last
-// (start), up to and including its end element, as ReadXmlLines reads a
+// (start), up to and including its end element, as ReadLines reads a
 // whole part. Excel drawings call it once per anchor (xdr:twoCellAnchor …)
 // to get the anchor's text-box paragraphs as Lines and its charts and
 // SmartArt as Objects, in XML order. The caller handles mc:AlternateContent
 // around the element.
-func ReadElementLines(d *XmlDecoder, start xml.StartElement, opt LineOptions) (*xmlLines, error) {
+func ReadElementLines(d *Decoder, start xml.StartElement, opt LineOptions) (*xmlLines, error) {
 	lr := newLineReader(opt)
 	stop := d.Depth() - 1
 	if err := lr.token(d, start); err != nil {

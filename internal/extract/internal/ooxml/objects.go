@@ -34,7 +34,7 @@ func readChartText(p *Pkg, part string) (string, error) {
 			vals = append(vals, s)
 		}
 	}
-	err := p.EachToken(part, func(d *XmlDecoder, tok xml.Token) error {
+	err := p.EachToken(part, func(d *Decoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			n := t.Name
@@ -106,7 +106,7 @@ func readDiagramText(p *Pkg, part string) (string, error) {
 		return "", err
 	}
 	defer rc.Close()
-	x, err := ReadXmlLines(rc, LineOptions{Depth: p.Lim.XMLDepth})
+	x, err := ReadLines(rc, LineOptions{Depth: p.Lim.XMLDepth})
 	if err != nil {
 		return "", fmt.Errorf("parse %s: %w", part, err)
 	}
@@ -121,7 +121,7 @@ func readDiagramText(p *Pkg, part string) (string, error) {
 //
 // source is the part holding the reference; a missing relationship is
 // logged as "<source>#<id>".
-func ObjectText(p *Pkg, source string, rels map[string]Rel, o XmlObject) (text, logLine string, err error) {
+func ObjectText(p *Pkg, source string, rels map[string]Rel, o Object) (text, logLine string, err error) {
 	r, ok := rels[o.ID]
 	if !ok || r.Target == "" {
 		return "", PartLog(source + "#" + o.ID), nil

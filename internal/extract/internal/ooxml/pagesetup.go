@@ -36,6 +36,6 @@ func (s *PageSetup) read(se xml.StartElement) {
 	}
 }
 
-// Lines names what ReadXmlLines returns, for readers that adjust its
+// Lines names what ReadLines returns, for readers that adjust its
 // pages (the Word page estimate).
 type Lines = xmlLines

@@ -11,7 +11,7 @@ const DocumentPart = "word/document.xml"
 // PowerPoint package read: a seam to check the panic guard.
 var Fault func()
 
-// PartLines runs ReadXmlLines over one part.
+// PartLines runs ReadLines over one part.
 func PartLines(p *Pkg, part string, opt LineOptions) (*xmlLines, error) {
 	rc, err := p.Open(part)
 	if err != nil {
@@ -19,7 +19,7 @@ func PartLines(p *Pkg, part string, opt LineOptions) (*xmlLines, error) {
 	}
 	defer rc.Close()
 	opt.Depth = p.Lim.XMLDepth
-	x, err := ReadXmlLines(rc, opt)
+	x, err := ReadLines(rc, opt)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", part, err)
 	}

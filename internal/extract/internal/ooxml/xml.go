@@ -48,32 +48,32 @@ func IsS(n xml.Name) bool   { return n.Space == nsS || n.Space == nsSS }
 // them shuts out entity tricks (reference/extraction.md §13).
 var ErrDTD = errors.New("extract: XML with a DTD refused")
 
-// XmlDecoder streams one XML part through encoding/xml with namespaces
+// Decoder streams one XML part through encoding/xml with namespaces
 // resolved (Name.Space is the URI), refusing DTDs and element nesting
 // deeper than a limit. Token returns the same tokens as xml.Decoder.Token;
 // CharData is only valid until the next call.
-type XmlDecoder struct {
+type Decoder struct {
 	d     *xml.Decoder
 	depth int
 	max   int
 }
 
-func NewXMLDecoder(r io.Reader, maxDepth int) *XmlDecoder {
+func NewDecoder(r io.Reader, maxDepth int) *Decoder {
 	if maxDepth <= 0 {
 		maxDepth = extract.DefaultLimits.XMLDepth
 	}
 	d := xml.NewDecoder(r)
 	d.Strict = true
-	d.CharsetReader = XmlCharset
-	return &XmlDecoder{d: d, max: maxDepth}
+	d.CharsetReader = CharsetReader
+	return &Decoder{d: d, max: maxDepth}
 }
 
-// XmlCharset decodes a part whose XML declaration names another encoding
+// CharsetReader decodes a part whose XML declaration names another encoding
 // than UTF-8 (some Japanese tools write Shift_JIS), by its label. The
 // labels are those of the encodings Office files are written in; a table
 // here instead of x/text's htmlindex, whose package initialisation (every
 // WHATWG label, language tables) every fumibako command paid at start-up.
-func XmlCharset(label string, input io.Reader) (io.Reader, error) {
+func CharsetReader(label string, input io.Reader) (io.Reader, error) {
 	var e encoding.Encoding
 	switch strings.ToLower(strings.TrimSpace(label)) {
 	case "utf-8", "utf8", "unicode-1-1-utf-8", "us-ascii", "ascii":
@@ -97,7 +97,7 @@ func XmlCharset(label string, input io.Reader) (io.Reader, error) {
 }
 
 // Token returns the next token. Errors carry the input offset.
-func (x *XmlDecoder) Token() (xml.Token, error) {
+func (x *Decoder) Token() (xml.Token, error) {
 	tok, err := x.d.Token()
 	if err != nil {
 		if err == io.EOF {
@@ -125,11 +125,11 @@ func (x *XmlDecoder) Token() (xml.Token, error) {
 }
 
 // Depth is the number of elements open after the last token.
-func (x *XmlDecoder) Depth() int { return x.depth }
+func (x *Decoder) Depth() int { return x.depth }
 
 // Skip consumes tokens up to the end of the element whose StartElement was
 // returned last.
-func (x *XmlDecoder) Skip() error {
+func (x *Decoder) Skip() error {
 	target := x.depth - 1
 	for x.depth > target {
 		if _, err := x.Token(); err != nil {
@@ -142,7 +142,7 @@ func (x *XmlDecoder) Skip() error {
 	return nil
 }
 
-// attr returns the value of the attribute with the given local name in any
+// Attr returns the value of the attribute with the given local name in any
 // namespace (OOXML attributes such as w:val or r:id are found by local
 // name; use attrNS where two namespaces share a local name).
 func Attr(se xml.StartElement, local string) string {

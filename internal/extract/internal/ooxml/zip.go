@@ -21,7 +21,7 @@ import (
 // LibreOffice) detects it with errors.Is and the others record MsgCorrupt.
 var ErrNotZip = extract.ErrNotZip
 
-// pkg is an opened OOXML package (a ZIP) whose parts are read under the
+// Pkg is an opened OOXML package (a ZIP) whose parts are read under the
 // limits of reference/extraction.md §13:
 //   - more than Limits.ZipEntries entries fails at open;
 //   - a part whose declared or actual uncompressed size exceeds
@@ -50,12 +50,12 @@ type Pkg struct {
 	rels   map[string]map[string]Rel
 }
 
-// budget counts the uncompressed bytes read from a file's packages.
+// Budget counts the uncompressed bytes read from a file's packages.
 type Budget struct {
 	used, Max int64
 }
 
-// rel is one relationship of a part: its type URI and the target part name
+// Rel is one relationship of a part: its type URI and the target part name
 // resolved against the source part's folder.
 type Rel struct {
 	Type   string
@@ -160,20 +160,20 @@ func PartKey(name string) string {
 	return strings.ToLower(strings.TrimPrefix(strings.ReplaceAll(name, `\`, "/"), "/"))
 }
 
-// has reports whether the package holds the part.
+// Has reports whether the package holds the part.
 func (p *Pkg) Has(name string) bool {
 	_, ok := p.Parts[PartKey(name)]
 	return ok
 }
 
-// partNames returns the part names (as stored, "/" separated, no leading
+// PartNames returns the part names (as stored, "/" separated, no leading
 // slash) in archive order.
 func (p *Pkg) PartNames() []string { return p.names }
 
 // ErrNoPart is returned by open and read for a missing part.
 var ErrNoPart = errors.New("extract: part not found")
 
-// open streams one part under the limits. Errors: ErrNoPart (wrapped) for a
+// Open streams one part under the limits. Errors: ErrNoPart (wrapped) for a
 // missing part, *SizeError for a broken limit (at open when the declared
 // size is too large, else while reading), other errors for a broken ZIP.
 func (p *Pkg) Open(name string) (io.ReadCloser, error) {
@@ -192,7 +192,7 @@ func (p *Pkg) Open(name string) (io.ReadCloser, error) {
 	return &partReader{rc: rc, r: io.LimitReader(rc, declared+1), p: p, name: name, declared: declared}, nil
 }
 
-// read returns a whole part (see open).
+// Read returns a whole part (see open).
 func (p *Pkg) Read(name string) ([]byte, error) {
 	rc, err := p.Open(name)
 	if err != nil {
@@ -240,7 +240,7 @@ func (r *partReader) Read(b []byte) (int, error) {
 
 func (r *partReader) Close() error { return r.rc.Close() }
 
-// relsOf returns the relationships of a part by id: internal targets only
+// RelsOf returns the relationships of a part by id: internal targets only
 // (TargetMode="External" is ignored), resolved relative to the part's
 // folder with ".." allowed and a leading "/" meaning the package root;
 // percent-escapes in targets are decoded. A part without a .rels part has
@@ -258,7 +258,7 @@ func (p *Pkg) RelsOf(part string) (map[string]Rel, error) {
 		p.rels[k] = m
 		return m, nil
 	}
-	err := p.EachStart(relsName, func(_ *XmlDecoder, se xml.StartElement) error {
+	err := p.EachStart(relsName, func(_ *Decoder, se xml.StartElement) error {
 		if se.Name.Local != "Relationship" {
 			return nil
 		}
@@ -278,17 +278,17 @@ func (p *Pkg) RelsOf(part string) (map[string]Rel, error) {
 	return m, nil
 }
 
-// eachToken streams part and calls fn for every token, with the decoder
+// EachToken streams part and calls fn for every token, with the decoder
 // just past it (after a start element fn may read or skip the element's
 // content; CharData is valid only during the call). Parse errors and fn's
 // errors come back as "parse <part>: …".
-func (p *Pkg) EachToken(part string, fn func(d *XmlDecoder, tok xml.Token) error) error {
+func (p *Pkg) EachToken(part string, fn func(d *Decoder, tok xml.Token) error) error {
 	rc, err := p.Open(part)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	d := NewXMLDecoder(rc, p.Lim.XMLDepth)
+	d := NewDecoder(rc, p.Lim.XMLDepth)
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -303,9 +303,9 @@ func (p *Pkg) EachToken(part string, fn func(d *XmlDecoder, tok xml.Token) error
 	}
 }
 
-// eachStart is eachToken for the start elements only.
-func (p *Pkg) EachStart(part string, fn func(d *XmlDecoder, se xml.StartElement) error) error {
-	return p.EachToken(part, func(d *XmlDecoder, tok xml.Token) error {
+// EachStart is eachToken for the start elements only.
+func (p *Pkg) EachStart(part string, fn func(d *Decoder, se xml.StartElement) error) error {
+	return p.EachToken(part, func(d *Decoder, tok xml.Token) error {
 		if se, ok := tok.(xml.StartElement); ok {
 			return fn(d, se)
 		}

@@ -103,7 +103,7 @@ func ParseRefCol(ref []byte) (int, bool) {
 
 // ElementText reads the character data of the element just started on
 // the shared decoder (drawings).
-func ElementText(d *ooxml.XmlDecoder) (string, error) {
+func ElementText(d *ooxml.Decoder) (string, error) {
 	var b strings.Builder
 	stop := d.Depth() - 1
 	for d.Depth() > stop {

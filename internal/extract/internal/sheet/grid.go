@@ -21,11 +21,11 @@ import (
 //	                           sorted by row, column
 //	<sheet>[ヘッダー・フッター] HeaderFooter.lines()
 
-// ErrXlsTooMuchText is the cause of MsgOutOfMemory: the text of a workbook
+// ErrTooMuchText is the cause of MsgOutOfMemory: the text of a workbook
 // would exceed TextCap (reference/extraction.md §13, "sheet text in
 // memory about 1 GB → out of memory"; kept lower so a worker stays within
 // its memory cap).
-var ErrXlsTooMuchText = errors.New("extract: workbook text exceeds the in-memory cap")
+var ErrTooMuchText = errors.New("extract: workbook text exceeds the in-memory cap")
 
 // TextCap is the most bytes of cell, string-table and object text one
 // workbook may hold in memory; a variable so tests can lower it.
@@ -34,12 +34,12 @@ var TextCap int64 = 256 << 20
 // Budget counts the text bytes a workbook holds.
 type Budget struct{ used, max int64 }
 
-func NewXlsBudget() *Budget { return &Budget{max: TextCap} }
+func NewBudget() *Budget { return &Budget{max: TextCap} }
 
 func (b *Budget) Add(n int) error {
 	b.used += int64(n)
 	if b.used > b.max {
-		return ErrXlsTooMuchText
+		return ErrTooMuchText
 	}
 	return nil
 }
@@ -66,14 +66,14 @@ type Sheet struct {
 	formulaRows map[int]bool
 }
 
-func NewXlsSheet(name string, b *Budget) *Sheet {
+func New(name string, b *Budget) *Sheet {
 	return &Sheet{Name: name, Rows: map[int][]Cell{}, budget: b}
 }
 
 // cellOverhead approximates the memory of one stored cell besides its text.
 const cellOverhead = 24
 
-// cell records the display value of the cell at 1-based row and col; an
+// Cell records the display value of the cell at 1-based row and col; an
 // empty value is no cell (Excel's export leaves the field empty).
 func (s *Sheet) Cell(row, col int, text string) error {
 	if text == "" || row < 1 || col < 1 || row > 1048576 || col > 16384 {
@@ -88,7 +88,7 @@ func (s *Sheet) Cell(row, col int, text string) error {
 	return nil
 }
 
-// object records a comment or shape text at 1-based row and col.
+// Object records a comment or shape text at 1-based row and col.
 func (s *Sheet) Object(list *[]object, row, col int, text string) error {
 	if strings.TrimSpace(text) == "" {
 		return nil
@@ -100,7 +100,7 @@ func (s *Sheet) Object(list *[]object, row, col int, text string) error {
 	return nil
 }
 
-// chartObject records a chart at 1-based row and col; its text comes
+// ChartObject records a chart at 1-based row and col; its text comes
 // once every sheet is read (xls.book.resolveCharts).
 func (s *Sheet) ChartObject(row, col int, c any) {
 	s.Shapes = append(s.Shapes, object{row: max(row, 1), col: max(col, 1), seq: len(s.Shapes), Chart: c})
@@ -151,7 +151,7 @@ func (s *Sheet) lines() ([]string, error) {
 // those, the native readers show the cached value as Excel does.
 var FormulaTrace func(sheet string, row int)
 
-// formulaCell records a cell whose value is a cached formula result.
+// FormulaCell records a cell whose value is a cached formula result.
 func (s *Sheet) FormulaCell(row, col int, text string) error {
 	if FormulaTrace != nil && row >= 1 {
 		if s.formulaRows == nil {
@@ -186,7 +186,7 @@ func objectLines(objs []object) []string {
 	return out
 }
 
-// places appends the sheet's places that hold text.
+// Places appends the sheet's places that hold text.
 func (s *Sheet) Places(res *extract.Result) error {
 	lines, err := s.lines()
 	if err != nil {

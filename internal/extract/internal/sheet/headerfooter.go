@@ -16,7 +16,7 @@ type HeaderFooter struct {
 	Parts                            map[string]string // oddHeader, firstFooter, … → raw text
 }
 
-// read reads the headerFooter element just started.
+// Read reads the headerFooter element just started.
 func (h *HeaderFooter) Read(d *Scanner) error {
 	h.DifferentFirst = On(string(d.Attr("differentFirst")))
 	h.DifferentOddEven = On(string(d.Attr("differentOddEven")))
@@ -50,7 +50,7 @@ func On(v string) bool {
 	return v == "1" || strings.EqualFold(v, "true")
 }
 
-// lines returns the [ヘッダー・フッター] lines (reference/extraction.md
+// Lines returns the [ヘッダー・フッター] lines (reference/extraction.md
 // §5.6): headers, then footers; within each the first page (only when
 // differentFirst is on), odd pages, even pages (only when differentOddEven
 // is on). Each section (&L, &C, &R) is split at newlines with codes

@@ -24,7 +24,7 @@ import (
 // as the XML specification requires. It refuses DTDs, unknown entities,
 // invalid UTF-8, mismatched end elements and nesting deeper than a limit.
 // A part whose XML declaration names another encoding than UTF-8 is
-// decoded first (ooxml.XmlCharset). Names are matched by local name: a prefix
+// decoded first (ooxml.CharsetReader). Names are matched by local name: a prefix
 // (x:c) is dropped.
 type Scanner struct {
 	r     *bufio.Reader
@@ -52,7 +52,7 @@ const (
 	scanText
 )
 
-func NewXlScanner(r io.Reader, maxDepth int) (*Scanner, error) {
+func NewScanner(r io.Reader, maxDepth int) (*Scanner, error) {
 	if maxDepth <= 0 {
 		maxDepth = extract.DefaultLimits.XMLDepth
 	}
@@ -66,7 +66,7 @@ func NewXlScanner(r io.Reader, maxDepth int) (*Scanner, error) {
 		return nil, errors.New("UTF-16 XML is not supported")
 	}
 	if label := declaredEncoding(head); label != "" {
-		cr, err := ooxml.XmlCharset(label, br)
+		cr, err := ooxml.CharsetReader(label, br)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +117,7 @@ func (s *Scanner) errorf(format string, a ...any) error {
 // until its end element has been returned.
 func (s *Scanner) Depth() int { return len(s.ends) }
 
-// next moves to the next start element, end element or non-empty text
+// Next moves to the next start element, end element or non-empty text
 // inside the root element. It returns io.EOF after the document.
 func (s *Scanner) Next() error {
 	if s.PendingEnd {
@@ -389,7 +389,7 @@ func unentity(dst, raw []byte, entities bool) ([]byte, error) {
 	return dst, nil
 }
 
-// attr returns the value of the attribute with the given local name of the
+// Attr returns the value of the attribute with the given local name of the
 // current start element (nil when absent). The value is a view valid until
 // the next call unless it held references, which are decoded into a new
 // slice.
@@ -430,7 +430,7 @@ func (s *Scanner) Attr(local string) []byte {
 	return nil
 }
 
-// skip consumes the rest of the current start element up to its end.
+// Skip consumes the rest of the current start element up to its end.
 func (s *Scanner) Skip() error {
 	target := len(s.ends) - 1
 	for len(s.ends) > target {

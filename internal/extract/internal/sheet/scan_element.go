@@ -23,7 +23,7 @@ func (s *Scanner) eachInElement(visit func()) error {
 	return nil
 }
 
-// elementText returns the character data of the current start element up
+// ElementText returns the character data of the current start element up
 // to its end (nested elements' text included).
 func (s *Scanner) ElementText() (string, error) {
 	s.acc = s.acc[:0]
@@ -38,7 +38,7 @@ func (s *Scanner) ElementText() (string, error) {
 	return string(s.acc), nil
 }
 
-// richText reads the rest of a string item (si, is, or a comment's text)
+// RichText reads the rest of a string item (si, is, or a comment's text)
 // whose start element is current: the t elements outside rPh (phonetic
 // guides), concatenated, with _xHHHH_ escapes decoded.
 func (s *Scanner) RichText() (string, error) {

@@ -13,7 +13,7 @@ import (
 // scanEvents renders the scanner's tokens as "<name", ">name" and
 // "'text" lines, adjacent texts merged.
 func scanEvents(data []byte) (string, error) {
-	s, err := NewXlScanner(bytes.NewReader(data), 100)
+	s, err := NewScanner(bytes.NewReader(data), 100)
 	if err != nil {
 		return "", err
 	}
@@ -46,7 +46,7 @@ func scanEvents(data []byte) (string, error) {
 func stdEvents(data []byte) (string, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
-	d.CharsetReader = ooxml.XmlCharset
+	d.CharsetReader = ooxml.CharsetReader
 	var out []string
 	depth := 0
 	for {
@@ -117,7 +117,7 @@ func TestXlScanner(t *testing.T) {
 }
 
 func TestXlScannerAttr(t *testing.T) {
-	s, err := NewXlScanner(strings.NewReader(`<c  r = "B2" x:s='3' t="s&amp;t" empty=""/>`), 10)
+	s, err := NewScanner(strings.NewReader(`<c  r = "B2" x:s='3' t="s&amp;t" empty=""/>`), 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,11 +18,11 @@ type Styles struct {
 	general *numfmt.Format
 }
 
-func NewXlStyles() *Styles {
+func NewStyles() *Styles {
 	return &Styles{Codes: map[int]string{}, ByID: map[int]*numfmt.Format{}, general: &numfmt.Format{General: true}}
 }
 
-// format returns the compiled format of style index s.
+// Format returns the compiled format of style index s.
 func (st *Styles) Format(s int) *numfmt.Format {
 	if s < 0 || s >= len(st.XfFmt) {
 		return st.general
@@ -45,9 +45,9 @@ func (st *Styles) Format(s int) *numfmt.Format {
 
 // ReadStyles reads numFmts and cellXfs of xl/styles.xml.
 func ReadStyles(p *ooxml.Pkg, part string) (*Styles, error) {
-	st := NewXlStyles()
+	st := NewStyles()
 	inXfs := false
-	err := p.EachToken(part, func(d *ooxml.XmlDecoder, tok xml.Token) error {
+	err := p.EachToken(part, func(d *ooxml.Decoder, tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {

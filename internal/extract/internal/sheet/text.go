@@ -7,7 +7,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 )
 
-// xlLS is the in-cell line break of Excel places (reference/extraction.md
+// LS is the in-cell line break of Excel places (reference/extraction.md
 // §3, U+2028).
 const LS = "\u2028"
 

@@ -1,4 +1,4 @@
-package cfb
+package streams
 
 import (
 	"bytes"
@@ -10,26 +10,20 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/officefile"
-	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
-
-// The compound-file (MS-CFB) side of the native Word and PowerPoint
-// readers: parse the file once (package officefile/cfb), refuse encrypted
-// ones from that parse before any stream is read (package officefile,
-// reference/extraction.md §10), and read whole streams with their sizes
-// checked before any allocation.
 
 // errNotCompound is the cause when a .doc or .ppt is not a compound file
 // (RTF, HTML, text or a ZIP named .doc): the native readers leave it to the
 // converter.
 var errNotCompound = errors.New("extract: not a compound file")
 
-// compound is an open MS-CFB file, or a compound file embedded in one.
-type Compound struct {
+// File is an open MS-CFB file, or a compound file embedded in one.
+type File struct {
 	closer  io.Closer
 	size    int64
-	file    *ole.File
-	streams map[string]*ole.Entry // streams by lower-case path ("objectpool/_12/workbook")
+	file    *cfb.File
+	streams map[string]*cfb.Entry // streams by lower-case path ("objectpool/_12/workbook")
 	folders map[string]bool       // lower-case paths of storages holding streams, "/"-terminated
 	limit   int64                 // bytes one stream may hold
 	Read    *int64                // bytes of streams read so far, shared with embedded files
@@ -39,10 +33,10 @@ type Compound struct {
 // file is parsed (sector walks then cost no system calls).
 const memoryFile = 64 << 20
 
-// OpenCompound opens path, classifies its protection and lists its
+// Open opens path, classifies its protection and lists its
 // streams. Password and Rights fail with their fixed messages; a file that
 // is not a compound file fails with errNotCompound in the chain.
-func OpenCompound(path string, lim extract.Limits) (*Compound, error) {
+func Open(path string, lim extract.Limits) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, extract.Corrupt(err)
@@ -77,18 +71,18 @@ func OpenCompound(path string, lim extract.Limits) (*Compound, error) {
 	return c, nil
 }
 
-// OpenCompoundBytes is OpenCompound for a file held in memory.
-func OpenCompoundBytes(data []byte, lim extract.Limits) (*Compound, error) {
+// OpenBytes is Open for a file held in memory.
+func OpenBytes(data []byte, lim extract.Limits) (*File, error) {
 	var read int64
 	return openChecked(bytes.NewReader(data), int64(len(data)), lim, &read)
 }
 
-// OpenEmbedded is OpenCompoundBytes for a compound file embedded in
+// OpenEmbedded is OpenBytes for a compound file embedded in
 // another, with the errors the embedded-object reader expects: a
 // protection failure as an *extract.Error, a malformed container as the
 // parse's own error. read counts the stream bytes read, shared with the
 // file it is embedded in.
-func OpenEmbedded(data []byte, lim extract.Limits, read *int64) (*Compound, error) {
+func OpenEmbedded(data []byte, lim extract.Limits, read *int64) (*File, error) {
 	f, problem, err := parse(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, err
@@ -96,12 +90,12 @@ func OpenEmbedded(data []byte, lim extract.Limits, read *int64) (*Compound, erro
 	if problem != nil {
 		return nil, problem
 	}
-	return newCompound(f, lim, read), nil
+	return newFile(f, lim, read), nil
 }
 
 // openChecked parses ra, refuses it when it is encrypted, malformed or no
 // compound file, and lists its streams.
-func openChecked(ra io.ReaderAt, size int64, lim extract.Limits, read *int64) (*Compound, error) {
+func openChecked(ra io.ReaderAt, size int64, lim extract.Limits, read *int64) (*File, error) {
 	f, problem, err := parse(ra, size)
 	if err != nil {
 		return nil, err
@@ -109,13 +103,13 @@ func openChecked(ra io.ReaderAt, size int64, lim extract.Limits, read *int64) (*
 	if problem != nil {
 		return nil, extract.Corrupt(problem)
 	}
-	return newCompound(f, lim, read), nil
+	return newFile(f, lim, read), nil
 }
 
 // parse sniffs ra, parses it once and classifies its protection from that
 // parse. err refuses the file (encrypted, no compound file); problem is
 // why the container cannot be read (then f is nil or unusable).
-func parse(ra io.ReaderAt, size int64) (f *ole.File, problem, err error) {
+func parse(ra io.ReaderAt, size int64) (f *cfb.File, problem, err error) {
 	format, err := officefile.Sniff(ra, size)
 	if err != nil {
 		return nil, nil, extract.Corrupt(err)
@@ -123,7 +117,7 @@ func parse(ra io.ReaderAt, size int64) (f *ole.File, problem, err error) {
 	if format != officefile.FormatCFB {
 		return nil, nil, extract.Corrupt(fmt.Errorf("%w (%s)", errNotCompound, format))
 	}
-	f, err = ole.Open(ra, size)
+	f, err = cfb.Open(ra, size)
 	if err != nil {
 		return nil, err, nil // Detect calls such a file Legacy
 	}
@@ -144,10 +138,10 @@ func protection(d officefile.Detection) error {
 	return nil
 }
 
-// newCompound lists the streams of f; read counts the stream bytes read,
+// newFile lists the streams of f; read counts the stream bytes read,
 // across a file and its embedded files.
-func newCompound(f *ole.File, lim extract.Limits, read *int64) *Compound {
-	c := &Compound{file: f, size: f.Size(), limit: lim.ZipPartBytes, Read: read, streams: map[string]*ole.Entry{}, folders: map[string]bool{}}
+func newFile(f *cfb.File, lim extract.Limits, read *int64) *File {
+	c := &File{file: f, size: f.Size(), limit: lim.ZipPartBytes, Read: read, streams: map[string]*cfb.Entry{}, folders: map[string]bool{}}
 	for _, n := range f.Nodes {
 		e := &f.Entries[n.ID]
 		if !e.IsStream() {
@@ -165,28 +159,28 @@ func newCompound(f *ole.File, lim extract.Limits, read *int64) *Compound {
 }
 
 // Close closes the file when it was not read into memory.
-func (c *Compound) Close() error {
+func (c *File) Close() error {
 	if c.closer != nil {
 		return c.closer.Close()
 	}
 	return nil
 }
 
-// has reports whether a stream is at path (names separated by "/",
+// Has reports whether a stream is at path (names separated by "/",
 // ignoring case).
-func (c *Compound) Has(path string) bool {
+func (c *File) Has(path string) bool {
 	_, ok := c.streams[strings.ToLower(path)]
 	return ok
 }
 
-// hasStorage reports whether a storage directly holds streams; prefix is
+// HasStorage reports whether a storage directly holds streams; prefix is
 // its lower-case path ending in "/".
-func (c *Compound) HasStorage(prefix string) bool { return c.folders[prefix] }
+func (c *File) HasStorage(prefix string) bool { return c.folders[prefix] }
 
-// stream reads a whole stream. Its declared size must fit in the file and
+// Stream reads a whole stream. Its declared size must fit in the file and
 // in the per-stream limit, and all streams read from one file together
 // stay under three times the limit.
-func (c *Compound) Stream(path string) ([]byte, error) {
+func (c *File) Stream(path string) ([]byte, error) {
 	e, ok := c.streams[strings.ToLower(path)]
 	if !ok {
 		return nil, fmt.Errorf("stream %q missing", path)
@@ -213,9 +207,9 @@ func (c *Compound) Stream(path string) ([]byte, error) {
 	return buf, nil
 }
 
-// readAt reads n bytes at off of a stream without reading the rest; n is
+// ReadAt reads n bytes at off of a stream without reading the rest; n is
 // at most 64 KiB.
-func (c *Compound) ReadAt(path string, off int64, n int) ([]byte, error) {
+func (c *File) ReadAt(path string, off int64, n int) ([]byte, error) {
 	e, ok := c.streams[strings.ToLower(path)]
 	if !ok {
 		return nil, fmt.Errorf("stream %q missing", path)

@@ -1,4 +1,4 @@
-package cfb
+package streams_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
 
@@ -58,9 +59,9 @@ func TestCFBDamage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Damage(bytes.NewReader(tt.in), int64(len(tt.in)))
+			got := streams.Damage(bytes.NewReader(tt.in), int64(len(tt.in)))
 			if (got != "") != tt.damaged {
-				t.Errorf("cfbDamage = %q, want damaged %v", got, tt.damaged)
+				t.Errorf("Damage = %q, want damaged %v", got, tt.damaged)
 			}
 		})
 	}
@@ -82,7 +83,7 @@ func TestCFBDamageCorpus(t *testing.T) {
 			return nil
 		}
 		n++
-		got := Damage(bytes.NewReader(b), int64(len(b)))
+		got := streams.Damage(bytes.NewReader(b), int64(len(b)))
 		if want := filepath.Base(p) == "OOM_alloc3.xls"; (got != "") != want {
 			t.Errorf("cfbDamage(%s) = %q, want damaged %v", p, got, want)
 		}
@@ -105,8 +106,8 @@ func FuzzCFBDamage(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got := Damage(bytes.NewReader(b), int64(len(b)))
-		if again := Damage(bytes.NewReader(b), int64(len(b))); again != got {
+		got := streams.Damage(bytes.NewReader(b), int64(len(b)))
+		if again := streams.Damage(bytes.NewReader(b), int64(len(b))); again != got {
 			t.Fatalf("cfbDamage not deterministic: %q, then %q", got, again)
 		}
 		if len(b) < 512 && got == "" {

@@ -1,22 +1,18 @@
-package docx
+package ooxml_test
 
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
-	"github.com/fumibako/fumibako/internal/extract/pptx"
 )
 
 func TestResolveTarget(t *testing.T) {
@@ -39,7 +35,7 @@ func TestResolveTarget(t *testing.T) {
 	}
 	for _, tc := range tests {
 		if got := ooxml.ResolveTarget(tc.dir, tc.target); got != tc.want {
-			t.Errorf("resolveTarget(%q, %q) = %q, want %q", tc.dir, tc.target, got, tc.want)
+			t.Errorf("ResolveTarget(%q, %q) = %q, want %q", tc.dir, tc.target, got, tc.want)
 		}
 	}
 }
@@ -82,13 +78,13 @@ func TestPackageLookupAndRels(t *testing.T) {
 		"rId3": {Type: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/image", Target: "media/a.png"},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("relsOf = %v, want %v", got, want)
+		t.Errorf("RelsOf = %v, want %v", got, want)
 	}
 	if !ooxml.RelTypeIs(got["rId2"].Type, "chart") || ooxml.RelTypeIs(got["rId2"].Type, "art") {
 		t.Errorf("relTypeIs must match the last path segment")
 	}
 	if m, err := p.RelsOf("word/none.xml"); err != nil || len(m) != 0 {
-		t.Errorf("relsOf(no .rels) = %v, %v; want empty", m, err)
+		t.Errorf("RelsOf(no .rels) = %v, %v; want empty", m, err)
 	}
 	if _, err := p.Read("word/missing.xml"); !errors.Is(err, ooxml.ErrNoPart) {
 		t.Errorf("read(missing) = %v, want errNoPart", err)
@@ -135,7 +131,7 @@ func TestReadElementLines(t *testing.T) {
 		`<xdr:graphicFrame><a:graphic><a:graphicData><dgm:relIds r:dm="rId2"/></a:graphicData></a:graphic></xdr:graphicFrame>` +
 		`</xdr:grpSp></xdr:absoluteAnchor></mc:Choice><mc:Fallback><xdr:absoluteAnchor/></mc:Fallback></mc:AlternateContent>` +
 		`</xdr:wsDr>`
-	d := ooxml.NewXMLDecoder(strings.NewReader(drawing), 100)
+	d := ooxml.NewDecoder(strings.NewReader(drawing), 100)
 	var got []string
 	for {
 		tok, err := d.Token()
@@ -196,7 +192,7 @@ func TestReadXmlLinesOptions(t *testing.T) {
 		{"boxes", ooxml.LineOptions{Pages: true, Boxes: true, Objects: true}, "1:前後 2:次 | 1:box=箱 表 中 1:4:4 2:5:rId7"},
 	}
 	for _, tc := range tests {
-		x, err := ooxml.ReadXmlLines(strings.NewReader(doc), tc.opt)
+		x, err := ooxml.ReadLines(strings.NewReader(doc), tc.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +211,7 @@ func TestReadXmlLinesOptions(t *testing.T) {
 			}
 		}
 		if got := strings.Join(parts, " "); got != tc.want {
-			t.Errorf("%s: readXmlLines = %q, want %q", tc.name, got, tc.want)
+			t.Errorf("%s: ReadLines = %q, want %q", tc.name, got, tc.want)
 		}
 		if x.Root.Name.Local != "document" {
 			t.Errorf("%s: Root = %v", tc.name, x.Root.Name)
@@ -236,64 +232,19 @@ func TestXMLDecoderRefuses(t *testing.T) {
 		{"empty", ``, 10},
 	}
 	for _, tc := range tests {
-		if _, err := ooxml.ReadXmlLines(strings.NewReader(tc.in), ooxml.LineOptions{Depth: tc.depth}); err == nil {
-			t.Errorf("%s: readXmlLines(%q) succeeded, want an error", tc.name, tc.in)
+		if _, err := ooxml.ReadLines(strings.NewReader(tc.in), ooxml.LineOptions{Depth: tc.depth}); err == nil {
+			t.Errorf("%s: ReadLines(%q) succeeded, want an error", tc.name, tc.in)
 		}
 	}
-	if _, err := ooxml.ReadXmlLines(strings.NewReader(strings.Repeat("<a>", 10)+strings.Repeat("</a>", 10)), ooxml.LineOptions{Depth: 10}); err != nil {
+	if _, err := ooxml.ReadLines(strings.NewReader(strings.Repeat("<a>", 10)+strings.Repeat("</a>", 10)), ooxml.LineOptions{Depth: 10}); err != nil {
 		t.Errorf("depth at the limit: %v", err)
-	}
-}
-
-func TestOOXMLPanicBecomesCorrupt(t *testing.T) {
-	ooxml.Fault = func() { panic("boom") }
-	defer func() { ooxml.Fault = nil }()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	w, _ := zw.Create("word/document.xml")
-	w.Write([]byte("<w:document/>"))
-	zw.Close()
-	for _, r := range []struct {
-		ext  string
-		read extract.Reader
-	}{{".docx", readDocx}, {".pptx", pptx.ReadPptx}} {
-		p := filepath.Join(t.TempDir(), "a"+r.ext)
-		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		res, err := r.read(context.Background(), p, extract.Options{})
-		var fe *extract.Error
-		if res != nil || !errors.As(err, &fe) || fe.Msg != extract.MsgCorrupt || !strings.Contains(fe.Cause.Error(), "boom") {
-			t.Errorf("%s reader with a panic = %v, %v; want Corrupt", r.ext, res, err)
-		}
-	}
-}
-
-func TestOOXMLCancelled(t *testing.T) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	w, _ := zw.Create("ppt/presentation.xml")
-	w.Write([]byte(`<p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:sldIdLst><p:sldId id="1"/></p:sldIdLst></p:presentation>`))
-	w, _ = zw.Create("word/document.xml")
-	w.Write([]byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>`))
-	zw.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	for _, ext := range []string{".docx", ".pptx"} {
-		p := filepath.Join(t.TempDir(), "a"+ext)
-		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := extract.Extract(ctx, p, p, extract.Options{}); !errors.Is(err, context.Canceled) {
-			t.Errorf("%s with a cancelled context: %v, want context.Canceled", ext, err)
-		}
 	}
 }
 
 func TestXMLDeclaredEncoding(t *testing.T) {
 	in := "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><p xmlns=\"http://schemas.openxmlformats.org/drawingml/2006/main\"><t>\x93\xfa\x96\x7b</t></p>"
-	x, err := ooxml.ReadXmlLines(strings.NewReader(in), ooxml.LineOptions{})
+	x, err := ooxml.ReadLines(strings.NewReader(in), ooxml.LineOptions{})
 	if err != nil || len(x.Lines) != 1 || x.Lines[0].Text != "日本" {
-		t.Errorf("readXmlLines(Shift_JIS) = %+v, %v; want 日本", x, err)
+		t.Errorf("ReadLines(Shift_JIS) = %+v, %v; want 日本", x, err)
 	}
 }

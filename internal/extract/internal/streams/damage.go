@@ -1,11 +1,11 @@
-package cfb
+package streams
 
 import (
 	"errors"
 	"fmt"
 	"io"
 
-	ole "github.com/fumibako/fumibako/internal/officefile/cfb"
+	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
 
 // A compound file (MS-CFB) whose container LibreOffice cannot open is
@@ -64,9 +64,9 @@ import (
 // container is sound as far as LibreOffice checks it. Read errors count
 // as damage past the end of the file.
 func Damage(r io.ReaderAt, size int64) string {
-	h, err := ole.ReadHeader(r, size)
+	h, err := cfb.ReadHeader(r, size)
 	switch {
-	case errors.Is(err, ole.ErrFormat):
+	case errors.Is(err, cfb.ErrFormat):
 		return fmt.Sprintf("%d bytes, shorter than the compound file header", size)
 	case err != nil:
 		return "compound file header unreadable: " + errors.Unwrap(err).Error()
@@ -86,11 +86,11 @@ func Damage(r io.ReaderAt, size int64) string {
 	ss := int64(1) << h.Shift
 	// LibreOffice maps sectors with the FAT sectors the header counts (and
 	// the file cannot hold more FAT sectors than sectors).
-	f := ole.OpenHeader(r, size, h, min(int(nfat), int(size/ss)+1))
+	f := cfb.OpenHeader(r, size, h, min(int(nfat), int(size/ss)+1))
 	if dir := h.DirStart; int32(dir) < 0 || (int64(dir)+1)*ss >= size {
 		return fmt.Sprintf("first directory sector %#x is not in the file", dir)
 	}
-	if f.DirStop == ole.StopFATPastEnd {
+	if f.DirStop == cfb.StopFATPastEnd {
 		return fmt.Sprintf("FAT sector %d, which maps directory sector %d, lies past the end of the file", f.StopFAT, f.StopSector)
 	}
 	return checkEntries(f.Entries)
@@ -98,7 +98,7 @@ func Damage(r io.ReaderAt, size int64) string {
 
 // checkEntries walks the directory tree as LibreOffice does and checks
 // each entry it reaches.
-func checkEntries(entries []ole.Entry) string {
+func checkEntries(entries []cfb.Entry) string {
 	seen := make([]bool, len(entries))
 	stack := []uint32{0}
 	for len(stack) > 0 {
@@ -112,7 +112,7 @@ func checkEntries(entries []ole.Entry) string {
 		if n := e.NameLen; n != 0 && n/2-1 > 31 {
 			return fmt.Sprintf("directory entry %d: name length %d", id, n)
 		}
-		if e.Type != ole.TypeStorage {
+		if e.Type != cfb.TypeStorage {
 			if sz := int32(e.SizeLow); sz < 0 {
 				return fmt.Sprintf("directory entry %d: size %d", id, sz)
 			}
@@ -124,11 +124,11 @@ func checkEntries(entries []ole.Entry) string {
 			continue
 		}
 		for _, n := range []uint32{e.Left, e.Right} {
-			if n != ole.NoStream {
+			if n != cfb.NoStream {
 				stack = append(stack, n)
 			}
 		}
-		if (id == 0 || e.Type == ole.TypeStorage) && e.Child != ole.NoStream {
+		if (id == 0 || e.Type == cfb.TypeStorage) && e.Child != cfb.NoStream {
 			stack = append(stack, e.Child)
 		}
 	}
