@@ -58,7 +58,6 @@ func TestFolderCommands(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"folder", "add", filepath.Join(f.root, "none")}, "フォルダが見つかりません"},
 		{[]string{"folder", "add", other}, "が既にあります。"},
 		{[]string{"folder", "add", f.ws}, "ワークスペース"},
 		{[]string{"folder", "add", f.root, "--name", "NUL"}, "使えません"},

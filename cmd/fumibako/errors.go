@@ -6,6 +6,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/source"
 )
 
 // Exit codes, the same for every command (README "Exit codes"; DESIGN.md:
@@ -42,6 +43,7 @@ func (e *env) explain(err error) (code int, lines []string) {
 	var usage *usageError
 	var fatal *fatalError
 	var query *search.QueryError
+	var src *source.Error
 	switch {
 	case err == nil:
 		return exitOK, nil
@@ -57,6 +59,19 @@ func (e *env) explain(err error) (code int, lines []string) {
 		return exitUsage, []string{"fumibako: " + usage.msg, hint}
 	case errors.As(err, &query):
 		return exitUsage, []string{query.Msg}
+	case errors.As(err, &src):
+		lines = []string{fmt.Sprintf(msgErrorHead, src.Msg)}
+		switch src.Kind {
+		case source.Confirm, source.Missing, source.Unknown:
+			lines = append(lines, fmt.Sprintf(msgSourceHint, src.Folder.Index))
+			if src.Kind == source.Confirm && src.Folder.Network {
+				lines = append(lines, source.MsgNetworkWarn)
+			}
+		}
+		if e.verbose && src.Err != nil {
+			lines = append(lines, fmt.Sprintf(msgInternalDetail, src.Err))
+		}
+		return exitFatal, lines
 	case errors.As(err, &fatal):
 		lines = []string{fmt.Sprintf(msgErrorHead, fatal.msg)}
 		if e.verbose && fatal.cause != nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -17,7 +18,7 @@ import (
 func init() {
 	register(&command{name: "folder", args: "サブコマンド [引数]", summary: "クロール対象フォルダ（取り込むフォルダ）を登録・一覧・変更する", order: 10,
 		about: "クロール対象フォルダごとにインデックスが 1 つでき、インデックス名で呼び分けます（既定の名前はフォルダ名）。"})
-	register(&command{name: "folder add", args: "フォルダ [--name インデックス名]", summary: "クロール対象フォルダを登録する", order: 1,
+	register(&command{name: "folder add", args: "フォルダ [--name インデックス名] [--ocr-images]", summary: "クロール対象フォルダを登録する", order: 1,
 		about:    "フォルダを登録します。次の fumibako index で取り込みます。まだつながっていないネットワークドライブのフォルダも登録できます。",
 		examples: []string{`fumibako folder add ~/share/営業`, `fumibako folder add "\\server\共有\経理" --name 経理2024`},
 		minArgs:  1, maxArgs: 1, setup: setupFolderAdd})
@@ -39,9 +40,40 @@ func init() {
 	register(&command{name: "folder disable", args: "インデックス名", summary: "取り込み対象から外す（インデックスは残し、検索できます）", order: 5,
 		examples: []string{"fumibako folder disable 経理2024"},
 		minArgs:  1, maxArgs: 1, setup: setupFolderEnable(false)})
-	register(&command{name: "folder remove", args: "インデックス名", summary: "登録を外す（インデックスは次のインデックス作成で削除します。元のファイルは残ります）", order: 6,
-		examples: []string{"fumibako folder remove 経理2024"},
+	register(&command{name: "folder remove", args: "インデックス名 [--now]", summary: "登録を外す（インデックスは次のインデックス作成で削除します。元のファイルは残ります）", order: 6,
+		about:    "--now を付けると、次のインデックス作成を待たずにインデックスをすぐ削除します（インデックス作成中は使えません）。",
+		examples: []string{"fumibako folder remove 経理2024", "fumibako folder remove 経理2024 --now"},
 		minArgs:  1, maxArgs: 1, setup: setupFolderRemove})
+	register(&command{name: "folder ocr", args: "インデックス名 on|off", summary: "画像ファイル（.tif .png .jpg など）を OCR で取り込むかどうかを切り替える", order: 8,
+		about: `on にすると、そのフォルダの画像ファイル（.tif .tiff .png .jpg .jpeg .bmp）も OCR で読んで取り込みます。
+写真の多いフォルダでは時間がかかるため、既定は off です。off に戻すと、次のインデックス作成で画像ファイルをインデックスから除きます。`,
+		examples: []string{"fumibako folder ocr 営業 on", "fumibako folder ocr 営業 off"},
+		minArgs:  2, maxArgs: 2, setup: setupFolderOCR})
+}
+
+func setupFolderOCR(fs *flag.FlagSet) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		var on bool
+		switch args[1] {
+		case "on":
+			on = true
+		case "off":
+		default:
+			return usagef("folder ocr", msgOCRSwitch, args[1])
+		}
+		err := settingsEdit(e, nil, func(_ *workspace.Workspace, s *workspace.Settings) error {
+			return s.SetOCRImages(args[0], on)
+		})
+		if err != nil {
+			return err
+		}
+		if on {
+			fmt.Fprintf(e.stdout, msgOCRImagesOn+"\n", args[0])
+		} else {
+			fmt.Fprintf(e.stdout, msgOCRImagesOff+"\n", args[0])
+		}
+		return nil
+	}
 }
 
 // settingsEdit opens the workspace and lets edit change its settings
@@ -83,6 +115,7 @@ func openSettings(e *env) (*workspace.Workspace, *workspace.Settings, error) {
 
 func setupFolderAdd(fs *flag.FlagSet) func(*env, []string) error {
 	name := fs.String("name", "", "`インデックス名`（既定: フォルダ名）")
+	images := fs.Bool("ocr-images", false, "画像ファイル（.tif .png .jpg など）も OCR で読んで取り込む")
 	return func(e *env, args []string) error {
 		var r workspace.Root
 		var known []workspace.KnownIndex
@@ -90,12 +123,19 @@ func setupFolderAdd(fs *flag.FlagSet) func(*env, []string) error {
 		err := settingsEdit(e, prepare, func(ws *workspace.Workspace, s *workspace.Settings) error {
 			var err error
 			r, err = s.AddRoot(args[0], *name, ws.Root, known)
+			if err == nil && *images {
+				err = s.SetOCRImages(r.Name, true)
+				r.OCRImages = true
+			}
 			return err
 		})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, msgAddedRoot+"\n", r.Name, r.Path)
+		if w := workspace.FolderWarning(r.Path); w != "" {
+			fmt.Fprintf(e.stderr, msgAddedAbsent+"\n", w)
+		}
 		return nil
 	}
 }
@@ -108,6 +148,12 @@ type rootJSON struct {
 	// Kept marks an index kept without its registration (folder restore
 	// brings it back, folder remove deletes it).
 	Kept bool `json:"kept,omitempty"`
+	// Received marks an index received from elsewhere (indexSources):
+	// searchable, not crawled; Confirmed, that its folder was confirmed.
+	Received  bool `json:"received,omitempty"`
+	Confirmed bool `json:"confirmed,omitempty"`
+	// OCRImages: image files are read by OCR (folder ocr, issue 29).
+	OCRImages bool `json:"ocrImages,omitempty"`
 }
 
 func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
@@ -121,22 +167,39 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 		if *asJSON {
 			out := newJSONLines(e.stdout)
 			for _, r := range s.Roots {
-				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled()})
+				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled(), OCRImages: r.OCRImages})
 			}
 			for _, o := range orphans {
-				out.write(rootJSON{Name: o.Name, Path: o.Path, Kept: true})
+				src, received := s.Source(o.Name)
+				out.write(rootJSON{Name: o.Name, Path: o.Path, Kept: !received, Received: received, Confirmed: src.Confirmed})
 			}
 			return out.err
 		}
 		t := table{head: []string{"インデックス名", "取り込み", "フォルダ"}}
 		for _, r := range s.Roots {
-			t.add(r.Name, enabledWord(r.IsEnabled()), r.Path)
+			w := enabledWord(r.IsEnabled())
+			if r.OCRImages {
+				w += msgOCRImagesMark
+			}
+			t.add(r.Name, w, r.Path)
 		}
 		for _, o := range orphans {
-			t.add(o.Name, stateOrphan, o.Path)
+			t.add(o.Name, orphanState(s, o), o.Path)
 		}
 		return t.write(e.stdout)
 	}
+}
+
+// orphanState is the 取り込み column of an index that no root names.
+func orphanState(s *workspace.Settings, o workspace.KnownIndex) string {
+	src, received := s.Source(o.Name)
+	switch {
+	case received && src.Confirmed:
+		return stateReceived
+	case received:
+		return stateReceivedNew
+	}
+	return stateOrphan
 }
 
 func enabledWord(on bool) string {
@@ -184,6 +247,7 @@ func setupFolderEnable(on bool) func(fs *flag.FlagSet) func(*env, []string) erro
 }
 
 func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
+	now := fs.Bool("now", false, "次のインデックス作成を待たずに、インデックスをすぐ削除する")
 	return func(e *env, args []string) error {
 		var r workspace.Root
 		err := settingsEdit(e, nil, func(ws *workspace.Workspace, s *workspace.Settings) error {
@@ -204,8 +268,42 @@ func setupFolderRemove(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stdout, msgRemovedRoot+"\n", r.Name, r.Path)
+		if *now {
+			return freeNow(e)
+		}
 		return nil
 	}
+}
+
+// freeNow deletes the indexes of removed roots at once: an indexing run
+// that crawls nothing (indexer.Options.FreeOnly), so that the deletion is
+// the same as the next run's, under the workspace lock.
+func freeNow(e *env) error {
+	ws, s, err := openSettings(e)
+	if err != nil {
+		return err
+	}
+	if !indexer.HasRemovedIndexes(ws, s) {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	sum, err := indexer.Run(indexer.Options{Workspace: ws, Settings: s, Body: bodyindex.Store{}, FreeOnly: true, WorkerExe: exe})
+	var lockErr *workspace.LockError
+	if errors.As(err, &lockErr) {
+		// Removed all the same: the running indexing frees it next time.
+		fmt.Fprintln(e.stderr, msgFreeLater)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, n := range sum.Freed {
+		fmt.Fprintf(e.stdout, msgFreedIndex+"\n", n)
+	}
+	return nil
 }
 
 func setupFolderRestore(fs *flag.FlagSet) func(*env, []string) error {
@@ -270,6 +368,9 @@ func orphanIndexes(ws *workspace.Workspace, s *workspace.Settings) []workspace.K
 	}
 	out := make([]workspace.KnownIndex, 0, len(byName))
 	for _, k := range byName {
+		if src, ok := s.Source(k.Name); ok {
+			k.Path = src.Path // where its files are opened from
+		}
 		out = append(out, k)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -327,6 +428,9 @@ func restoreFolders(w io.Writer, ws *workspace.Workspace, s *workspace.Settings,
 		}
 	}
 	for _, o := range orphanIndexes(ws, s) {
+		if _, received := s.Source(o.Name); received {
+			continue // crawled only when the user adds its folder (issue 30)
+		}
 		if !seen[workspace.FoldKey(o.Name)] && o.Path != "" {
 			cands = append(cands, cand{workspace.Root{Name: o.Name, Path: o.Path}, fromList})
 		}

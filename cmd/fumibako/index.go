@@ -41,7 +41,9 @@ func setupIndex(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		if err := checkOnly(s, only); err != nil {
+		// With no root left, a removed root's index is still freed: the
+		// run does that, then says there is nothing to crawl (issue 30).
+		if err := checkOnly(s, only); err != nil && (len(only) > 0 || !indexer.HasRemovedIndexes(ws, s)) {
 			if notice != "" {
 				fmt.Fprintln(e.stderr, notice)
 			}

@@ -39,6 +39,11 @@ type (
 		Error       string `json:"error,omitempty"` // the fatal error's text
 		ExitCode    int    `json:"exitCode"`
 		IngestList  string `json:"ingestList"` // full path of ingest_status.tsv
+		// OCR (issue 29): pages read by OCR in the run; pages and files
+		// waiting for an OCR engine after it.
+		OCRPages        int `json:"ocrPages,omitempty"`
+		OCRWaiting      int `json:"ocrWaiting,omitempty"`
+		OCRWaitingFiles int `json:"ocrWaitingFiles,omitempty"`
 	}
 )
 
@@ -72,6 +77,7 @@ func (u *progressUI) end(sum *indexer.Summary, errText string, code int, listPat
 	if sum != nil {
 		v.Succeeded, v.Failed, v.Postponed, v.Remaining = sum.Succeeded, sum.Failed, sum.Postponed, sum.Remaining
 		v.Dropped, v.CloudOnly, v.Stopped, v.Cancelled, v.NothingToDo = sum.Dropped, sum.CloudOnly, sum.Stopped, sum.Cancelled, sum.NothingToDo
+		v.OCRPages, v.OCRWaiting, v.OCRWaitingFiles = sum.OCRPages, sum.OCRWaitingPages, sum.OCRWaitingFiles
 	}
 	u.json.write(v)
 }

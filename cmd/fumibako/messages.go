@@ -75,6 +75,22 @@ const (
 	msgExportHint     = "ほかのアプリで開いているときは閉じてから、もう一度出力してください。"
 )
 
+// Source folders and opening a hit (issue 30; reference/search.md §9).
+const (
+	msgSourceNoIndex      = "インデックス [%s] はありません（一覧は fumibako folder list で表示します）。"
+	msgSourceHint         = "元のフォルダを確かめてから、fumibako folder source %s フォルダ で登録してください（フォルダを移したときは、移した先を指定します）。"
+	msgReadOnlyImpossible = "受け取ったインデックスのマクロを含められるファイルは読み取り専用でしか開きませんが、読み取り専用のコピーを作れなかったため開きませんでした: %s"
+	msgOpenFailed         = "元のファイルを開けませんでした：%s（%v）"
+	msgOpenedFile         = "元のファイルを開きました：%s"
+	msgOpenedReadOnly     = "元のファイルを読み取り専用のコピーで開きました：%s（コピー: %s）"
+	msgAddedAbsent        = "※ %s"
+	msgFreedIndex         = "インデックス [%s] を削除しました。"
+	msgFreeLater          = "インデックス作成が実行中のため、インデックスは今は削除できません。次のインデックス作成で削除します。"
+	msgMovedRoot          = "インデックスを変更しました（[%s] 場所 %s → %s）。次のインデックス作成で、変わったファイルだけを取り込みます。"
+	stateReceived         = "受け取ったインデックス（取り込みません）"
+	stateReceivedNew      = "受け取ったインデックス（元のフォルダを確かめていません。fumibako folder source で確かめてください）"
+)
+
 // Status, folder list and failures.
 const (
 	msgEnabled        = "対象"
@@ -92,6 +108,10 @@ const (
 	msgAddedRoot      = "クロール対象フォルダを追加しました: [%s] %s（次のインデックス作成で取り込みます）"
 	msgRenamedRoot    = "インデックスの名前を変えました: [%s] → [%s]"
 	msgEnabledRoot    = "[%s] を取り込み対象にしました（次のインデックス作成で取り込みます）。"
+	msgOCRImagesOn    = "[%s] の画像ファイル（.tif .tiff .png .jpg .jpeg .bmp）も OCR で取り込みます（次のインデックス作成で取り込みます）。"
+	msgOCRImagesOff   = "[%s] の画像ファイルは取り込みません（次のインデックス作成でインデックスから除きます）。"
+	msgOCRImagesMark  = "（画像も OCR）"
+	msgOCRSwitch      = "on か off を指定してください: %s"
 	msgDisabledRoot   = "[%s] を取り込み対象から外しました（インデックスはそのまま残し、検索できます）。"
 	msgRemovedRoot    = "クロール対象フォルダから外しました: [%s] %s（インデックスは次のインデックス作成で削除します。元のファイルはそのまま残ります）"
 	msgNoFailureCause = "（原因は記録されていません）"
@@ -103,4 +123,5 @@ const (
 	msgBarFailed = " 失敗 %d"
 	msgBarRate   = " %.1f 件/秒"
 	msgBarLeft   = " 残り %s"
+	msgBarOCR    = " OCR %d/%d ページ"
 )

@@ -180,8 +180,10 @@ func (u *progressUI) draw() {
 
 // statusLine is the terminal's status line in at most cols columns:
 // `[#####.....] 735/760 件 失敗 3 12.5 件/秒 残り 約 2 分  営業\…\見積\a.xlsx`.
-// On a narrow terminal the parts go in this order: the current file, the
-// rate, the time left, the failures.
+// While a file is read by OCR, its pages follow the failures
+// (`OCR 12/300 ページ`, issue 29). On a narrow terminal the parts go in this
+// order: the current file, the rate, the time left, the OCR pages, the
+// failures.
 func statusLine(p indexer.Progress, rate *indexer.Rate, cols int) string {
 	fill := 0
 	if p.Total > 0 {
@@ -189,22 +191,25 @@ func statusLine(p indexer.Progress, rate *indexer.Rate, cols int) string {
 	}
 	bar := "[" + strings.Repeat("#", fill) + strings.Repeat(".", barCells-fill) + "]"
 	// parts in display order; keep says which fit, filled by priority.
-	parts := []string{fmt.Sprintf(msgBar, bar, p.Done, p.Total), "", "", ""}
+	parts := []string{fmt.Sprintf(msgBar, bar, p.Done, p.Total), "", "", "", ""}
 	if p.Failed > 0 {
 		parts[1] = fmt.Sprintf(msgBarFailed, p.Failed)
 	}
+	if p.OCRTotal > 0 {
+		parts[2] = fmt.Sprintf(msgBarOCR, p.OCRDone, p.OCRTotal)
+	}
 	if r := rate.PerSecond(); r > 0 {
-		parts[2] = fmt.Sprintf(msgBarRate, r)
+		parts[3] = fmt.Sprintf(msgBarRate, r)
 	}
 	if left, ok := rate.Left(p.Remaining); ok && p.Remaining > 0 {
-		parts[3] = fmt.Sprintf(msgBarLeft, leftText(left))
+		parts[4] = fmt.Sprintf(msgBarLeft, leftText(left))
 	}
 	if displayWidth(parts[0]) >= cols {
 		return truncateRight(parts[0], cols)
 	}
 	used := displayWidth(parts[0])
-	keep := []bool{true, false, false, false}
-	for _, i := range []int{1, 3, 2} {
+	keep := []bool{true, false, false, false, false}
+	for _, i := range []int{1, 2, 4, 3} {
 		if wd := displayWidth(parts[i]); used+wd <= cols {
 			keep[i], used = true, used+wd
 		}
@@ -216,7 +221,7 @@ func statusLine(p indexer.Progress, rate *indexer.Rate, cols int) string {
 		}
 	}
 	s := b.String()
-	if p.Current != "" && keep[2] && keep[3] {
+	if p.Current != "" && keep[3] && keep[4] {
 		if room := cols - displayWidth(s) - 2; room >= 8 {
 			s += "  " + shortenPath(p.Current, room)
 		}

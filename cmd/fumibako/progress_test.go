@@ -64,6 +64,21 @@ func TestStatusLine(t *testing.T) {
 			t.Errorf("statusLine at %d columns = %q (%d), want %q", tc.cols, got, displayWidth(got), tc.want)
 		}
 	}
+	// A file read by OCR shows its pages after the failures (issue 29).
+	p.OCRDone, p.OCRTotal = 12, 300
+	for _, tc := range []struct {
+		cols int
+		want string
+	}{
+		{90, "[###################.] 735/760 件 失敗 3 OCR 12/300 ページ 20.0 件/秒 残り 約 5 秒"},
+		{70, "[###################.] 735/760 件 失敗 3 OCR 12/300 ページ 20.0 件/秒"},
+		{60, "[###################.] 735/760 件 失敗 3 OCR 12/300 ページ"},
+	} {
+		got := statusLine(p, &rate, tc.cols)
+		if got != tc.want || displayWidth(got) > tc.cols {
+			t.Errorf("statusLine with OCR at %d columns = %q (%d), want %q", tc.cols, got, displayWidth(got), tc.want)
+		}
+	}
 	for d, want := range map[time.Duration]string{3 * time.Second: "約 5 秒", 41 * time.Second: "約 45 秒", 89 * time.Second: "約 1 分", 150 * time.Second: "約 3 分"} {
 		if got := leftText(d); got != want {
 			t.Errorf("leftText(%v) = %q, want %q", d, got, want)

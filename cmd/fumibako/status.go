@@ -47,6 +47,10 @@ type statusJSON struct {
 	CloudOnly int    `json:"cloudOnly"`
 	Last      string `json:"last"` // yyyy/MM/dd HH:mm:ss, "" when never
 	Running   bool   `json:"running"`
+	// OCRWaiting counts the pages of this index's files that wait for an
+	// OCR engine (issue 29), OCRWaitingFiles those files.
+	OCRWaiting      int `json:"ocrWaiting,omitempty"`
+	OCRWaitingFiles int `json:"ocrWaitingFiles,omitempty"`
 }
 
 func setupStatus(fs *flag.FlagSet) func(*env, []string) error {
@@ -59,12 +63,19 @@ func setupStatus(fs *flag.FlagSet) func(*env, []string) error {
 		counts := l.CountByIndex()
 		cloud := indexer.ReadRunStats(ws)
 		running := ws.IsLocked()
+		waiting, _ := indexer.ReadOCRWaiting(ws.OCRWaiting())
+		byIndex := map[string][]indexer.OCRWait{}
+		for _, w := range waiting {
+			name, _ := ingestlist.SplitRelPath(w.RelPath)
+			byIndex[workspace.FoldKey(name)] = append(byIndex[workspace.FoldKey(name)], w)
+		}
 		var rows []statusJSON
 		for _, root := range s.Roots {
 			r := statusJSON{Name: root.Name, Path: root.Path, Enabled: root.IsEnabled(), CloudOnly: cloud[root.Name].CloudOnly, Running: running}
 			if c := counts[workspace.FoldKey(root.Name)]; c != nil {
 				r.Files, r.Done, r.Failed, r.Pending, r.Last = c.Files, c.Done, c.Failed, c.Pending, c.Last
 			}
+			r.OCRWaiting, r.OCRWaitingFiles = indexer.OCRWaitingTotal(byIndex[workspace.FoldKey(root.Name)])
 			rows = append(rows, r)
 		}
 		if *asJSON {
@@ -97,6 +108,9 @@ func setupStatus(fs *flag.FlagSet) func(*env, []string) error {
 			}
 		} else if running {
 			fmt.Fprintln(e.stdout, msgRunning)
+		}
+		if pages, files := indexer.OCRWaitingTotal(waiting); files > 0 {
+			fmt.Fprintf(e.stdout, indexer.MsgOCRWaiting+"\n", pages, files)
 		}
 		fmt.Fprintf(e.stdout, msgListAt+"\n", ws.IngestList())
 		return nil

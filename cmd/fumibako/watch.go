@@ -61,7 +61,7 @@ func setupWatch(fs *flag.FlagSet) func(*env, []string) error {
 			}
 		}
 		_, err = watch.Watch(watch.Options{
-			Index: run,
+			Index:     run,
 			Settings:  func() (*workspace.Settings, error) { s, _, err := loadSettings(ws); return s, err },
 			Debounce:  *debounce,
 			PollEvery: *poll,

@@ -25,12 +25,16 @@ func runWorker(e *env, args []string) error {
 	scratch := fs.String("scratch", "", "scratch folder")
 	memLimit := fs.Int64("mem-limit", 0, "memory limit in bytes")
 	parent := fs.Int("parent", 0, "the coordinator's process id")
+	ocrProgram := fs.String("ocr", "", "the OCR engine's program")
+	ocrCache := fs.String("ocr-cache", "", "the OCR page cache folder")
 	if err := fs.Parse(args); err != nil || *scratch == "" {
 		return usagef(worker.Command, "bad worker arguments: %q", args)
 	}
 	cfg := worker.ServeConfig{Scratch: *scratch, MemLimit: *memLimit, Parent: *parent,
 		// The coordinator is gone: no one reads an answer or an error.
-		Exit: func() { os.Exit(exitOrphaned) }}
+		Exit:     func() { os.Exit(exitOrphaned) },
+		OCR:      workerOCR(*ocrProgram, *scratch),
+		OCRCache: *ocrCache}
 	// The protocol pipe is UTF-8 JSON: never re-encoded for a console
 	// (console.go), so os.Stdout and not e.stdout.
 	if err := worker.Serve(context.Background(), os.Stdin, os.Stdout, cfg); err != nil {

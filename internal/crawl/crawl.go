@@ -97,7 +97,7 @@ func Crawl(ctx context.Context, root workspace.Root, opt Options) (*Result, erro
 			excl = append(excl, r)
 		}
 	}
-	c := &crawler{ctx: ctx, res: res, attrs: attrs, exclude: excl, index: root.Name}
+	c := &crawler{ctx: ctx, res: res, attrs: attrs, exclude: excl, index: root.Name, images: root.OCRImages}
 	var want *scope
 	if len(opt.Only) > 0 {
 		want = newScope(opt.Only)
@@ -137,6 +137,7 @@ type crawler struct {
 	attrs   Attributes
 	exclude []string
 	index   string
+	images  bool // the root reads image files by OCR (workspace.Root.OCRImages)
 }
 
 func (c *crawler) excluded(dir string) bool {
@@ -189,7 +190,7 @@ func (c *crawler) walk(dir, rel string, want *scope) error {
 			case kindDir:
 				isDir = true
 			case kindLink:
-				if rp.Dir || extract.IsTarget(name) {
+				if rp.Dir || c.isTarget(name) {
 					c.res.Skipped = append(c.res.Skipped, Skip{Path: path, Reason: ReasonSymlink})
 				}
 				continue
@@ -197,7 +198,7 @@ func (c *crawler) walk(dir, rel string, want *scope) error {
 				continue
 			}
 		}
-		if !isDir && (!extract.IsTarget(name) || isOwnOutput(name) || want != nil && !sub.all) {
+		if !isDir && (!c.isTarget(name) || isOwnOutput(name) || want != nil && !sub.all) {
 			continue
 		}
 		info, err := d.Info()
@@ -275,3 +276,28 @@ func isOwnOutput(name string) bool {
 // readDir is a fault seam: tests replace it to make a folder unreadable
 // (permissions do not stop root, which CI runs as).
 var readDir = os.ReadDir
+
+// ImageExtensions are the image files read by OCR (issue 29): targets
+// only under a root with ocrImages on, whatever else says about them,
+// because photo folders are large.
+var ImageExtensions = []string{".tif", ".tiff", ".png", ".jpg", ".jpeg", ".bmp"}
+
+// IsImage reports whether a file name has one of ImageExtensions.
+func IsImage(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	for _, e := range ImageExtensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// isTarget reports whether the crawl lists a file name: an image only
+// when the root reads images, anything else when extract targets it.
+func (c *crawler) isTarget(name string) bool {
+	if IsImage(name) {
+		return c.images && !strings.HasPrefix(name, "~$")
+	}
+	return extract.IsTarget(name)
+}

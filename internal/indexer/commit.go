@@ -87,6 +87,10 @@ func (r *run) commit() {
 		}
 	}
 	crashPoint("in-commit")
+	// The waiting list before the rows: a 済 file that waits for OCR is
+	// listed whenever its row is durable (ocr.go).
+	r.writeOCRWaiting(nil)
+	crashPoint("after-ocr-waiting")
 	if len(b.rows) > 0 && r.appender != nil {
 		for _, row := range b.rows {
 			if err := r.appender.AppendUnsynced(row); err != nil && !r.noteFault(err) {

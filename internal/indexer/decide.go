@@ -69,7 +69,7 @@ func (r *run) crawlAndDecide() error {
 		r.logf(Warn, "    %v", err)
 	}
 	if r.opt.Confirm != nil {
-		ans := r.opt.Confirm(planRows(scans, plans))
+		ans := r.opt.Confirm(append(planRows(scans, plans), r.freeRows()...))
 		if !ans.Proceed {
 			return r.cancel(scans, plans)
 		}
@@ -78,6 +78,7 @@ func (r *run) crawlAndDecide() error {
 			plans = r.decideAll(scans, retry, complete)
 		}
 	}
+	r.freeRemoved()
 	removed := r.takePlans(scans, plans)
 	r.applyRedo()
 	// The previous list is not read again (each target carries its
@@ -309,7 +310,7 @@ func (r *run) decideAll(scans []rootScan, retry bool, complete func(ingestlist.R
 			scope = append(scope, sc.root.Name+`\`+p)
 		}
 		plans[i] = plan.Decide(plan.Input{Root: sc.root, Crawl: sc.res, Prev: r.prev, Complete: complete,
-			RetryFailed: retry, Version: extract.Version, Scope: scope})
+			RetryFailed: retry, Version: extract.Version, Scope: scope, Again: r.ocrAgain()})
 	}
 	return plans
 }
@@ -354,6 +355,19 @@ func planRows(scans []rootScan, plans []*plan.Root) []PlanRow {
 			row.Targets = c.New + c.Updated + c.Pending + c.Lost
 		}
 		out = append(out, row)
+	}
+	return out
+}
+
+// kindFree is the plan's kind of an index to be deleted (reference/gui.md
+// §3.2: registrations removed since the last run appear as 削除予定).
+const kindFree = "削除予定"
+
+// freeRows lists the indexes the run will delete, for the confirmation.
+func (r *run) freeRows() []PlanRow {
+	var out []PlanRow
+	for _, rm := range r.toFree {
+		out = append(out, PlanRow{Index: rm.Name, Path: rm.Path, Kind: kindFree})
 	}
 	return out
 }
@@ -406,6 +420,14 @@ func (r *run) cancel(scans []rootScan, plans []*plan.Root) error {
 			}
 		}
 		r.rows = append(r.rows, p.CloudDropped...)
+	}
+	// The indexes to delete stay, rows and folder line with them, until
+	// a run goes ahead.
+	for _, rm := range r.toFree {
+		if rm.Path != "" {
+			r.folders = append(r.folders, ingestlist.Folder{Name: rm.Name, Path: rm.Path})
+		}
+		r.keepRows(rm.Name)
 	}
 	r.logf(Warn, "画面で取りやめたため、取り込みません。（取り込み一覧は前回のままです）")
 	if err := r.recordRemovals(removed); err != nil {

@@ -78,7 +78,11 @@ func (r *run) ingest() {
 		}
 		select {
 		case res := <-l.results:
+			// A job's interim messages were queued before its result.
+			r.takeInterim(l)
 			r.record(l.finished(res.id), res.res)
+		case <-l.interimReady:
+			r.takeInterim(l)
 		case res := <-r.pub.results:
 			r.publishReturned(res)
 		case <-stopCh:
@@ -111,6 +115,12 @@ type lanes struct {
 	abandoned bool
 	slotsDone sync.WaitGroup
 
+	// interim holds the slots' interim messages (OCR pages, progress)
+	// until the run takes them (takeInterim); interimReady says some wait.
+	interimMu    sync.Mutex
+	interim      []interimMsg
+	interimReady chan struct{}
+
 	load     []int  // files in each slot's pipe
 	alone    []bool // the slot runs an interrupted file with nothing behind it
 	byID     map[int64]*job
@@ -118,15 +128,49 @@ type lanes struct {
 	inFlight int
 }
 
+// interimMsg is an interim message of the job with ID id.
+type interimMsg struct {
+	id int64
+	m  worker.Interim
+}
+
+// takeInterim applies the interim messages waiting, in order.
+func (r *run) takeInterim(l *lanes) {
+	l.interimMu.Lock()
+	msgs := l.interim
+	l.interim = nil
+	l.interimMu.Unlock()
+	for _, im := range msgs {
+		r.ocrInterim(im.id, im.m)
+	}
+}
+
 // startLanes starts one slot per worker.
 func (r *run) startLanes(workers int) *lanes {
 	cfg := worker.Config{Exe: r.opt.WorkerExe, Args: r.opt.WorkerArgs, Env: r.opt.WorkerEnv,
-		Timeout: r.opt.FileTimeout, MemLimit: r.opt.MemLimit}
+		Timeout: r.opt.FileTimeout, MemLimit: r.opt.MemLimit,
+		OCRProgram: r.ocr.program, OCRCache: r.ws.OCRCache(),
+		OCRPageTimeout: time.Duration(r.opt.Settings.OCRSecondsPerPage) * time.Second}
 	if cfg.MemLimit < 0 {
 		cfg.MemLimit = 0
 	}
 	l := &lanes{jobs: make([]chan worker.Request, workers), results: make(chan result, workers*worker.Depth),
 		abandon: make(chan struct{}), load: make([]int, workers), alone: make([]bool, workers), byID: map[int64]*job{}}
+	// Interim messages are queued without blocking the slot (results has
+	// room for one result per job in flight and no more: a slot blocked on
+	// it would never take the request the run is handing it); the run
+	// takes them before any result, so a page is cached before its file's
+	// result is applied.
+	l.interimReady = make(chan struct{}, 1)
+	cfg.Interim = func(req worker.Request, m worker.Interim) {
+		l.interimMu.Lock()
+		l.interim = append(l.interim, interimMsg{id: req.ID, m: m})
+		l.interimMu.Unlock()
+		select {
+		case l.interimReady <- struct{}{}:
+		default:
+		}
+	}
 	for i := range l.jobs {
 		l.jobs[i] = make(chan worker.Request)
 		slot := r.opt.newSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))

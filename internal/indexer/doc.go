@@ -1,7 +1,8 @@
 // Package indexer is the coordinator (司令): the indexing run that ties
 // crawl, plan, worker, content and the body index together. One goroutine
 // (Run's) writes every piece of workspace state: the ingest list, the
-// journal, pending_remove.tsv, the log and the body index, except that the
+// journal, pending_remove.tsv, the log, each root's source_folder.txt
+// (package source) and the body index, except that the
 // publish of a folder nothing is pending in runs on a publishing goroutine
 // of its own (publisher.go), whose result Run's goroutine completes.
 // Workers only return results.
@@ -53,6 +54,12 @@
 //     per-file folders are removed. A publish that fails (not a
 //     workspace fault) sets the folder aside at once. So no folder
 //     blocks the workspace (issue 36).
+//  9. An OCR page a worker hands over (worker.Interim) MUST be in the page
+//     cache (written atomically) before its file's result is applied, so
+//     a kill or a deadline loses at most the page in flight; the waiting
+//     list (store/ocr_waiting.tsv) MUST be rewritten before the group
+//     commit that makes a waiting file's 済 row durable, so no 済 file that
+//     waits for OCR is missing from it (issue 29, ocr.go).
 //
 // Dispatch keeps up to worker.Depth files in each worker's pipe (each with
 // its 始), so workers do not idle while results are recorded. A file that

@@ -27,6 +27,9 @@ type Progress struct {
 	Failed    int    // failures (postponed files included)
 	Current   string // the relative path just dispatched or finished
 	Remaining int
+	// OCRDone of OCRTotal pages of the file being read by OCR (issue 29;
+	// 0 of 0 when none is).
+	OCRDone, OCRTotal int
 }
 
 // Event is one thing that happened: a log line, a progress change, or the

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/source"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -26,6 +27,7 @@ func (r *run) finish() error {
 	r.stopPublisher()
 	r.commit()
 	crashPoint("before-summary")
+	r.writeSourceFiles()
 	r.writeSummaries()
 	if r.appender != nil {
 		r.appender.Close()
@@ -51,6 +53,12 @@ func (r *run) finish() error {
 	if _, err := ingestlist.WriteFileIfChanged(r.ws.IngestList(), r.folders, rows); err != nil {
 		r.journal.Ended()
 		return r.check(err)
+	}
+	r.writeOCRWaiting(rows)
+	// A run that ingested or dropped files may have left pages unused;
+	// an unchanged rerun (a watch's, every few seconds) walks nothing.
+	if len(r.targets) > 0 || r.prev == nil || len(rows) != len(r.prev.Rows) {
+		r.sweepOCRCache(rows)
 	}
 	crashPoint("before-ended")
 	if err := r.journal.Ended(); err != nil {
@@ -83,6 +91,7 @@ func (r *run) summary() {
 	if s.Unavailable > 0 {
 		r.logf(Warn, msgUnavailable, s.Unavailable)
 	}
+	r.ocrSummary()
 	r.logf(Info, msgSeeList, r.ws.IngestList())
 	if len(s.Failures) == 0 {
 		return
@@ -127,6 +136,24 @@ func (r *run) markChanging() {
 	for _, root := range r.opt.Settings.Roots {
 		if err := m.MarkChanging(r.ws.ContentRoot(), root.Name); err != nil {
 			r.logf(Warn, msgSummaryFailed, root.Name, err)
+		}
+	}
+}
+
+// writeSourceFiles brings each root's source_folder.txt up to date
+// (reference/indexing.md §2: rewritten every run), before the summaries,
+// which note the folders' times. A file left unwritten only costs a
+// copied index its recorded folder: logged, the run goes on.
+func (r *run) writeSourceFiles() {
+	if r.fault != nil {
+		return
+	}
+	for _, root := range r.opt.Settings.Roots {
+		if _, err := source.Write(r.ws.ContentRoot(), root.Name, root.Path); err != nil {
+			if r.noteFault(err) {
+				return
+			}
+			r.logf(Warn, msgSourceFile, root.Name, err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/source"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -60,6 +61,11 @@ func renameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newNam
 			return fmt.Errorf("indexer: rename %s: %w", src, err)
 		}
 		bodyindex.MoveSummary(ws.ContentRoot(), oldName, newName)
+	}
+	// The moved index names itself and its root again (reference/gui.md
+	// §2.4 renameIndex: rewrite source_folder.txt).
+	if _, err := source.Write(ws.ContentRoot(), newName, root.Path); err != nil {
+		return err
 	}
 	folders := l.Folders
 	for i := range folders {

@@ -47,6 +47,7 @@ const (
 	msgDroppedIndex  = "クロール対象から削除されたフォルダ（%s）のインデックスを削除しました。"
 	msgOrphanKept    = "クロール対象フォルダに無いインデックス [%s]（%s）は削除せずに残しました（検索できます）。クロール対象に戻すには fumibako folder restore、削除するには fumibako folder remove %s を実行してください。"
 	msgOrphanNoPath  = "元のフォルダは不明"
+	msgSourceFile    = "    インデックス [%s] の source_folder.txt を書けませんでした: %v"
 	msgRejected      = "取り込み一覧の %d 行は、インデックス名・パスが正しくないため読み飛ばしました。"
 	msgListStop      = "。インデックス作成を中止しました（取り込み一覧はそのまま残しています）。一覧を直してタブ区切りのテキストとして保存し直すか、fumibako index --reset-list で今の一覧を別の名前で残して最初から取り込み直してください。"
 	msgListReset     = "読み取れない取り込み一覧を %s に移し、最初から取り込み直します。"

@@ -36,6 +36,7 @@ func (r *run) record(j *job, res worker.Result) {
 		r.progress.Failed++
 	}
 	workspace.RemoveAll(j.stage)
+	r.ocrRecorded(int64(j.pos), t.File.RelPath, a.row.State, res.Response)
 	r.rows[i] = a.row
 	r.queueRow(a.row, a.swapped)
 	if a.counted {

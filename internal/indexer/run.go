@@ -59,6 +59,10 @@ type Options struct {
 	// as for OnlyNames, and so are the rows outside the paths; files gone
 	// from the paths are removed as in a full run (plan.Input.Scope).
 	Paths map[string][]string
+	// FreeOnly: crawl nothing, only delete the indexes of removed roots
+	// (fumibako folder remove --now); every root is left as it is, as
+	// for a root OnlyNames does not name.
+	FreeOnly bool
 	// Lock, when set, is the workspace lock the caller already holds (a
 	// watcher holds it for as long as it runs); Run neither takes nor
 	// releases it.
@@ -124,10 +128,18 @@ type Summary struct {
 	Failures                     []Failure
 	OnlySkipped                  []OnlySkip
 
+	// Freed names the indexes of removed roots the run deleted.
+	Freed []string
+
 	// Unavailable counts the files kept 未取り込み because their reader's
 	// engine could not be prepared (extract.Unavailable); they are in
 	// Remaining too.
 	Unavailable int
+
+	// OCR (issue 29): pages read by OCR in this run, and the pages and
+	// files that wait for an OCR engine after it (the waiting list).
+	OCRPages                         int
+	OCRWaitingPages, OCRWaitingFiles int
 }
 
 // OnlySkip is a root named in Options.OnlyNames that the run could not
@@ -185,6 +197,7 @@ type run struct {
 	unpublish []string            // folders the start could not publish
 	lostRoot  string
 	orphans   []ingestlist.Folder // indexes no root names, kept (dropRemovedIndexes)
+	toFree    []workspace.Root    // indexes of removed roots, deleted once confirmed (freeRemoved)
 	redo      []journal.Job
 	// tries counts the publishes of a folder in a row that the process
 	// did not come back from, as the journal told the start (folder key →
@@ -198,6 +211,7 @@ type run struct {
 	// unavailable holds the run's messages of readers whose engine could
 	// not be prepared, each logged once (applyUnavailable).
 	unavailable []string
+	ocr         ocrState // OCR runs (ocr.go)
 }
 
 // Run performs one indexing run. A fatal error is returned as an error
@@ -254,17 +268,12 @@ func Run(opt Options) (sum *Summary, err error) {
 			r.logf(Error, "%s", err.Error())
 		}
 	}()
-	if len(opt.Settings.Roots) == 0 {
-		return nil, &FatalError{Msg: MsgNoRoots}
-	}
-	enabled := 0
-	for _, root := range opt.Settings.Roots {
-		if root.IsEnabled() && opt.named(root.Name) {
-			enabled++
+	noRoots := opt.nothingToCrawl()
+	if noRoots != nil {
+		if !HasRemovedIndexes(ws, opt.Settings) {
+			return nil, noRoots
 		}
-	}
-	if enabled == 0 {
-		return nil, &FatalError{Msg: MsgNoEnabled}
+		r.opt.FreeOnly = true
 	}
 	if err := r.prepareScratch(); err != nil {
 		return nil, r.check(err)
@@ -275,6 +284,7 @@ func Run(opt Options) (sum *Summary, err error) {
 	if err := r.start(); err != nil {
 		return nil, err
 	}
+	r.startOCR()
 	if err := r.crawlAndDecide(); err != nil {
 		r.finish()
 		if errors.Is(err, errCancelled) {
@@ -288,6 +298,9 @@ func Run(opt Options) (sum *Summary, err error) {
 		return &r.sum, err
 	}
 	r.summary()
+	if noRoots != nil {
+		r.logf(Warn, "%s", noRoots.Error()) // freed, with nothing to crawl
+	}
 	if r.lostRoot != "" {
 		return &r.sum, &ErrRootLost{Path: r.lostRoot, Remaining: r.sum.Remaining}
 	}
@@ -340,9 +353,33 @@ func (r *run) prepareScratch() error {
 	return nil
 }
 
+// nothingToCrawl returns the fatal error of a run with no root to crawl
+// (none registered, none checked among those named), nil otherwise. With
+// nothing to crawl, a removed root's index is still freed (issue 30:
+// removing the last folder freed nothing before): the run frees it, logs
+// this error as a warning and ends as done.
+func (o *Options) nothingToCrawl() error {
+	enabled := 0
+	for _, root := range o.Settings.Roots {
+		if root.IsEnabled() && o.named(root.Name) {
+			enabled++
+		}
+	}
+	switch {
+	case len(o.Settings.Roots) == 0:
+		return &FatalError{Msg: MsgNoRoots}
+	case enabled == 0 && !o.FreeOnly:
+		return &FatalError{Msg: MsgNoEnabled}
+	}
+	return nil
+}
+
 // named reports whether the run covers the index name: every index, or
 // those in OnlyNames.
 func (o *Options) named(name string) bool {
+	if o.FreeOnly {
+		return false
+	}
 	if _, ok := o.scope(name); o.Paths != nil && !ok {
 		return false
 	}

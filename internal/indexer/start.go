@@ -169,13 +169,16 @@ func (r *run) readList() (*ingestlist.List, error) {
 	return &ingestlist.List{}, nil
 }
 
-// dropRemovedIndexes deletes the indexes the user removed (settings'
-// Removed: fumibako folder remove, the web UI's confirmed 削除;
-// removeDroppedFolders) and keeps every other index that no root names:
-// its registration was lost (a broken settings file) or edited away by
-// hand, which must never cost an index (issue 15). A kept index keeps its
-// folder line and rows (keepOrphans), stays searchable, and is reported
-// each run until it is restored or removed.
+// dropRemovedIndexes decides what becomes of the indexes no root names:
+// those the user removed (settings' Removed: fumibako folder remove, the
+// web UI's confirmed 削除; removeDroppedFolders) are deleted once the run
+// is confirmed (freeRemoved; the confirmation lists them as 削除予定), and
+// every other one is kept: its registration was lost (a broken settings
+// file) or edited away by hand, which must never cost an index (issue 15),
+// or it is a received index (indexSources, issue 30), searchable but not
+// crawled. A kept index keeps its folder line and rows (keepOrphans) and
+// stays searchable; one that is not received is reported each run until
+// it is restored or removed.
 func (r *run) dropRemovedIndexes() {
 	s := r.opt.Settings
 	paths := map[string]string{}
@@ -203,20 +206,14 @@ func (r *run) dropRemovedIndexes() {
 			continue
 		}
 		delete(names, k) // its rows and folder line go with the rewrite
-		dir := filepath.Join(r.ws.ContentRoot(), rm.Name)
-		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(r.ws.ContentRoot(), rm.Name)); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		if err := bodyindex.RemoveIndexTree(dir); err != nil {
-			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", rm.Name, err)
-			continue
-		}
-		bodyindex.RemoveSummary(r.ws.ContentRoot(), rm.Name)
 		path := rm.Path
 		if path == "" {
 			path = paths[k]
 		}
-		r.logf(Info, msgDroppedIndex, path)
+		r.toFree = append(r.toFree, workspace.Root{Name: rm.Name, Path: path})
 	}
 	keys := make([]string, 0, len(names))
 	for k := range names {
@@ -228,12 +225,47 @@ func (r *run) dropRemovedIndexes() {
 	for _, k := range keys {
 		name, path := names[k], paths[k]
 		r.orphans = append(r.orphans, ingestlist.Folder{Name: name, Path: path})
+		if _, received := s.Source(name); received {
+			continue // searchable, not crawled: nothing to report
+		}
 		shown := path
 		if shown == "" {
 			shown = msgOrphanNoPath
 		}
 		r.logf(Warn, msgOrphanKept, name, shown, name)
 	}
+}
+
+// freeRemoved deletes the indexes of removed roots that dropRemovedIndexes
+// found, once the run goes ahead (after its confirmation): the folder
+// under store/content and the summary. Their rows go with the list's
+// rewrite, which follows.
+func (r *run) freeRemoved() {
+	for _, rm := range r.toFree {
+		dir := filepath.Join(r.ws.ContentRoot(), rm.Name)
+		if err := bodyindex.RemoveIndexTree(dir); err != nil {
+			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", rm.Name, err)
+			continue
+		}
+		bodyindex.RemoveSummary(r.ws.ContentRoot(), rm.Name)
+		r.logf(Info, msgDroppedIndex, rm.Path)
+		r.sum.Freed = append(r.sum.Freed, rm.Name)
+	}
+}
+
+// HasRemovedIndexes reports whether an index the user removed is still on
+// disk: an indexing run then has work to do even with no root left (it
+// frees it), and folder remove --now has something to free.
+func HasRemovedIndexes(ws *workspace.Workspace, s *workspace.Settings) bool {
+	for _, rm := range s.Removed {
+		if !s.IsRemoved(rm.Name) || !workspace.TestPlainFolderName(rm.Name) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(ws.ContentRoot(), rm.Name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // keepOrphans carries the folder lines and rows of the indexes that

@@ -24,10 +24,15 @@ const module = "github.com/fumibako/fumibako/"
 //   - watch → indexer: the watcher drives the coordinator's run from
 //     file-system events (DESIGN.md "Keeping the index fresh"); web → watch:
 //     serve runs the watcher when 自動で更新する is on.
+//   - indexer → source: the coordinator rewrites each index's
+//     source_folder.txt every run and on a rename; web → source: opening
+//     a hit looks up, confirms and re-points its index's source folder
+//     (issue 30); source → ingestlist: a hit's path is an ingest-list
+//     relative path, and only files the list names are opened.
 //   - extract → ocr: readers name a page image by its content (ocr.Key);
 //   - extract → proctree, ocr → proctree: LibreOffice and Tesseract run as
-//     children killed with the worker's process tree, one implementation;
-//     worker → ocr: the worker finds and starts the OCR engine (issue 29).
+//     children killed with the worker's process tree, one implementation
+//     (issue 29).
 var allowed = map[string][]string{
 	"workspace":  {},
 	"ingestlist": {},
@@ -42,10 +47,11 @@ var allowed = map[string][]string{
 	"search":     {"bodyindex", "content"},
 	"crawl":      {"extract"},
 	"plan":       {"ingestlist", "journal", "crawl"},
-	"worker":     {"extract", "officefile", "content", "ocr"},
-	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile"},
+	"worker":     {"extract", "officefile", "content"},
+	"source":     {"ingestlist"},
+	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile", "source"},
 	"watch":      {"indexer"},
-	"web":        {"search", "indexer", "ingestlist", "watch"},
+	"web":        {"search", "indexer", "ingestlist", "watch", "source"},
 	"testcorpus": {},
 	"testutil":   {},
 	"layers":     {},

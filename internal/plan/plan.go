@@ -70,6 +70,10 @@ type Input struct {
 	// that the crawl did not see are removed (a watch run over the paths
 	// that file-system events named).
 	Scope []string
+	// Again, when set, says that an unchanged 済 file is read again all
+	// the same (counted as 更新あり): a file that waits for OCR once an
+	// OCR engine is found (issue 29).
+	Again func(rel string) bool
 }
 
 // Root is the plan of one crawl root.
@@ -131,6 +135,8 @@ func Decide(in Input) *Root {
 			case in.Complete != nil && !in.Complete(prev):
 				reason = Lost
 			case prev.ExtractVersion() < in.Version(f.RelPath):
+				reason = Outdated
+			case in.Again != nil && in.Again(f.RelPath):
 				reason = Outdated
 			default:
 				reason = Done

@@ -47,6 +47,7 @@ func TestDecide(t *testing.T) {
 		prev     []ingestlist.Row
 		complete bool
 		retry    bool
+		again    bool        // Input.Again says yes (a file waiting for OCR, issue 29)
 		reason   plan.Reason // -1: not a target
 		rowState ingestlist.State
 		noRow    bool
@@ -69,6 +70,9 @@ func TestDecide(t *testing.T) {
 		{name: "cloud done: row kept", file: file(X, 99, true), prev: []ingestlist.Row{row(X, 10, ingestlist.Done, 4, "")}, complete: true, reason: -1, rowState: ingestlist.Done},
 		{name: "cloud failed: row kept", file: file(X, 10, true), prev: []ingestlist.Row{row(X, 10, ingestlist.Failed, 0, "bad")}, reason: -1, rowState: ingestlist.Failed},
 		{name: "cloud pending: no row, content dropped", file: file(X, 10, true), prev: []ingestlist.Row{row(X, 10, ingestlist.Pending, 0, "")}, reason: -1, noRow: true, dropped: true},
+		// Issue 29: a 済 file waiting for OCR once an engine is found.
+		{name: "again: done read again", file: file(X, 10, false), prev: []ingestlist.Row{row(X, 10, ingestlist.Done, 4, "")}, complete: true, again: true, reason: plan.Outdated, rowState: ingestlist.Pending},
+		{name: "again: failed stays skipped", file: file(X, 10, false), prev: []ingestlist.Row{row(X, 10, ingestlist.Failed, 0, "bad")}, again: true, reason: -1, rowState: ingestlist.Failed},
 		{name: "cloud lost index: 済 kept", file: file(X, 10, true), prev: []ingestlist.Row{row(X, 10, ingestlist.Done, 4, "")}, complete: false, reason: -1, rowState: ingestlist.Done},
 	}
 	for _, tt := range tests {
@@ -80,6 +84,7 @@ func TestDecide(t *testing.T) {
 				Complete:    func(ingestlist.Row) bool { return tt.complete },
 				RetryFailed: tt.retry,
 				Version:     func(string) int { return 4 },
+				Again:       func(string) bool { return tt.again },
 			})
 			if tt.reason < 0 && len(p.Targets) != 0 || tt.reason >= 0 && (len(p.Targets) != 1 || p.Targets[0].Reason != tt.reason) {
 				t.Fatalf("Targets = %+v, want reason %d", p.Targets, tt.reason)

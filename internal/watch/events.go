@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/fumibako/fumibako/internal/crawl"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -60,7 +61,9 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 			return true
 		}
 	}
-	if !extract.IsTarget(filepath.Base(ev.Name)) {
+	// Image files count only under a root that reads them by OCR
+	// (ocrImages, issue 29), as the crawl decides.
+	if name := filepath.Base(ev.Name); crawl.IsImage(name) && !r.OCRImages || !crawl.IsImage(name) && !extract.IsTarget(name) {
 		return false
 	}
 	w.queue(r.Name, rel)

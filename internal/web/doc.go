@@ -28,9 +28,14 @@
 //   - /api/fresh only stats files under registered roots, by index path
 //     (ValidRelPath), and answers nothing but "changed" or "deleted";
 //   - files are reached only by index path (`<index>\<path>`, the ingest
-//     list's relative path): the index must be registered, the path must be
-//     in the ingest list, every segment must be a plain name, and the path,
-//     resolved with its symbolic links, must lie under the resolved root;
+//     list's relative path, source.Resolve): the index's source folder must
+//     be known (a root, indexSources, source_folder.txt) and, for a
+//     received index, confirmed by the user; the path must be in the ingest
+//     list, every segment must be a plain name, and the path, resolved with
+//     its symbolic links, must lie under the resolved folder;
+//   - POST /api/source, which sets the folder an index's files are read
+//     from, is answered only for a request from this machine, and a picked
+//     folder is searched only for a file the ingest list names;
 //   - the server starts a program (xdg-open, open, url.dll's
 //     FileProtocolHandler; Notepad or a text editor for scripts) only for a
 //     request from this machine, and only on such a checked path or its
@@ -42,7 +47,7 @@
 //
 //	GET  /                    the page, with the session token
 //	GET  /assets/<file>       scripts and styles (plain JavaScript, no build step)
-//	GET  /api/state           StateView: folders, counts, the run (RunView)
+//	GET  /api/state           StateView: folders (received indexes too), counts, the run (RunView)
 //	GET  /api/events          server-sent events: state (RunView), log ([]LogLine)
 //	GET  /api/failures        the failure list, newest first
 //	GET  /api/log             indexing_log.txt
@@ -59,7 +64,13 @@
 //	POST /api/run/start       {}: crawl, then wait for the confirmation
 //	POST /api/run/confirm     {proceed, retryFailed}: the answer (indexer.Answer)
 //	POST /api/run/stop        {kill}: the stop button (kill skips the grace)
-//	POST /api/open            {path, folder}: open the original (this machine only)
+//	POST /api/open            {path, folder}: open the original (this machine only); a
+//	                          received index's macro-capable file as a read-only copy; 409
+//	                          {dialog: "confirm"} for an unconfirmed received index, 404
+//	                          {dialog: "missing"} for a file not found
+//	POST /api/source          {index, folder}: confirm or set an index's source folder;
+//	                          {path, folder}: look for a hit's file under a picked folder
+//	                          (relative folders' order) and store the root it implies
 //	POST /api/export          {query, filter, format}: search_results.txt or .csv
 //	POST /api/fresh           {files}: which shown files changed or vanished since indexed (fresh.go)
 //	POST /api/failures/ignore {path, ignore}: mark a failure as expected (無視する)

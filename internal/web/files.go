@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
-	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
-	"github.com/fumibako/fumibako/internal/workspace"
+	"github.com/fumibako/fumibako/internal/source"
 )
 
 // sourceError is a refused or failed file access: Code is the HTTP status,
@@ -26,51 +26,42 @@ type sourceError struct {
 func (e *sourceError) Error() string { return e.Err }
 
 // resolveSource turns an index path (`<index>\<path under the root>`, the
-// ingest list's relative path) into the OS path of the source file. The
-// index must be registered; every segment must be a plain name (no `..`,
-// no separator); the path is resolved with its symbolic links and must
-// still lie under the root, itself resolved; and it must be a regular
-// file. It must also be in the ingest list. Nothing else on the machine
-// can be reached this way.
-func (s *Server) resolveSource(rel string) (string, error) {
-	if !ingestlist.ValidRelPath(rel) {
-		return "", &sourceError{Code: http.StatusBadRequest, Err: "web: not an index path: " + rel}
-	}
-	index, rest := ingestlist.SplitRelPath(rel)
+// ingest list's relative path) into its source file (source.Resolve: the
+// index's folder looked up and, for a received index, confirmed; only
+// files the ingest list names, under their folder, links resolved).
+//
+// A network folder is probed first (reference/search.md §9): one that
+// does not answer within openProbeWait gives ✗ 元のフォルダに接続できません
+// instead of a request that hangs on the share.
+func (s *Server) resolveSource(rel string) (source.File, error) {
 	st, _, err := s.loadSettings()
 	if err != nil {
-		return "", err
+		return source.File{}, err
 	}
-	root, _, ok := st.Root(index)
-	if !ok {
-		return "", &sourceError{Code: http.StatusNotFound, Msg: fmt.Sprintf(msgNoIndexRoot, index), Err: "web: no root for index " + index}
-	}
-	// Only files the index holds: a path that the ingest list does not
-	// name (never crawled, or a dot file the crawl skips) is not served.
 	l, err := s.ingestList()
 	if err != nil {
-		return "", err
+		return source.File{}, err
 	}
-	if _, ok := l.Lookup(rel); !ok {
-		return "", &sourceError{Code: http.StatusNotFound, Msg: fmt.Sprintf(msgFileMissing, content.BaseOf(rel)), Err: "web: not in the ingest list: " + rel}
+	index, _ := ingestlist.SplitRelPath(rel)
+	if f, ok := source.Lookup(s.ws.ContentRoot(), st, index); ok && f.Network && !f.NeedsConfirm() && ingestlist.ValidRelPath(rel) {
+		if _, answered := s.probe.reached(f.Path, openProbeWait); !answered {
+			return source.File{}, &sourceError{Code: http.StatusGatewayTimeout, Msg: fmt.Sprintf(msgUnreachable, f.Path), Err: "web: source folder not answering: " + f.Path}
+		}
 	}
-	rootReal, err := filepath.EvalSymlinks(root.Path)
-	if err != nil {
-		return "", &sourceError{Code: http.StatusNotFound, Msg: fmt.Sprintf(msgFileMissing, root.Path), Err: "web: root: " + err.Error()}
-	}
-	name := filepath.Join(root.Path, ingestlist.LocalPath(rest))
-	real, err := filepath.EvalSymlinks(name)
-	if err != nil {
-		return "", &sourceError{Code: http.StatusNotFound, Msg: fmt.Sprintf(msgFileMissing, filepath.Base(name)), Err: "web: " + err.Error()}
-	}
-	if !workspace.IsWithin(real, rootReal) {
-		return "", &sourceError{Code: http.StatusForbidden, Err: "web: " + rel + " resolves outside its root"}
-	}
-	info, err := os.Stat(real)
-	if err != nil || !info.Mode().IsRegular() {
-		return "", &sourceError{Code: http.StatusNotFound, Msg: fmt.Sprintf(msgFileMissing, filepath.Base(name)), Err: "web: not a regular file: " + rel}
-	}
-	return real, nil
+	return source.Resolve(s.ws.ContentRoot(), st, l, rel)
+}
+
+// openProbeWait bounds how long opening a hit waits for its network
+// folder to answer.
+var openProbeWait = 15 * time.Second
+
+// sourceStatus is the HTTP status of each source.Error kind.
+var sourceStatus = map[source.Kind]int{
+	source.BadPath: http.StatusBadRequest,
+	source.Unknown: http.StatusNotFound,
+	source.Confirm: http.StatusConflict,
+	source.Missing: http.StatusNotFound,
+	source.Outside: http.StatusForbidden,
 }
 
 func writeSourceError(w http.ResponseWriter, err error) {
@@ -79,17 +70,23 @@ func writeSourceError(w http.ResponseWriter, err error) {
 		writeJSON(w, se.Code, apiError{Error: se.Err, Message: se.Msg})
 		return
 	}
+	var fe *source.Error
+	if errors.As(err, &fe) {
+		writeJSON(w, sourceStatus[fe.Kind], sourceDialog(fe))
+		return
+	}
 	writeError(w, http.StatusInternalServerError, err.Error())
 }
 
 // handleDownload sends an indexed source file as a download
 // (GET /api/file?path=<index path>).
 func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
-	p, err := s.resolveSource(r.URL.Query().Get("path"))
+	sf, err := s.resolveSource(r.URL.Query().Get("path"))
 	if err != nil {
 		writeSourceError(w, err)
 		return
 	}
+	p := sf.Path
 	f, err := os.Open(p)
 	if err != nil {
 		writeSourceError(w, &sourceError{Code: http.StatusNotFound, Msg: fmt.Sprintf(msgFileMissing, filepath.Base(p)), Err: err.Error()})
@@ -121,20 +118,28 @@ func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 		writeUserError(w, http.StatusForbidden, msgOpenRemote)
 		return
 	}
-	p, err := s.resolveSource(req.Path)
+	f, err := s.resolveSource(req.Path)
 	if err != nil {
 		writeSourceError(w, err)
 		return
 	}
-	target := p
-	if req.Folder {
-		target = filepath.Dir(p)
+	target, msg := filepath.Dir(f.Path), msgOpened
+	if !req.Folder {
+		// A macro-capable file of a received index opens as a read-only
+		// copy, or not at all (reference/search.md §9).
+		if target, err = source.OpenTarget(f, s.ws.TmpRoot()); err != nil {
+			writeUserError(w, http.StatusInternalServerError, fmt.Sprintf(msgReadOnlyImpossible, f.Path))
+			return
+		}
+		if target != f.Path {
+			msg = msgOpenedCopy
+		}
 	}
 	if err := s.opt.Open(target); err != nil {
 		writeUserError(w, http.StatusInternalServerError, fmt.Sprintf(msgOpenFailed, target, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msgOpened, target)})
+	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msg, target)})
 }
 
 // scriptExtensions open in a text editor, never with their default

@@ -33,6 +33,9 @@ type FolderView struct {
 	Name    string `json:"name"`
 	Path    string `json:"path"`
 	Enabled bool   `json:"enabled"`
+	// OCRImages: the root's image files are read by OCR (issue 29;
+	// POST /api/folders/ocr switches it).
+	OCRImages bool `json:"ocrImages"`
 	// Folder is ok, missing or checking (a network folder that did not
 	// answer in time).
 	Folder  string `json:"folder"`
@@ -42,7 +45,12 @@ type FolderView struct {
 	Failed  int    `json:"failed"`
 	Ignored int    `json:"ignored"` // failed files marked 無視する: not counted in Failed or Status
 	Last    string `json:"last"`    // 2006/01/02 15:04; "" when never
-	Status  string `json:"status"`  // 未作成, 取り込み中, 取り込み待ち, 一部失敗 N 件, エラー, 最新
+	Status  string `json:"status"`  // 未作成, 取り込み中, 取り込み待ち, 一部失敗 N 件, エラー, 最新, 受け取ったインデックス
+	// Received: an index received from elsewhere (indexSources, issue
+	// 30): searchable, not crawled, so it has no checkbox; Confirmed,
+	// its folder was confirmed.
+	Received  bool `json:"received,omitempty"`
+	Confirmed bool `json:"confirmed,omitempty"`
 }
 
 // Index status badges (reference/gui.md §2.2).
@@ -129,6 +137,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 			fv.Ignored = ignored[workspace.FoldKey(root.Name)]
 		}
 		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
+		fv.OCRImages = root.OCRImages
 		fv.Last = dateTime(fv.Last)
 		switch {
 		case run.Running && fv.Enabled && runCovers(run, root.Name):
@@ -145,6 +154,10 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 		default:
 			fv.Status = statusFresh
 		}
+		v.TotalFiles += fv.Files
+		v.Folders = append(v.Folders, fv)
+	}
+	for _, fv := range s.receivedRows(st, counts) {
 		v.TotalFiles += fv.Files
 		v.Folders = append(v.Folders, fv)
 	}
@@ -361,20 +374,43 @@ func (s *Server) handleFolderAdd(w http.ResponseWriter, r *http.Request) {
 			return "", &workspace.FolderError{Msg: msg}
 		}
 		root, err := st.AddRoot(path, strings.TrimSpace(req.Name), s.ws.Root, used)
-		return fmt.Sprintf(msgAdded, root.Name, root.Path), err
+		msg := fmt.Sprintf(msgAdded, root.Name, root.Path)
+		if w := workspace.FolderWarning(root.Path); err == nil && w != "" {
+			msg += " ※ " + w // accepted: a network folder not connected now
+		}
+		return msg, err
 	})
 }
 
 func (s *Server) handleFolderRename(w http.ResponseWriter, r *http.Request) {
-	var req struct{ Name, NewName string }
+	var req struct{ Name, NewName, Path string }
 	if !readJSON(w, r, &req) || s.busy(w, "編集") {
 		return
 	}
-	if _, err := indexer.RenameIndex(s.ws, req.Name, req.NewName); err != nil {
+	var parts []string
+	name := req.Name
+	if req.NewName != "" && req.NewName != req.Name {
+		if _, err := indexer.RenameIndex(s.ws, req.Name, req.NewName); err != nil {
+			writeEditError(w, err)
+			return
+		}
+		name = req.NewName
+		parts = append(parts, fmt.Sprintf(msgRenamedName, req.Name, req.NewName))
+	}
+	// The path edit (reference/gui.md §2.4): the index stays (issue 30).
+	moved, warn, err := s.moveRoot(name, req.Path)
+	if err != nil {
 		writeEditError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msgRenamed, req.Name, req.NewName)})
+	if moved != "" {
+		parts = append(parts, moved)
+	}
+	msg := fmt.Sprintf(msgEdited, strings.Join(parts, " / "))
+	if warn != "" {
+		msg += " ※ " + warn
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 }
 
 func (s *Server) handleFolderEnable(w http.ResponseWriter, r *http.Request) {
@@ -390,6 +426,22 @@ func (s *Server) handleFolderEnable(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// handleFolderOCR switches the OCR of a root's image files (issue 29):
+// {"name": "営業", "ocrImages": true}. The next run takes the images in, or
+// removes them from the index.
+func (s *Server) handleFolderOCR(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name      string
+		OCRImages bool
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.editSettings(w, func(st *workspace.Settings) (string, error) {
+		return "", st.SetOCRImages(req.Name, req.OCRImages)
+	})
+}
+
 func (s *Server) handleFolderRemove(w http.ResponseWriter, r *http.Request) {
 	var req struct{ Name string }
 	if !readJSON(w, r, &req) || s.busy(w, "削除") {
@@ -397,6 +449,11 @@ func (s *Server) handleFolderRemove(w http.ResponseWriter, r *http.Request) {
 	}
 	s.editSettings(w, func(st *workspace.Settings) (string, error) {
 		root, err := st.RemoveRoot(req.Name)
+		if src, received := st.Source(req.Name); err != nil && received {
+			// A received index (issue 30): removed like a root's.
+			root, err = workspace.Root{Name: src.Name, Path: src.Path}, nil
+			st.MarkRemoved(root)
+		}
 		return fmt.Sprintf(msgRemoved, root.Name), err
 	})
 }

@@ -17,6 +17,7 @@ const (
 	msgRunningFails = "取り込んでいます（%d / %d 件・失敗 %d 件）"
 	msgFinishing    = "インデックス作成を終えています…"
 	msgCurrent      = "取り込み中のファイル：%s"
+	msgOCRPages     = "OCR %d/%d ページ"
 	msgLeftMinutes  = "残り約 %d 分"
 	msgLeftUnder1   = "残り 1 分未満"
 	// Stop (gui.md §3.4).
@@ -42,9 +43,11 @@ const (
 	msgBusy = "インデックス作成中はインデックスを%sできません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。"
 
 	// Index edits (gui.md §2.4, §2.5).
-	msgRenamed = "インデックスを変更しました（名前 [%s] → [%s]）"
-	msgAdded   = "インデックス [%s] を追加しました（%s）"
-	msgRemoved = "インデックス [%s] を削除しました（インデックスは次のインデックス作成で消えます。元のファイルはそのまま残ります）"
+	msgEdited      = "インデックスを変更しました（%s）"
+	msgRenamedName = "名前 [%s] → [%s]"
+	msgMovedPath   = "場所 %s → %s"
+	msgAdded       = "インデックス [%s] を追加しました（%s）"
+	msgRemoved     = "インデックス [%s] を削除しました（インデックスは次のインデックス作成で消えます。元のファイルはそのまま残ります）"
 	// A folder typed in the browser is a path on the server: a relative
 	// one would be resolved against the server's working folder, and a
 	// Windows path means nothing to a server on Linux or macOS (issue 18).
@@ -63,6 +66,11 @@ const (
 	msgOpened      = "元のファイルを開きました：%s"
 	msgOpenFailed  = "元のファイルを開けませんでした：%s（%v）"
 	msgNoIndexRoot = "インデックス [%s] の元のフォルダが登録されていません。"
+	// Opening a received index's file (issue 30; reference/search.md §9).
+	msgReadOnlyImpossible = "受け取ったインデックスのマクロを含められるファイルは読み取り専用でしか開きませんが、読み取り専用のコピーを作れなかったため開きませんでした：%s"
+	msgOpenedCopy         = "元のファイルを読み取り専用のコピーで開きました：%s"
+	msgUnreachable        = "✗ 元のフォルダに接続できません：%s"
+	msgSourceRemote       = "元のフォルダは、このパソコンで開いているブラウザからだけ変えられます。"
 
 	// Export (search.md §8).
 	msgSearchFirst = "先に検索してください。"

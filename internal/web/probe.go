@@ -89,3 +89,18 @@ func probeResult(ok bool) string {
 	}
 	return "missing"
 }
+
+// reached waits up to wait for the stat of a folder: answered is false
+// when the folder has not answered in time (a share gone silent), ok
+// whether it answered as a folder.
+func (p *folderProbe) reached(path string, wait time.Duration) (ok, answered bool) {
+	c := p.start(path)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-c.done:
+		return c.ok, true
+	case <-t.C:
+		return false, false
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -63,5 +64,32 @@ func TestFolderProbeHungShare(t *testing.T) {
 	}
 	if got, want := p.check(roots), []string{"ok", "ok", "missing"}; !slices.Equal(got, want) {
 		t.Errorf("after the share answered = %v, want %v", got, want)
+	}
+}
+
+// TestProbeReached: opening a hit waits for its network folder only so
+// long; a silent share is "not answered", a missing one answered.
+func TestProbeReached(t *testing.T) {
+	dir := t.TempDir()
+	release := make(chan struct{})
+	defer close(release)
+	p := &folderProbe{stat: func(path string) (os.FileInfo, error) {
+		if filepath.Base(path) == "silent" {
+			<-release
+		}
+		return os.Stat(path)
+	}}
+	for _, tt := range []struct {
+		path         string
+		ok, answered bool
+	}{
+		{dir, true, true},
+		{filepath.Join(dir, "ない"), false, true},
+		{filepath.Join(dir, "silent"), false, false},
+	} {
+		ok, answered := p.reached(tt.path, 50*time.Millisecond)
+		if ok != tt.ok || answered != tt.answered {
+			t.Errorf("reached(%s) = %v, %v, want %v, %v", tt.path, ok, answered, tt.ok, tt.answered)
+		}
 	}
 }

@@ -72,8 +72,11 @@ type RunView struct {
 	Rate      float64 `json:"rate"`    // files per second since the first finished file
 	Banner    string  `json:"banner"`
 	Current   string  `json:"current,omitempty"` // 取り込み中のファイル：…
-	TimeLeft  string  `json:"timeLeft,omitempty"`
-	Stopping  bool    `json:"stopping"`
+	// OCR is the pages of the file being read by OCR: OCR 12/300 ページ
+	// (issue 29); "" when none is.
+	OCR      string `json:"ocr,omitempty"`
+	TimeLeft string `json:"timeLeft,omitempty"`
+	Stopping bool   `json:"stopping"`
 	// Only names the indexes of a row's ［取り込む］; empty when the run
 	// covers every checked index.
 	Only []string `json:"only,omitempty"`
@@ -379,6 +382,9 @@ func fillProgress(v *RunView, cur *runState, now time.Time) {
 		}
 		if p.Current != "" && p.Phase == indexer.PhaseIngest {
 			v.Current = fmt.Sprintf(msgCurrent, p.Current)
+		}
+		if p.OCRTotal > 0 && p.Phase == indexer.PhaseIngest {
+			v.OCR = fmt.Sprintf(msgOCRPages, p.OCRDone, p.OCRTotal)
 		}
 	}
 	v.Rate = cur.rate.PerSecond()

@@ -20,6 +20,14 @@
 // outstanding, which the coordinator never does (Serve). Anything the
 // worker prints on stderr is kept (the last lines) to explain a crash.
 //
+// OCR (issue 29): before a request's Response the worker may write
+// interim lines for it (Interim: ocrPage for each page it recognized,
+// ocrProgress before each page and after the last); the supervisor passes
+// them to Config.Interim in order, before the result, and each
+// ocrProgress gives the page it starts at least Config.OCRPageTimeout past
+// the file's deadline. The worker reads the OCR page cache (ocrcache.go)
+// but never writes it: the coordinator stores the pages handed over.
+//
 // A worker never writes workspace state: it reads the source read-only,
 // writes only inside its scratch folder and the stage folder it is given,
 // and returns results. The coordinator (package indexer) swaps the staged

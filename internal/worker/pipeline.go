@@ -60,8 +60,8 @@ func (s *Slot) Pipeline(in <-chan Request, done func(Request, Result), abandon <
 		case <-exited:
 			p.ended()
 		case <-p.deadlineC:
-			s.kill()
-			p.fail(Result{Outcome: TimedOut, Msg: MsgTimeout(s.cfg.Timeout), Detail: "deadline passed"})
+			p.deadlineC = nil
+			p.timedOut()
 		case <-memTick:
 			p.checkMemory()
 		case <-abandon:
@@ -80,15 +80,82 @@ type pipe struct {
 	queue     []Request // in the pipe, oldest (the one being worked on) first
 	deadline  *time.Timer
 	deadlineC <-chan time.Time
+	// due is when the head's deadline fires; ocrExtended says that an
+	// OCR page's allowance moved it past the file's own deadline.
+	due         time.Time
+	ocrExtended bool
 }
 
 // arm starts the deadline of the request at the head of the queue.
 func (p *pipe) arm() {
 	p.disarm()
 	if len(p.queue) > 0 && p.s.cfg.Timeout > 0 {
-		p.deadline = time.NewTimer(p.s.cfg.Timeout)
-		p.deadlineC = p.deadline.C
+		p.setDeadline(time.Now().Add(p.s.cfg.Timeout))
+		p.ocrExtended = false
 	}
+}
+
+func (p *pipe) setDeadline(due time.Time) {
+	if p.deadline != nil {
+		p.deadline.Stop()
+	}
+	p.due = due
+	p.deadline = time.NewTimer(time.Until(due))
+	p.deadlineC = p.deadline.C
+}
+
+// extendForOCR gives the OCR page about to start at least the per-page
+// allowance (issue 29): a long scan is not failed for its length, while
+// a page that hangs is still killed once the allowance and the file's own
+// deadline have both passed.
+func (p *pipe) extendForOCR() {
+	if p.deadline == nil {
+		return
+	}
+	per := p.s.cfg.OCRPageTimeout
+	if per <= 0 {
+		per = DefaultOCRPageTimeout
+	}
+	if due := time.Now().Add(per); due.After(p.due) {
+		p.setDeadline(due)
+		p.ocrExtended = true
+	}
+}
+
+// timedOut handles the head's deadline. The lines the worker wrote before
+// it are taken first (pages handed over are kept, an answer that just
+// arrived counts); then, if the head is still there and its deadline was
+// not moved by them, its worker is killed.
+func (p *pipe) timedOut() {
+	s := p.s
+	if s.p == nil || len(p.queue) == 0 {
+		return
+	}
+	head := p.queue[0].ID
+	for gone, drained := s.p, false; !drained && s.p == gone; {
+		select {
+		case line := <-gone.lines():
+			p.answer(line)
+		default:
+			drained = true
+		}
+	}
+	if len(p.queue) == 0 || p.queue[0].ID != head || s.p == nil {
+		return
+	}
+	if p.deadlineC != nil && time.Now().Before(p.due) {
+		return
+	}
+	msg := MsgTimeout(s.cfg.Timeout)
+	if p.ocrExtended {
+		per := s.cfg.OCRPageTimeout
+		if per <= 0 {
+			per = DefaultOCRPageTimeout
+		}
+		msg = MsgOCRPageTimeout(per)
+	}
+	s.kill()
+	p.fail(Result{Outcome: TimedOut, Msg: msg, Detail: "deadline passed"})
 }
 
 func (p *pipe) disarm() {
@@ -96,6 +163,7 @@ func (p *pipe) disarm() {
 		p.deadline.Stop()
 	}
 	p.deadline, p.deadlineC = nil, nil
+	p.ocrExtended = false
 }
 
 // send writes req into a running worker's pipe (starting one if needed);
@@ -157,8 +225,14 @@ func (p *pipe) fail(res Result) {
 // answer takes one line of the worker's: the result of the request at the
 // head of the queue, or a broken worker.
 func (p *pipe) answer(line []byte) {
-	var resp Response
-	if err := json.Unmarshal(line, &resp); err != nil || len(p.queue) == 0 || resp.ID != p.queue[0].ID {
+	var wl wireLine
+	err := json.Unmarshal(line, &wl)
+	resp := wl.Response
+	if err == nil && len(p.queue) > 0 && resp.ID == p.queue[0].ID && (wl.OCRPage != nil || wl.OCRProgress != nil) {
+		p.interim(Interim{ID: resp.ID, OCRPage: wl.OCRPage, OCRProgress: wl.OCRProgress})
+		return
+	}
+	if err != nil || len(p.queue) == 0 || resp.ID != p.queue[0].ID {
 		detail := fmt.Sprintf("bad response %q: %v", line, err)
 		p.s.kill()
 		if len(p.queue) > 0 {
@@ -174,6 +248,17 @@ func (p *pipe) answer(line []byte) {
 		return
 	}
 	p.done(head, Result{Outcome: Finished, Response: resp})
+}
+
+// interim passes an interim message of the head on (Config.Interim); a
+// progress message extends the head's deadline for the page it starts.
+func (p *pipe) interim(m Interim) {
+	if m.OCRProgress != nil && m.OCRProgress.Done < m.OCRProgress.Total {
+		p.extendForOCR()
+	}
+	if f := p.s.cfg.Interim; f != nil {
+		f(p.queue[0], m)
+	}
 }
 
 // ended handles the worker's end. The answers it wrote before it ended

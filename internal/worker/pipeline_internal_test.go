@@ -19,6 +19,10 @@ type step struct {
 	rss    int64     // resident memory while hanging
 	crash  string    // ends with this exit detail
 	oomOS  bool      // with crash: the OS stopped it at the cap
+	// pages OCR pages are read first, each taking pageTime: a progress
+	// message before each and an ocrPage after it (ocr_internal_test.go).
+	pages    int
+	pageTime time.Duration
 }
 
 // fakeProc is an in-process worker that serves its requests in order, as a
@@ -43,6 +47,9 @@ func (p *fakeProc) serve() {
 		select {
 		case req := <-p.in:
 			st := p.script(p.launch, req)
+			if !p.ocrPages(st, req) {
+				return
+			}
 			switch {
 			case st.crash != "":
 				p.mu.Lock()

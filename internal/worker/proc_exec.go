@@ -28,6 +28,12 @@ func startExec(cfg Config, scratch string) (proc, error) {
 	}
 	args := append(append([]string{}, cfg.Args...), Command, "--scratch", scratch,
 		"--mem-limit", fmt.Sprint(cfg.MemLimit), "--parent", fmt.Sprint(os.Getpid()))
+	if cfg.OCRProgram != "" {
+		args = append(args, "--ocr", cfg.OCRProgram)
+	}
+	if cfg.OCRCache != "" {
+		args = append(args, "--ocr-cache", cfg.OCRCache)
+	}
 	cmd := exec.Command(cfg.Exe, args...)
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	setProcessGroup(cmd)

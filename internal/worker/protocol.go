@@ -41,6 +41,55 @@ type Response struct {
 	// the file or folder that could not be written; Detail the cause.
 	Fault     workspace.FaultKind `json:"fault,omitempty"`
 	FaultPath string              `json:"faultPath,omitempty"`
+
+	// OCR (issue 29): OCRPages counts the pages read by OCR (cached or
+	// recognized), OCRWaiting those that need OCR but were not read for
+	// want of an engine (extract.Result), and OCRKeys lists the page keys
+	// the file used, cached or recognized, so that the coordinator keeps
+	// their cache entries (indexer/ocrcache.go).
+	OCRPages   int      `json:"ocrPages,omitempty"`
+	OCRWaiting int      `json:"ocrWaiting,omitempty"`
+	OCRKeys    []string `json:"ocrKeys,omitempty"`
+}
+
+// Interim is a message a worker sends about the request it is working on,
+// before that request's Response, on the same pipe (issue 29). Exactly
+// one of its fields besides ID is set:
+//
+//	{"id":7,"ocrPage":{"key":"3fa9…","lines":["見積書","株式会社…"]}}
+//	{"id":7,"ocrProgress":{"done":12,"total":300}}
+//
+// ocrPage hands over a page just recognized: the coordinator stores it in
+// the OCR cache before it reads the file's Response, so a kill or a
+// deadline loses at most the page in flight. ocrProgress says done of
+// total pages that need OCR; it is sent before each page and after the
+// last, and each one gives the page about to start at least the per-page
+// allowance (Config.OCRPageTimeout, pipeline.go).
+type Interim struct {
+	ID          int64        `json:"id"`
+	OCRPage     *OCRPage     `json:"ocrPage,omitempty"`
+	OCRProgress *OCRProgress `json:"ocrProgress,omitempty"`
+}
+
+// OCRPage is one page recognized by OCR: its key (a content hash of the
+// page image) and its lines.
+type OCRPage struct {
+	Key   string   `json:"key"`
+	Lines []string `json:"lines"`
+}
+
+// OCRProgress is done of total pages of a file that need OCR.
+type OCRProgress struct {
+	Done  int `json:"done"`
+	Total int `json:"total"`
+}
+
+// wireLine is one line a worker writes: a Response, or an Interim when
+// one of the OCR fields is set (decoded once, answer in pipeline.go).
+type wireLine struct {
+	Response
+	OCRPage     *OCRPage     `json:"ocrPage,omitempty"`
+	OCRProgress *OCRProgress `json:"ocrProgress,omitempty"`
 }
 
 // Command is the hidden subcommand that turns fumibako into a worker.

@@ -36,6 +36,14 @@ type ServeConfig struct {
 	// it only with none outstanding, or while it kills the worker). nil:
 	// nothing is killed or ended (tests).
 	Exit func()
+	// OCR returns the OCR engine (issue 29), or nil when none is
+	// installed: then files that need OCR are read without those pages
+	// and say how many wait (Response.OCRWaiting). It is called once, at
+	// the first file. nil: no engine.
+	OCR func() extract.Recognizer
+	// OCRCache is the OCR page cache folder (workspace.OCRCache), read
+	// only; "" reads no cache.
+	OCRCache string
 }
 
 // Serve is the worker's main loop: read requests from r until EOF, extract
@@ -88,22 +96,29 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 			gone()
 		}
 	}()
-	out := json.NewEncoder(w)
+	out := &sender{enc: json.NewEncoder(w)}
+	engine := sync.OnceValue(func() extract.Recognizer {
+		if cfg.OCR == nil {
+			return nil
+		}
+		return cfg.OCR()
+	})
 	for line := range reqs {
 		var req Request
 		if err := json.Unmarshal(line, &req); err != nil {
 			return fmt.Errorf("worker: bad request %q: %w", line, err)
 		}
-		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit)
+		ocr := newOCRSession(req.ID, engine(), cfg.OCRCache, out)
+		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr)
 		outstanding.Add(-1)
-		if err := out.Encode(resp); err != nil {
+		if err := out.send(resp); err != nil {
 			return fmt.Errorf("worker: write response: %w", err)
 		}
 	}
 	return <-readErr
 }
 
-func handle(ctx context.Context, req Request, scratch string, memLimit int64) (resp Response) {
+func handle(ctx context.Context, req Request, scratch string, memLimit int64, ocr *ocrSession) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
 	clearScratch(dir)
@@ -112,7 +127,12 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64) (r
 		return writeFailed(resp, err)
 	}
 	faultHook(req.Name, req.Path)
-	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit})
+	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit, OCR: ocr.options()})
+	if ocr.lost != nil {
+		// A page could not be handed over: the coordinator is gone or
+		// closing the pipe; whatever this answer says is not read.
+		return failed(resp, ocr.lost)
+	}
 	if err != nil {
 		if f := scratchFault(err, scratch); f != nil {
 			return faulted(resp, f)
@@ -120,6 +140,7 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64) (r
 		return failed(resp, err)
 	}
 	resp.Log, resp.NoText = res.Log, res.NoText
+	resp.OCRPages, resp.OCRWaiting, resp.OCRKeys = res.OCRPages, res.OCRWaiting, ocr.used()
 	var src *content.Source
 	if req.ModTime != 0 {
 		src = &content.Source{ModTime: time.Unix(0, req.ModTime), Size: req.Size}

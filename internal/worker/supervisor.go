@@ -30,6 +30,30 @@ type Config struct {
 	Env      []string // extra environment
 	Timeout  time.Duration
 	MemLimit int64 // bytes per process (RSS on Linux, committed memory per job process on Windows); 0 = no cap
+
+	// OCR (issue 29). OCRProgram is the OCR engine's program the worker
+	// uses (`__worker --ocr`), "" when none is installed; OCRCache the
+	// page cache folder it reads (`--ocr-cache`).
+	OCRProgram, OCRCache string
+	// OCRPageTimeout is the per-file deadline's allowance per OCR page:
+	// each ocrProgress message gives the page about to start at least
+	// this long, whatever is left of Timeout (0 = DefaultOCRPageTimeout).
+	OCRPageTimeout time.Duration
+	// Interim receives the interim messages of the request at the head
+	// of a pipeline (Interim), in order and before that request's result;
+	// it runs on the pipeline's goroutine. nil: they are dropped.
+	Interim func(Request, Interim)
+}
+
+// DefaultOCRPageTimeout is the deadline's allowance per OCR page when the
+// settings give none (ocrSecondsPerPage).
+const DefaultOCRPageTimeout = 60 * time.Second
+
+// MsgOCRPageTimeout is the per-file message when one OCR page outlasted
+// its allowance after the file's own deadline had passed: the pages read
+// before it are kept in the cache, so a retry goes on from there.
+func MsgOCRPageTimeout(d time.Duration) string {
+	return fmt.Sprintf("OCR の 1 ページが %d 秒以内に読み終わらなかったため中止しました（取り込みのプロセスを強制終了しました。読み終わったページは次の取り込みで使います）", int((d+time.Second-1)/time.Second))
 }
 
 // MsgTimeout is the per-file message after a deadline kill (DESIGN.md

@@ -28,7 +28,9 @@
 //	<workspace>/work/store/journal/ingest.tsv the ingest journal (package journal)
 //	<workspace>/work/store/pending_remove.tsv removals not yet published (package journal)
 //	<workspace>/work/store/content/<index>/…  place TSVs and body index parts
+//	<workspace>/work/store/content/<index>/source_folder.txt  the index's crawl root (package source)
 //	<workspace>/work/tmp/<host>-<pid>/w<n>/   worker scratch
+//	<workspace>/work/tmp/readonly/<random>/   read-only copies opened for received indexes (package source)
 //	<workspace>/work/indexing_log.txt         the last run's log
 //
 // settings.json (Settings): {"targetFolders": [{"name", "path", "enabled"}],
@@ -42,6 +44,13 @@
 // settings.json.broken-<yyyyMMdd-HHmmss>[-n] (MoveAside) and the roots still
 // readable from it are saved back (SalvageSettings); a root re-added at a
 // path the ingest list knows gets its old index name (AddRoot, KnownIndex).
+//
+// indexSources (IndexSource, sources.go) are the source folders of
+// received indexes and of indexes whose files were found elsewhere (issue
+// 30); MoveRoot edits a root's path without touching its index. Network
+// paths (share.go): a mapped drive and its UNC path are one place
+// (SamePlace, ShareAliases, through WNetGetUniversalName on Windows), and a
+// folder not reachable now may be registered (FolderWarning).
 //
 // Names (DESIGN.md "Names"): TestIndexName, TestStoredIndexName and
 // TestPlainFolderName decide which index names and path segments are legal.

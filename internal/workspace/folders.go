@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,6 +30,7 @@ const (
 	msgNotFound    = "インデックス [%s] はありません。"
 	msgNoPath      = "元のフォルダを指定してください。"
 	msgPathMissing = "フォルダが見つかりません: %s"
+	msgPathAbsent  = "フォルダが今は見つかりません: %s（登録はしました。ネットワークのフォルダなら、つながっているときのインデックス作成で取り込みます。つながるまでは取り込まずに飛ばします）"
 	msgNotFolder   = "フォルダではありません: %s"
 	msgRegistered  = "「%s」のインデックス [%s] が既にあります。"
 	msgNested      = "「%s」は、登録済みのインデックス [%s]（%s）と重なるため登録できません（登録済みのフォルダの中のフォルダや、それを含むフォルダは登録できません）。"
@@ -78,14 +78,10 @@ func (s *Settings) AddRoot(path, name, workspaceRoot string, known []KnownIndex)
 		return Root{}, &FolderError{Msg: fmt.Sprintf(msgPathMissing, path), Cause: err}
 	}
 	abs = filepath.Clean(abs)
-	st, err := os.Stat(abs)
-	if errors.Is(err, os.ErrNotExist) {
-		return Root{}, refuse(msgPathMissing, abs)
-	}
-	if err != nil {
-		return Root{}, &FolderError{Msg: fmt.Sprintf(msgPathMissing, abs), Cause: err}
-	}
-	if !st.IsDir() {
+	// A folder that is not there now is accepted (a network drive not
+	// connected yet; reference/gui.md §2.4): the run skips it with its
+	// missing-root line until it can be reached. FolderWarning says so.
+	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
 		return Root{}, refuse(msgNotFolder, abs)
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
@@ -107,7 +103,7 @@ func (s *Settings) AddRoot(path, name, workspaceRoot string, known []KnownIndex)
 	}
 	if name == "" {
 		for _, k := range known {
-			if _, _, inUse := s.Root(k.Name); !inUse && k.Path != "" && TestIndexName(k.Name) && samePath(realPath(k.Path), abs) {
+			if _, _, inUse := s.Root(k.Name); !inUse && k.Path != "" && TestIndexName(k.Name) && SamePlace(realPath(k.Path), abs) {
 				name = k.Name
 				break
 			}
@@ -124,7 +120,21 @@ func (s *Settings) AddRoot(path, name, workspaceRoot string, known []KnownIndex)
 	r := Root{Name: name, Path: abs}
 	s.Roots = append(s.Roots, r)
 	s.unremove(name)
+	s.dropSource(name)
 	return r, nil
+}
+
+// FolderWarning is the warning shown when a folder just registered cannot
+// be reached now (issue 30): "" when it can.
+func FolderWarning(path string) string {
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.IsDir():
+		return ""
+	case err == nil:
+		return fmt.Sprintf(msgNotFolder, path)
+	}
+	return fmt.Sprintf(msgPathAbsent, path)
 }
 
 // RestoreRoot registers r again as it was (fumibako folder restore): its
@@ -147,6 +157,7 @@ func (s *Settings) RestoreRoot(r Root) error {
 	}
 	s.Roots = append(s.Roots, r)
 	s.unremove(r.Name)
+	s.dropSource(r.Name)
 	return nil
 }
 
@@ -154,7 +165,7 @@ func (s *Settings) RestoreRoot(r Root) error {
 func (s *Settings) checkOverlap(abs string) error {
 	for _, r := range s.Roots {
 		rp := realPath(r.Path)
-		if samePath(rp, abs) {
+		if SamePlace(rp, abs) {
 			return refuse(msgRegistered, abs, r.Name)
 		}
 		if IsWithin(abs, rp) || IsWithin(rp, abs) {
@@ -198,6 +209,7 @@ func (s *Settings) unremove(name string) {
 // twice keeps one entry.
 func (s *Settings) MarkRemoved(r Root) {
 	s.unremove(r.Name)
+	s.dropSource(r.Name)
 	s.Removed = append(s.Removed, Root{Name: r.Name, Path: r.Path})
 }
 
@@ -226,6 +238,12 @@ func (s *Settings) RenameRoot(oldName, newName string) error {
 	}
 	s.Roots[i].Name = newName
 	s.unremove(newName)
+	s.dropSource(newName)
+	for j := range s.IndexSources {
+		if FoldKey(s.IndexSources[j].Name) == FoldKey(oldName) {
+			s.IndexSources[j].Name = newName
+		}
+	}
 	s.dropExcludes(oldName)
 	s.dropExcludes(newName)
 	return nil
@@ -240,6 +258,16 @@ func (s *Settings) SetEnabled(name string, enabled bool) error {
 	}
 	v := enabled
 	s.Roots[i].Enabled = &v
+	return nil
+}
+
+// SetOCRImages switches the OCR of image files under a root (issue 29).
+func (s *Settings) SetOCRImages(name string, on bool) error {
+	_, i, ok := s.Root(name)
+	if !ok {
+		return refuse(msgNotFound, name)
+	}
+	s.Roots[i].OCRImages = on
 	return nil
 }
 

@@ -137,3 +137,43 @@ func IsWorkspace(dir string) bool {
 	}
 	return false
 }
+
+// OCRCache is work/ocr/pages, the OCR page cache (issue 29): one file per
+// page image ever recognized, named by the page's key (OCRCacheEntry).
+// The coordinator writes it, workers only read it.
+func (w *Workspace) OCRCache() string { return filepath.Join(w.Work(), "ocr", "pages") }
+
+// OCRCacheEntry is the cache file of a page key under the cache folder
+// dir: <dir>/<first two characters of key>/<key>.txt, so that no folder
+// holds more than a few thousand entries. The key must be valid
+// (ValidOCRKey).
+func OCRCacheEntry(dir, key string) string {
+	return filepath.Join(dir, key[:2], key+".txt")
+}
+
+// ValidOCRKey reports whether key may name a cache entry: 16 to 128
+// lower-case letters and digits (ocr.Key is a hex hash), so that a key
+// can never leave the cache folder or differ from another only in case.
+func ValidOCRKey(key string) bool {
+	if len(key) < 16 || len(key) > 128 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// OCRKeyLists is work/ocr/files: per source file that used OCR, the keys
+// of its pages (indexer/ocrcache.go), which keep their cache entries.
+func (w *Workspace) OCRKeyLists() string { return filepath.Join(w.Work(), "ocr", "files") }
+
+// OCRSwept is work/ocr/swept, whose modification time is when the OCR
+// page cache was last walked for clean-up (an empty file).
+func (w *Workspace) OCRSwept() string { return filepath.Join(w.Work(), "ocr", "swept") }
+
+// OCRWaiting is work/store/ocr_waiting.tsv, the files ingested without
+// their OCR pages for want of an engine (issue 29).
+func (w *Workspace) OCRWaiting() string { return filepath.Join(w.Store(), "ocr_waiting.tsv") }

@@ -69,7 +69,6 @@ func TestAddRootRefusals(t *testing.T) {
 		t.Fatalf("a:b = %+v, %v, want a：b(2)", r, err)
 	}
 	tests := []struct{ path, name, msg string }{
-		{filepath.Join(base, "none"), "", "フォルダが見つかりません"},
 		{filepath.Join(base, "file.txt"), "", "フォルダではありません"},
 		{filepath.Join(base, "共有/営業"), "", "が既にあります。"},
 		{filepath.Join(base, "共有"), "", "重なるため登録できません"},
@@ -99,5 +98,18 @@ func TestAddRootRefusals(t *testing.T) {
 	}
 	if _, err := s.RemoveRoot("無い"); err == nil {
 		t.Errorf("removing an unknown root succeeded")
+	}
+	// A folder that is not there now is registered, with a warning
+	// (issue 30: a network drive not connected yet).
+	none := filepath.Join(base, "none")
+	r, err = s.AddRoot(none, "", ws.Root, nil)
+	if err != nil || r.Name != "none" || r.Path != none {
+		t.Errorf("AddRoot(missing) = %+v, %v, want registered", r, err)
+	}
+	if w := workspace.FolderWarning(none); !strings.Contains(w, "フォルダが今は見つかりません") {
+		t.Errorf("FolderWarning(missing) = %q", w)
+	}
+	if w := workspace.FolderWarning(base); w != "" {
+		t.Errorf("FolderWarning(existing) = %q", w)
 	}
 }

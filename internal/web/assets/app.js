@@ -55,6 +55,7 @@ F.apiError = function (r, body) {
   const e = new Error(body.message || body.error || r.status + ' ' + r.statusText);
   e.userMessage = body.message || '';
   e.status = r.status;
+  e.body = body;
   return e;
 };
 

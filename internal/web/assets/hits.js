@@ -203,12 +203,58 @@ F.hits = (() => {
   // server refuses otherwise and the download link stays.
   async function openHit(h, folder) {
     if (!h) return;
+    // A network folder may take a while to answer (search.md §9).
+    F.status(`元のファイルを確かめています…：${h.file}（共有フォルダに接続できないときは、しばらくかかります）`);
     try {
       const r = await F.postJSON('/api/open', { path: h.file, folder });
       F.status(r.message);
     } catch (e) {
+      const b = e.body || {};
+      if (b.dialog && (await sourceDialog(h, b))) return openHit(h, folder);
       F.status(e.message, true);
     }
+  }
+
+  // sourceDialog asks where a hit's index lives (search.md §9): for a
+  // received index, 元のフォルダを確かめてください with ［このフォルダを使う］
+  // and ［フォルダを選ぶ］ (and a warning for a network folder); for a file
+  // not found, <ファイル名> が見つかりません with ［フォルダを選ぶ］. A picked
+  // folder is searched by the server in the relative folders' order and
+  // stored for the whole index. Resolves true when the open should be
+  // tried again.
+  function sourceDialog(h, b) {
+    return F.dialog((box, close) => {
+      const el = F.el;
+      const input = el('input', { type: 'text', id: 'source-folder', value: b.dialog === 'confirm' ? b.folder || '' : '', placeholder: 'フォルダ（例: \\\\server\\共有\\営業）' });
+      const err = el('div', { class: 'field-error', role: 'alert' });
+      const send = async (body) => {
+        err.textContent = '';
+        try {
+          const r = await F.postJSON('/api/source', body);
+          F.status(r.warning ? r.message + ' ※ ' + r.warning : r.message);
+          close(true);
+        } catch (e) {
+          err.textContent = e.message;
+        }
+      };
+      const pick = () => send({ path: h.file, folder: input.value });
+      input.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') pick();
+      });
+      box.append(el('h2', { id: 'dialog-title', text: b.title || b.message }));
+      if (b.dialog === 'confirm') box.append(el('p', { text: b.message }));
+      if (b.warning) box.append(el('p', { class: 'remark fact-lost', text: '⚠ ' + b.warning }));
+      box.append(el('label', { for: 'source-folder', text: '元のフォルダ' }), input, err);
+      const buttons = el('div', { class: 'buttons' });
+      if (b.dialog === 'confirm') {
+        buttons.append(el('button', { type: 'button', class: 'primary', id: 'source-use', text: 'このフォルダを使う',
+          onclick: () => (input.value === b.folder ? send({ index: b.index, folder: b.folder }) : pick()) }));
+      }
+      buttons.append(
+        el('button', { type: 'button', class: b.dialog === 'confirm' ? '' : 'primary', id: 'source-pick', text: 'フォルダを選ぶ', onclick: pick }),
+        el('button', { type: 'button', id: 'dialog-cancel', autofocus: true, text: 'キャンセル', onclick: () => close(false) }));
+      box.append(buttons);
+    });
   }
 
   return { fields, lineEl, shownLine, letters, exportText, matchCells, openHit, isName, parseTime, shownTime, shownSize };

@@ -102,6 +102,9 @@ F.index = (() => {
   function folderRow(f, busy) {
     const check = el('input', { type: 'checkbox', 'aria-label': f.name + ' を取り込む' });
     check.checked = f.enabled;
+    // A received index (issue 30) is searchable, not crawled: no checkbox,
+    // no ［取り込む］ or ［編集…］, until its folder is added.
+    check.disabled = !!f.received;
     check.addEventListener('change', async () => {
       try {
         await F.post('/api/folders/enable', { name: f.name, enabled: check.checked });
@@ -129,6 +132,19 @@ F.index = (() => {
       : el('button', { type: 'button', class: 'row-run', text: '取り込む', disabled: busy, title: busy ? 'インデックス作成中は取り込めません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。' : null, onclick: () => start(f.name) });
     const edit = el('button', { type: 'button', text: '編集…', 'data-what': '編集', disabled: busy, title: busy ? T.busy('編集') : null, onclick: () => rename(f) });
     const del = el('button', { type: 'button', text: '削除', 'data-what': '削除', disabled: busy, title: busy ? T.busy('削除') : null, onclick: () => remove(f) });
+    // 画像も OCR: the root's image files are read by OCR (issue 29).
+    const ocr = el('input', { type: 'checkbox', class: 'ocr-images', 'aria-label': f.name + ' の画像ファイルも OCR で取り込む', disabled: busy });
+    ocr.checked = !!f.ocrImages;
+    ocr.addEventListener('change', async () => {
+      try {
+        await F.post('/api/folders/ocr', { name: f.name, ocrImages: ocr.checked });
+        refresh();
+      } catch (e) {
+        ocr.checked = !ocr.checked;
+        F.status(e.message, true);
+      }
+    });
+    const ocrLabel = el('label', { class: 'ocr-label', title: '.tif .tiff .png .jpg .jpeg .bmp を OCR で読んで取り込みます（写真の多いフォルダでは時間がかかります）' }, ocr, ' 画像も OCR');
     const tr = el('tr', { tabindex: '0', 'data-name': f.name },
       el('td', { class: 'c-check' }, check),
       el('td', { text: f.name }),
@@ -137,7 +153,7 @@ F.index = (() => {
       el('td', { class: 'num', title: T.filesTip(f), text: f.files.toLocaleString() }),
       el('td', { text: f.last }),
       statusCell,
-      el('td', { class: 'ops' }, upd, ' ', edit, ' ', del));
+      el('td', { class: 'ops' }, f.received ? '' : upd, ' ', f.received ? '' : edit, ' ', del, ' ', f.received ? '' : ocrLabel));
     tr.addEventListener('keydown', (e) => {
       if (e.key === 'Delete' && e.target === tr && !busy) remove(f);
     });
@@ -169,7 +185,7 @@ F.index = (() => {
       bar.hidden = false;
       bar.classList.toggle('indeterminate', v.percent < 0);
       $('run-bar-fill').style.width = (v.percent < 0 ? 30 : v.percent) + '%';
-      $('run-current').textContent = v.current || '';
+      $('run-current').textContent = (v.current || '') + (v.ocr ? '（' + v.ocr + '）' : '');
       $('run-left').textContent = v.timeLeft || '';
       if (v.rate > 0) $('run-rate').textContent = v.rate.toFixed(1) + ' 件/秒';
       $('run-stop').hidden = !!v.stopping;
@@ -357,11 +373,14 @@ F.index = (() => {
   function rename(f) {
     F.dialog((box, close) => {
       const input = el('input', { type: 'text', id: 'rename-name', value: f.name });
+      // The path edit: a moved folder or another drive letter; the index
+      // stays and nothing is ingested again (issue 30).
+      const pathInput = el('input', { type: 'text', id: 'rename-path', value: f.path });
       const err = el('div', { class: 'field-error', role: 'alert' });
       const ok = async () => {
         err.textContent = '';
         try {
-          const r = await F.postJSON('/api/folders/rename', { name: f.name, newName: input.value });
+          const r = await F.postJSON('/api/folders/rename', { name: f.name, newName: input.value, path: pathInput.value === f.path ? '' : pathInput.value });
           F.status(r.message);
           close(true);
           refresh();
@@ -375,8 +394,9 @@ F.index = (() => {
       });
       box.append(
         el('h2', { id: 'dialog-title', text: 'インデックスの編集' }),
-        el('p', { class: 'muted', text: '元のフォルダ: ' + f.path }),
         el('label', {}, 'インデックス名 ', input),
+        el('label', {}, '元のフォルダ ', pathInput),
+        el('p', { class: 'muted', text: 'フォルダを移したときは、場所を変えます（取り込み直しはしません）。' }),
         err,
         el('div', { class: 'buttons' },
           el('button', { type: 'button', class: 'primary', id: 'rename-ok', text: '変更する', onclick: ok }),
@@ -450,6 +470,7 @@ F.index = (() => {
         let cls;
         if (r.Kind === 'チェックなし') [badge, cls] = ['取り込みません', 's-none'];
         else if (r.Kind === 'フォルダなし') [badge, cls] = ['取り込めません', 's-error'];
+        else if (r.Kind === '削除予定') [badge, cls] = ['削除予定', 's-error']; // a removed root's index (issue 30)
         else if (r.Targets > 0) [badge, cls] = [`${r.Targets.toLocaleString()} 件`, 's-stale'];
         else [badge, cls] = ['取り込み不要', 's-fresh'];
         const tip = `新規 ${r.New} 件 / 更新あり ${r.Updated} 件 / 前回未完了 ${r.Pending} 件 / インデックスが無い・壊れている ${r.Lost} 件 / 前回失敗 ${r.Failed} 件`;
@@ -464,6 +485,9 @@ F.index = (() => {
           el('th', { class: 'num', text: 'インデックスが無い・壊れている' }), el('th', { class: 'num', text: '前回失敗' }), el('th', { text: '状態' }))),
         tb);
       const retry = el('input', { type: 'checkbox', id: 'confirm-retry' });
+      // Indexes of removed folders are deleted once the run goes ahead
+      // (issue 30): that is something to do, and it can be cancelled.
+      const freeing = c.rows.filter((r) => r.Kind === '削除予定').length;
       const totalLine = el('p', { id: 'confirm-total' });
       const startBtn = el('button', { type: 'button', class: 'primary', id: 'confirm-start', text: 'インデックス作成を開始', onclick: () => close({ proceed: true, retryFailed: retry.checked }) });
       const update = () => {
@@ -476,7 +500,8 @@ F.index = (() => {
         totalLine.textContent = files > 0
           ? `取り込み対象: ${folders} フォルダ / ${files.toLocaleString()} ファイル（最新のフォルダは取り込みません）`
           : '取り込みが必要なファイルはありません（すべて最新です）。';
-        startBtn.disabled = files === 0;
+        if (freeing > 0) totalLine.textContent += ` 削除予定のインデックス ${freeing} 件を削除します。`;
+        startBtn.disabled = files === 0 && freeing === 0;
       };
       retry.addEventListener('change', update);
       box.append(el('h2', { id: 'dialog-title', text: 'インデックス作成の確認' }), table);
@@ -484,7 +509,7 @@ F.index = (() => {
         box.append(el('label', { class: 'check' }, retry, ` 前回取り込みに失敗し、その後変わっていないファイル ${c.failed.toLocaleString()} 件も取り込み直す（パスワード付きなど）`));
       }
       box.append(totalLine);
-      if (c.targets === 0 && c.failed === 0) {
+      if (c.targets === 0 && c.failed === 0 && freeing === 0) {
         box.append(el('p', { class: 'remark', text: '※ 更新日時とサイズだけを比べています。' }));
         box.append(el('div', { class: 'buttons' },
           el('button', { type: 'button', class: 'primary', id: 'confirm-close', autofocus: true, text: '閉じる', onclick: () => close({ proceed: true, retryFailed: false }) })));

@@ -243,7 +243,6 @@ func flaggedChars(b []byte, i, cch int) (string, int, bool) {
 	return codepage.Latin1(b[i : i+n]), i + n, n == cch
 }
 
-
 // CodePage decodes BIFF5 byte strings.
 type CodePage struct {
 	Enc encoding.Encoding // nil: Latin-1-like single bytes (1252 by default)

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+
+	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/source"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+func init() {
+	register(&command{name: "folder source", args: "インデックス名 フォルダ", summary: "インデックスの元のフォルダ（ファイルを開く場所）を確かめる・変える", order: 8,
+		about: `受け取ったインデックスのファイルを開く前に、元のフォルダを確かめて登録します。取り込んだフォルダが移ったときも、
+ここで新しい場所を指定すると、取り込み直さずにファイルを開けます（クロール対象フォルダは変えません）。`,
+		examples: []string{`fumibako folder source 営業 "\\server\共有\営業"`},
+		minArgs:  2, maxArgs: 2, setup: setupFolderSource})
+	register(&command{name: "folder move", args: "インデックス名 フォルダ", summary: "クロール対象フォルダの場所を変える（取り込み直しはしません）", order: 4,
+		about: `フォルダを移したときや、ネットワークドライブの文字が変わったとき（Z: → Y:、\\server\共有 のパスにするときも）に、
+インデックスはそのままで場所だけを変えます。ファイルが変わっていなければ、次のインデックス作成で取り込み直すものはありません。`,
+		examples: []string{`fumibako folder move 営業 "Y:\営業"`},
+		minArgs:  2, maxArgs: 2, setup: setupFolderMove})
+	register(&command{name: "open", args: "インデックス名\\パス [--folder]", summary: "検索で見つかったファイルを、パソコンの既定のアプリで開く", order: 45,
+		about: `search の結果の「インデックス名\パス」のファイルを開きます。受け取ったインデックスのマクロを含められる形式
+（.xlsm .xlsb .xls .docm .doc .pptm .ppt）は、読み取り専用のコピーを開きます。`,
+		examples: []string{`fumibako open "営業\2024\見積.xlsx"`, `fumibako open "営業\2024\見積.xlsx" --folder`},
+		minArgs:  1, maxArgs: 1, setup: setupOpen})
+}
+
+func setupFolderSource(fs *flag.FlagSet) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		name := args[0]
+		path, err := filepath.Abs(args[1])
+		if err != nil {
+			path = args[1]
+		}
+		path = filepath.Clean(path)
+		err = settingsEdit(e, nil, func(ws *workspace.Workspace, s *workspace.Settings) error {
+			if !source.Known(ws.ContentRoot(), s, name) {
+				return fatalf(msgSourceNoIndex, name)
+			}
+			return s.SetSource(name, path)
+		})
+		if err != nil {
+			return err
+		}
+		if w := workspace.FolderWarning(path); w != "" {
+			fmt.Fprintln(e.stderr, w)
+		} else if workspace.IsNetworkPath(path) {
+			fmt.Fprintln(e.stderr, source.MsgNetworkWarn)
+		}
+		fmt.Fprintf(e.stdout, source.MsgRepointed+"\n", name, path)
+		return nil
+	}
+}
+
+func setupFolderMove(fs *flag.FlagSet) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		var old, now workspace.Root
+		err := settingsEdit(e, nil, func(ws *workspace.Workspace, s *workspace.Settings) error {
+			var err error
+			if old, err = s.MoveRoot(args[0], args[1], ws.Root); err != nil {
+				return err
+			}
+			now, _, _ = s.Root(args[0])
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, msgMovedRoot+"\n", now.Name, old.Path, now.Path)
+		if w := workspace.FolderWarning(now.Path); w != "" {
+			fmt.Fprintf(e.stderr, msgAddedAbsent+"\n", w)
+		}
+		return nil
+	}
+}
+
+func setupOpen(fs *flag.FlagSet) func(*env, []string) error {
+	folder := fs.Bool("folder", false, "ファイルではなく、ファイルのあるフォルダを開く")
+	return func(e *env, args []string) error {
+		ws, s, err := openSettings(e)
+		if err != nil {
+			return err
+		}
+		l, err := ingestlist.ReadFile(ws.IngestList())
+		if err != nil {
+			return err
+		}
+		f, err := source.Resolve(ws.ContentRoot(), s, l, args[0])
+		if err != nil {
+			return err
+		}
+		target := filepath.Dir(f.Path)
+		if !*folder {
+			if target, err = source.OpenTarget(f, ws.TmpRoot()); err != nil {
+				return fatalf(msgReadOnlyImpossible, f.Path)
+			}
+		}
+		if err := openPath(target); err != nil {
+			return fatalf(msgOpenFailed, target, err)
+		}
+		if target != f.Path && !*folder {
+			fmt.Fprintf(e.stdout, msgOpenedReadOnly+"\n", f.Path, target)
+			return nil
+		}
+		fmt.Fprintf(e.stdout, msgOpenedFile+"\n", target)
+		return nil
+	}
+}

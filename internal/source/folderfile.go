@@ -1,0 +1,92 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// FileName is the name of the file in an index's top folder that records
+// its crawl root (reference/indexing.md §2).
+const FileName = "source_folder.txt"
+
+// fileComment is the comment line of source_folder.txt.
+const fileComment = "# fumibako: インデックス名<TAB>元のフォルダ（インデックス作成のたびに書き直します）"
+
+const bom = "\ufeff"
+
+// FilePath is store/content/<index>/source_folder.txt.
+func FilePath(contentRoot, index string) string {
+	return filepath.Join(contentRoot, index, FileName)
+}
+
+// Format returns the bytes of source_folder.txt for an index and its root.
+func Format(index, root string) []byte {
+	return []byte(bom + fileComment + "\r\n" + clean(index) + "\t" + clean(root) + "\r\n")
+}
+
+// clean keeps a field on its line: TAB, CR and LF become spaces (a legal
+// index name or path has none).
+func clean(s string) string {
+	return strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)
+}
+
+// Parse reads source_folder.txt bytes: the index name and root of its
+// first data line; ok is false when there is none.
+func Parse(data []byte) (index, root string, ok bool) {
+	data = bytes.TrimPrefix(data, []byte(bom))
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, path, found := strings.Cut(line, "\t")
+		if !found || strings.TrimSpace(path) == "" {
+			continue
+		}
+		return name, path, true
+	}
+	return "", "", false
+}
+
+// Read returns the root recorded in the index's source_folder.txt.
+func Read(contentRoot, index string) (string, bool) {
+	data, err := os.ReadFile(FilePath(contentRoot, index))
+	if err != nil {
+		return "", false
+	}
+	_, root, ok := Parse(data)
+	return root, ok
+}
+
+// errFolderThere: a per-file folder of a source file named like ours
+// holds the path for now.
+var errFolderThere = errors.New("source: a folder holds " + FileName)
+
+// Write brings the index's source_folder.txt up to date (through
+// workspace.WriteFileAtomic) when the index's folder exists; an unchanged
+// file is not written again (an unchanged rerun writes nothing, issue 21).
+// changed reports a write.
+func Write(contentRoot, index, root string) (changed bool, err error) {
+	dir := filepath.Join(contentRoot, index)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return false, nil
+	}
+	p := FilePath(contentRoot, index)
+	data := Format(index, root)
+	if st, err := os.Lstat(p); err == nil && st.IsDir() {
+		return false, fmt.Errorf("source: write %s: %w", p, errFolderThere)
+	}
+	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	if err := workspace.WriteFileAtomic(p, data); err != nil {
+		return false, err
+	}
+	return true, nil
+}
