@@ -66,13 +66,16 @@ cross:
 
 # setup: Debian packages for legacy formats (LibreOffice, and python3-uno
 # for the LibreOffice the worker keeps warm), the search
-# benchmark anchor (ripgrep), the browser tests (Chromium) and the race
-# detector (gcc: `go test -race` needs cgo).
+# benchmark anchor (ripgrep), the browser tests (Chromium), the race
+# detector (gcc: `go test -race` needs cgo) and OCR (issue 29: Tesseract
+# with Japanese, vertical Japanese, English and orientation data; the scan
+# corpus is drawn with IPA Gothic).
 setup:
 	sudo=$$(command -v sudo || true); \
 	$$sudo apt-get update && $$sudo apt-get install -y --no-install-recommends \
 		libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui python3-uno \
-		ripgrep poppler-utils chromium fonts-noto-cjk fonts-ipafont-gothic gcc libc6-dev
+		ripgrep poppler-utils chromium fonts-noto-cjk fonts-ipafont-gothic gcc libc6-dev \
+		tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-eng tesseract-ocr-osd
 
 bench:
 	$(GO) run ./bench/cmd/bench

@@ -39,8 +39,8 @@ build() { GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO "$1" -overlay "$out/overla
 
 pkgs="workspace crawl worker bodyindex content indexer source share"
 # Packages whose suites lean on Linux fakes (shell scripts, /proc) or on
-# LibreOffice: only their Windows tests run, by name.
-focused="extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$"
+# LibreOffice or Tesseract: only their Windows tests run, by name.
+focused="extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$ ocr:^TestFindTesseractWindows$"
 exe() { echo "$out/bin/${1//\//_}.test.exe"; } # extract/libreoffice → extract_libreoffice.test.exe
 for p in $pkgs; do
 	build test -c -o "$(exe "$p")" "./internal/$p"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/ocr"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -13,16 +14,18 @@ import (
 // the start of every run (indexer.FindOCR, from the settings'
 // tesseractPath) and passes the program it found to its workers
 // (`__worker --ocr PROGRAM`), which make their recognizer with
-// newRecognizer. Until the engine package is wired, both say "none": files
-// that need OCR are ingested with their text layer and wait for OCR.
-//
-// MERGE (issue 29 part A): wire the engine here, and only here:
-//
-//	findOCR = ocr.Find
-//	newRecognizer = func(program, scratch string) (extract.Recognizer, error) { return ocr.New(program, scratch) }
+// newRecognizer: Tesseract (internal/ocr), found by ocr.Find and checked
+// by ocr.New (its languages); no engine, or an unusable one: files that
+// need OCR are ingested with their text layer and wait for OCR.
 var (
-	findOCR       = func(configured string) (string, error) { return "", errNoOCR }
-	newRecognizer = func(program, scratch string) (extract.Recognizer, error) { return nil, errNoOCR }
+	findOCR       = ocr.Find
+	newRecognizer = func(program, scratch string) (extract.Recognizer, error) {
+		t, err := ocr.New(program, scratch)
+		if err != nil {
+			return nil, err // not a typed nil in the interface
+		}
+		return t, nil
+	}
 )
 
 var errNoOCR = errors.New("ocr: no OCR engine")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ocr"
 )
 
 // A fake OCR engine and a fake scan format for the end-to-end tests of OCR
@@ -37,6 +38,10 @@ import (
 const fakeOCRProgram = "fake-tesseract"
 
 func init() {
+	if os.Getenv("FUMIBAKO_TEST_OCR") == "missing" {
+		// Missing even where Tesseract is installed (findOCR is ocr.Find).
+		findOCR = func(string) (string, error) { return "", ocr.ErrNotFound }
+	}
 	if v := os.Getenv("FUMIBAKO_TEST_OCR"); v != "" && v != "missing" {
 		findOCR = func(string) (string, error) { return fakeOCRProgram, nil }
 		real := newRecognizer

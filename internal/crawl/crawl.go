@@ -277,10 +277,11 @@ func isOwnOutput(name string) bool {
 // (permissions do not stop root, which CI runs as).
 var readDir = os.ReadDir
 
-// ImageExtensions are the image files read by OCR (issue 29): targets
-// only under a root with ocrImages on, whatever else says about them,
-// because photo folders are large.
-var ImageExtensions = []string{".tif", ".tiff", ".png", ".jpg", ".jpeg", ".bmp"}
+// ImageExtensions are the image files read by OCR (issue 29; the image
+// reader's, extract.ImageExtensions): targets only under a root with
+// ocrImages on, whatever else says about them, because photo folders are
+// large.
+var ImageExtensions = extract.ImageExtensions
 
 // IsImage reports whether a file name has one of ImageExtensions.
 func IsImage(name string) bool {

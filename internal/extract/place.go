@@ -64,6 +64,11 @@ var OpenDocumentKinds = map[string]Kind{
 // (reference/extraction.md §12).
 var TextExtensions = strings.Fields(`.txt .csv .tsv .md .log .json .xml .c .h .cpp .cc .cxx .hpp .cs .java .kt .kts .go .rs .swift .scala .dart .vb .bas .pas .asm .m .r .jl .hs .ex .exs .erl .clj .groovy .lua .py .rb .pl .php .psm1 .psd1 .jsx .tsx .mjs .vue .sql .yaml .yml .toml .ini .cfg .conf .properties .gradle .cmake .proto .graphql .tf .html .htm .css .scss .less .rst .tex .diff .patch .bat .cmd .ps1 .vbs .js .reg .sh`)
 
+// ImageExtensions are the image files read by OCR (issue 29; reader
+// extract/image). They are no target of the crawl by themselves: only
+// roots that read images (settings ocrImages) take them.
+var ImageExtensions = []string{".tif", ".tiff", ".png", ".jpg", ".jpeg", ".bmp"}
+
 var targetKind = func() map[string]Kind {
 	m := map[string]Kind{}
 	for _, e := range TextExtensions {

@@ -86,3 +86,21 @@ func SlideName(n int, hidden bool) string {
 
 // PlaceText is the single place of a text file.
 const PlaceText = "本文"
+
+// Places read by OCR (issue 29). Their names end in OCRSuffix, so search
+// labels them as OCR text (`3 ページ（OCR）`, `画像（OCR）`,
+// `2 ページ目の画像（OCR）`) and its JSON marks them "ocr": true:
+//   - ページNNN（OCR）: an image-only page NNN of a PDF (OCRPageName);
+//   - 画像（OCR）: an image file of one page (PlaceImageOCR);
+//   - 画像NNN（OCR）: page NNN of a multi-page TIFF (OCRImageName).
+const (
+	OCRSuffix     = "（OCR）"
+	ImagePrefix   = "画像"
+	PlaceImageOCR = ImagePrefix + OCRSuffix
+)
+
+// OCRPageName is "ページNNN（OCR）".
+func OCRPageName(n int) string { return PageName(n) + OCRSuffix }
+
+// OCRImageName is "画像NNN（OCR）", page n of a multi-page image file.
+func OCRImageName(n int) string { return fmt.Sprintf(ImagePrefix+"%03d"+OCRSuffix, n) }

@@ -33,13 +33,19 @@ const module = "github.com/fumibako/fumibako/"
 //     indexer → share: a run finishes an import killed past its commit
 //     point before it reads the ingest list; web → share: the index row's
 //     エクスポート… and インポート….
+//   - extract → ocr: readers name a page image by its content (ocr.Key);
+//   - extract → proctree, ocr → proctree: LibreOffice and Tesseract run as
+//     children killed with the worker's process tree, one implementation
+//     (issue 29).
 var allowed = map[string][]string{
 	"workspace":  {},
 	"ingestlist": {},
 	"journal":    {},
 	"officefile": {},
 	"textfold":   {},
-	"extract":    {"officefile"},
+	"proctree":   {},
+	"ocr":        {"proctree"},
+	"extract":    {"officefile", "proctree", "ocr"},
 	"content":    {"extract"},
 	"bodyindex":  {"content", "textfold"},
 	"search":     {"bodyindex", "content"},

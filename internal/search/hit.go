@@ -29,6 +29,9 @@ type Hit struct {
 	// PageEstimate marks a Word page whose number is an estimate (the
 	// document recorded no page breaks; the place ends in （目安）).
 	PageEstimate bool `json:"pageEstimate,omitempty"`
+	// OCR marks text read by OCR from an image (a scanned page, an image
+	// file; the place ends in （OCR）, issue 29).
+	OCR bool `json:"ocr,omitempty"`
 	// Kind is the 種別 column: セル, 図形, コメント, ヘッダー・フッター,
 	// 本文, ノート, 埋め込み.
 	Kind string `json:"kind"`
@@ -162,6 +165,9 @@ func cellPrefixed(fk extract.Kind, place string) bool {
 const (
 	pageLabel  = " ページ"
 	slideLabel = "スライド "
+	// imagePageLabel follows a multi-page image's page number:
+	// `2 ページ目の画像（OCR）` (画像002（OCR）).
+	imagePageLabel = " ページ目の" + extract.ImagePrefix
 )
 
 // PlaceLabel returns the label of a place without a cell (group headers,
@@ -169,8 +175,9 @@ const (
 // number the document records `3 ページ` (ページ003), an estimated Word
 // page `3 ページ（目安）` (ページ003（目安）), a slide `スライド 2`, a hidden
 // slide `スライド 2（非表示）`, a slide's notes `スライド 2`
-// (スライド002_ノート, kind ノート), other places as they are
-// (`ヘッダー・フッター`, `脚注`), and "" for a text file.
+// (スライド002_ノート, kind ノート), text read by OCR `3 ページ（OCR）`
+// (ページ003（OCR）) and `2 ページ目の画像（OCR）` (画像002（OCR）), other places as they are
+// (`ヘッダー・フッター`, `脚注`, `画像（OCR）`), and "" for a text file.
 func PlaceLabel(fk extract.Kind, place string) string {
 	base, _ := splitKind(place)
 	switch fk {
@@ -188,6 +195,12 @@ func PlaceLabel(fk extract.Kind, place string) string {
 	}
 	if n, ok := numbered(base, extract.PagePrefix, extract.EstimateSuffix); ok {
 		return n + pageLabel + extract.EstimateSuffix
+	}
+	if n, ok := numbered(base, extract.PagePrefix, extract.OCRSuffix); ok {
+		return n + pageLabel + extract.OCRSuffix
+	}
+	if n, ok := numbered(base, extract.ImagePrefix, extract.OCRSuffix); ok {
+		return n + imagePageLabel + extract.OCRSuffix
 	}
 	if n, ok := numbered(base, extract.SlidePrefix, ""); ok {
 		return slideLabel + n
@@ -380,6 +393,17 @@ func runesOn(s string, at, n int) (end, short int) {
 		at += size
 	}
 	return at, n
+}
+
+// IsOCR reports whether a place holds text read by OCR (ページNNN（OCR）,
+// 画像（OCR）, 画像NNN（OCR）; issue 29) in a file of kind fk: a sheet
+// whose name ends in （OCR） is still a sheet.
+func IsOCR(fk extract.Kind, place string) bool {
+	if fk == extract.KindExcel {
+		return false
+	}
+	base, _ := splitKind(place)
+	return strings.HasSuffix(base, extract.OCRSuffix)
 }
 
 // IsPageEstimate reports whether a place is a Word page whose number is

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,9 +51,38 @@ func TestPlaceLabel(t *testing.T) {
 		{extract.KindText, "ページ003", "3 ページ"},
 		{extract.KindText, "ページ003[コメント]", "3 ページ"},
 		{extract.KindText, "文書情報", "文書情報"},
+		// Text read by OCR (issue 29): a scanned PDF page, an image file,
+		// a page of a multi-page TIFF (image files have no kind of their own).
+		{extract.KindPDF, "ページ003（OCR）", "3 ページ（OCR）"},
+		{extract.KindPDF, "ページ012（OCR）", "12 ページ（OCR）"},
+		{"", "画像（OCR）", "画像（OCR）"},
+		{"", "画像002（OCR）", "2 ページ目の画像（OCR）"},
+		{"", "画像010（OCR）", "10 ページ目の画像（OCR）"},
 	} {
 		if got := search.PlaceLabel(tc.fk, tc.place); got != tc.want {
 			t.Errorf("PlaceLabel(%s, %q) = %q, want %q", tc.fk, tc.place, got, tc.want)
+		}
+	}
+}
+
+// TestIsOCR: the places whose hits say "ocr": true (issue 29), named by
+// the extract package's own constructors.
+func TestIsOCR(t *testing.T) {
+	for _, tc := range []struct {
+		fk    extract.Kind
+		place string
+		want  bool
+	}{
+		{extract.KindPDF, extract.OCRPageName(3), true},
+		{"", extract.OCRImageName(2), true},
+		{"", extract.PlaceImageOCR, true},
+		{extract.KindPDF, extract.PageName(3), false},
+		{extract.KindWord, extract.PageName(3) + extract.EstimateSuffix, false},
+		{extract.KindText, "本文", false},
+		{extract.KindExcel, "売上（OCR）", false},
+	} {
+		if got := search.IsOCR(tc.fk, tc.place); got != tc.want {
+			t.Errorf("IsOCR(%s, %q) = %v, want %v", tc.fk, tc.place, got, tc.want)
 		}
 	}
 }
@@ -89,6 +119,16 @@ func TestHitLabels(t *testing.T) {
 			pl("スライド003（非表示）", "非表示のれもん"),
 		}},
 		{`営業\メモ.txt`, []extract.Place{pl("本文", text...)}},
+		// Text read by OCR (issue 29).
+		{`営業\スキャン.pdf`, []extract.Place{
+			pl("ページ001", "れもんの表紙"),
+			pl("ページ002（OCR）", "れもんの請求"),
+		}},
+		{`営業\ファクス.tif`, []extract.Place{
+			pl("画像001（OCR）", "一枚目"),
+			pl("画像002（OCR）", "れもん受注"),
+		}},
+		{`営業\看板.png`, []extract.Place{pl("画像（OCR）", "れもん看板")}},
 	})
 	// `(\t100)?` makes the match of row 14 span two cells: column unknown.
 	hits, _, err := runQuery(t, root, ix, []string{`れもん(\t100)?`}, search.Options{Regex: true})
@@ -132,6 +172,19 @@ func TestHitLabels(t *testing.T) {
 		`営業\発表.pptx|スライド 2|ノート|1|スライド 2`,
 		`営業\発表.pptx|スライド 3（非表示）|本文|1|スライド 3（非表示）`,
 		`営業\メモ.txt|12 行目|本文|12|`,
+		`営業\スキャン.pdf|1 ページ|本文|1|1 ページ`,
+		`営業\スキャン.pdf|2 ページ（OCR）|本文|1|2 ページ（OCR）`,
+		`営業\ファクス.tif|2 ページ目の画像（OCR）|本文|1|2 ページ目の画像（OCR）`,
+		`営業\看板.png|画像（OCR）|本文|1|画像（OCR）`,
+	}
+	for _, h := range hits {
+		b, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ocr := strings.Contains(h.Place, "（OCR）"); h.OCR != ocr || bytes.Contains(b, []byte(`"ocr":true`)) != ocr {
+			t.Errorf("hit %s %s: OCR %v, JSON %s", h.Path(), h.Place, h.OCR, b)
+		}
 	}
 	slices.Sort(got)
 	slices.Sort(want)

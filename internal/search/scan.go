@@ -442,6 +442,7 @@ func (s *searcher) hit(pc *partCtx, si *segInfo, gl int, line string, foldedLine
 	}
 	h.Label = h.label(si.label)
 	h.PageEstimate = IsPageEstimate(h.Place)
+	h.OCR = IsOCR(fk, h.Place)
 	h.shorten()
 	return h
 }

@@ -10,6 +10,7 @@ package all
 import (
 	_ "github.com/fumibako/fumibako/internal/extract/doc"
 	_ "github.com/fumibako/fumibako/internal/extract/docx"
+	_ "github.com/fumibako/fumibako/internal/extract/image"
 	_ "github.com/fumibako/fumibako/internal/extract/libreoffice"
 	_ "github.com/fumibako/fumibako/internal/extract/odf"
 	_ "github.com/fumibako/fumibako/internal/extract/pdf"

@@ -16,6 +16,7 @@ import (
 // "Extraction" together.
 const table = `doc native .doc
 docx reader .docx .docm
+image reader .tif .tiff .png .jpg .jpeg .bmp
 libreoffice fallback .xls .xlsb .doc .ppt
 odf reader .odt .ods .odp
 odf-flat reader .fodt .fods .fodp
@@ -52,9 +53,10 @@ func TestRegistryTable(t *testing.T) {
 // TestEveryTargetHasOneReader: each extension the crawl takes has exactly
 // one reader (a Format without Native), and every native reader has a
 // fallback reader for its extension; no reader serves an extension the
-// crawl never takes.
+// crawl never takes (image files are taken for roots that read images,
+// issue 29).
 func TestEveryTargetHasOneReader(t *testing.T) {
-	targets := slices.Concat(extract.OfficeExtensions, extract.TextExtensions, []string{".pdf"})
+	targets := slices.Concat(extract.OfficeExtensions, extract.TextExtensions, []string{".pdf"}, extract.ImageExtensions)
 	for e := range extract.OpenDocumentKinds {
 		targets = append(targets, e)
 	}

@@ -14,7 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/fumibako/fumibako/internal/proctree"
 )
 
 // LibreOffice conversion (DESIGN.md "Extraction": .xls .xlsb .doc .ppt are
@@ -171,17 +172,11 @@ func run(ctx context.Context, soffice, dir string, inputs []string, target, infi
 	}
 	args = append(args, "--convert-to", target+":"+filter, "--outdir", outdir)
 	args = append(args, inputs...)
-	cmd := exec.CommandContext(ctx, soffice, args...)
+	cmd := proctree.Command(ctx, soffice, args...)
+	cmd.SysProcAttr = nil // a one-shot conversion stays as it always ran
 	cmd.Dir = dir
 	var out output
 	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Cancel = func() error {
-		// The child is still alive here, so its descendants can be found
-		// through it; once it is reaped they belong to init.
-		killTree(cmd.Process.Pid)
-		return cmd.Process.Kill()
-	}
-	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	if cerr := ctx.Err(); cerr != nil {
 		return out.String(), fmt.Errorf("extract: libreoffice conversion stopped: %w", cerr)

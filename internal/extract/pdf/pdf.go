@@ -4,9 +4,11 @@
 // estimates); the text of annotations (comments, notes, free text) as
 // ページNNN[コメント]; the title and subject as 文書情報. A document that
 // needs a password to open gets extract.MsgPassword; one that only
-// restricts printing or copying is read. A document without any text whose
-// pages hold images (a scan) succeeds with no places and a log line naming
-// the image-only pages, so users know which files need OCR.
+// restricts printing or copying is read. Pages without a text layer that
+// hold images (scans) are read by OCR when the worker gives the reader an
+// engine (ocr.go: ページNNN（OCR）); without OCR, a document without any
+// text whose pages hold images succeeds with no places and a log line
+// naming the image-only pages, so users know which files need OCR.
 package pdf
 
 import (
@@ -23,6 +25,7 @@ import (
 	"github.com/klippa-app/go-pdfium/requests"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/ocrpages"
 	"github.com/fumibako/fumibako/internal/officefile"
 )
 
@@ -64,7 +67,7 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 		return nil, err
 	}
 	engine.mem.reset()
-	res, err := readDoc(ctx, inst, f, st.Size())
+	res, err := readDoc(ctx, inst, f, st.Size(), opt)
 	switch {
 	case err != nil && engine.mem.exhausted():
 		// The module was refused memory past its bound (memory.go):
@@ -90,7 +93,7 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 // broken file): a clean answer that leaves the instance usable.
 var errRefused = errors.New("extract: pdfium refused the document")
 
-func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64) (res *extract.Result, err error) {
+func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, opt extract.Options) (res *extract.Result, err error) {
 	defer func() {
 		// go-pdfium turns most module traps into errors; anything else
 		// from a hostile file fails that file, not the worker.
@@ -116,8 +119,12 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64) (r
 	if err != nil {
 		return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: pdf page count: %w", err))
 	}
-	texts, imageOnly := 0, 0
-	for i := 0; i < n.PageCount; i++ {
+	// First every page's text, so that the pages needing OCR are known
+	// (progress counts them) before the first is read; then the places in
+	// page order.
+	pages := make([]page, n.PageCount)
+	var scans []int
+	for i := range pages {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -125,21 +132,57 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64) (r
 		if err != nil {
 			return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: pdf page %d: %w", i+1, err))
 		}
-		name := fmt.Sprintf("ページ%03d", i+1)
+		pages[i] = p
+		if p.images && !hasText(p.lines) {
+			scans = append(scans, i)
+		}
+	}
+	var run *ocrpages.Run
+	if opt.OCR != nil && len(scans) > 0 {
+		run = ocrpages.New(opt.OCR, res, len(scans))
+		if run.Waiting() {
+			run = nil
+		}
+	}
+	texts := 0
+	for i, p := range pages {
+		name := extract.PageName(i + 1)
 		before := len(res.Places)
 		extract.AddPlace(res, name, p.lines)
 		if len(res.Places) > before {
 			texts++
-		} else if p.images {
-			imageOnly++
+		} else if run != nil && p.images {
+			img, err := renderScan(inst, doc.Document, i)
+			if err != nil {
+				return nil, extract.Fail(extract.MsgCorrupt, err)
+			}
+			lines, err := run.Page(ctx, img)
+			if err != nil {
+				return nil, err
+			}
+			extract.AddPlace(res, extract.OCRPageName(i+1), lines)
 		}
 		extract.AddPlace(res, name+extract.PlaceComment, p.annots)
 	}
-	if texts == 0 && imageOnly > 0 {
-		res.Log = append(res.Log, "    "+fmt.Sprintf(MsgNoText, imageOnly))
+	if run != nil {
+		run.Finish()
+	}
+	if texts == 0 && len(scans) > 0 && res.OCRPages == 0 {
+		res.Log = append(res.Log, "    "+fmt.Sprintf(MsgNoText, len(scans)))
 		res.NoText = true
 	}
 	return res, nil
+}
+
+// hasText reports whether a page's lines hold more than white space (what
+// AddPlace keeps).
+func hasText(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimRight(l, " \t\r\n\u3000") != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // info returns the document's title and subject.

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package libreoffice
+package proctree
 
 import (
 	"os/exec"
@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// children maps each process id to its children, from ps.
-func children() map[int][]int {
+// Children maps each process id to its children, from ps.
+func Children() map[int][]int {
 	out, err := exec.Command("ps", "-A", "-o", "pid=", "-o", "ppid=").Output()
 	if err != nil {
 		return nil

@@ -1,4 +1,4 @@
-package libreoffice
+package proctree
 
 import (
 	"os"
@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// children maps each process id to its children, from the parent ids in
+// Children maps each process id to its children, from the parent ids in
 // /proc/<pid>/stat.
-func children() map[int][]int {
+func Children() map[int][]int {
 	children := map[int][]int{}
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, s := range stats {

@@ -1,4 +1,4 @@
-package libreoffice
+package proctree
 
 import (
 	"unsafe"
@@ -6,13 +6,13 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// killTree kills pid and every process below it (soffice.exe starts
+// KillTree kills pid and every process below it (soffice.exe starts
 // soffice.bin), found by their parent ids in a process snapshot taken
 // first, so children orphaned by the root's death are still known. No
 // taskkill /T (Wine has no /T); the worker's Job Object ends whatever is
 // left when the worker goes.
-func killTree(pid int) {
-	procs := append([]int{pid}, descendants(pid)...)
+func KillTree(pid int) {
+	procs := append([]int{pid}, Descendants(pid)...)
 	for _, p := range procs {
 		h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(p))
 		if err != nil {
@@ -23,9 +23,9 @@ func killTree(pid int) {
 	}
 }
 
-// children maps each process id to its children, from a Toolhelp
+// Children maps each process id to its children, from a Toolhelp
 // snapshot's parent ids.
-func children() map[int][]int {
+func Children() map[int][]int {
 	out := map[int][]int{}
 	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPPROCESS, 0)
 	if err != nil {
