@@ -75,9 +75,10 @@
 // # Preparation
 //
 // Prepare turns a decoded page into what Tesseract reads: gray levels
-// (transparent pixels over white), scaled to about DPI each way when the
-// file states a resolution outside MinDPI–MaxDPI (a 600 dpi scan is
-// halved; a fax in standard mode, 204 × 98 dpi, gets square pixels back),
-// and at most MaxPixels. Readers refuse a page over MaxDecodePixels from
+// (transparent pixels over white), square pixels (a fax in standard mode,
+// 204 × 98 dpi, is scaled up along its coarse axis), scaled to about DPI
+// when the file states a resolution outside MinDPI–MaxDPI (a 600 dpi scan
+// is halved, a 150 dpi one doubled; 200–400 dpi is left as scanned), and
+// at most MaxPixels. Readers refuse a page over MaxDecodePixels from
 // its header, before decoding it (MsgTooLarge).
 package ocr

@@ -157,8 +157,8 @@ func TestReadImages(t *testing.T) {
 		{"a.bmp", bmpOf(gray(33, 7, 128)), []string{"画像（OCR）: 33x7 | mean 128"}, []string{"0/1", "done", "1/1"}},
 		{"one.tif", testcorpus.ScanTIFF([]*image.Gray{gray(20, 20, 50)}, 300), []string{"画像（OCR）: 20x20 | mean 50"}, []string{"0/1", "done", "1/1"}},
 		{"fax.tiff", fax, []string{
-			// 200 dpi: brought to 300.
-			"画像001（OCR）: 60x45 | mean 200", "画像002（OCR）: 75x30 | mean 100", "画像003（OCR）: 15x15 | mean 0",
+			// 200 dpi: read as scanned (ocr.Prepare).
+			"画像001（OCR）: 40x30 | mean 200", "画像002（OCR）: 50x20 | mean 100", "画像003（OCR）: 10x10 | mean 0",
 		}, []string{"0/3", "done", "1/3", "done", "2/3", "done", "3/3"}},
 		// Bilevel, as fax machines write it (WhiteIsZero; no resolution).
 		{"fax-1bit.tif", tiff1bit(16, 4), []string{"画像（OCR）: 16x4 | mean 0"}, []string{"0/1", "done", "1/1"}},
@@ -230,7 +230,8 @@ func TestResolution(t *testing.T) {
 		file []byte
 		want string
 	}{
-		{"fax standard mode.tif", testcorpus.ScanTIFFRes([]*image.Gray{gray(204, 98, 0)}, 204, 98), "300x300"},
+		{"fax standard mode.tif", testcorpus.ScanTIFFRes([]*image.Gray{gray(204, 98, 0)}, 204, 98), "204x204"},
+		{"200 dpi.tif", testcorpus.ScanTIFF([]*image.Gray{gray(200, 100, 0)}, 200), "200x100"},
 		{"600 dpi.tif", testcorpus.ScanTIFF([]*image.Gray{gray(600, 300, 0)}, 600), "300x150"},
 		{"300 dpi.tif", testcorpus.ScanTIFF([]*image.Gray{gray(60, 30, 0)}, 300), "60x30"},
 		{"150 dpi.png", withPHYs(encode(t, "png", gray(150, 100, 0)), 150), "300x200"},
