@@ -66,7 +66,7 @@ func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
 	fs.Var(&f.indexes, "index", "この`インデックス名`だけを検索する（繰り返し指定できます）")
 	fs.StringVar(&f.opts.Folder, "folder", "", "この`フォルダ`の中だけを検索する: インデックス名、インデックス名\\フォルダ、またはクロール対象フォルダの中のフォルダの絶対パス")
 	fs.StringVar(&f.opts.Names, "name", "", "ファイル名の`パターン`: *.xlsx;見積;!*old*（; で区切る。! で除く）")
-	fs.Var(&f.kinds, "kind", "この`種類`だけを検索する: excel・word・powerpoint・pdf・text（繰り返し、または , で区切る。.ods は excel、.odt と .rtf は word、.odp は powerpoint）")
+	fs.Var(&f.kinds, "kind", "この`種類`だけを検索する: excel・word・powerpoint・pdf・text・image（繰り返し、または , で区切る。.ods は excel、.odt と .rtf は word、.odp は powerpoint）")
 	fs.BoolVar(&f.opts.NoShapes, "no-shapes", false, "図形と埋め込みファイルを検索しない")
 	fs.BoolVar(&f.opts.NoComments, "no-comments", false, "コメントを検索しない")
 	fs.BoolVar(&f.opts.NoNames, "no-names", false, "ファイル名とフォルダ名を検索しない（既定では語を含むファイル名も 種別「ファイル名」で出す）")

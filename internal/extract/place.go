@@ -47,6 +47,9 @@ const (
 	KindPowerPoint Kind = "powerpoint"
 	KindText       Kind = "text"
 	KindPDF        Kind = "pdf"
+	// KindImage is an image file read by OCR (issue 29): a target only
+	// under a root with ocrImages, which the crawl decides.
+	KindImage Kind = "image"
 )
 
 // OfficeExtensions are the 10 Office extensions (reference/indexing.md §3.3).
@@ -89,6 +92,9 @@ var targetKind = func() map[string]Kind {
 		m[e] = k
 	}
 	m[".pdf"] = KindPDF
+	for _, e := range ImageExtensions {
+		m[e] = KindImage
+	}
 	return m
 }()
 
@@ -100,7 +106,9 @@ func KindOf(name string) (Kind, bool) {
 }
 
 // IsTarget reports whether a file name is indexed: a target extension and
-// not an Office owner file (~$…).
+// not an Office owner file (~$…). An image (KindImage) is indexed only
+// under a root that reads images (settings ocrImages), which the crawl
+// and the watcher check first.
 func IsTarget(name string) bool {
 	if strings.HasPrefix(name, "~$") {
 		return false
@@ -129,7 +137,10 @@ func IsTarget(name string) bool {
 //	    workbooks read (the .xls reader's workbook reader)
 //	.docx .docm 5, .doc 7: pages without recorded breaks are estimated
 //	    from the page setup and marked ページNNN（目安） (issue 16)
+//	.pdf 2: image-only pages read by OCR (issue 29), so scans indexed
+//	    before are read again once (or wait for an OCR engine)
 var extractVersions = map[string]int{
+	".pdf": 2,
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
 	".docx": 5, ".docm": 5, ".doc": 7,

@@ -1,9 +1,11 @@
 package layers_test
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,53 +15,60 @@ import (
 
 const module = "github.com/fumibako/fumibako/"
 
-// allowed lists each top-level package's direct edges; a package may also
-// import whatever those reach (the closure). workspace is importable by
-// all. A package's sub-packages (search/linedfa, extract/xlsx, …) belong
-// to it: they share its edges and may import each other, within the rules
-// of extractTree. Edges beyond STYLE.md's list, with the reason:
-//   - crawl → extract: the list of target extensions lives with the readers;
-//   - worker → content: a worker writes the place TSVs of its file into its
-//     staging folder (issue 3), the coordinator only swaps it in.
-//   - watch → indexer: the watcher drives the coordinator's run from
-//     file-system events (DESIGN.md "Keeping the index fresh"); web → watch:
-//     serve runs the watcher when 自動で更新する is on.
-//   - indexer → source: the coordinator rewrites each index's
-//     source_folder.txt every run and on a rename; web → source: opening
-//     a hit looks up, confirms and re-points its index's source folder
-//     (issue 30); source → ingestlist: a hit's path is an ingest-list
-//     relative path, and only files the list names are opened.
-//   - share (index export and import, issue 30) → ingestlist, bodyindex;
-//     indexer → share: a run finishes an import killed past its commit
-//     point before it reads the ingest list; web → share: the index row's
-//     エクスポート… and インポート….
-//   - extract → ocr: readers name a page image by its content (ocr.Key);
-//   - extract → proctree, ocr → proctree: LibreOffice and Tesseract run as
-//     children killed with the worker's process tree, one implementation
-//     (issue 29).
-var allowed = map[string][]string{
-	"workspace":  {},
-	"ingestlist": {},
-	"journal":    {},
-	"officefile": {},
-	"textfold":   {},
-	"proctree":   {},
-	"ocr":        {"proctree"},
-	"extract":    {"officefile", "proctree", "ocr"},
-	"content":    {"extract"},
-	"bodyindex":  {"content", "textfold"},
-	"search":     {"bodyindex", "content"},
-	"crawl":      {"extract"},
-	"plan":       {"ingestlist", "journal", "crawl"},
-	"worker":     {"extract", "officefile", "content"},
-	"source":     {"ingestlist"},
-	"share":      {"ingestlist", "bodyindex"},
-	"indexer":    {"ingestlist", "journal", "crawl", "plan", "worker", "content", "bodyindex", "extract", "officefile", "source", "share"},
-	"watch":      {"indexer"},
-	"web":        {"search", "indexer", "ingestlist", "watch", "source", "share"},
-	"testcorpus": {},
-	"testutil":   {},
-	"layers":     {},
+// allowed lists each top-level package's direct edges, as the design's
+// house section states them (docs/DESIGN.md, the `layers` block, with the
+// reason for each edge beyond the plain flow); a package may also import
+// whatever those reach (the closure). workspace is importable by all. A
+// package's sub-packages (search/linedfa, extract/xlsx, …) belong to it:
+// they share its edges and may import each other, within the rules of
+// extractTree. The test reads the design, so the picture and the check
+// cannot drift apart.
+var allowed, allowedErr = readAllowed(filepath.Join("..", "..", "docs", "DESIGN.md"))
+
+// readAllowed reads the fenced block "```layers" of the design: one line a
+// package, "name: edge edge …".
+func readAllowed(path string) (map[string][]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	_, rest, ok := strings.Cut(text, "\n```layers\n")
+	if !ok {
+		return nil, fmt.Errorf("%s has no ```layers block", path)
+	}
+	block, _, ok := strings.Cut(rest, "\n```")
+	if !ok {
+		return nil, fmt.Errorf("%s: the ```layers block is not closed", path)
+	}
+	out := map[string][]string{}
+	for _, line := range strings.Split(block, "\n") {
+		name, edges, ok := strings.Cut(line, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("%s: layers line %q is not \"name: edges\"", path, line)
+		}
+		if _, dup := out[name]; dup {
+			return nil, fmt.Errorf("%s: %s listed twice in the layers block", path, name)
+		}
+		out[name] = strings.Fields(edges)
+	}
+	for name, edges := range out {
+		for _, e := range edges {
+			if _, ok := out[e]; !ok {
+				return nil, fmt.Errorf("%s: %s → %s, and %s has no line of its own", path, name, e, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+func TestMain(m *testing.M) {
+	if allowedErr != nil {
+		fmt.Fprintln(os.Stderr, "layers:", allowedErr)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
 }
 
 // readerImporters are the only packages outside internal/extract that may

@@ -19,7 +19,8 @@ type Hit struct {
 	// root with `\` separators (`2024\見積.xlsx`).
 	Index   string `json:"index"`
 	RelPath string `json:"path"`
-	// FileKind is the kind of file (excel, word, powerpoint, text).
+	// FileKind is the kind of file (excel, word, powerpoint, pdf, text,
+	// image).
 	FileKind extract.Kind `json:"fileKind"`
 	// Place is the stored place name (`売上`, `売上[図形]`, `ページ003`).
 	Place string `json:"place"`

@@ -255,7 +255,7 @@ func parseKinds(kinds []string) (map[extract.Kind]bool, error) {
 		for _, k := range strings.FieldsFunc(k, func(r rune) bool { return r == ',' || r == '、' || r == ' ' }) {
 			kind := extract.Kind(strings.ToLower(k))
 			switch kind {
-			case extract.KindExcel, extract.KindWord, extract.KindPowerPoint, extract.KindPDF, extract.KindText:
+			case extract.KindExcel, extract.KindWord, extract.KindPowerPoint, extract.KindPDF, extract.KindText, extract.KindImage:
 				out[kind] = true
 			default:
 				return nil, &QueryError{Msg: fmt.Sprintf(MsgBadKind, k), Word: -1, Pos: -1}

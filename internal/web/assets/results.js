@@ -311,7 +311,7 @@ F.results = (() => {
     g.el.dataset.fresh = v ? v.state : '';
   }
 
-  const appLetter = { excel: 'X', word: 'W', powerpoint: 'P', pdf: 'PDF', text: 'T' };
+  const appLetter = { excel: 'X', word: 'W', powerpoint: 'P', pdf: 'PDF', text: 'T', image: 'IMG' };
 
   function groupEl(g) {
     const h = g.hit0;
