@@ -28,7 +28,7 @@ const (
 	MsgOverwriteRoot   = "インデックス [%s] はクロール対象フォルダのインデックスのため、上書きできません。別の名前で取り込むか、先に fumibako folder remove %s で登録を外してインデックス作成を実行してください。"
 	MsgRecovered       = "前回中断したインポート（インデックス [%s]）を最後まで行いました。"
 	MsgStagingRemoved  = "前回中断したインポートの作業用フォルダを片付けました。"
-	MsgRecoverFailed   = "前回中断したインポート（インデックス [%s]）を完了できませんでした: %v"
+	MsgRecoverFailed   = "前回中断したインポート（インデックス [%s]）を完了できませんでした。"
 	MsgManifestUnknown = "前回中断したインポートの記録（%s）を読み取れないため、別の名前に移しました。"
 )
 

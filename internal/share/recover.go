@@ -40,7 +40,9 @@ func Recover(ws *workspace.Workspace, log func(string)) error {
 			break
 		}
 		if err := finish(ws, p); err != nil {
-			say(MsgRecoverFailed, p.Name, err)
+			// The cause reaches the user through the error (the one
+			// error → message map); the log line says what failed.
+			say(MsgRecoverFailed, p.Name)
 			return err
 		}
 		say(MsgRecovered, p.Name)

@@ -21,9 +21,6 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzDoc -fuzztime 20s ./internal/extract/doc/
 
-// fuzzMaxWrapped bounds wrapped inputs to what fixture.CfbFile can lay out.
-const fuzzMaxWrapped = 48 << 10
-
 func FuzzDoc(f *testing.F) {
 	word, table := fixture.LegacyStreams(f, "word.doc", "WordDocument", "1Table")
 	seed := binary.LittleEndian.AppendUint16(nil, uint16(len(word)))
@@ -44,7 +41,7 @@ func FuzzDoc(f *testing.F) {
 	fixture.NativeFuzzSeeds(f, w6)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !bytes.HasPrefix(data, embed.CfbMagic) {
-			if len(data) < 2 || len(data) > fuzzMaxWrapped {
+			if len(data) < 2 || len(data) > fixture.MaxWrapped {
 				return
 			}
 			n := int(binary.LittleEndian.Uint16(data))

@@ -19,16 +19,13 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzPpt -fuzztime 20s ./internal/extract/ppt/
 
-// fuzzMaxWrapped bounds wrapped inputs to what fixture.CfbFile can lay out.
-const fuzzMaxWrapped = 48 << 10
-
 func FuzzPpt(f *testing.F) {
 	doc, _ := fixture.LegacyStreams(f, "slides.ppt", "PowerPoint Document", "")
 	f.Add(doc)
 	f.Add(fixture.LegacyFile(f, "slides.ppt"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !bytes.HasPrefix(data, embed.CfbMagic) {
-			if len(data) > fuzzMaxWrapped {
+			if len(data) > fixture.MaxWrapped {
 				return
 			}
 			data = fixture.CfbFile(t, map[string][]byte{"PowerPoint Document": data})
