@@ -1,13 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"image"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/testcorpus"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
@@ -72,5 +75,61 @@ func TestOCRWithTesseract(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(f.ws, "work", "store", "ocr_waiting.tsv")); !os.IsNotExist(err) {
 		t.Errorf("a waiting list with the engine installed: %v", err)
+	}
+}
+
+// TestOCREngineWithoutJapanese: a Tesseract installed without Japanese
+// data (the UB Mannheim installer leaves it out unless chosen) is said to
+// be unusable, with how to add the languages, and the scan waits for OCR
+// as it would with no engine; it is not taken for a missing engine.
+func TestOCREngineWithoutJapanese(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake engine is a shell script")
+	}
+	font, err := testcorpus.ScanFont()
+	if err != nil {
+		testutil.Unavailable(t, "%v", err)
+	}
+	p, err := testcorpus.ScanPageOf(font, testcorpus.ScanHorizontal, rand.New(rand.NewSource(3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := testcorpus.ScanPDF([]testcorpus.ScanPDFPage{{Image: p.Image, DPI: p.DPI}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(t.TempDir(), "tesseract")
+	script := "#!/bin/sh\ncase \"$1\" in\n--version) echo 'tesseract 5.3.0';;\n--list-langs) echo 'List of available languages (2):'; echo eng; echo osd;;\n*) exit 1;;\nesac\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	f.write("scan.pdf", string(pdf))
+	f.mustRun("folder", "add", f.root)
+	settings := filepath.Join(f.ws, "settings.json")
+	data, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	s["tesseractPath"] = fake
+	data, _ = json.Marshal(s)
+	if err := os.WriteFile(settings, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := f.mustRun("index", "--plain")
+	for _, want := range []string{
+		"OCR（" + fake + "）は見つかりましたが、日本語（jpn・jpn_vert）または英語（eng）の言語データがないため使えません。",
+		"OCR を待つページ: 1（1 ファイル）",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the run does not say %q:\n%s", want, out)
+		}
+	}
+	if r := f.row("scan.pdf"); r.State != ingestlist.Done {
+		t.Errorf("scan.pdf: %v %q, want 済 waiting for OCR", r.State, r.Error)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -18,7 +19,7 @@ import (
 // by ocr.New (its languages); no engine, or an unusable one: files that
 // need OCR are ingested with their text layer and wait for OCR.
 var (
-	findOCR       = ocr.Find
+	findOCR       = findTesseract
 	newRecognizer = func(program, scratch string) (extract.Recognizer, error) {
 		t, err := ocr.New(program, scratch)
 		if err != nil {
@@ -54,4 +55,20 @@ func workerOCR(program, scratch string) func() extract.Recognizer {
 		}
 		return rec
 	}
+}
+
+// findTesseract finds Tesseract (ocr.Find) and checks, once per run in the
+// coordinator, what each worker's ocr.New would check (its --version and
+// languages), so that a Tesseract installed without Japanese (the UB
+// Mannheim installer's default) is told as such, not as a missing engine:
+// the program is returned with the error (indexer.FindOCR).
+func findTesseract(configured string) (string, error) {
+	p, err := ocr.Find(configured)
+	if err != nil {
+		return "", err
+	}
+	if _, err := ocr.New(p, os.TempDir()); err != nil {
+		return p, err
+	}
+	return p, nil
 }

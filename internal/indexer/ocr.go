@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/ocr"
 	"github.com/fumibako/fumibako/internal/worker"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -25,8 +26,18 @@ import (
 
 // FindOCR finds the OCR engine's program from the settings' tesseractPath
 // ("" = look it up where its installers put it). cmd/fumibako sets it
-// (ocr.Find); nil or an error: no engine, and files that need OCR wait.
+// (ocr.Find, then the checks of ocr.New); nil or an error: no engine, and
+// files that need OCR wait. A program with an error is an engine found
+// but unusable (ocr.ErrLanguages: no Japanese data), which the run says.
 var FindOCR func(configured string) (string, error)
+
+// Lines of an engine found but unusable: without the languages fumibako
+// reads (the UB Mannheim installer leaves Japanese out unless chosen), or
+// one that does not run as Tesseract.
+const (
+	msgOCRNoLanguages = "OCR（%s）は見つかりましたが、日本語（jpn・jpn_vert）または英語（eng）の言語データがないため使えません。Debian・Ubuntu: sudo apt install tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-eng、Windows: Tesseract のインストーラーの「Additional language data」で Japanese と Japanese (vertical) を選んでください。OCR が必要なページは、使えるようになるまで待たせます。"
+	msgOCRBroken      = "OCR（%s）を動かせなかったため使えません。Tesseract を入れ直すか、設定の tesseractPath を確かめてください。OCR が必要なページは、使えるようになるまで待たせます。"
+)
 
 // MsgOCRWaiting is the run summary's and status's line about the pages
 // waiting for OCR (pages, files), with how to install the engine.
@@ -127,11 +138,17 @@ func (r *run) startOCR() {
 	if FindOCR == nil {
 		return
 	}
-	if p, err := FindOCR(r.opt.Settings.TesseractPath); err == nil && p != "" {
+	p, err := FindOCR(r.opt.Settings.TesseractPath)
+	switch {
+	case err == nil && p != "":
 		r.ocr.program = p
 		if len(r.ocr.waiting) > 0 {
 			r.logf(Info, msgOCRFound, p, len(r.ocr.waiting))
 		}
+	case p != "" && errors.Is(err, ocr.ErrLanguages):
+		r.logf(Warn, msgOCRNoLanguages, p)
+	case p != "":
+		r.logf(Warn, msgOCRBroken, p)
 	}
 }
 
