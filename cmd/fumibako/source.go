@@ -88,6 +88,9 @@ func setupOpen(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		if p := source.UnreachableFolder(ws.ContentRoot(), s, args[0], source.OpenWait, source.Stat); p != "" {
+			return fatalf(msgUnreachable, p)
+		}
 		f, err := source.Resolve(ws.ContentRoot(), s, l, args[0])
 		if err != nil {
 			return err

@@ -3,7 +3,9 @@ package source
 import (
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -65,3 +67,44 @@ func Known(contentRoot string, s *workspace.Settings, name string) bool {
 	st, err := os.Stat(filepath.Join(contentRoot, name))
 	return err == nil && st.IsDir()
 }
+
+// Probe tells whether a folder answers: ok when it exists, answered false
+// when it gave no answer within wait (a network share that hangs).
+type Probe func(path string, wait time.Duration) (ok, answered bool)
+
+// UnreachableFolder returns the network folder of rel's index when it does
+// not answer probe within wait (reference/search.md §9: a hit is not
+// opened through a share that hangs), and "" otherwise: a local folder, one
+// still to be confirmed, or a path Resolve refuses are Resolve's to tell.
+func UnreachableFolder(contentRoot string, s *workspace.Settings, rel string, wait time.Duration, probe Probe) string {
+	index, _ := ingestlist.SplitRelPath(rel)
+	f, ok := Lookup(contentRoot, s, index)
+	if !ok || !f.Network || f.NeedsConfirm() || !ingestlist.ValidRelPath(rel) {
+		return ""
+	}
+	if _, answered := probe(f.Path, wait); !answered {
+		return f.Path
+	}
+	return ""
+}
+
+// Stat is a Probe of one call: os.Stat on its own goroutine, abandoned
+// (not stopped: a stat cannot be) once wait passes.
+func Stat(path string, wait time.Duration) (ok, answered bool) {
+	done := make(chan bool, 1)
+	go func() {
+		_, err := os.Stat(path)
+		done <- err == nil
+	}()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case ok := <-done:
+		return ok, true
+	case <-t.C:
+		return false, false
+	}
+}
+
+// OpenWait bounds how long opening a hit waits for its network folder.
+const OpenWait = 15 * time.Second

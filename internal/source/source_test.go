@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/source"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -178,5 +179,50 @@ func TestReadOnlyCopy(t *testing.T) {
 		if got := source.MacroCapable(tt.name); got != tt.want {
 			t.Errorf("MacroCapable(%s) = %v", tt.name, got)
 		}
+	}
+}
+
+// TestUnreachableFolder: opening a hit probes its index's folder only when
+// it is a network folder ready to open (a local one is Resolve's to tell,
+// and so is a received one still to be confirmed), and names it when the
+// probe gets no answer in time.
+func TestUnreachableFolder(t *testing.T) {
+	unc := `\\srv\共有\営業`
+	for _, tt := range []struct {
+		name     string
+		s        *workspace.Settings
+		rel      string
+		answered bool
+		want     string
+		probed   bool
+	}{
+		{"network, no answer", &workspace.Settings{Roots: []workspace.Root{{Name: "営業", Path: unc}}}, `営業\a.txt`, false, unc, true},
+		{"network, answers", &workspace.Settings{Roots: []workspace.Root{{Name: "営業", Path: unc}}}, `営業\a.txt`, true, "", true},
+		{"local", &workspace.Settings{Roots: []workspace.Root{{Name: "営業", Path: t.TempDir()}}}, `営業\a.txt`, false, "", false},
+		{"received, unconfirmed", &workspace.Settings{IndexSources: []workspace.IndexSource{{Name: "営業", Path: unc}}}, `営業\a.txt`, false, "", false},
+		{"received, confirmed", &workspace.Settings{IndexSources: []workspace.IndexSource{{Name: "営業", Path: unc, Confirmed: true}}}, `営業\a.txt`, false, unc, true},
+		{"bad path", &workspace.Settings{Roots: []workspace.Root{{Name: "営業", Path: unc}}}, `営業\..\x`, false, "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			probed := false
+			probe := func(path string, wait time.Duration) (bool, bool) {
+				probed = true
+				if path != unc || wait != source.OpenWait {
+					t.Errorf("probed %q for %v", path, wait)
+				}
+				return tt.answered, tt.answered
+			}
+			got := source.UnreachableFolder(t.TempDir(), tt.s, tt.rel, source.OpenWait, probe)
+			if got != tt.want || probed != tt.probed {
+				t.Errorf("UnreachableFolder = %q (probed %v), want %q (probed %v)", got, probed, tt.want, tt.probed)
+			}
+		})
+	}
+	dir := t.TempDir()
+	if ok, answered := source.Stat(dir, time.Second); !ok || !answered {
+		t.Errorf("Stat of a folder = %v, %v", ok, answered)
+	}
+	if ok, answered := source.Stat(filepath.Join(dir, "無い"), time.Second); ok || !answered {
+		t.Errorf("Stat of a missing folder = %v, %v", ok, answered)
 	}
 }

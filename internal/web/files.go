@@ -9,9 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/source"
 )
 
@@ -42,18 +40,15 @@ func (s *Server) resolveSource(rel string) (source.File, error) {
 	if err != nil {
 		return source.File{}, err
 	}
-	index, _ := ingestlist.SplitRelPath(rel)
-	if f, ok := source.Lookup(s.ws.ContentRoot(), st, index); ok && f.Network && !f.NeedsConfirm() && ingestlist.ValidRelPath(rel) {
-		if _, answered := s.probe.reached(f.Path, openProbeWait); !answered {
-			return source.File{}, &sourceError{Code: http.StatusGatewayTimeout, Msg: fmt.Sprintf(msgUnreachable, f.Path), Err: "web: source folder not answering: " + f.Path}
-		}
+	if p := source.UnreachableFolder(s.ws.ContentRoot(), st, rel, openProbeWait, s.probe.reached); p != "" {
+		return source.File{}, &sourceError{Code: http.StatusGatewayTimeout, Msg: fmt.Sprintf(msgUnreachable, p), Err: "web: source folder not answering: " + p}
 	}
 	return source.Resolve(s.ws.ContentRoot(), st, l, rel)
 }
 
 // openProbeWait bounds how long opening a hit waits for its network
-// folder to answer.
-var openProbeWait = 15 * time.Second
+// folder to answer (a variable: tests shorten it).
+var openProbeWait = source.OpenWait
 
 // sourceStatus is the HTTP status of each source.Error kind.
 var sourceStatus = map[source.Kind]int{
