@@ -420,3 +420,22 @@ func removeStale(dir string, keep map[string]bool) {
 		}
 	}
 }
+
+// RemoveLeftovers deletes what killed publishes of dir left beside its
+// body index (the manifest's temporary file, parts the manifest does not
+// list) without publishing: for a folder the coordinator set aside, which
+// no publish tidies any more (issue 36). A folder whose manifest cannot be
+// read is left as it is: which parts it holds is not known.
+func RemoveLeftovers(dir string) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return
+	}
+	keep := map[string]bool{}
+	if m != nil {
+		for _, r := range m.parts {
+			keep[partName(r.id)] = true
+		}
+	}
+	removeStale(dir, keep)
+}

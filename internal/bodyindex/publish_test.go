@@ -304,3 +304,42 @@ func tempDir(t testing.TB) string {
 	t.Cleanup(bodyindex.ReleaseMappings)
 	return d
 }
+
+// TestRemoveLeftovers: what killed publishes leave beside a folder's index
+// (its temporary manifest, parts no manifest lists) goes without a
+// publish, the index stays whole; a folder whose manifest cannot be read
+// keeps everything.
+func TestRemoveLeftovers(t *testing.T) {
+	dir := tempDir(t)
+	stage(t, dir, "a.txt", extract.Place{Name: "本文", Lines: []string{"りんごの見積"}})
+	if err := bodyindex.Publish(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	left := []string{bodyindex.ManifestName + ".tmp", bodyindex.ManifestName + ".0123456789abcdef0123456789abcdef"}
+	for _, n := range left {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("cut"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bodyindex.RemoveLeftovers(dir)
+	for _, n := range left {
+		if _, err := os.Stat(filepath.Join(dir, n)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left: %v", n, err)
+		}
+	}
+	if got, err := bodyindex.ReadFile(dir, "a.txt"); err != nil || len(got) != 1 || got[0].Lines[0] != "りんごの見積" {
+		t.Errorf("the index after RemoveLeftovers reads %v, %v", got, err)
+	}
+
+	// A manifest this build cannot read: nothing is touched.
+	broken := tempDir(t)
+	for _, n := range append(left, bodyindex.ManifestName) {
+		os.WriteFile(filepath.Join(broken, n), []byte("not an index"), 0o644)
+	}
+	bodyindex.RemoveLeftovers(broken)
+	for _, n := range append(left, bodyindex.ManifestName) {
+		if _, err := os.Stat(filepath.Join(broken, n)); err != nil {
+			t.Errorf("%s removed beside an unreadable manifest: %v", n, err)
+		}
+	}
+}

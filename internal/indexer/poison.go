@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
@@ -147,6 +148,9 @@ func (r *run) setAside(folder, msg string) []string {
 			r.logf(Warn, msgPublishFail, err)
 		}
 	}
+	// The publishes that died here left a temporary manifest or parts
+	// beside the folder's index, which no publish will tidy now.
+	bodyindex.RemoveLeftovers(dir)
 	delete(r.removals, k)
 	delete(r.toPublish, k)
 	delete(r.tries, k)
