@@ -80,7 +80,7 @@ const (
 	msgSourceNoIndex      = "インデックス [%s] はありません（一覧は fumibako folder list で表示します）。"
 	msgSourceHint         = "元のフォルダを確かめてから、fumibako folder source %s フォルダ で登録してください（フォルダを移したときは、移した先を指定します）。"
 	msgReadOnlyImpossible = "受け取ったインデックスのマクロを含められるファイルは読み取り専用でしか開きませんが、読み取り専用のコピーを作れなかったため開きませんでした: %s"
-	msgOpenFailed         = "元のファイルを開けませんでした：%s（%v）"
+	msgOpenFailed         = "元のファイルを開けませんでした：%s（開くアプリケーションを起動できませんでした）"
 	msgUnreachable        = "元のフォルダに接続できません：%s（15 秒待っても応答がありませんでした。ネットワークのドライブがつながっているか確かめてください）"
 	msgOpenedFile         = "元のファイルを開きました：%s"
 	msgOpenedReadOnly     = "元のファイルを読み取り専用のコピーで開きました：%s（コピー: %s）"

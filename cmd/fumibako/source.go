@@ -102,7 +102,7 @@ func setupOpen(fs *flag.FlagSet) func(*env, []string) error {
 			}
 		}
 		if err := openPath(target); err != nil {
-			return fatalf(msgOpenFailed, target, err)
+			return &fatalError{msg: fmt.Sprintf(msgOpenFailed, target), cause: err}
 		}
 		if target != f.Path && !*folder {
 			fmt.Fprintf(e.stdout, msgOpenedReadOnly+"\n", f.Path, target)

@@ -131,7 +131,7 @@ func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err := s.opt.Open(target); err != nil {
-		writeUserError(w, http.StatusInternalServerError, fmt.Sprintf(msgOpenFailed, target, err))
+		writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error(), Message: fmt.Sprintf(msgOpenFailed, target)})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msg, target)})

@@ -64,7 +64,7 @@ const (
 	msgFileMissing = "%s が見つかりません"
 	msgOpenRemote  = "このパソコンで開いているブラウザからだけ、元のファイルを開けます。ダウンロードしてください。"
 	msgOpened      = "元のファイルを開きました：%s"
-	msgOpenFailed  = "元のファイルを開けませんでした：%s（%v）"
+	msgOpenFailed  = "元のファイルを開けませんでした：%s（開くアプリケーションを起動できませんでした）"
 	msgNoIndexRoot = "インデックス [%s] の元のフォルダが登録されていません。"
 	// Opening a received index's file (issue 30; reference/search.md §9).
 	msgReadOnlyImpossible = "受け取ったインデックスのマクロを含められるファイルは読み取り専用でしか開きませんが、読み取り専用のコピーを作れなかったため開きませんでした：%s"
