@@ -19,7 +19,14 @@ import (
 // by ocr.New (its languages); no engine, or an unusable one: files that
 // need OCR are ingested with their text layer and wait for OCR.
 var (
-	findOCR       = findTesseract
+	findOCR = ocr.Find
+	// checkOCR runs what each worker's ocr.New checks (--version and the
+	// languages), for the coordinator to tell an engine found but unusable
+	// (indexer.CheckOCR).
+	checkOCR = func(program string) error {
+		_, err := ocr.New(program, os.TempDir())
+		return err
+	}
 	newRecognizer = func(program, scratch string) (extract.Recognizer, error) {
 		t, err := ocr.New(program, scratch)
 		if err != nil {
@@ -35,6 +42,7 @@ func init() {
 	// A function, not findOCR's value: the test hooks replace findOCR in
 	// their own init, which may run after this one.
 	indexer.FindOCR = func(configured string) (string, error) { return findOCR(configured) }
+	indexer.CheckOCR = func(program string) error { return checkOCR(program) }
 }
 
 // workerOCR is the worker's ServeConfig.OCR for the program the
@@ -55,20 +63,4 @@ func workerOCR(program, scratch string) func() extract.Recognizer {
 		}
 		return rec
 	}
-}
-
-// findTesseract finds Tesseract (ocr.Find) and checks, once per run in the
-// coordinator, what each worker's ocr.New would check (its --version and
-// languages), so that a Tesseract installed without Japanese (the UB
-// Mannheim installer's default) is told as such, not as a missing engine:
-// the program is returned with the error (indexer.FindOCR).
-func findTesseract(configured string) (string, error) {
-	p, err := ocr.Find(configured)
-	if err != nil {
-		return "", err
-	}
-	if _, err := ocr.New(p, os.TempDir()); err != nil {
-		return p, err
-	}
-	return p, nil
 }

@@ -44,6 +44,7 @@ func init() {
 	}
 	if v := os.Getenv("FUMIBAKO_TEST_OCR"); v != "" && v != "missing" {
 		findOCR = func(string) (string, error) { return fakeOCRProgram, nil }
+		checkOCR = func(string) error { return nil }
 		real := newRecognizer
 		newRecognizer = func(program, scratch string) (extract.Recognizer, error) {
 			if program == fakeOCRProgram {

@@ -26,10 +26,16 @@ import (
 
 // FindOCR finds the OCR engine's program from the settings' tesseractPath
 // ("" = look it up where its installers put it). cmd/fumibako sets it
-// (ocr.Find, then the checks of ocr.New); nil or an error: no engine, and
-// files that need OCR wait. A program with an error is an engine found
-// but unusable (ocr.ErrLanguages: no Japanese data), which the run says.
+// (ocr.Find); nil or an error: no engine, and files that need OCR wait.
 var FindOCR func(configured string) (string, error)
+
+// CheckOCR checks a program FindOCR found as each worker will (ocr.New:
+// --version and the languages); an error is an engine found but unusable
+// (ocr.ErrLanguages: no Japanese data), which the run says. It costs two
+// runs of the program, so a run pays it only when pages wait for OCR:
+// before it reads waiting files again, or when its summary counts pages
+// left waiting (checkOCR); an unchanged rerun or a watch run does not.
+var CheckOCR func(program string) error
 
 // Lines of an engine found but unusable: without the languages fumibako
 // reads (the UB Mannheim installer leaves Japanese out unless chosen), or
@@ -122,6 +128,7 @@ type ocrState struct {
 	wrote   int   // cache entries written by this run
 	shown   int64 // the job whose OCR pages the progress shows
 	noLists bool  // work/ocr/files does not exist (writeKeyList)
+	checked bool  // the engine was checked this run (checkOCR)
 }
 
 // startOCR reads the waiting list and looks for the engine.
@@ -140,17 +147,34 @@ func (r *run) startOCR() {
 		return
 	}
 	p, err := FindOCR(r.opt.Settings.TesseractPath)
-	switch {
-	case err == nil && p != "":
-		r.ocr.program = p
-		if len(r.ocr.waiting) > 0 {
-			r.logf(Info, msgOCRFound, p, len(r.ocr.waiting))
+	if err != nil || p == "" {
+		return
+	}
+	if len(r.ocr.waiting) > 0 {
+		if r.checkOCR(p) != nil {
+			return // the waiting files are not read again for nothing
 		}
-	case p != "" && errors.Is(err, ocr.ErrLanguages):
+		r.logf(Info, msgOCRFound, p, len(r.ocr.waiting))
+	}
+	r.ocr.program = p
+}
+
+// checkOCR checks the engine once per run (CheckOCR) and logs why one
+// found is unusable.
+func (r *run) checkOCR(p string) error {
+	if CheckOCR == nil || r.ocr.checked {
+		return nil
+	}
+	r.ocr.checked = true
+	err := CheckOCR(p)
+	switch {
+	case err == nil:
+	case errors.Is(err, ocr.ErrLanguages):
 		r.logf(Warn, msgOCRNoLanguages, p)
-	case p != "":
+	default:
 		r.logf(Warn, msgOCRBroken, p)
 	}
+	return err
 }
 
 // ocrAgain reports whether an unchanged 済 file is read again: it waits
@@ -279,6 +303,10 @@ func (r *run) ocrSummary() {
 		s.OCRWaitingFiles++
 	}
 	if s.OCRWaitingFiles > 0 {
+		if r.ocr.program != "" {
+			// Found, yet pages wait: the workers could not use it.
+			r.checkOCR(r.ocr.program)
+		}
 		r.logf(Warn, MsgOCRWaiting, s.OCRWaitingPages, s.OCRWaitingFiles)
 	}
 }
