@@ -277,28 +277,23 @@ func isOwnOutput(name string) bool {
 // (permissions do not stop root, which CI runs as).
 var readDir = os.ReadDir
 
-// ImageExtensions are the image files read by OCR (issue 29; the image
-// reader's, extract.ImageExtensions): targets only under a root with
-// ocrImages on, whatever else says about them, because photo folders are
+// IsImage reports whether a file name is an image file read by OCR
+// (issue 29; extract.KindImage): a target only under a root with
+// ocrImages on, whatever else says about it, because photo folders are
 // large.
-var ImageExtensions = extract.ImageExtensions
-
-// IsImage reports whether a file name has one of ImageExtensions.
 func IsImage(name string) bool {
-	ext := strings.ToLower(filepath.Ext(name))
-	for _, e := range ImageExtensions {
-		if ext == e {
-			return true
-		}
-	}
-	return false
+	k, _ := extract.KindOf(name)
+	return k == extract.KindImage
 }
 
-// isTarget reports whether the crawl lists a file name: an image only
-// when the root reads images, anything else when extract targets it.
-func (c *crawler) isTarget(name string) bool {
+// IsTarget reports whether a root lists a file name, for the crawl and
+// for the watcher's events alike: an image only when the root reads
+// images, anything else when extract targets it.
+func IsTarget(name string, readsImages bool) bool {
 	if IsImage(name) {
-		return c.images && !strings.HasPrefix(name, "~$")
+		return readsImages && !strings.HasPrefix(name, "~$")
 	}
 	return extract.IsTarget(name)
 }
+
+func (c *crawler) isTarget(name string) bool { return IsTarget(name, c.images) }

@@ -11,7 +11,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/fumibako/fumibako/internal/crawl"
-	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -61,9 +60,9 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 			return true
 		}
 	}
-	// Image files count only under a root that reads them by OCR
-	// (ocrImages, issue 29), as the crawl decides.
-	if name := filepath.Base(ev.Name); crawl.IsImage(name) && !r.OCRImages || !crawl.IsImage(name) && !extract.IsTarget(name) {
+	// The crawl's rule: image files count only under a root that reads
+	// them by OCR (ocrImages, issue 29).
+	if !crawl.IsTarget(filepath.Base(ev.Name), r.OCRImages) {
 		return false
 	}
 	w.queue(r.Name, rel)
