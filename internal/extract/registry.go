@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -18,8 +19,9 @@ import (
 // format's published specification (.xls .xlsb .doc .ppt); the reader of
 // those extensions is the Fallback (LibreOffice), which tries the native
 // reader first and converts only when it fails with anything but
-// encryption (issue 6). Embedded objects have registrations of their own
-// in extract/internal/embed, whose types the root cannot name.
+// encryption (issue 6). A format also registers the objects embedded in
+// other files that it reads (Embedded), so what a .doc's embedded
+// workbook gives is decided by the same table.
 type Format struct {
 	// Name names the reader in the table's listing (Formats).
 	Name string
@@ -38,6 +40,25 @@ type Format struct {
 	// router does not refuse a signature officefile.Foreign names (an
 	// image reader reads what Foreign calls an image).
 	OwnSignatures bool
+	// Embedded reads this format's objects embedded in other Office files
+	// (reference/extraction.md §9), each known by what it holds.
+	Embedded []Embedded
+}
+
+// Embedded is one kind of embedded object a format reads: Holds names
+// the stream of a compound object ("WordDocument", "Workbook") or the
+// part of an OOXML package ("ppt/presentation.xml") that tells the kind,
+// and Read returns its text lines (body paragraphs and table rows, slide
+// text, text cells of visible sheets; one line each).
+//
+// Read gets the container as the extraction machinery opened it:
+// package embed passes a compound object as a streams.Storage and a
+// package as an *ooxml.Pkg (it documents which). The root cannot name
+// those types, since the machinery is built on the root; a reader
+// asserts the one it registered for.
+type Embedded struct {
+	Holds string
+	Read  func(ctx context.Context, container any) ([]string, error)
 }
 
 // formats is the table, in registration order; readers, nativeReaders
@@ -47,6 +68,7 @@ var (
 	readers       = map[string]Reader{}
 	nativeReaders = map[string]Reader{}
 	ownSignatures = map[string]bool{}
+	embedded      = map[string]func(context.Context, any) ([]string, error){}
 	// notZip reads a file under an OOXML name that is no ZIP: the
 	// Fallback's reader.
 	notZip Reader
@@ -76,6 +98,15 @@ func RegisterFormat(f Format) {
 			ownSignatures[e] = true
 		}
 	}
+	for _, e := range f.Embedded {
+		if e.Read == nil || e.Holds == "" {
+			panic("extract: format " + f.Name + " registers an embedded object with no name or reader")
+		}
+		if _, dup := embedded[e.Holds]; dup {
+			panic(fmt.Sprintf("extract: format %s registers embedded %q, which has a reader already", f.Name, e.Holds))
+		}
+		embedded[e.Holds] = e.Read
+	}
 	if f.Fallback {
 		if notZip != nil {
 			panic("extract: a second fallback format " + f.Name)
@@ -94,6 +125,12 @@ func Formats() []Format {
 
 // ReaderFor returns the reader of a lower-case extension, or nil.
 func ReaderFor(ext string) Reader { return readers[ext] }
+
+// EmbeddedReader returns the reader of embedded objects that hold the
+// stream or part named holds, or nil.
+func EmbeddedReader(holds string) func(ctx context.Context, container any) ([]string, error) {
+	return embedded[holds]
+}
 
 // NativeReaders returns a copy of the native readers by extension.
 func NativeReaders() map[string]Reader { return maps.Clone(nativeReaders) }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	_ "github.com/fumibako/fumibako/internal/extract/all"
+	"github.com/fumibako/fumibako/internal/extract/internal/embed"
+	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 )
 
 // table is the registry as extract/all links it: one line per format, its
@@ -15,6 +17,7 @@ import (
 // a change of what fumibako reads: update this listing and DESIGN.md
 // "Extraction" together.
 const table = `doc native .doc
+  embedded WordDocument
 docx reader .docx .docm
 image reader .tif .tiff .png .jpg .jpeg .bmp
 libreoffice fallback .xls .xlsb .doc .ppt
@@ -22,10 +25,14 @@ odf reader .odt .ods .odp
 odf-flat reader .fodt .fods .fodp
 pdf reader .pdf
 ppt native .ppt
+  embedded PowerPoint Document
 pptx reader .pptx .pptm
+  embedded ppt/presentation.xml
 rtf reader .rtf
 text reader (75 extensions)
 xls native .xls
+  embedded Workbook
+  embedded Book
 xlsb native .xlsb
 xlsx reader .xlsx .xlsm`
 
@@ -44,6 +51,9 @@ func TestRegistryTable(t *testing.T) {
 			exts = fmt.Sprintf("(%d extensions)", len(f.Extensions))
 		}
 		lines = append(lines, f.Name+" "+role+" "+exts)
+		for _, e := range f.Embedded {
+			lines = append(lines, "  embedded "+e.Holds)
+		}
 	}
 	if got := strings.Join(lines, "\n"); got != table {
 		t.Errorf("the registry is\n%s\nwant\n%s", got, table)
@@ -88,6 +98,29 @@ func TestEveryTargetHasOneReader(t *testing.T) {
 			t.Errorf("%s has a reader but the crawl never takes it", e)
 		}
 	}
+}
+
+// TestEveryEmbeddedKindHasAReader: each kind of embedded object package
+// embed tells apart is read by exactly one registered format, so what an
+// embedded object gives does not depend on which readers happen to be
+// linked.
+func TestEveryEmbeddedKindHasAReader(t *testing.T) {
+	holds := []string{ooxml.PresentationPart}
+	for _, h := range embed.CompoundHolds {
+		holds = append(holds, h.Stream)
+	}
+	for _, h := range holds {
+		if extract.EmbeddedReader(h) == nil {
+			t.Errorf("no format reads an embedded object holding %q", h)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a second reader for embedded Workbook was accepted")
+		}
+	}()
+	extract.RegisterFormat(extract.Format{Name: "another-xls", Read: extract.ReaderFor(".pdf"),
+		Embedded: []extract.Embedded{{Holds: "Workbook", Read: extract.EmbeddedReader("Workbook")}}})
 }
 
 // TestRegisterFormatRefusesASecondReader: registering an extension twice

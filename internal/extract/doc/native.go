@@ -42,14 +42,17 @@ import (
 // LibreOffice).
 
 func init() {
-	extract.RegisterFormat(extract.Format{Name: "doc", Extensions: []string{".doc"}, Read: readDocNative, Native: true})
-	embed.RegisterCompoundText(embeddedText, nil)
+	extract.RegisterFormat(extract.Format{
+		Name: "doc", Extensions: []string{".doc"}, Read: readDocNative, Native: true,
+		Embedded: []extract.Embedded{{Holds: "WordDocument", Read: embeddedText}},
+	})
 }
 
 // embeddedText returns the body paragraphs and table rows of a Word
-// document embedded as the storage under prefix of c.
-func embeddedText(c *streams.File, prefix string) ([]string, error) {
-	r, fib, _, err := openDocReader(c, prefix)
+// document embedded in another file (a streams.Storage).
+func embeddedText(_ context.Context, container any) ([]string, error) {
+	s := container.(streams.Storage)
+	r, fib, _, err := openDocReader(s.File, s.Prefix)
 	if err != nil {
 		return nil, err
 	}

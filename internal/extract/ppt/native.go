@@ -45,14 +45,17 @@ import (
 // gets it.
 
 func init() {
-	extract.RegisterFormat(extract.Format{Name: "ppt", Extensions: []string{".ppt"}, Read: ReadNative, Native: true})
-	embed.RegisterCompoundText(nil, embeddedText)
+	extract.RegisterFormat(extract.Format{
+		Name: "ppt", Extensions: []string{".ppt"}, Read: ReadNative, Native: true,
+		Embedded: []extract.Embedded{{Holds: "PowerPoint Document", Read: embeddedText}},
+	})
 }
 
-// embeddedText returns the slide text of a presentation embedded as
-// the storage under prefix of c.
-func embeddedText(c *streams.File, prefix string) ([]string, error) {
-	d, err := openPptCompound(c, prefix)
+// embeddedText returns the slide text of a presentation embedded in
+// another file (a streams.Storage).
+func embeddedText(_ context.Context, container any) ([]string, error) {
+	s := container.(streams.Storage)
+	d, err := openPptCompound(s.File, s.Prefix)
 	if err != nil {
 		return nil, err
 	}

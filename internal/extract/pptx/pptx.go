@@ -37,8 +37,16 @@ import (
 // MsgTooLarge. Broken charts, SmartArt and embeds are logged and skipped.
 
 func init() {
-	extract.RegisterFormat(extract.Format{Name: "pptx", Extensions: []string{".pptx", ".pptm"}, Read: Read})
-	embed.RegisterPackageText(readPresentationText)
+	extract.RegisterFormat(extract.Format{
+		Name: "pptx", Extensions: []string{".pptx", ".pptm"}, Read: Read,
+		Embedded: []extract.Embedded{{Holds: ooxml.PresentationPart, Read: embeddedText}},
+	})
+}
+
+// embeddedText returns the slide text of a presentation package embedded
+// in another file (an *ooxml.Pkg).
+func embeddedText(_ context.Context, container any) ([]string, error) {
+	return readPresentationText(container.(*ooxml.Pkg))
 }
 
 // skipPh are the placeholder types whose text is not slide text.

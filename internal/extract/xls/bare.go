@@ -6,13 +6,12 @@ import (
 	"os"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/officefile"
 )
 
 // Excel 2.x–4.x saved worksheets as a bare BIFF stream, without a
 // compound file. Excel 3.0 and 4.0 worksheets (BIFF3, BIFF4) are read
-// natively (internal/biff/old.go); a BIFF2 file or a BIFF4 workbook fails
+// natively (old.go); a BIFF2 file or a BIFF4 workbook fails
 // Corrupt, so the caller falls back to LibreOffice.
 
 // readBare reads a file that starts like a bare BIFF stream; ok is false
@@ -23,7 +22,7 @@ func readBare(ctx context.Context, f *os.File, size int64) (res *extract.Result,
 	if !officefile.IsBIFFStream(head[:n]) {
 		return nil, false, nil
 	}
-	res, err = biff.ReadWorkbook(ctx, io.NewSectionReader(f, 0, size), false)
+	res, err = ReadWorkbook(ctx, io.NewSectionReader(f, 0, size), false)
 	if err != nil {
 		return nil, true, failure(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 	"github.com/fumibako/fumibako/internal/officefile"
 	"github.com/fumibako/fumibako/internal/officefile/cfb"
 )
@@ -48,7 +48,31 @@ import (
 // while parsing is Corrupt.
 
 func init() {
-	extract.RegisterFormat(extract.Format{Name: "xls", Extensions: []string{".xls"}, Read: readXlsNative, Native: true})
+	extract.RegisterFormat(extract.Format{
+		Name: "xls", Extensions: []string{".xls"}, Read: readXlsNative, Native: true,
+		Embedded: []extract.Embedded{
+			{Holds: "Workbook", Read: embeddedWorkbook(false)},
+			{Holds: "Book", Read: embeddedWorkbook(true)},
+		},
+	})
+}
+
+// embeddedWorkbook returns the reader of a workbook embedded in another
+// file (a streams.Storage): the text cells of its visible sheets from its
+// Workbook stream (BIFF8) or Book stream (BIFF5, book).
+func embeddedWorkbook(book bool) func(context.Context, any) ([]string, error) {
+	name := "Workbook"
+	if book {
+		name = "Book"
+	}
+	return func(ctx context.Context, container any) ([]string, error) {
+		s := container.(streams.Storage)
+		data, err := s.File.Stream(s.Prefix + name)
+		if err != nil {
+			return nil, err
+		}
+		return WorkbookText(ctx, bytes.NewReader(data), book)
+	}
 }
 
 var (
@@ -77,7 +101,7 @@ func readXlsNative(ctx context.Context, path string, opt extract.Options) (res *
 	if err != nil {
 		return nil, extract.Corrupt(err)
 	}
-	res, err = biff.ReadWorkbook(ctx, stream, strings.EqualFold(name, "Book"))
+	res, err = ReadWorkbook(ctx, stream, strings.EqualFold(name, "Book"))
 	if err != nil {
 		return nil, failure(err)
 	}

@@ -1,7 +1,8 @@
-// Package biff reads BIFF workbooks ([MS-XLS]: BIFF8 of Excel 97 and later,
-// BIFF5/7 of Excel 5 and 95, BIFF3/4 worksheets): the globals substream,
-// each visible sheet's cells as Excel displays them, notes, shapes, charts
-// and headers and footers, decryption of the default RC4 password. It
-// serves the .xls reader (package xls) and workbooks embedded in .doc and
-// .ppt files (package embed); book.go describes the walk.
+// Package biff is the record layer of the Excel binary formats ([MS-XLS]
+// §2.1.4: BIFF3/4/5/7/8 records with their CONTINUE records; the little-
+// endian field, RK number and error-code helpers that [MS-XLSB] records
+// share): the record reader, the record and substream type numbers, and
+// the default-password RC4 decryption of a record stream ([MS-XLS]
+// §2.2.10, [MS-OFFCRYPTO] §2.3.6). The workbook reader built on it is
+// package xls; .xlsb (package xlsx) and the test fixtures use the helpers.
 package biff

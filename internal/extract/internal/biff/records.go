@@ -214,3 +214,6 @@ func Bool(b bool) string {
 func RecordError(typ uint16, off int64, err error) error {
 	return fmt.Errorf("xls record 0x%04X at offset %d: %w", typ, off, err)
 }
+
+// ObjNote is the OBJ type (FtCmo.ot) of a cell note.
+const ObjNote = 0x19

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 	"github.com/fumibako/fumibako/internal/extract/internal/streams"
 )
@@ -22,12 +21,15 @@ import (
 //
 //	Package (ZIP)        as an embedded package: workbook, document or
 //	                     presentation by the part it contains
-//	Workbook or Book     Excel 97–2003 (BIFF8) or 5.0/95 (BIFF5): text
-//	                     cells of visible sheets, read by the .xls
-//	                     reader's workbook reader (biff.WorkbookText)
 //	WordDocument         Word 97–2003: body paragraphs and table rows
 //	PowerPoint Document  PowerPoint 97–2003: slide text
+//	Workbook or Book     Excel 97–2003 (BIFF8) or 5.0/95 (BIFF5): text
+//	                     cells of visible sheets
 //
+// The last three are read by the format that registers the stream's name
+// (extract.Embedded: the .doc, .ppt and .xls readers), given the object
+// as a streams.Storage; CompoundHolds lists them in the order they are
+// tried.
 // A chart LibreOffice stored as an OpenDocument chart ("package_stream",
 // odfchart.go) gives a [図形] line instead and takes no number.
 // Anything else (pictures, PDF, packager objects) is skipped and takes no
@@ -146,39 +148,32 @@ func (e *NativeEmbeds) fromCompound(c *streams.File, prefix string) ([]string, f
 			return nil, none, nil
 		}
 		return packageLines(data, e.Lim)
-	case c.Has(prefix + "WordDocument"):
-		out, err := compoundDocumentText(c, prefix)
-		return out, document, err
-	case c.Has(prefix + "PowerPoint Document"):
-		out, err := compoundPresentationText(c, prefix)
-		return out, presentation, err
-	case c.Has(prefix + "Workbook"), c.Has(prefix + "Book"):
-		name := "Workbook"
-		if !c.Has(prefix + name) {
-			name = "Book"
+	}
+	for _, h := range CompoundHolds {
+		if !c.Has(prefix + h.Stream) {
+			continue
 		}
-		data, err := c.Stream(prefix + name)
-		if err != nil {
-			return nil, workbook, err
+		read := extract.EmbeddedReader(h.Stream)
+		if read == nil {
+			return nil, none, nil
 		}
-		lines, err := biff.WorkbookText(e.Ctx, bytes.NewReader(data), name == "Book")
-		return lines, workbook, err
+		lines, err := read(e.Ctx, streams.Storage{File: c, Prefix: prefix})
+		return lines, h.format, err
 	}
 	return nil, none, nil
 }
 
-// compoundDocumentText and compoundPresentationText read the body text of
-// an embedded Word and PowerPoint compound file (the storage under prefix
-// of c); the .doc and .ppt readers set them.
-var compoundDocumentText, compoundPresentationText func(c *streams.File, prefix string) ([]string, error)
-
-func RegisterCompoundText(document, presentation func(c *streams.File, prefix string) ([]string, error)) {
-	if document != nil {
-		compoundDocumentText = document
-	}
-	if presentation != nil {
-		compoundPresentationText = presentation
-	}
+// CompoundHolds are the streams that tell an embedded compound object's
+// kind, in the order they are tried; each is read by the format that
+// registers it (extract/all's test checks that each has one reader).
+var CompoundHolds = []struct {
+	Stream string
+	format format
+}{
+	{"WordDocument", document},
+	{"PowerPoint Document", presentation},
+	{"Workbook", workbook},
+	{"Book", workbook},
 }
 
 // packageLines reads an embedded OOXML package as readEmbedded does,

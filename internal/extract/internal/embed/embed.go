@@ -99,14 +99,6 @@ func readEmbedded(p *ooxml.Pkg, part string) ([]string, format, error) {
 	return embeddedPackageLines(data, p.Lim, p.Budget)
 }
 
-// packagePresentationText reads the slide text of an embedded
-// presentation package; the .pptx reader sets it.
-var packagePresentationText func(p *ooxml.Pkg) ([]string, error)
-
-func RegisterPackageText(presentation func(p *ooxml.Pkg) ([]string, error)) {
-	packagePresentationText = presentation
-}
-
 // embeddedPackageLines reads the text of an embedded OOXML package (a
 // workbook's text cells, a document's paragraphs, a presentation's slides)
 // whose uncompressed parts count against b.
@@ -126,7 +118,13 @@ func embeddedPackageLines(data []byte, lim extract.Limits, b *ooxml.Budget) ([]s
 		}
 		return x.Texts(), document, nil
 	case inner.Has(ooxml.PresentationPart):
-		lines, err := packagePresentationText(inner)
+		// Slide order and placeholders are the .pptx reader's, which
+		// registers the part (extract.Embedded).
+		read := extract.EmbeddedReader(ooxml.PresentationPart)
+		if read == nil {
+			return nil, none, nil
+		}
+		lines, err := read(context.Background(), inner)
 		return lines, presentation, err
 	}
 	return nil, none, nil

@@ -226,3 +226,11 @@ func (c *File) ReadAt(path string, off int64, n int) ([]byte, error) {
 	}
 	return buf, nil
 }
+
+// Storage is one storage of a compound file: the streams under Prefix
+// (lower-case, ending in "/"; "" for the file's root). Package embed
+// hands an embedded object to its reader as a Storage (extract.Embedded).
+type Storage struct {
+	File   *File
+	Prefix string
+}

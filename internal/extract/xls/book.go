@@ -1,4 +1,4 @@
-package biff
+package xls
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 )
 
@@ -33,7 +34,7 @@ type boundSheet struct {
 // book is the state of one workbook stream.
 type book struct {
 	ctx      context.Context
-	rr       *RecordReader
+	rr       *biff.RecordReader
 	biff5    bool
 	cp       CodePage
 	date1904 bool
@@ -93,7 +94,7 @@ func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Re
 	}
 	err := b.eachSubstream(func(i, dt int) (bool, error) {
 		switch {
-		case b.sheets[i].visible && b.sheets[i].dt == 0 && dt == DtWorksheet:
+		case b.sheets[i].visible && b.sheets[i].dt == 0 && dt == biff.DtWorksheet:
 			s := sheet.New(b.sheets[i].name, b.budget)
 			if err := b.readSheet(s); err != nil {
 				return true, fmt.Errorf("sheet %q: %w", s.Name, err)
@@ -147,12 +148,12 @@ func (b *book) eachSubstream(read func(i, dt int) (bool, error)) error {
 		if err != nil {
 			return err
 		}
-		if typ != RBOF {
+		if typ != biff.RBOF {
 			continue
 		}
 		dt := 0
 		if len(data) >= 4 {
-			dt = Le16(data, 2)
+			dt = biff.Le16(data, 2)
 		}
 		done := false
 		if i := b.sheetAt(uint32(off)); i >= 0 {
@@ -203,9 +204,9 @@ func (b *book) skipSubstream() error {
 			return err
 		}
 		switch typ {
-		case RBOF:
+		case biff.RBOF:
 			depth++
-		case REOF:
+		case biff.REOF:
 			depth--
 		}
 	}

@@ -1,9 +1,10 @@
-package biff
+package xls
 
 import (
 	"io"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 )
 
@@ -100,7 +101,7 @@ func (c *chart) record(b *book, typ uint16, data []byte) {
 		}
 	case RChartObjectLink:
 		if len(data) >= 2 && c.inside() == RChartText {
-			c.link = Le16(data, 0)
+			c.link = biff.Le16(data, 0)
 		}
 	}
 	c.last = typ
@@ -138,13 +139,13 @@ func BRAIRef(b *book, data []byte) *cellRef {
 	if b.biff5 || len(data) < 8+7 || data[0] != 0 || data[1] != 2 {
 		return nil
 	}
-	cce := Le16(data, 6)
+	cce := biff.Le16(data, 6)
 	if cce < 7 || len(data) < 8+cce {
 		return nil
 	}
 	switch data[8] {
 	case 0x3A, 0x5A, 0x7A: // ptgRef3d
-		return &cellRef{ixti: Le16(data, 9), row: Le16(data, 11), col: Le16(data, 13) & 0x3FFF}
+		return &cellRef{ixti: biff.Le16(data, 9), row: biff.Le16(data, 11), col: biff.Le16(data, 13) & 0x3FFF}
 	}
 	return nil
 }
@@ -209,13 +210,13 @@ func (b *book) readChart(hf *sheet.Sheet) (*chart, error) {
 			return nil, err
 		}
 		switch typ {
-		case RBOF:
+		case biff.RBOF:
 			depth++
 			continue
-		case REOF:
+		case biff.REOF:
 			depth--
 			continue
-		case RHeader, RFooter:
+		case biff.RHeader, biff.RFooter:
 			if hf != nil && depth == 1 {
 				if err := b.sheetRecord(&sheetState{s: hf}, typ, data); err != nil {
 					return nil, err

@@ -1,4 +1,8 @@
-package biff
+package xls
+
+import (
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
+)
 
 // Excel 3.0 and 4.0 worksheets (BIFF3, BIFF4): a bare stream, no compound
 // file, holding one worksheet — its BOF (0x0209, 0x0409) of type
@@ -30,18 +34,18 @@ const oldSheetName = "Sheet1"
 // handled is false for every other record.
 func (b *book) oldRecord(typ uint16, data []byte) (handled bool, err error) {
 	switch typ {
-	case RFilePass:
-		return true, ErrEncrypted // XOR obfuscation
-	case RCodePage, RDateMode:
+	case biff.RFilePass:
+		return true, biff.ErrEncrypted // XOR obfuscation
+	case biff.RCodePage, biff.RDateMode:
 		return true, b.globalRecord(typ, data)
-	case rFormat3, RFormat:
+	case rFormat3, biff.RFormat:
 		// BIFF4 puts two unused bytes before the string.
 		off := 0
-		if typ == RFormat {
+		if typ == biff.RFormat {
 			off = 2
 		}
 		if len(data) < off+1 {
-			return true, ErrTruncated
+			return true, biff.ErrTruncated
 		}
 		b.styles.Codes[b.oldFormats] = b.biff5String(data, off, 1)
 		delete(b.styles.ByID, b.oldFormats)
@@ -49,7 +53,7 @@ func (b *book) oldRecord(typ uint16, data []byte) (handled bool, err error) {
 		return true, nil
 	case rXF3, rXF4:
 		if len(data) < 2 {
-			return true, ErrTruncated
+			return true, biff.ErrTruncated
 		}
 		b.styles.XfFmt = append(b.styles.XfFmt, int(data[1]))
 		return true, nil

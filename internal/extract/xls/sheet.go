@@ -1,10 +1,11 @@
-package biff
+package xls
 
 import (
 	"encoding/binary"
 	"io"
 	"math"
 
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 )
 
@@ -37,12 +38,12 @@ func (b *book) readSheet(s *sheet.Sheet) error {
 		if err != nil {
 			return err
 		}
-		if typ == REOF {
+		if typ == biff.REOF {
 			break
 		}
-		if typ == RBOF {
+		if typ == biff.RBOF {
 			// An embedded chart's substream, after its OBJ record.
-			if len(data) >= 4 && Le16(data, 2) == dtChart && st.draw.lastChart() && b.old == 0 {
+			if len(data) >= 4 && biff.Le16(data, 2) == dtChart && st.draw.lastChart() && b.old == 0 {
 				c, err := b.readChart(nil)
 				if err != nil {
 					return err
@@ -57,12 +58,12 @@ func (b *book) readSheet(s *sheet.Sheet) error {
 		}
 		if b.textOnly {
 			if err := b.textRecord(st, typ, data); err != nil {
-				return RecordError(typ, off, err)
+				return biff.RecordError(typ, off, err)
 			}
 			continue
 		}
 		if err := b.sheetRecord(st, typ, data); err != nil {
-			return RecordError(typ, off, err)
+			return biff.RecordError(typ, off, err)
 		}
 	}
 	if b.textOnly {
@@ -92,21 +93,21 @@ func (b *book) sheetRecord(st *sheetState, typ uint16, data []byte) error {
 	}
 	st.cellRecord(typ)
 	switch typ {
-	case RLabelSST, RLabel, RRString, RNumber, RRK, RMulRK, RBoolErr:
+	case biff.RLabelSST, biff.RLabel, biff.RRString, biff.RNumber, biff.RRK, biff.RMulRK, biff.RBoolErr:
 		return b.valueRecord(s, typ, data)
-	case RFormula, RFormula4, rFormula3, RStr:
+	case biff.RFormula, biff.RFormula4, rFormula3, biff.RStr:
 		return b.formulaRecord(st, typ, data)
-	case RHeader, RFooter:
+	case biff.RHeader, biff.RFooter:
 		b.headerRecord(s, typ, data)
-	case RHeaderFtr:
+	case biff.RHeaderFtr:
 		b.headerFooter(s, data)
-	case RMsoDrawing:
+	case biff.RMsoDrawing:
 		st.draw.drawing(data)
-	case RObj:
+	case biff.RObj:
 		st.draw.obj(b, data)
-	case RTxO:
+	case biff.RTxO:
 		return st.draw.txo(b, data)
-	case RNote:
+	case biff.RNote:
 		return st.draw.note(b, data)
 	}
 	return nil
@@ -115,7 +116,7 @@ func (b *book) sheetRecord(st *sheetState, typ uint16, data []byte) error {
 // cellRecord ends the wait for a STRING record at the next cell record.
 func (st *sheetState) cellRecord(typ uint16) {
 	switch typ {
-	case RFormula, RFormula4, rFormula3, RLabelSST, RLabel, RRString, RNumber, RRK, RMulRK, RBoolErr, 0x0201, 0x00BE:
+	case biff.RFormula, biff.RFormula4, rFormula3, biff.RLabelSST, biff.RLabel, biff.RRString, biff.RNumber, biff.RRK, biff.RMulRK, biff.RBoolErr, 0x0201, 0x00BE:
 		st.pending = false
 	}
 }
@@ -126,7 +127,7 @@ func cellAt(data []byte) (row, col, xf int, ok bool) {
 	if len(data) < 6 {
 		return 0, 0, 0, false
 	}
-	return Le16(data, 0) + 1, Le16(data, 2) + 1, Le16(data, 4), true
+	return biff.Le16(data, 0) + 1, biff.Le16(data, 2) + 1, biff.Le16(data, 4), true
 }
 
 // labelString is the string of a LABEL or RSTRING record (BIFF5: a
@@ -145,57 +146,57 @@ func (b *book) labelString(data []byte) string {
 func (b *book) valueRecord(s *sheet.Sheet, typ uint16, data []byte) error {
 	cell := func() (row, col, xf int, ok bool) { return cellAt(data) }
 	switch typ {
-	case RLabelSST:
+	case biff.RLabelSST:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 10 {
-			return ErrTruncated
+			return biff.ErrTruncated
 		}
-		i := int(Le32(data, 6))
+		i := int(biff.Le32(data, 6))
 		if i < 0 || i >= len(b.sst) {
 			return nil
 		}
 		return s.Cell(row, col, b.text(xf, b.sst[i]))
-	case RLabel, RRString:
+	case biff.RLabel, biff.RRString:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 8 {
-			return ErrTruncated
+			return biff.ErrTruncated
 		}
 		return s.Cell(row, col, b.text(xf, b.labelString(data)))
-	case RNumber:
+	case biff.RNumber:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
-			return ErrTruncated
+			return biff.ErrTruncated
 		}
 		v := math.Float64frombits(binary.LittleEndian.Uint64(data[6:]))
 		return s.Cell(row, col, b.number(xf, v))
-	case RRK:
+	case biff.RRK:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 10 {
-			return ErrTruncated
+			return biff.ErrTruncated
 		}
-		return s.Cell(row, col, b.number(xf, RK(Le32(data, 6))))
-	case RMulRK:
+		return s.Cell(row, col, b.number(xf, biff.RK(biff.Le32(data, 6))))
+	case biff.RMulRK:
 		// rw, colFirst, (ixfe, RK)*, colLast
 		if len(data) < 6 {
-			return ErrTruncated
+			return biff.ErrTruncated
 		}
-		row, col := Le16(data, 0)+1, Le16(data, 2)+1
+		row, col := biff.Le16(data, 0)+1, biff.Le16(data, 2)+1
 		for i := 4; i+6 <= len(data)-2; i += 6 {
-			if err := s.Cell(row, col, b.number(Le16(data, i), RK(Le32(data, i+2)))); err != nil {
+			if err := s.Cell(row, col, b.number(biff.Le16(data, i), biff.RK(biff.Le32(data, i+2)))); err != nil {
 				return err
 			}
 			col++
 		}
-	case RBoolErr:
+	case biff.RBoolErr:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 8 {
-			return ErrTruncated
+			return biff.ErrTruncated
 		}
 		_ = xf
 		if data[7] != 0 {
-			return s.Cell(row, col, ErrorText(data[6]))
+			return s.Cell(row, col, biff.ErrorText(data[6]))
 		}
-		return s.Cell(row, col, Bool(data[6] != 0))
+		return s.Cell(row, col, biff.Bool(data[6] != 0))
 	}
 	return nil
 }
@@ -206,12 +207,12 @@ func (b *book) formulaRecord(st *sheetState, typ uint16, data []byte) error {
 	s := st.s
 	cell := func() (row, col, xf int, ok bool) { return cellAt(data) }
 	switch typ {
-	case RFormula, RFormula4, rFormula3:
+	case biff.RFormula, biff.RFormula4, rFormula3:
 		row, col, xf, ok := cell()
 		if !ok || len(data) < 14 {
-			return ErrTruncated
+			return biff.ErrTruncated
 		}
-		if Le16(data, 12) != 0xFFFF {
+		if biff.Le16(data, 12) != 0xFFFF {
 			v := math.Float64frombits(binary.LittleEndian.Uint64(data[6:]))
 			return s.FormulaCell(row, col, b.number(xf, v))
 		}
@@ -219,13 +220,13 @@ func (b *book) formulaRecord(st *sheetState, typ uint16, data []byte) error {
 		case 0: // string: the STRING record follows
 			st.pendRow, st.pendCol, st.pendXF, st.pending = row, col, xf, true
 		case 1:
-			return s.FormulaCell(row, col, Bool(data[8] != 0))
+			return s.FormulaCell(row, col, biff.Bool(data[8] != 0))
 		case 2:
-			return s.FormulaCell(row, col, ErrorText(data[8]))
+			return s.FormulaCell(row, col, biff.ErrorText(data[8]))
 		case 3: // empty string
 			return s.FormulaCell(row, col, "")
 		}
-	case RStr:
+	case biff.RStr:
 		v, err := b.stringRecord(data)
 		if err != nil {
 			return err
@@ -248,7 +249,7 @@ func (b *book) headerRecord(s *sheet.Sheet, typ uint16, data []byte) {
 	if s.Hf.Parts == nil {
 		s.Hf.Parts = map[string]string{}
 	}
-	if typ == RHeader {
+	if typ == biff.RHeader {
 		s.Hf.Parts["oddHeader"] = v
 	} else {
 		s.Hf.Parts["oddFooter"] = v
@@ -267,7 +268,7 @@ func (b *book) stringRecord(data []byte) (string, error) {
 		if len(data) < 2 {
 			return "", nil
 		}
-		n := Le16(data, 0)
+		n := biff.Le16(data, 0)
 		var raw []byte
 		c := &Cursor{Segs: segs, P: 2}
 		for len(raw) < n && c.Advance() {
@@ -311,7 +312,7 @@ func (b *book) headerFooter(s *sheet.Sheet, data []byte) {
 	if len(data) < fixed {
 		return
 	}
-	flags := Le16(data, 28)
+	flags := biff.Le16(data, 28)
 	s.Hf.DifferentOddEven = flags&1 != 0
 	s.Hf.DifferentFirst = flags&2 != 0
 	if s.Hf.Parts == nil {
@@ -319,7 +320,7 @@ func (b *book) headerFooter(s *sheet.Sheet, data []byte) {
 	}
 	i := fixed
 	for k, name := range []string{"evenHeader", "evenFooter", "firstHeader", "firstFooter"} {
-		if Le16(data, 30+2*k) == 0 {
+		if biff.Le16(data, 30+2*k) == 0 {
 			continue
 		}
 		v, next, _ := UnicodeString(data, i)

@@ -1,4 +1,4 @@
-package biff
+package xls
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 )
 
 // The workbook globals substream ([MS-XLS] 2.1.7.20.1): BOF (BIFF version),
@@ -23,10 +24,10 @@ func (b *book) readGlobals(biff5Name bool) error {
 		return err
 	}
 	switch typ {
-	case RBOF:
+	case biff.RBOF:
 	case rBOF3, rBOF4:
 		// A BIFF3/BIFF4 worksheet (old.go) has no globals.
-		if len(data) >= 4 && Le16(data, 2) == DtWorksheet {
+		if len(data) >= 4 && biff.Le16(data, 2) == biff.DtWorksheet {
 			b.old, b.biff5 = 3, true
 			if typ == rBOF4 {
 				b.old = 4
@@ -40,13 +41,13 @@ func (b *book) readGlobals(biff5Name bool) error {
 		return fmt.Errorf("xls: workbook stream starts with record 0x%04X, not BOF", typ)
 	}
 	if len(data) < 4 {
-		return RecordError(typ, off, ErrTruncated)
+		return biff.RecordError(typ, off, biff.ErrTruncated)
 	}
-	switch vers, dt := Le16(data, 0), Le16(data, 2); {
-	case dt != DtGlobals:
+	switch vers, dt := biff.Le16(data, 0), biff.Le16(data, 2); {
+	case dt != biff.DtGlobals:
 		return fmt.Errorf("%w (first substream type 0x%04X, not workbook globals)", errXlsVersion, dt)
-	case vers == BIFF8:
-	case vers == BIFF5:
+	case vers == biff.BIFF8:
+	case vers == biff.BIFF5:
 		b.biff5 = true
 	default:
 		b.biff5 = biff5Name
@@ -63,9 +64,9 @@ func (b *book) readGlobals(biff5Name bool) error {
 			return err
 		}
 		if err := b.globalRecord(typ, data); err != nil {
-			return RecordError(typ, off, err)
+			return biff.RecordError(typ, off, err)
 		}
-		if typ == REOF {
+		if typ == biff.REOF {
 			b.globalsEnd = b.rr.Pos
 			return nil
 		}
@@ -75,48 +76,48 @@ func (b *book) readGlobals(biff5Name bool) error {
 // globalRecord handles one record of the globals substream.
 func (b *book) globalRecord(typ uint16, data []byte) error {
 	switch typ {
-	case RFilePass:
+	case biff.RFilePass:
 		if b.biff5 {
-			return ErrEncrypted // XOR obfuscation
+			return biff.ErrEncrypted // XOR obfuscation
 		}
-		d, err := NewDecrypter(data)
-		if errors.Is(err, ErrPassword) {
+		d, err := biff.NewDecrypter(data)
+		if errors.Is(err, biff.ErrPassword) {
 			return extract.Fail(extract.MsgPassword, err)
 		}
 		if err != nil {
 			return err
 		}
 		b.rr.Dec = d
-	case RCodePage:
+	case biff.RCodePage:
 		if len(data) >= 2 {
-			b.cp = CodePage{Enc: Encoding(Le16(data, 0))}
+			b.cp = CodePage{Enc: Encoding(biff.Le16(data, 0))}
 		}
-	case RDateMode:
+	case biff.RDateMode:
 		if len(data) >= 2 {
-			b.date1904 = Le16(data, 0) == 1
+			b.date1904 = biff.Le16(data, 0) == 1
 		}
-	case RFormat:
+	case biff.RFormat:
 		return b.format(data)
-	case RXF:
+	case biff.RXF:
 		if len(data) < 4 {
-			return ErrTruncated
+			return biff.ErrTruncated
 		}
-		b.styles.XfFmt = append(b.styles.XfFmt, Le16(data, 2))
-	case RBoundSheet:
+		b.styles.XfFmt = append(b.styles.XfFmt, biff.Le16(data, 2))
+	case biff.RBoundSheet:
 		return b.boundSheet(data)
-	case RSST:
+	case biff.RSST:
 		return b.readSST(data)
-	case RSupBook:
+	case biff.RSupBook:
 		// cTab (2), then 0x0401 for the workbook itself.
 		if len(b.supSelf) < 65536 {
-			b.supSelf = append(b.supSelf, len(data) >= 4 && Le16(data, 2) == 0x0401)
+			b.supSelf = append(b.supSelf, len(data) >= 4 && biff.Le16(data, 2) == 0x0401)
 		}
-	case RExternSheet:
+	case biff.RExternSheet:
 		if b.biff5 || len(data) < 2 {
 			break
 		}
-		for i := 2; i+6 <= len(data) && len(b.xti) < Le16(data, 0); i += 6 {
-			b.xti = append(b.xti, [2]int{Le16(data, i), int(int16(Le16(data, i+2)))})
+		for i := 2; i+6 <= len(data) && len(b.xti) < biff.Le16(data, 0); i += 6 {
+			b.xti = append(b.xti, [2]int{biff.Le16(data, i), int(int16(biff.Le16(data, i+2)))})
 		}
 	}
 	return nil
@@ -126,9 +127,9 @@ func (b *book) globalRecord(typ uint16, data []byte) error {
 // code (BIFF5: a byte count and code-page bytes).
 func (b *book) format(data []byte) error {
 	if len(data) < 3 {
-		return ErrTruncated
+		return biff.ErrTruncated
 	}
-	id := Le16(data, 0)
+	id := biff.Le16(data, 0)
 	var code string
 	if b.biff5 {
 		code = b.biff5String(data, 2, 1)
@@ -143,9 +144,9 @@ func (b *book) format(data []byte) error {
 // boundSheet reads a BoundSheet8 record.
 func (b *book) boundSheet(data []byte) error {
 	if len(data) < 7 {
-		return ErrTruncated
+		return biff.ErrTruncated
 	}
-	s := boundSheet{pos: Le32(data, 0), visible: data[4]&3 == 0, dt: data[5]}
+	s := boundSheet{pos: biff.Le32(data, 0), visible: data[4]&3 == 0, dt: data[5]}
 	if b.biff5 {
 		s.name = b.biff5String(data, 6, 1)
 	} else {
@@ -164,9 +165,9 @@ func (b *book) boundSheet(data []byte) error {
 // count allocates nothing.
 func (b *book) readSST(data []byte) error {
 	if len(data) < 8 {
-		return ErrTruncated
+		return biff.ErrTruncated
 	}
-	unique := int(Le32(data, 4))
+	unique := int(biff.Le32(data, 4))
 	segs, err := b.rr.WithContinues(data, b.budget)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package embed_test
+package xls
 
 import (
 	"context"
@@ -13,9 +13,11 @@ import (
 )
 
 // TestEmbeddedWorkbooks reads workbooks embedded as compound files (the
-// storage of a .doc's ObjectPool or a .ppt's ExOleObjStg): Excel 97–2003
-// (stream Workbook) and Excel 5.0/95 (stream Book, Shift_JIS text) give
-// their text rows as [埋め込みN] places, numbered in reading order.
+// storage of a .doc's ObjectPool or a .ppt's ExOleObjStg) through package
+// embed, which finds this reader in the registry (extract.Embedded):
+// Excel 97–2003 (stream Workbook) and Excel 5.0/95 (stream Book,
+// Shift_JIS text) give their text rows as [埋め込みN] places, numbered in
+// reading order.
 func TestEmbeddedWorkbooks(t *testing.T) {
 	sj := func(s string) []byte {
 		b, err := japanese.ShiftJIS.NewEncoder().Bytes([]byte(s))

@@ -1,4 +1,4 @@
-package biff
+package xls
 
 import (
 	"unicode/utf16"
@@ -6,6 +6,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/codepage"
 )
 
@@ -202,7 +203,7 @@ func UnicodeString(b []byte, i int) (string, int, bool) {
 	if i+3 > len(b) {
 		return "", i, false
 	}
-	cch := Le16(b, i)
+	cch := biff.Le16(b, i)
 	return flaggedChars(b, i+2, cch)
 }
 
@@ -271,7 +272,7 @@ func (cp CodePage) Decode(b []byte) string { return codepage.Decode(cp.Enc, b) }
 func (b *book) biff5String(data []byte, off, countBytes int) string {
 	n := int(data[off])
 	if countBytes == 2 {
-		n = Le16(data, off)
+		n = biff.Le16(data, off)
 	}
 	start := off + countBytes
 	n = min(n, len(data)-start)

@@ -1,4 +1,4 @@
-package biff
+package xls
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 )
@@ -44,7 +45,7 @@ func WorkbookText(ctx context.Context, r io.Reader, biff5Name bool) ([]string, e
 	}
 	rows := make([][]string, len(b.sheets))
 	err := b.eachSubstream(func(i, dt int) (bool, error) {
-		if !b.sheets[i].visible || b.sheets[i].dt != 0 || dt != DtWorksheet {
+		if !b.sheets[i].visible || b.sheets[i].dt != 0 || dt != biff.DtWorksheet {
 			return false, nil
 		}
 		if err := b.readSheet(nil); err != nil {
@@ -74,25 +75,25 @@ func (b *book) textRecord(st *sheetState, typ uint16, data []byte) error {
 	st.cellRecord(typ)
 	add := func(v string) {
 		if v = strings.TrimSpace(ooxml.SpaceControls(v)); v != "" {
-			st.texts = append(st.texts, textCell{Le16(data, 0), Le16(data, 2), v})
+			st.texts = append(st.texts, textCell{biff.Le16(data, 0), biff.Le16(data, 2), v})
 		}
 	}
 	switch typ {
-	case RLabelSST:
+	case biff.RLabelSST:
 		if len(data) >= 10 {
-			if i := int(Le32(data, 6)); i >= 0 && i < len(b.sst) {
+			if i := int(biff.Le32(data, 6)); i >= 0 && i < len(b.sst) {
 				add(b.sst[i])
 			}
 		}
-	case RLabel, RRString:
+	case biff.RLabel, biff.RRString:
 		if len(data) >= 8 {
 			add(b.labelString(data))
 		}
-	case RFormula, RFormula4, rFormula3:
-		if len(data) >= 14 && data[6] == 0 && Le16(data, 12) == 0xFFFF {
-			st.pendRow, st.pendCol, st.pending = Le16(data, 0), Le16(data, 2), true
+	case biff.RFormula, biff.RFormula4, rFormula3:
+		if len(data) >= 14 && data[6] == 0 && biff.Le16(data, 12) == 0xFFFF {
+			st.pendRow, st.pendCol, st.pending = biff.Le16(data, 0), biff.Le16(data, 2), true
 		}
-	case RStr:
+	case biff.RStr:
 		v, err := b.stringRecord(data)
 		if err != nil {
 			return err
@@ -130,5 +131,5 @@ func textRows(cells []textCell) []string {
 
 // newBook starts reading a workbook stream.
 func newBook(ctx context.Context, r io.Reader) *book {
-	return &book{ctx: ctx, rr: NewRecordReader(r), styles: sheet.NewStyles(), budget: sheet.NewBudget()}
+	return &book{ctx: ctx, rr: biff.NewRecordReader(r), styles: sheet.NewStyles(), budget: sheet.NewBudget()}
 }

@@ -1,8 +1,9 @@
-package biff
+package xls
 
 import (
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
 )
 
@@ -21,9 +22,6 @@ import (
 // lines, rectangles, ovals, arcs, text boxes, polygons and Office Art
 // shapes; form controls, pictures, charts and notes are not shapes.
 var shapeTypes = map[int]bool{0x01: true, 0x02: true, 0x03: true, 0x04: true, 0x06: true, 0x09: true, 0x1E: true}
-
-// ObjNote is the OBJ type (FtCmo.ot) of a cell note.
-const ObjNote = 0x19
 
 // objRef is one OBJ record.
 type objRef struct {
@@ -58,9 +56,9 @@ func newXlsDrawing() drawing { return drawing{row: 1, col: 1} }
 // running past the record ends the walk.
 func (d *drawing) drawing(data []byte) {
 	for i := 0; i+8 <= len(data); {
-		verInst := Le16(data, i)
-		typ := Le16(data, i+2)
-		n := int(Le32(data, i+4))
+		verInst := biff.Le16(data, i)
+		typ := biff.Le16(data, i+2)
+		n := int(biff.Le32(data, i+4))
 		if verInst&0xF == 0xF {
 			i += 8
 			continue
@@ -71,10 +69,10 @@ func (d *drawing) drawing(data []byte) {
 		if typ == 0xF010 && n >= 18 {
 			// flags, colL, dxL, rwT, dyT, colR, dxR, rwB, dyB
 			a := data[i+8:]
-			d.col = Le16(a, 2) + 1
-			d.row = Le16(a, 6) + 1
-			d.empty = Le16(a, 2) == Le16(a, 10) && Le16(a, 4) == Le16(a, 12) ||
-				Le16(a, 6) == Le16(a, 14) && Le16(a, 8) == Le16(a, 16)
+			d.col = biff.Le16(a, 2) + 1
+			d.row = biff.Le16(a, 6) + 1
+			d.empty = biff.Le16(a, 2) == biff.Le16(a, 10) && biff.Le16(a, 4) == biff.Le16(a, 12) ||
+				biff.Le16(a, 6) == biff.Le16(a, 14) && biff.Le16(a, 8) == biff.Le16(a, 16)
 		}
 		i += 8 + n
 	}
@@ -87,15 +85,15 @@ func (d *drawing) obj(b *book, data []byte) {
 		if len(data) < 16 {
 			return
 		}
-		o := objRef{ot: Le16(data, 4), id: Le16(data, 6), col: Le16(data, 10) + 1, row: Le16(data, 14) + 1}
+		o := objRef{ot: biff.Le16(data, 4), id: biff.Le16(data, 6), col: biff.Le16(data, 10) + 1, row: biff.Le16(data, 14) + 1}
 		d.objs = append(d.objs, o)
 		d.lastID, d.hasObj = o.id, true
 		return
 	}
-	if len(data) < 8 || Le16(data, 0) != 0x15 {
+	if len(data) < 8 || biff.Le16(data, 0) != 0x15 {
 		return
 	}
-	o := objRef{ot: Le16(data, 4), id: Le16(data, 6), row: d.row, col: d.col, empty: d.empty}
+	o := objRef{ot: biff.Le16(data, 4), id: biff.Le16(data, 6), row: d.row, col: d.col, empty: d.empty}
 	d.objs = append(d.objs, o)
 	d.lastID, d.hasObj = o.id, true
 }
@@ -111,7 +109,7 @@ func (d *drawing) txo(b *book, data []byte) error {
 	if len(data) < 12 || !d.hasObj || len(segs) < 2 {
 		return nil
 	}
-	cch := Le16(data, 10)
+	cch := biff.Le16(data, 10)
 	var text string
 	if b.biff5 {
 		var raw []byte
@@ -142,7 +140,7 @@ func (d *drawing) note(b *book, data []byte) error {
 	if len(data) < 6 {
 		return nil
 	}
-	row, col := Le16(data, 0), Le16(data, 2)
+	row, col := biff.Le16(data, 0), biff.Le16(data, 2)
 	if b.biff5 {
 		text := b.biff5String(data, 4, 2)
 		if row == 0xFFFF && len(d.notes) > 0 {
@@ -155,7 +153,7 @@ func (d *drawing) note(b *book, data []byte) error {
 	if len(data) < 8 {
 		return nil
 	}
-	d.notes = append(d.notes, noteRef{row: row + 1, col: col + 1, id: Le16(data, 6)})
+	d.notes = append(d.notes, noteRef{row: row + 1, col: col + 1, id: biff.Le16(data, 6)})
 	return nil
 }
 

@@ -1,12 +1,13 @@
-package biff_test
+package xls_test
 
 import (
 	"bytes"
 	"context"
+	"github.com/fumibako/fumibako/internal/extract/internal/biff"
+	"github.com/fumibako/fumibako/internal/extract/xls"
 	"reflect"
 	"testing"
 
-	"github.com/fumibako/fumibako/internal/extract/internal/biff"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"golang.org/x/text/encoding/japanese"
 )
@@ -64,7 +65,7 @@ func TestWorkbookText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := biff.WorkbookText(context.Background(), bytes.NewReader(tt.stream), tt.biff5Name)
+			got, err := xls.WorkbookText(context.Background(), bytes.NewReader(tt.stream), tt.biff5Name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +74,7 @@ func TestWorkbookText(t *testing.T) {
 			}
 		})
 	}
-	if _, err := biff.WorkbookText(context.Background(), bytes.NewReader([]byte("not biff")), false); err == nil {
+	if _, err := xls.WorkbookText(context.Background(), bytes.NewReader([]byte("not biff")), false); err == nil {
 		t.Error("WorkbookText(garbage) did not fail")
 	}
 }
