@@ -32,7 +32,7 @@ func allExtensions() []string {
 func TestExtractEmptyFiles(t *testing.T) {
 	for _, ext := range allExtensions() {
 		t.Run(ext, func(t *testing.T) {
-			res, err := ooxmlExtractBytes(t, "空"+ext, nil, extract.Options{})
+			res, err := fixture.ExtractBytes(t, "空"+ext, nil, extract.Options{})
 			if err != nil {
 				t.Fatalf("Extract: %v", err)
 			}
@@ -53,7 +53,7 @@ func TestExtractMisnamedContent(t *testing.T) {
 	if err := png.Encode(&img, image.NewRGBA(image.Rect(0, 0, 8, 8))); err != nil {
 		t.Fatal(err)
 	}
-	zipData := xlsxZipOf(t, map[string]string{"readme.txt": "just a zip"})
+	zipData := fixture.ZipBytes(t, fixture.Part{Name: "readme.txt", Body: "just a zip"})
 	gz := []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + strings.Repeat("gzip body ", 50))
 	tests := []struct {
 		name string
@@ -84,7 +84,7 @@ func TestExtractMisnamedContent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := ooxmlExtractBytes(t, tt.name, tt.data, extract.Options{})
+			res, err := fixture.ExtractBytes(t, tt.name, tt.data, extract.Options{})
 			if tt.msg == "" {
 				if err != nil {
 					t.Fatalf("Extract: %v", err)

@@ -1,4 +1,4 @@
-package extract_test
+package text_test
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
+	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
 )
@@ -35,21 +37,6 @@ func encode(t testing.TB, e encoding.Encoding, s string) []byte {
 		t.Fatalf("encode %q: %v", s, err)
 	}
 	return b
-}
-
-// extractBytes writes b to a file called name in a temporary folder and
-// extracts it.
-func extractBytes(t testing.TB, name string, b []byte, opt extract.Options) (*extract.Result, error) {
-	t.Helper()
-	dir := t.TempDir()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if opt.Scratch == "" {
-		opt.Scratch = t.TempDir()
-	}
-	return extract.Extract(context.Background(), p, name, opt)
 }
 
 func TestTextFile(t *testing.T) {
@@ -100,7 +87,7 @@ func TestTextFile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opt := extract.Options{Limits: extract.Limits{TextBytes: tt.limit}}
-			res, err := extractBytes(t, "memo.txt", tt.in, opt)
+			res, err := fixture.ExtractBytes(t, "memo.txt", tt.in, opt)
 			if tt.err != "" {
 				var e *extract.Error
 				if !errors.As(err, &e) || e.Msg != tt.err {
@@ -133,7 +120,7 @@ func TestTextExtensions(t *testing.T) {
 	}
 	for _, ext := range extract.TextExtensions {
 		for _, name := range []string{"a" + ext, "B" + strings.ToUpper(ext)} {
-			res, err := extractBytes(t, name, []byte("x\n"), extract.Options{})
+			res, err := fixture.ExtractBytes(t, name, []byte("x\n"), extract.Options{})
 			if err != nil || len(res.Places) != 1 || res.Places[0].Name != "本文" {
 				t.Errorf("Extract(%s) = %v, %v, want one 本文 place", name, res, err)
 			}
@@ -146,10 +133,10 @@ func TestTextDefaultLimit(t *testing.T) {
 		t.Fatalf("DefaultLimits.TextBytes = %d", extract.DefaultLimits.TextBytes)
 	}
 	big := bytes.Repeat([]byte("0123456789"), 1000*1000)
-	if _, err := extractBytes(t, "big.log", big, extract.Options{}); err != nil {
+	if _, err := fixture.ExtractBytes(t, "big.log", big, extract.Options{}); err != nil {
 		t.Errorf("Extract of exactly 10 MB: %v, want success", err)
 	}
-	_, err := extractBytes(t, "big.log", append(big, 'x'), extract.Options{})
+	_, err := fixture.ExtractBytes(t, "big.log", append(big, 'x'), extract.Options{})
 	var e *extract.Error
 	if !errors.As(err, &e) || e.Msg != extract.MsgTooLarge {
 		t.Errorf("Extract of 10 MB + 1 byte = %v, want %q", err, extract.MsgTooLarge)
@@ -177,7 +164,7 @@ func FuzzText(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		res, err := extractBytes(t, "f.txt", b, extract.Options{})
+		res, err := fixture.ExtractBytes(t, "f.txt", b, extract.Options{})
 		if err != nil {
 			var e *extract.Error
 			if !errors.As(err, &e) || e.Msg != extract.MsgNotText {

@@ -1,4 +1,4 @@
-package extract_test
+package all_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
 

@@ -1,4 +1,4 @@
-package extract_test
+package all_test
 
 import (
 	"bytes"
@@ -7,14 +7,16 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
+	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 )
 
 // TestOOXMLLimits checks the limits of reference/extraction.md §13 on
 // Word and PowerPoint packages: what the file fails with and that the
 // details go to the log only.
 func TestOOXMLLimits(t *testing.T) {
-	bigBody := strings.Repeat(wP("あいうえお"), 200) // about 14 KB
-	deep := strings.Repeat("<w:sdt><w:sdtContent>", 30) + wP("深い") + strings.Repeat("</w:sdtContent></w:sdt>", 30)
+	bigBody := strings.Repeat(fixture.WP("あいうえお"), 200) // about 14 KB
+	deep := strings.Repeat("<w:sdt><w:sdtContent>", 30) + fixture.WP("深い") + strings.Repeat("</w:sdtContent></w:sdt>", 30)
 	zeros := make([]byte, 64<<10)
 	tests := []struct {
 		name    string
@@ -27,51 +29,51 @@ func TestOOXMLLimits(t *testing.T) {
 		{
 			// honest header declaring a terabyte: refused before inflating
 			name: "bomb_declared", file: "a.docx",
-			data: zipRaw(t, docxParts("", nil)[:2], rawEntry{Name: "word/document.xml", Data: zeros, Declared: 1 << 40}),
+			data: fixture.ZipRaw(t, fixture.DocxParts("", nil)[:2], fixture.RawEntry{Name: "word/document.xml", Data: zeros, Declared: 1 << 40}),
 			msg:  extract.MsgTooLarge, logPart: "word/document.xml",
 		},
 		{
 			// a header that understates the size is caught after
 			// declared+1 bytes
 			name: "lying_header", file: "a.docx",
-			data: zipRaw(t, docxParts("", nil)[:2], rawEntry{Name: "word/document.xml", Data: []byte(wDocument(bigBody)), Declared: 100}),
+			data: fixture.ZipRaw(t, fixture.DocxParts("", nil)[:2], fixture.RawEntry{Name: "word/document.xml", Data: []byte(fixture.WDocument(bigBody)), Declared: 100}),
 			msg:  extract.MsgCorrupt,
 		},
 		{
-			name: "part_cap", file: "a.docx", data: zipBytes(t, docxParts(bigBody, nil)...),
+			name: "part_cap", file: "a.docx", data: fixture.ZipBytes(t, fixture.DocxParts(bigBody, nil)...),
 			lim: extract.Limits{ZipPartBytes: 10000}, msg: extract.MsgTooLarge, logPart: "word/document.xml",
 		},
 		{
 			name: "part_cap_slide", file: "a.pptx",
-			data: zipBytes(t, pptxParts([]string{"ppt/slides/slide1.xml"}, part{"ppt/slides/slide1.xml", pSlide("", strings.Repeat(pSp("", "あいうえお"), 100))})...),
+			data: fixture.ZipBytes(t, fixture.PptxParts([]string{"ppt/slides/slide1.xml"}, fixture.Part{Name: "ppt/slides/slide1.xml", Body: fixture.PSlide("", strings.Repeat(fixture.PSp("", "あいうえお"), 100))})...),
 			lim:  extract.Limits{ZipPartBytes: 10000}, msg: extract.MsgTooLarge, logPart: "ppt/slides/slide1.xml",
 		},
 		{
 			name: "total_cap", file: "a.docx",
-			data: zipBytes(t, docxParts(bigBody, nil, part{"word/header1.xml", wPart("hdr", bigBody)}, part{"word/footer1.xml", wPart("ftr", bigBody)})...),
+			data: fixture.ZipBytes(t, fixture.DocxParts(bigBody, nil, fixture.Part{Name: "word/header1.xml", Body: fixture.WPart("hdr", bigBody)}, fixture.Part{Name: "word/footer1.xml", Body: fixture.WPart("ftr", bigBody)})...),
 			lim:  extract.Limits{ZipTotalBytes: 30000}, msg: extract.MsgTooLarge, logPart: "上限 30000",
 		},
 		{
 			name: "entries", file: "a.pptx",
-			data: zipBytes(t, pptxParts(nil, part{"a", ""}, part{"b", ""}, part{"c", ""})...),
+			data: fixture.ZipBytes(t, fixture.PptxParts(nil, fixture.Part{Name: "a", Body: ""}, fixture.Part{Name: "b", Body: ""}, fixture.Part{Name: "c", Body: ""})...),
 			lim:  extract.Limits{ZipEntries: 5}, msg: extract.MsgTooLarge, logPart: "エントリ数",
 		},
 		{
-			name: "depth", file: "a.docx", data: zipBytes(t, docxParts(deep, nil)...),
+			name: "depth", file: "a.docx", data: fixture.ZipBytes(t, fixture.DocxParts(deep, nil)...),
 			lim: extract.Limits{XMLDepth: 40}, msg: extract.MsgCorrupt,
 		},
 		{
-			name: "depth_ok", file: "a.docx", data: zipBytes(t, docxParts(deep, nil)...),
+			name: "depth_ok", file: "a.docx", data: fixture.ZipBytes(t, fixture.DocxParts(deep, nil)...),
 			lim: extract.Limits{XMLDepth: 70},
 		},
 		{
-			name: "bad_crc", file: "a.docx", data: corruptCRC(t, zipBytes(t, docxParts(wP("本文"), nil)...)),
+			name: "bad_crc", file: "a.docx", data: corruptCRC(t, fixture.ZipBytes(t, fixture.DocxParts(fixture.WP("本文"), nil)...)),
 			msg: extract.MsgCorrupt,
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := ooxmlExtractBytes(t, tc.file, tc.data, extract.Options{Limits: tc.lim})
+			res, err := fixture.ExtractBytes(t, tc.file, tc.data, extract.Options{Limits: tc.lim})
 			if tc.msg == "" {
 				if err != nil || len(res.Places) == 0 {
 					t.Fatalf("Extract = %v, %v; want places", res, err)

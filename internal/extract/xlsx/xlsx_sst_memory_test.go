@@ -1,4 +1,4 @@
-package extract_test
+package xlsx_test
 
 import (
 	"archive/zip"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
 )
 
 // sstBomb is a workbook whose shared string table holds n copies of si

@@ -1,4 +1,4 @@
-package extract_test
+package all_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 )
@@ -36,8 +37,8 @@ func TestZipOverlapBomb(t *testing.T) {
 	for i := 1; i <= copies; i++ {
 		sheets = append(sheets, fmt.Sprintf("S%d", i), "", "")
 	}
-	xlsxPs := xlsxParts(nil, sheets...)
-	var kept []part
+	xlsxPs := fixture.XlsxParts(nil, sheets...)
+	var kept []fixture.Part
 	for _, p := range xlsxPs {
 		if strings.HasPrefix(p.Name, "xl/worksheets/sheet") && p.Name != "xl/worksheets/sheet1.xml" {
 			continue
@@ -47,19 +48,19 @@ func TestZipOverlapBomb(t *testing.T) {
 		}
 		kept = append(kept, p)
 	}
-	xlsxBomb := fixture.OverlapZip(t, zipBytes(t, kept...), "xl/worksheets/sheet1.xml", names("xl/worksheets/sheet%d.xml")...)
+	xlsxBomb := fixture.OverlapZip(t, fixture.ZipBytes(t, kept...), "xl/worksheets/sheet1.xml", names("xl/worksheets/sheet%d.xml")...)
 
 	var slideList []string
 	for i := 1; i <= copies; i++ {
 		slideList = append(slideList, fmt.Sprintf("ppt/slides/slide%d.xml", i))
 	}
-	pptxBomb := fixture.OverlapZip(t, zipBytes(t, pptxParts(slideList,
-		part{"ppt/slides/slide1.xml", pSlide("", pSp("", strings.Repeat("爆弾の中身 ", 20000)))})...),
+	pptxBomb := fixture.OverlapZip(t, fixture.ZipBytes(t, fixture.PptxParts(slideList,
+		fixture.Part{Name: "ppt/slides/slide1.xml", Body: fixture.PSlide("", fixture.PSp("", strings.Repeat("爆弾の中身 ", 20000)))})...),
 		"ppt/slides/slide1.xml", names("ppt/slides/slide%d.xml")...)
 
-	docxBomb := fixture.OverlapZip(t, zipBytes(t, docxParts(wP("本文"), nil)...), "word/document.xml", "word/header1.xml")
+	docxBomb := fixture.OverlapZip(t, fixture.ZipBytes(t, fixture.DocxParts(fixture.WP("本文"), nil)...), "word/document.xml", "word/header1.xml")
 
-	odt, err := os.ReadFile(filepath.Join("odf", "testdata", "text.odt"))
+	odt, err := os.ReadFile(filepath.Join("..", "odf", "testdata", "text.odt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestZipOverlapBomb(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// A small total budget: a reader that inflated the copies
 			// would fail with MsgTooLarge instead.
-			res, err := ooxmlExtractBytes(t, tt.name, tt.data, extract.Options{Limits: extract.Limits{ZipTotalBytes: 1 << 20}})
+			res, err := fixture.ExtractBytes(t, tt.name, tt.data, extract.Options{Limits: extract.Limits{ZipTotalBytes: 1 << 20}})
 			var fe *extract.Error
 			if !errors.As(err, &fe) {
 				t.Fatalf("Extract = %v places, %v; want a failure", res != nil, err)

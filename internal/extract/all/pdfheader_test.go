@@ -1,4 +1,4 @@
-package extract_test
+package all_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 )
 
@@ -35,7 +36,7 @@ func TestIssue36PDFHeaderText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := ooxmlExtractBytes(t, tt.name, []byte(tt.data), extract.Options{})
+			res, err := fixture.ExtractBytes(t, tt.name, []byte(tt.data), extract.Options{})
 			if tt.want == "" {
 				var fe *extract.Error
 				if !errors.As(err, &fe) || fe.Msg != extract.MsgCorrupt {

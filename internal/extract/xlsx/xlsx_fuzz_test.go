@@ -1,4 +1,4 @@
-package extract_test
+package xlsx_test
 
 import (
 	"archive/zip"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
 )
 

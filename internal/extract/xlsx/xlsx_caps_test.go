@@ -1,4 +1,4 @@
-package extract_test
+package xlsx_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	_ "github.com/fumibako/fumibako/internal/extract/all"
 )
 
 // TestXlsxCellDataCaps: worksheets and the shared string table are held to
