@@ -1,12 +1,12 @@
 package xlsx_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,21 +121,11 @@ func xlsxMinimal(tb testing.TB, sheets map[string]string) []byte {
 // xlsxZipOf zips the given parts in name order.
 func xlsxZipOf(tb testing.TB, files map[string]string) []byte {
 	tb.Helper()
-	var keys []string
-	for k := range files {
-		keys = append(keys, k)
+	var parts []fixture.Part
+	for _, k := range slices.Sorted(maps.Keys(files)) {
+		parts = append(parts, fixture.Part{Name: k, Body: files[k]})
 	}
-	sort.Strings(keys)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, k := range keys {
-		w, err := zw.Create(k)
-		fixture.XlsxNoErr(tb, err)
-		_, err = w.Write([]byte(files[k]))
-		fixture.XlsxNoErr(tb, err)
-	}
-	fixture.XlsxNoErr(tb, zw.Close())
-	return buf.Bytes()
+	return fixture.ZipBytes(tb, parts...)
 }
 
 func TestXlsxFailures(t *testing.T) {
