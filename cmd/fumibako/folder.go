@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -295,7 +294,9 @@ func freeNow(e *env) error {
 	if err != nil {
 		return err
 	}
-	sum, err := indexer.Run(indexer.Options{Workspace: ws, Settings: s, Body: bodyindex.Store{}, FreeOnly: true, WorkerExe: exe})
+	opt := indexer.NewOptions(ws, s, indexer.Launch{WorkerExe: exe})
+	opt.FreeOnly = true
+	sum, err := indexer.Run(opt)
 	var lockErr *workspace.LockError
 	if errors.As(err, &lockErr) {
 		// Removed all the same: the running indexing frees it next time.

@@ -1,17 +1,14 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
-	"github.com/fumibako/fumibako/internal/content"
-	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/search"
-	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Preview limits (reference/gui.md §4.6).
@@ -58,27 +55,19 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	if before+after+1 > previewMaxRows {
 		before, after = (previewMaxRows-1)/2, (previewMaxRows-1)/2
 	}
-	dir := content.Dir(s.ws.ContentRoot(), content.FolderOf(rel))
-	if !workspace.IsWithin(dir, s.ws.ContentRoot()) {
-		writeError(w, http.StatusForbidden, "web: outside the content root")
-		return
-	}
-	place := q.Get("place")
-	kind, _ := extract.KindOf(rel)
-	_, obj := content.SplitKind(place)
 	// Only the window (and a sheet's first row) is read from the index,
 	// never the whole file (issue 36).
 	row = max(row, 1)
-	lines, total, err := bodyindex.ReadPlace(dir, content.BaseOf(rel), place, max(1, row-before), row+after)
-	var head []bodyindex.PlaceLine
-	if err == nil && row-before > 1 {
-		head, _, err = bodyindex.ReadPlace(dir, content.BaseOf(rel), place, 1, 1)
-	}
-	if err != nil {
+	win, err := search.ReadWindow(s.ws.ContentRoot(), rel, q.Get("place"), row-before, row+after)
+	switch {
+	case errors.Is(err, search.ErrOutside):
+		writeError(w, http.StatusForbidden, "web: outside the content root")
+		return
+	case err != nil:
 		writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
 		return
 	}
-	v := preview(lines, head, total, col, kind == extract.KindExcel && obj == "")
+	v := preview(win.Lines, win.Head, win.Total, col, win.Sheet)
 	writeJSON(w, http.StatusOK, v)
 }
 
@@ -94,9 +83,9 @@ func intParam(s string, def int) int {
 // first row when the window starts below it; total, the place's lines)
 // around the hit's column col. A line the cap split (extract.LineMaxRunes)
 // shows its first piece, its last cell ending in `…`.
-func preview(lines, head []bodyindex.PlaceLine, total, col int, grid bool) PreviewView {
+func preview(lines, head []search.PlaceLine, total, col int, grid bool) PreviewView {
 	v := PreviewView{Grid: grid, Lines: total, Rows: []PreviewRow{}}
-	cellsOf := func(l bodyindex.PlaceLine) []string {
+	cellsOf := func(l search.PlaceLine) []string {
 		var cells []string
 		if !grid {
 			cells = []string{cutText(l.Text)}

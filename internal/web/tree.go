@@ -2,14 +2,10 @@ package web
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
-	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/search"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -36,36 +32,16 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "web: not an index path: "+rel)
 		return
 	}
-	dir := content.Dir(s.ws.ContentRoot(), rel)
-	if !workspace.IsWithin(dir, s.ws.ContentRoot()) {
+	folders, files, err := search.Folders(s.ws.ContentRoot(), rel)
+	if err != nil {
 		writeError(w, http.StatusForbidden, "web: outside the content root")
 		return
 	}
-	out := []treeFolder{}
-	for _, name := range treeSubfolders(dir) {
-		sub := filepath.Join(dir, name)
-		out = append(out, treeFolder{Name: name, Files: bodyindex.FolderHasIndex(sub), Subfolders: len(treeSubfolders(sub)) > 0})
+	out := make([]treeFolder, 0, len(folders))
+	for _, f := range folders {
+		out = append(out, treeFolder{Name: f.Name, Files: f.Files, Subfolders: f.Subfolders})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"folders": out, "files": bodyindex.FolderHasIndex(dir)})
-}
-
-// treeSubfolders lists the source sub-folders of a content folder, by
-// name ignoring case.
-func treeSubfolders(dir string) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		n := e.Name()
-		if !e.IsDir() || strings.HasPrefix(n, ".") || content.IsFileFolder(filepath.Join(dir, n)) {
-			continue
-		}
-		out = append(out, n)
-	}
-	slices.SortFunc(out, func(a, b string) int { return strings.Compare(workspace.FoldKey(a), workspace.FoldKey(b)) })
-	return out
+	writeJSON(w, http.StatusOK, map[string]any{"folders": out, "files": files})
 }
 
 // maxExcludes bounds the exclusions one request saves.
