@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/testutil"
 	"github.com/fumibako/fumibako/internal/desktop"
+	"github.com/fumibako/fumibako/internal/testutil"
 	"github.com/fumibako/fumibako/internal/web"
 	"github.com/fumibako/fumibako/internal/workspace"
 )

@@ -90,7 +90,9 @@ type ExitError struct {
 	Code int
 }
 
-func (e *ExitError) Error() string { return fmt.Sprintf("desktop: %s exited with status %d", e.Name, e.Code) }
+func (e *ExitError) Error() string {
+	return fmt.Sprintf("desktop: %s exited with status %d", e.Name, e.Code)
+}
 
 // Desktop opens files on one system. New gives the real one; tests fill
 // the fields themselves.
