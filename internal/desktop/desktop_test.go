@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -282,22 +281,51 @@ func TestExcelScript(t *testing.T) {
 }
 
 // TestRunCommandVerdict: the real runner reports an exit status within
-// the verdict time, and a program still running as opened.
+// the verdict time, and a program still running as opened (the test
+// binary itself is the program: TestHelperProcess).
 func TestRunCommandVerdict(t *testing.T) {
-	fail, slow := Command{Name: "sh", Args: []string{"-c", "exit 3"}}, Command{Name: "sh", Args: []string{"-c", "sleep 2"}}
-	if runtime.GOOS == "windows" {
-		fail, slow = Command{Name: "cmd.exe", Args: []string{"/c", "exit 3"}}, Command{Name: "ping.exe", Args: []string{"-n", "3", "127.0.0.1"}}
+	helper := func(what string, verdict time.Duration) Command {
+		return Command{Name: os.Args[0], Args: []string{"-test.run=^TestHelperProcess$", "--", what}, Verdict: verdict}
 	}
-	fail.Verdict, slow.Verdict = openerVerdict, 100*time.Millisecond
 	var ee *ExitError
-	if err := runCommand(fail); !errors.As(err, &ee) || ee.Code != 3 {
+	if err := runCommand(helper("exit3", 30*time.Second)); !errors.As(err, &ee) || ee.Code != 3 {
 		t.Errorf("runCommand(exit 3) = %v", err)
 	}
-	if err := runCommand(slow); err != nil {
+	if err := runCommand(helper("sleep", 200*time.Millisecond)); err != nil {
 		t.Errorf("runCommand(still running) = %v", err)
+	}
+	if err := runCommand(helper("exit0", 30*time.Second)); err != nil {
+		t.Errorf("runCommand(exit 0) = %v", err)
 	}
 	if err := runCommand(Command{Name: "fumibako-no-such-program"}); err == nil {
 		t.Error("runCommand(missing program) = nil")
+	}
+}
+
+// TestHelperProcess is the program TestRunCommandVerdict runs.
+func TestHelperProcess(t *testing.T) {
+	args := flag.Args()
+	if len(args) != 1 {
+		return
+	}
+	switch args[0] {
+	case "exit3":
+		os.Exit(3)
+	case "sleep":
+		time.Sleep(3 * time.Second)
+	}
+	os.Exit(0)
+}
+
+// TestShellVerbMissing: on Windows the real ShellExecute call answers an
+// error for a verb no application registers (here: a file type nobody
+// registers), which is what makes openVerb fall back; elsewhere there are
+// no shell verbs.
+func TestShellVerbMissing(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.fumibakotest")
+	os.WriteFile(file, []byte("x"), 0o644)
+	if err := shellExecute("OpenAsReadOnly", file); err == nil {
+		t.Errorf("shellExecute(OpenAsReadOnly, %s) = nil", file)
 	}
 }
 
