@@ -121,10 +121,11 @@ func setupOpen(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return fatalf(msgReadOnlyImpossible, f.Path)
 		}
-		if target != f.Path {
+		copied := target != f.Path
+		if copied {
 			m = desktop.ModeReadOnly
 		}
-		note, err := d.Open(desktop.Target{Path: target, Mode: m, Place: *sheet, Cell: *cell})
+		note, err := d.Open(desktop.Target{Path: target, Mode: m, Place: *sheet, Cell: *cell, Protected: copied})
 		if err != nil {
 			return openFailed(target, err)
 		}

@@ -61,6 +61,12 @@ type Target struct {
 	Mode  Mode
 	Place string
 	Cell  string
+	// Protected: a read-only copy marked as from the Internet
+	// (source.ReadOnlyCopy) that must open through the shell, where Office
+	// applies Protected View with macros off; Excel's COM would open it
+	// without Protected View, so an Excel file takes the shell verb too
+	// (no jump to the sheet and cell).
+	Protected bool
 }
 
 // Command is one program to start. CmdLine, on Windows, is the exact
@@ -144,7 +150,7 @@ func (d *Desktop) Open(t Target) (note string, err error) {
 	}
 	if d.GOOS == "windows" {
 		switch {
-		case kind == extract.KindExcel:
+		case kind == extract.KindExcel && !t.Protected:
 			return d.openExcel(t)
 		case office && t.Mode != ModeNormal:
 			return d.openVerb(t)

@@ -82,8 +82,10 @@ func TestOpenCommands(t *testing.T) {
 		cell    string
 		failing map[string]error
 		soffice bool
-		want    []string
-		note    string
+		// protected: a read-only copy that must open in Protected View
+		protected bool
+		want      []string
+		note      string
 	}{
 		{name: "excel normal at cell", goos: "windows", file: "見積 [1].xlsx", mode: ModeNormal, place: "売上", cell: "D5",
 			want: []string{ps + " <{dir}/見積 [1].xlsx> <normal> <売上> <D5>"}},
@@ -111,6 +113,10 @@ func TestOpenCommands(t *testing.T) {
 			failing: map[string]error{"powershell.exe": exec.ErrNotFound},
 			want:    []string{ps + " <{dir}/見積 [1].xlsx> <normal> <> <>", "rundll32.exe url.dll,FileProtocolHandler {dir}/見積 [1].xlsx"},
 			note:    "Excel で開けなかったため、既定のアプリで開きました：{dir}/見積 [1].xlsx"},
+		{name: "excel protected copy through the shell verb", goos: "windows", file: "見積 [1].xlsx", mode: ModeReadOnly, place: "売上", cell: "D5", protected: true,
+			want: []string{"shell OpenAsReadOnly {dir}/見積 [1].xlsx"}},
+		{name: "word protected copy read-only verb", goos: "windows", file: "報告.docx", mode: ModeReadOnly, protected: true,
+			want: []string{"shell OpenAsReadOnly {dir}/報告.docx"}},
 		{name: "word normal", goos: "windows", file: "報告.docx", mode: ModeNormal,
 			want: []string{"rundll32.exe url.dll,FileProtocolHandler {dir}/報告.docx"}},
 		{name: "word readOnly", goos: "windows", file: "報告.docx", mode: ModeReadOnly,
@@ -154,7 +160,7 @@ func TestOpenCommands(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeDesktop{failing: tt.failing, soffice: tt.soffice}
 			d := f.desktop(tt.goos, tmp)
-			note, err := d.Open(Target{Path: filepath.Join(dir, tt.file), Mode: tt.mode, Place: tt.place, Cell: tt.cell})
+			note, err := d.Open(Target{Path: filepath.Join(dir, tt.file), Mode: tt.mode, Place: tt.place, Cell: tt.cell, Protected: tt.protected})
 			if err != nil {
 				t.Fatalf("Open = %v", err)
 			}

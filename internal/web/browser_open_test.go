@@ -99,6 +99,17 @@ func TestBrowserOpenMenu(t *testing.T) {
 	if got := e.opened.gotTargets(); len(got) != 3 || got[2] != (desktop.Target{Path: full, Mode: desktop.ModeNew, Place: "売上", Cell: "D5"}) {
 		t.Errorf("preview open = %+v", got)
 	}
+	// The mode picked in ［▾］ is the default now: settings.json, and the
+	// menus list it first and bold.
+	b.step("default kept", waitJS(`document.querySelector('#open-menu') === null`), rightClick(`#results .hrow`),
+		waitJS(`document.querySelector('#open-menu button').textContent === 'コピーを新規に開く'`))
+	if got := get(b, "menu", eval[string](menuItems)); got != "コピーを新規に開く*|開く|読み取り専用で開く|フォルダを開く|パスをコピー" {
+		t.Errorf("menu after picking new = %q", got)
+	}
+	if st, err := e.ws.LoadSettings(); err != nil || st.OpenMode != "new" {
+		t.Errorf("settings openMode = %q, %v; want new", st.OpenMode, err)
+	}
+	b.step("close", eval[void](`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))`))
 	if tip := get(b, "preview tooltip", eval[string](`document.querySelector('#preview-title').title`)); tip != full {
 		t.Errorf("preview title tooltip = %q, want %q", tip, full)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/source"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // sourceError is a refused or failed file access: Code is the HTTP status,
@@ -147,11 +148,11 @@ func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 		writeUserError(w, http.StatusInternalServerError, fmt.Sprintf(msgReadOnlyImpossible, f.Path))
 		return
 	}
-	msg := msgOpened
-	if target != f.Path {
+	msg, copied := msgOpened, target != f.Path
+	if copied {
 		msg, mode = msgOpenedCopy, desktop.ModeReadOnly
 	}
-	note, err := s.opt.Desktop.Open(desktop.Target{Path: target, Mode: mode, Place: req.Place, Cell: req.Cell})
+	note, err := s.opt.Desktop.Open(desktop.Target{Path: target, Mode: mode, Place: req.Place, Cell: req.Cell, Protected: copied})
 	if err != nil {
 		writeOpenError(w, err, target)
 		return
@@ -174,4 +175,31 @@ func writeOpenError(w http.ResponseWriter, err error, target string) {
 		}
 	}
 	writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error(), Message: fmt.Sprintf(msgOpenFailed, target, why)})
+}
+
+// handleOpenMode makes a mode the default (POST /api/open/mode {mode}):
+// the preview's ［▾］ picks a mode and keeps it (reference/gui.md §4.8),
+// as openMode in settings.json.
+func (s *Server) handleOpenMode(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Mode string }
+	if !readJSON(w, r, &req) {
+		return
+	}
+	mode, ok := desktop.ParseMode(req.Mode)
+	if !ok || req.Mode == "" {
+		writeError(w, http.StatusBadRequest, "web: bad open mode "+req.Mode)
+		return
+	}
+	_, err := s.changeSettings(func(st *workspace.Settings) (string, error) {
+		if st.OpenMode == string(mode) {
+			return "", errUnchanged
+		}
+		st.OpenMode = string(mode)
+		return "", nil
+	})
+	if err != nil {
+		writeEditError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"openMode": string(mode)})
 }

@@ -176,6 +176,7 @@ func (s *Server) routes() {
 		"/api/run/stop":        s.handleRunStop,
 		"/api/auto":            s.handleAuto,
 		"/api/open":            s.handleOpen,
+		"/api/open/mode":       s.handleOpenMode,
 		"/api/source":          s.handleSource,
 		"/api/export":          s.handleExport,
 		"/api/fresh":           s.handleFresh,

@@ -77,12 +77,23 @@ F.open = (() => {
     if (e.key === 'Escape') close();
   });
 
-  // modeMenu is the preview's ［▾］: the three modes only.
+  // modeMenu is the preview's ［▾］: the three modes only; the one picked
+  // opens the hit and becomes the default (gui.md §4.8: openMode).
   function modeMenu(anchor, h) {
     const r = anchor.getBoundingClientRect();
     menu(r.left, r.bottom, h, true);
     const m = document.getElementById('open-menu');
     for (const x of m.querySelectorAll('#open-folder, #copy-path, hr')) x.remove();
+    for (const mode of modes) m.querySelector('#open-' + mode).addEventListener('click', () => remember(mode));
+  }
+  async function remember(mode) {
+    if (mode === info.openMode) return;
+    try {
+      const r = await F.postJSON('/api/open/mode', { mode });
+      info.openMode = r.openMode;
+    } catch (e) {
+      F.status(e.message, true);
+    }
   }
 
   return { setIndexes, fullPath, copyPath, open, menu, modeMenu, close };
