@@ -21,6 +21,10 @@
 //	other            rundll32 url.dll,FileProtocolHandler       default app
 //	folder           explorer.exe /select,"<file>"             xdg-open <folder> / open -R <file>
 //
+// A read-only copy of a received index's file (Target.Protected) never
+// goes through Excel's COM, which would open it outside Protected View:
+// on Windows it takes the OpenAsReadOnly verb like Word and PowerPoint.
+//
 // The Excel script (excelScript, open-excel.ps1) is written by the binary
 // into the workspace's work/tmp through workspace.WriteFileAtomic (UTF-8
 // with BOM, so Windows PowerShell 5.1 reads it as UTF-8; CRLF) and run as
