@@ -23,11 +23,15 @@ func init() {
 インデックスはそのままで場所だけを変えます。ファイルが変わっていなければ、次のインデックス作成で取り込み直すものはありません。`,
 		examples: []string{`fumibako folder move 営業 "Y:\営業"`},
 		minArgs:  2, maxArgs: 2, setup: setupFolderMove})
-	register(&command{name: "open", args: "インデックス名\\パス [--mode normal|readOnly|new] [--sheet シート --cell セル] [--folder]", summary: "検索で見つかったファイルを、パソコンの既定のアプリで開く", order: 45,
-		about: `search の結果の「インデックス名\パス」のファイルを開きます。受け取ったインデックスのマクロを含められる形式
-（.xlsm .xlsb .xls .docm .doc .pptm .ppt）は、読み取り専用のコピーを開きます。`,
-		examples: []string{`fumibako open "営業\2024\見積.xlsx"`, `fumibako open "営業\2024\見積.xlsx" --folder`},
-		minArgs:  1, maxArgs: 1, setup: setupOpen})
+	register(&command{name: "open", args: "インデックス名\\パス [--mode normal|readOnly|new] [--sheet シート --cell セル] [--folder]", summary: "検索で見つかったファイルを開く（読み取り専用・新規のコピー、Excel は該当のセル）", order: 45,
+		about: `search の結果の「インデックス名\パス」のファイルを開きます。開き方は --mode か、設定ファイルの openMode です
+（normal: 通常どおり編集する、readOnly: 読み取り専用、new: 元のファイルを占有しない新規のコピー）。
+Windows では Excel のファイルを --sheet のシートの --cell のセルで開きます。Word と PowerPoint も読み取り専用や
+新規のコピーで開けます。スクリプト（.bat .cmd .ps1 .vbs .js .reg .sh）は実行せず、メモ帳で開きます。
+受け取ったインデックスのマクロを含められる形式（.xlsm .xlsb .xls .docm .doc .pptm .ppt）は、読み取り専用のコピーを開きます。`,
+		examples: []string{`fumibako open "営業\2024\見積.xlsx"`, `fumibako open "営業\2024\見積.xlsx" --mode readOnly --sheet 売上 --cell D5`,
+			`fumibako open "営業\2024\見積.xlsx" --folder`},
+		minArgs: 1, maxArgs: 1, setup: setupOpen})
 }
 
 func setupFolderSource(fs *flag.FlagSet) func(*env, []string) error {
