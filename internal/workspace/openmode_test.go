@@ -1,6 +1,7 @@
 package workspace_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,4 +55,33 @@ func TestOpenModeTolerant(t *testing.T) {
 	if err != nil || s.OpenMode != "readOnly" {
 		t.Errorf("LoadSettings after save = %q, %v", s.OpenMode, err)
 	}
+}
+
+// FuzzParseSettingsOpenMode: any bytes give an error or settings whose
+// openMode is empty or one of the three, and that value survives a save.
+func FuzzParseSettingsOpenMode(f *testing.F) {
+	f.Add([]byte(`{"targetFolders": [], "openMode": "readOnly"}`))
+	f.Add([]byte(`{"openMode": 7, "searchExcludes": 3}`))
+	f.Add([]byte(`{"openMode": "new", "openMode": "x"}`))
+	f.Add([]byte(`{"openMode": null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := workspace.ParseSettings(data)
+		if err != nil {
+			return
+		}
+		if s.OpenMode != "" && !slices.Contains(workspace.OpenModes, s.OpenMode) {
+			t.Fatalf("ParseSettings(%q).OpenMode = %q", data, s.OpenMode)
+		}
+		ws, err := workspace.Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ws.SaveSettings(s); err != nil {
+			return // a root the writer refuses
+		}
+		back, err := ws.LoadSettings()
+		if err != nil || back.OpenMode != s.OpenMode {
+			t.Fatalf("openMode %q read back as %q (%v)", s.OpenMode, back.OpenMode, err)
+		}
+	})
 }
