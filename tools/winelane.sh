@@ -91,7 +91,7 @@ for f in $focused; do
 done
 FUMIBAKO_E2E_BINARY="Z:$(echo "$out/bin/fumibako.exe" | tr / '\\')" \
 	run e2e cmd/fumibako "$out/bin/e2e.test.exe" -test.v -test.timeout 10m \
-	-test.run '^(TestPortableCorpusKillResume|TestIssue36KilledCoordinatorLeavesNoWorker|TestIndexEndToEnd|TestSecondRunGetsLockMessage|TestIssue14IngestListHeldOpen|TestSummaryHeldOpenDuringIndex|TestIssue36SettingsRace|TestFolderAddMissing|TestFolderRemoveLast|TestFolderMove|TestSourceReceivedIndex|TestExportImportEndToEnd|TestImportRefusals|TestImportNameClash|TestExportRefusals|TestSharedIndexOpensWhereItsFilesLive|TestOCRMissingThenInstalled|TestOCRCacheSurvivesRename|TestOCRImagesSwitch|TestOCRDeadline)$'
+	-test.run '^(TestPortableCorpusKillResume|TestIssue36KilledCoordinatorLeavesNoWorker|TestIndexEndToEnd|TestSecondRunGetsLockMessage|TestIssue14IngestListHeldOpen|TestSummaryHeldOpenDuringIndex|TestIssue36SettingsRace|TestFolderAddMissing|TestFolderRemoveLast|TestFolderMove|TestSourceReceivedIndex|TestExportImportEndToEnd|TestImportRefusals|TestImportNameClash|TestExportRefusals|TestSharedIndexOpensWhereItsFilesLive|TestOpenMode|TestOCRMissingThenInstalled|TestOCRCacheSurvivesRename|TestOCRImagesSwitch|TestOCRDeadline)$'
 
 echo
 echo "winelane: tests run under Wine (in $(($(date +%s) - start)) s):"
