@@ -37,7 +37,7 @@ printf '{"Replace":{"%s/src/internal/syscall/windows/zz_winelane_deleteat.go":"%
 	"$goroot" "$PWD" >"$out/overlay.json"
 build() { GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO "$1" -overlay "$out/overlay.json" "${@:2}"; }
 
-pkgs="workspace crawl worker bodyindex content indexer source share"
+pkgs="workspace crawl worker bodyindex content indexer source share desktop"
 # Packages whose suites lean on Linux fakes (shell scripts, /proc) or on
 # LibreOffice or Tesseract: only their Windows tests run, by name.
 focused="extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$ ocr:^TestFindTesseractWindows$"
@@ -91,7 +91,7 @@ for f in $focused; do
 done
 FUMIBAKO_E2E_BINARY="Z:$(echo "$out/bin/fumibako.exe" | tr / '\\')" \
 	run e2e cmd/fumibako "$out/bin/e2e.test.exe" -test.v -test.timeout 10m \
-	-test.run '^(TestPortableCorpusKillResume|TestIssue36KilledCoordinatorLeavesNoWorker|TestIndexEndToEnd|TestSecondRunGetsLockMessage|TestIssue14IngestListHeldOpen|TestSummaryHeldOpenDuringIndex|TestIssue36SettingsRace|TestFolderAddMissing|TestFolderRemoveLast|TestFolderMove|TestSourceReceivedIndex|TestExportImportEndToEnd|TestImportRefusals|TestImportNameClash|TestExportRefusals|TestSharedIndexOpensWhereItsFilesLive|TestOCRMissingThenInstalled|TestOCRCacheSurvivesRename|TestOCRImagesSwitch|TestOCRDeadline)$'
+	-test.run '^(TestPortableCorpusKillResume|TestIssue36KilledCoordinatorLeavesNoWorker|TestIndexEndToEnd|TestSecondRunGetsLockMessage|TestIssue14IngestListHeldOpen|TestSummaryHeldOpenDuringIndex|TestIssue36SettingsRace|TestFolderAddMissing|TestFolderRemoveLast|TestFolderMove|TestSourceReceivedIndex|TestExportImportEndToEnd|TestImportRefusals|TestImportNameClash|TestExportRefusals|TestSharedIndexOpensWhereItsFilesLive|TestOpenMode|TestOCRMissingThenInstalled|TestOCRCacheSurvivesRename|TestOCRImagesSwitch|TestOCRDeadline)$'
 
 echo
 echo "winelane: tests run under Wine (in $(($(date +%s) - start)) s):"

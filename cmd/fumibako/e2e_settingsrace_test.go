@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/testutil"
 	"github.com/fumibako/fumibako/internal/web"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -74,7 +75,7 @@ func TestIssue36SettingsRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(web.Options{Workspace: ws, Addr: ln.Addr().String(), Open: func(string) error { return nil }})
+	srv, err := web.New(web.Options{Workspace: ws, Addr: ln.Addr().String(), Desktop: nopOpener{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,3 +232,9 @@ func TestIssue36SettingsRace(t *testing.T) {
 		t.Logf("refused: %s", r)
 	}
 }
+
+// nopOpener opens nothing.
+type nopOpener struct{}
+
+func (nopOpener) Open(desktop.Target) (string, error) { return "", nil }
+func (nopOpener) OpenFolder(string) error             { return nil }

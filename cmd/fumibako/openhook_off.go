@@ -2,8 +2,11 @@
 
 package main
 
-import "github.com/fumibako/fumibako/internal/web"
+import (
+	"github.com/fumibako/fumibako/internal/desktop"
+	"github.com/fumibako/fumibako/internal/web"
+)
 
-// openPath opens a file with the desktop's application (see
-// openhook_on.go for the test builds).
-func openPath(p string) error { return web.OpenPath(p) }
+// newOpener is the desktop of this system, writing its scripts under tmp
+// (see openhook_on.go for the test builds).
+func newOpener(tmp string) web.Opener { return desktop.New(tmp) }

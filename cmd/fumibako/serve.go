@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/web"
 )
 
@@ -45,7 +46,7 @@ func serve(e *env, addr string, open bool, workers int, timeout time.Duration) e
 		return err
 	}
 	web.Version = version
-	srv, err := web.New(web.Options{Workspace: ws, WorkerExe: exe, Workers: workers, FileTimeout: timeout})
+	srv, err := web.New(web.Options{Workspace: ws, WorkerExe: exe, Workers: workers, FileTimeout: timeout, Desktop: newOpener(ws.TmpRoot())})
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func serve(e *env, addr string, open bool, workers int, timeout time.Duration) e
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	if open {
-		if err := web.OpenURL(url); err != nil {
+		if err := desktop.New(ws.TmpRoot()).OpenURL(url); err != nil {
 			fmt.Fprintf(e.stderr, "ブラウザを開けませんでした。%s を開いてください。\n", url)
 		}
 	}

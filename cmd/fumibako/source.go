@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
 
+	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/source"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -21,11 +23,15 @@ func init() {
 インデックスはそのままで場所だけを変えます。ファイルが変わっていなければ、次のインデックス作成で取り込み直すものはありません。`,
 		examples: []string{`fumibako folder move 営業 "Y:\営業"`},
 		minArgs:  2, maxArgs: 2, setup: setupFolderMove})
-	register(&command{name: "open", args: "インデックス名\\パス [--folder]", summary: "検索で見つかったファイルを、パソコンの既定のアプリで開く", order: 45,
-		about: `search の結果の「インデックス名\パス」のファイルを開きます。受け取ったインデックスのマクロを含められる形式
-（.xlsm .xlsb .xls .docm .doc .pptm .ppt）は、読み取り専用のコピーを開きます。`,
-		examples: []string{`fumibako open "営業\2024\見積.xlsx"`, `fumibako open "営業\2024\見積.xlsx" --folder`},
-		minArgs:  1, maxArgs: 1, setup: setupOpen})
+	register(&command{name: "open", args: "インデックス名\\パス [--mode normal|readOnly|new] [--sheet シート --cell セル] [--folder]", summary: "検索で見つかったファイルを開く（読み取り専用・新規のコピー、Excel は該当のセル）", order: 45,
+		about: `search の結果の「インデックス名\パス」のファイルを開きます。開き方は --mode か、設定ファイルの openMode です
+（normal: 通常どおり編集する、readOnly: 読み取り専用、new: 元のファイルを占有しない新規のコピー）。
+Windows では Excel のファイルを --sheet のシートの --cell のセルで開きます。Word と PowerPoint も読み取り専用や
+新規のコピーで開けます。スクリプト（.bat .cmd .ps1 .vbs .js .reg .sh）は実行せず、メモ帳で開きます。
+受け取ったインデックスのマクロを含められる形式（.xlsm .xlsb .xls .docm .doc .pptm .ppt）は、読み取り専用のコピーを開きます。`,
+		examples: []string{`fumibako open "営業\2024\見積.xlsx"`, `fumibako open "営業\2024\見積.xlsx" --mode readOnly --sheet 売上 --cell D5`,
+			`fumibako open "営業\2024\見積.xlsx" --folder`},
+		minArgs: 1, maxArgs: 1, setup: setupOpen})
 }
 
 func setupFolderSource(fs *flag.FlagSet) func(*env, []string) error {
@@ -78,11 +84,21 @@ func setupFolderMove(fs *flag.FlagSet) func(*env, []string) error {
 }
 
 func setupOpen(fs *flag.FlagSet) func(*env, []string) error {
-	folder := fs.Bool("folder", false, "ファイルではなく、ファイルのあるフォルダを開く")
+	folder := fs.Bool("folder", false, "ファイルではなく、ファイルのあるフォルダを開く（Windows ではファイルを選んだ状態のエクスプローラー）")
+	mode := fs.String("mode", "", "開き方: normal（通常）、readOnly（読み取り専用）、new（コピーを新規に開く）。省略すると設定の openMode")
+	sheet := fs.String("sheet", "", "Excel: 開くシート（search の場所の [シート] の名前）")
+	cell := fs.String("cell", "", "Excel: 選ぶセル（例: D5）")
 	return func(e *env, args []string) error {
+		m, ok := desktop.ParseMode(*mode)
+		if !ok {
+			return fatalf(msgBadOpenMode, *mode)
+		}
 		ws, s, err := openSettings(e)
 		if err != nil {
 			return err
+		}
+		if *mode == "" {
+			m, _ = desktop.ParseMode(s.OpenMode)
 		}
 		l, err := ingestlist.ReadFile(ws.IngestList())
 		if err != nil {
@@ -95,20 +111,47 @@ func setupOpen(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		target := filepath.Dir(f.Path)
-		if !*folder {
-			if target, err = source.OpenTarget(f, ws.TmpRoot()); err != nil {
-				return fatalf(msgReadOnlyImpossible, f.Path)
+		d := newOpener(ws.TmpRoot())
+		if *folder {
+			if err := d.OpenFolder(f.Path); err != nil {
+				return openFailed(filepath.Dir(f.Path), err)
 			}
-		}
-		if err := openPath(target); err != nil {
-			return &fatalError{msg: fmt.Sprintf(msgOpenFailed, target), cause: err}
-		}
-		if target != f.Path && !*folder {
-			fmt.Fprintf(e.stdout, msgOpenedReadOnly+"\n", f.Path, target)
+			fmt.Fprintf(e.stdout, msgOpenedFile+"\n", filepath.Dir(f.Path))
 			return nil
 		}
-		fmt.Fprintf(e.stdout, msgOpenedFile+"\n", target)
+		// A macro-capable file of a received index opens as a read-only
+		// copy, or not at all (reference/search.md §9).
+		target, err := source.OpenTarget(f, ws.TmpRoot())
+		if err != nil {
+			return fatalf(msgReadOnlyImpossible, f.Path)
+		}
+		copied := target != f.Path
+		if copied {
+			m = desktop.ModeReadOnly
+		}
+		note, err := d.Open(desktop.Target{Path: target, Mode: m, Place: *sheet, Cell: *cell, Protected: copied})
+		if err != nil {
+			return openFailed(target, err)
+		}
+		switch {
+		case note != "":
+			fmt.Fprintln(e.stdout, note)
+		case target != f.Path:
+			fmt.Fprintf(e.stdout, msgOpenedReadOnly+"\n", f.Path, target)
+		default:
+			fmt.Fprintf(e.stdout, msgOpenedFile+"\n", target)
+		}
 		return nil
 	}
+}
+
+// openFailed is 元のファイルを開けませんでした with the opener's Japanese
+// reason; the English cause goes to the verbose detail.
+func openFailed(target string, err error) error {
+	why := msgOpenerNotStarted
+	var de *desktop.Error
+	if errors.As(err, &de) {
+		why = de.Msg
+	}
+	return &fatalError{msg: fmt.Sprintf(msgOpenFailed, target, why), cause: err}
 }

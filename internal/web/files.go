@@ -3,14 +3,14 @@ package web
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"mime"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/source"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // sourceError is a refused or failed file access: Code is the HTTP status,
@@ -98,13 +98,18 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", info.ModTime(), f)
 }
 
-// handleOpen opens an indexed source file, or its folder, with the
-// desktop's default application (POST /api/open {path, folder}). Only a
+// handleOpen opens an indexed source file with the desktop's
+// applications (POST /api/open {path, mode, place, cell}), or shows its
+// folder with the file selected ({path, folder: true}); reference/search.md
+// §9, gui.md §4.8. mode is normal, readOnly or new (empty: the settings'
+// openMode); place and cell are the hit's, for Excel to open at. Only a
 // browser on this machine may ask: anyone else gets the download.
 func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Path   string
-		Folder bool
+		Path        string
+		Folder      bool
+		Mode        string
+		Place, Cell string
 	}
 	if !readJSON(w, r, &req) {
 		return
@@ -113,43 +118,88 @@ func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 		writeUserError(w, http.StatusForbidden, msgOpenRemote)
 		return
 	}
+	mode, ok := desktop.ParseMode(req.Mode)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "web: bad open mode "+req.Mode)
+		return
+	}
 	f, err := s.resolveSource(req.Path)
 	if err != nil {
 		writeSourceError(w, err)
 		return
 	}
-	target, msg := filepath.Dir(f.Path), msgOpened
-	if !req.Folder {
-		// A macro-capable file of a received index opens as a read-only
-		// copy, or not at all (reference/search.md §9).
-		if target, err = source.OpenTarget(f, s.ws.TmpRoot()); err != nil {
-			writeUserError(w, http.StatusInternalServerError, fmt.Sprintf(msgReadOnlyImpossible, f.Path))
+	if req.Folder {
+		if err := s.opt.Desktop.OpenFolder(f.Path); err != nil {
+			writeOpenError(w, err, filepath.Dir(f.Path))
 			return
 		}
-		if target != f.Path {
-			msg = msgOpenedCopy
-		}
-	}
-	if err := s.opt.Open(target); err != nil {
-		writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error(), Message: fmt.Sprintf(msgOpenFailed, target)})
+		writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msgOpened, filepath.Dir(f.Path))})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msg, target)})
-}
-
-// scriptExtensions open in a text editor, never with their default
-// (executing) application (reference/search.md §9).
-var scriptExtensions = map[string]bool{".bat": true, ".cmd": true, ".ps1": true, ".vbs": true, ".js": true, ".reg": true, ".sh": true}
-
-func isScript(path string) bool {
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return false
+	if req.Mode == "" {
+		if st, _, err := s.loadSettings(); err == nil {
+			mode, _ = desktop.ParseMode(st.OpenMode)
+		}
 	}
-	return scriptExtensions[strings.ToLower(filepath.Ext(path))]
+	// A macro-capable file of a received index opens as a read-only copy,
+	// or not at all (reference/search.md §9).
+	target, err := source.OpenTarget(f, s.ws.TmpRoot())
+	if err != nil {
+		writeUserError(w, http.StatusInternalServerError, fmt.Sprintf(msgReadOnlyImpossible, f.Path))
+		return
+	}
+	msg, copied := msgOpened, target != f.Path
+	if copied {
+		msg, mode = msgOpenedCopy, desktop.ModeReadOnly
+	}
+	note, err := s.opt.Desktop.Open(desktop.Target{Path: target, Mode: mode, Place: req.Place, Cell: req.Cell, Protected: copied})
+	if err != nil {
+		writeOpenError(w, err, target)
+		return
+	}
+	if note == "" {
+		note = fmt.Sprintf(msg, target)
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"message": note})
 }
 
-// exists reports whether a path exists (for the opener's checks).
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return !errors.Is(err, fs.ErrNotExist)
+// writeOpenError answers an opener's failure: 元のファイルを開けませんでした
+// with the opener's Japanese reason, the English cause in the error field.
+func writeOpenError(w http.ResponseWriter, err error, target string) {
+	why := msgOpenerNotStarted
+	var de *desktop.Error
+	if errors.As(err, &de) {
+		why = de.Msg
+		if de.Err != nil {
+			err = de.Err
+		}
+	}
+	writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error(), Message: fmt.Sprintf(msgOpenFailed, target, why)})
+}
+
+// handleOpenMode makes a mode the default (POST /api/open/mode {mode}):
+// the preview's ［▾］ picks a mode and keeps it (reference/gui.md §4.8),
+// as openMode in settings.json.
+func (s *Server) handleOpenMode(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Mode string }
+	if !readJSON(w, r, &req) {
+		return
+	}
+	mode, ok := desktop.ParseMode(req.Mode)
+	if !ok || req.Mode == "" {
+		writeError(w, http.StatusBadRequest, "web: bad open mode "+req.Mode)
+		return
+	}
+	_, err := s.changeSettings(func(st *workspace.Settings) (string, error) {
+		if st.OpenMode == string(mode) {
+			return "", errUnchanged
+		}
+		st.OpenMode = string(mode)
+		return "", nil
+	})
+	if err != nil {
+		writeEditError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"openMode": string(mode)})
 }

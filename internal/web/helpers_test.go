@@ -18,6 +18,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/testcorpus"
 	"github.com/fumibako/fumibako/internal/web"
@@ -35,17 +36,33 @@ type env struct {
 	opened *openRecorder
 }
 
-// openRecorder replaces the desktop opener.
+// openRecorder replaces the desktop opener: it records the path of each
+// file opened (a folder shown as its folder's path) and each target.
 type openRecorder struct {
-	mu    sync.Mutex
-	paths []string
+	mu      sync.Mutex
+	paths   []string
+	targets []desktop.Target
 }
 
-func (o *openRecorder) open(p string) error {
+func (o *openRecorder) Open(t desktop.Target) (string, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.paths = append(o.paths, p)
+	o.paths = append(o.paths, t.Path)
+	o.targets = append(o.targets, t)
+	return "", nil
+}
+
+func (o *openRecorder) OpenFolder(file string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.paths = append(o.paths, filepath.Dir(file))
 	return nil
+}
+
+func (o *openRecorder) gotTargets() []desktop.Target {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]desktop.Target(nil), o.targets...)
 }
 
 func (o *openRecorder) got() []string {
@@ -88,7 +105,7 @@ func newEnvWith(t testing.TB, exe string, register bool, workers int) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.srv, err = web.New(web.Options{Workspace: ws, Addr: ln.Addr().String(), Open: e.opened.open,
+	e.srv, err = web.New(web.Options{Workspace: ws, Addr: ln.Addr().String(), Desktop: e.opened,
 		WorkerExe: exe, Workers: workers})
 	if err != nil {
 		t.Fatal(err)

@@ -61,11 +61,12 @@ const (
 	msgUnignored = "%s の失敗を無視するのをやめました"
 
 	// Opening the original (search.md §9, gui.md §4.8).
-	msgFileMissing = "%s が見つかりません"
-	msgOpenRemote  = "このパソコンで開いているブラウザからだけ、元のファイルを開けます。ダウンロードしてください。"
-	msgOpened      = "元のファイルを開きました：%s"
-	msgOpenFailed  = "元のファイルを開けませんでした：%s（開くアプリケーションを起動できませんでした）"
-	msgNoIndexRoot = "インデックス [%s] の元のフォルダが登録されていません。"
+	msgFileMissing      = "%s が見つかりません"
+	msgOpenRemote       = "このパソコンで開いているブラウザからだけ、元のファイルを開けます。ダウンロードしてください。"
+	msgOpened           = "元のファイルを開きました：%s"
+	msgOpenFailed       = "元のファイルを開けませんでした：%s（%s）"
+	msgOpenerNotStarted = "開くアプリケーションを起動できませんでした"
+	msgNoIndexRoot      = "インデックス [%s] の元のフォルダが登録されていません。"
 	// Opening a received index's file (issue 30; reference/search.md §9).
 	msgReadOnlyImpossible = "受け取ったインデックスのマクロを含められるファイルは読み取り専用でしか開きませんが、読み取り専用のコピーを作れなかったため開きませんでした：%s"
 	msgOpenedCopy         = "元のファイルを読み取り専用のコピーで開きました：%s"

@@ -17,7 +17,7 @@ import (
 // stateChanging lists every POST endpoint.
 var stateChanging = []string{
 	"/api/folders/add", "/api/folders/rename", "/api/folders/enable", "/api/folders/remove",
-	"/api/run/start", "/api/run/confirm", "/api/run/stop", "/api/open", "/api/export", "/api/source",
+	"/api/run/start", "/api/run/confirm", "/api/run/stop", "/api/open", "/api/open/mode", "/api/export", "/api/source",
 }
 
 func TestForeignHostRefused(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -39,9 +40,17 @@ type Options struct {
 	// it. Requests whose Host or Origin names anything else are refused.
 	Addr string
 
-	// Open opens a file or folder with the desktop's default application;
-	// nil means OpenPath. Tests replace it.
-	Open func(path string) error
+	// Desktop opens a hit's file (in an open mode, Excel at its sheet and
+	// cell) and shows its folder; nil means desktop.New on the
+	// workspace's tmp folder. Tests replace it.
+	Desktop Opener
+}
+
+// Opener acts on a source file with the desktop's applications (package
+// desktop).
+type Opener interface {
+	Open(desktop.Target) (note string, err error)
+	OpenFolder(file string) error
 }
 
 // launch is how the server's runs and auto-update start their workers.
@@ -79,8 +88,8 @@ func New(opt Options) (*Server, error) {
 	if opt.Workspace == nil {
 		return nil, errors.New("web: no workspace")
 	}
-	if opt.Open == nil {
-		opt.Open = OpenPath
+	if opt.Desktop == nil {
+		opt.Desktop = desktop.New(opt.Workspace.TmpRoot())
 	}
 	tok := make([]byte, 32)
 	if _, err := rand.Read(tok); err != nil {
@@ -167,6 +176,7 @@ func (s *Server) routes() {
 		"/api/run/stop":        s.handleRunStop,
 		"/api/auto":            s.handleAuto,
 		"/api/open":            s.handleOpen,
+		"/api/open/mode":       s.handleOpenMode,
 		"/api/source":          s.handleSource,
 		"/api/export":          s.handleExport,
 		"/api/fresh":           s.handleFresh,

@@ -90,4 +90,5 @@ func (s *Settings) dropExcludes(name string) {
 type settingsFile struct {
 	*Settings
 	SearchExcludes []SearchExclude `json:"searchExcludes,omitempty"`
+	OpenMode       string          `json:"openMode,omitempty"`
 }

@@ -77,6 +77,11 @@ type Settings struct {
 	// tree (searchExcludes, excludes.go), shared by every page open on
 	// the workspace.
 	SearchExcludes []SearchExclude `json:"-"`
+	// OpenMode is how hits open (openMode: normal, readOnly, new;
+	// reference/gui.md §4.8, package desktop). Read tolerantly
+	// (readOpenMode): a value of another type or an unknown one is left
+	// out with a notice and files open as usual.
+	OpenMode string `json:"-"`
 	// Ignored says, in Japanese, what reading the file left out (a
 	// malformed searchExcludes), for a notice; empty when nothing was.
 	Ignored string `json:"-"`
@@ -249,6 +254,7 @@ func ParseSettings(data []byte) (*Settings, error) {
 	}
 	s.Removed = slices.DeleteFunc(s.Removed, func(r Root) bool { _, _, ok := s.Root(r.Name); return ok || r.Name == "" })
 	s.readExcludes(data)
+	s.readOpenMode(data)
 	return &s, nil
 }
 
@@ -273,7 +279,7 @@ func (w *Workspace) saveLocked(s *Settings) error {
 	if s.Roots == nil {
 		s.Roots = []Root{}
 	}
-	data, err := json.MarshalIndent(settingsFile{Settings: s, SearchExcludes: s.SearchExcludes}, "", "  ")
+	data, err := json.MarshalIndent(settingsFile{Settings: s, SearchExcludes: s.SearchExcludes, OpenMode: s.OpenMode}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("workspace: encode settings: %w", err)
 	}

@@ -200,17 +200,21 @@ F.hits = (() => {
   }
 
   // Opening the original (search.md §9): only from this machine; the
-  // server refuses otherwise and the download link stays.
-  async function openHit(h, folder) {
+  // server refuses otherwise and the download link stays. mode: normal,
+  // readOnly, new or '' (the settings' openMode); atPlace: Excel opens at
+  // the hit's sheet and cell.
+  async function openHit(h, folder, mode, atPlace) {
     if (!h) return;
     // A network folder may take a while to answer (search.md §9).
     F.status(`元のファイルを確かめています…：${h.file}（共有フォルダに接続できないときは、しばらくかかります）`);
+    const body = { path: h.file, folder: !!folder, mode: mode || '' };
+    if (atPlace && !isName(h)) Object.assign(body, { place: h.place || '', cell: h.cell || '' });
     try {
-      const r = await F.postJSON('/api/open', { path: h.file, folder });
+      const r = await F.postJSON('/api/open', body);
       F.status(r.message);
     } catch (e) {
       const b = e.body || {};
-      if (b.dialog && (await sourceDialog(h, b))) return openHit(h, folder);
+      if (b.dialog && (await sourceDialog(h, b))) return openHit(h, folder, mode, atPlace);
       F.status(e.message, true);
     }
   }

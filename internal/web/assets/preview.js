@@ -12,8 +12,10 @@ F.preview = (() => {
   let previewHit = null;
 
   function init() {
-    $('preview-open').addEventListener('click', () => openHit(previewHit, false));
+    $('preview-open').addEventListener('click', () => openHit(previewHit, false, '', true));
+    $('preview-open-mode').addEventListener('click', (e) => F.open.modeMenu(e.currentTarget, previewHit));
     $('preview-folder').addEventListener('click', () => openHit(previewHit, true));
+    $('preview-copy-path').addEventListener('click', () => F.open.copyPath(previewHit));
     splitter();
   }
 
@@ -27,9 +29,8 @@ F.preview = (() => {
     const my = ++previewSeq;
     previewHit = h;
     $('preview-title').textContent = `${h.file} ・ ${h.label} ・ ${h.kind}`;
-    $('preview-title').title = h.file;
-    $('preview-open').disabled = false;
-    $('preview-folder').disabled = false;
+    $('preview-title').title = F.open.fullPath(h);
+    for (const id of ['preview-open', 'preview-open-mode', 'preview-folder', 'preview-copy-path']) $(id).disabled = false;
     const dl = $('preview-download');
     dl.href = '/api/file?path=' + encodeURIComponent(h.file);
     dl.hidden = false;
@@ -124,8 +125,7 @@ F.preview = (() => {
     previewHit = null;
     $('preview-title').textContent = '';
     $('preview-title').title = '';
-    $('preview-open').disabled = true;
-    $('preview-folder').disabled = true;
+    for (const id of ['preview-open', 'preview-open-mode', 'preview-folder', 'preview-copy-path']) $(id).disabled = true;
     $('preview-download').hidden = true;
     $('preview-note').textContent = '';
     $('preview-body').replaceChildren(el('div', { class: 'empty-small', text: '行を選ぶと、その前後を表示します。' }));

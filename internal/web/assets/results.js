@@ -72,6 +72,7 @@ F.results = (() => {
     list.addEventListener('keydown', onListKey);
     list.addEventListener('click', onListClick);
     list.addEventListener('dblclick', onListDblClick);
+    list.addEventListener('contextmenu', onListContextMenu);
   }
 
   // clear empties the list.
@@ -321,7 +322,7 @@ F.results = (() => {
     g.tw = el('span', { class: 'tw', text: '▸' });
     g.sum = el('span', { class: 'gsum' });
     g.freshEl = el('span', { class: 'fresh', hidden: true });
-    g.head = el('div', { class: 'ghead', role: 'treeitem', title: g.file },
+    g.head = el('div', { class: 'ghead', role: 'treeitem', title: F.open.fullPath(h) },
       g.tw, el('span', { class: 'app app-' + h.fileKind, text: appLetter[h.fileKind] || '?' }),
       el('span', { class: 'fname', text: name }), el('span', { class: 'folder', text: folder }), g.freshEl,
       el('span', { class: 'gdate', text: shownTime(h.modified), title: '更新日時（インデックス作成時）' }),
@@ -468,7 +469,7 @@ F.results = (() => {
       if (list.length) setCursor(list[e.key === 'Home' ? 0 : list.length - 1]);
     } else if (e.key === 'Enter' && cursor) {
       e.preventDefault();
-      if (cursor.h) openHit(cursor.h, false);
+      if (cursor.h) openHit(cursor.h, false, '', true);
       else {
         toggle(cursor.g);
         markCursor();
@@ -518,9 +519,20 @@ F.results = (() => {
     setCursor({ g: h.group, h }, false);
   }
 
+  // A right-click on a hit row opens its menu at the hit's place; on a
+  // file header, the file's (gui.md §4.8).
+  function onListContextMenu(e) {
+    const row = e.target.closest('.hrow');
+    const head = e.target.closest('.ghead');
+    const h = row && row.fhit ? row.fhit : head && head.fgroup ? head.fgroup.hit0 : null;
+    if (!h) return;
+    e.preventDefault();
+    F.open.menu(e.clientX, e.clientY, h, !!row);
+  }
+
   function onListDblClick(e) {
     const row = e.target.closest('.hrow');
-    if (row && row.fhit) openHit(row.fhit, false);
+    if (row && row.fhit) openHit(row.fhit, false, '', true);
   }
 
   async function copySelection() {

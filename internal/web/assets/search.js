@@ -123,6 +123,7 @@ F.search = (() => {
       return;
     }
     indexes = r.indexes;
+    F.open.setIndexes(r);
     const list = $('target-list');
     let excl = r.excludes || [];
     if (!excl.length && legacyExcludes.length) {
@@ -187,8 +188,9 @@ F.search = (() => {
     if (!$('opt-shapes').checked) p.set('shapes', '0');
     if (!$('opt-comments').checked) p.set('comments', '0');
     if (!$('opt-filenames').checked) p.set('filenames', '0');
+    // Exactly the ticked kinds (none ticked: every kind).
     const kinds = kindBoxes().filter((b) => b.checked).map((b) => b.value);
-    if (kinds.length > 0 && kinds.length < 4) p.set('kinds', kinds.join(','));
+    if (kinds.length > 0) p.set('kinds', kinds.join(','));
     F.tree.params(p);
     if ($('opt-folder').value.trim()) p.set('folder', $('opt-folder').value.trim());
     if ($('opt-names').value.trim()) p.set('names', $('opt-names').value.trim());

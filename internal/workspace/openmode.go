@@ -1,0 +1,41 @@
+package workspace
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// OpenModes are the values of openMode (reference/gui.md §5–§6:
+// normal, readOnly, new); package desktop acts on them.
+var OpenModes = []string{"normal", "readOnly", "new"}
+
+// msgOpenModeIgnored is the notice when openMode holds something else.
+const msgOpenModeIgnored = "設定ファイルの開き方（openMode）の値 %s を読み取れなかったため、無視しました（通常どおり開きます）。"
+
+// readOpenMode sets s.OpenMode from the openMode key of data. A value of
+// another type or an unknown name is left out with a notice (s.Ignored),
+// so a hand-edited setting never makes the whole file unreadable.
+func (s *Settings) readOpenMode(data []byte) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return
+	}
+	raw, ok := top["openMode"]
+	if !ok {
+		return
+	}
+	var v string
+	if json.Unmarshal(raw, &v) == nil {
+		for _, m := range OpenModes {
+			if v == m {
+				s.OpenMode = v
+				return
+			}
+		}
+	}
+	note := fmt.Sprintf(msgOpenModeIgnored, string(raw))
+	if s.Ignored != "" {
+		note = s.Ignored + "\n" + note
+	}
+	s.Ignored = note
+}
