@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -45,6 +48,18 @@ type runState struct {
 	killCh   chan struct{}
 	confirm  *pendingConfirm
 	only     []string // OnlyNames of a row's ［取り込む］, nil for every checked index
+	// indexes is each index's share of the run once the plan is known
+	// (keyed by workspace.FoldKey), nil before: the index table shows
+	// 取り込み中 12/40 only where an index has work (issue 32).
+	indexes map[string]*IndexRun
+}
+
+// IndexRun is one index's part of a run: the files the plan gave it and
+// how many of them have ended.
+type IndexRun struct {
+	Name  string `json:"name"`
+	Total int    `json:"total"`
+	Done  int    `json:"done"`
 }
 
 type pendingConfirm struct {
@@ -80,6 +95,9 @@ type RunView struct {
 	// Only names the indexes of a row's ［取り込む］; empty when the run
 	// covers every checked index.
 	Only []string `json:"only,omitempty"`
+	// Indexes is every index's part of the run once the plan is
+	// decided; nil while the run crawls.
+	Indexes []IndexRun `json:"indexes,omitempty"`
 
 	Confirm *ConfirmView `json:"confirm,omitempty"`
 	End     *EndView     `json:"end,omitempty"`
@@ -200,6 +218,12 @@ func (rn *runner) observe(cur *runState, ev indexer.Event) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	cur.progress = ev.Progress
+	if ev.Outcome != "" && cur.indexes != nil {
+		name, _ := ingestlist.SplitRelPath(ev.File)
+		if ir := cur.indexes[workspace.FoldKey(name)]; ir != nil && ir.Done < ir.Total {
+			ir.Done++
+		}
+	}
 	if ev.Progress.Phase == indexer.PhaseIngest {
 		cur.rate.Observe(time.Now(), ev.Progress.Done)
 	}
@@ -239,11 +263,33 @@ func (rn *runner) confirm(cur *runState, rows []indexer.PlanRow) indexer.Answer 
 	defer t.Stop()
 	select {
 	case a := <-pc.answer:
+		rn.planned(cur, rows, a)
 		return a
 	case <-cur.stopCh:
 	case <-t.C:
 	}
 	return indexer.Answer{}
+}
+
+// planned records each index's share of the run from the confirmed plan:
+// its targets, and its failed files when they are tried again.
+func (rn *runner) planned(cur *runState, rows []indexer.PlanRow, a indexer.Answer) {
+	m := map[string]*IndexRun{}
+	for _, r := range rows {
+		n := r.Targets
+		if a.RetryFailed {
+			n += r.Failed
+		}
+		k := workspace.FoldKey(r.Index)
+		if ir := m[k]; ir != nil {
+			ir.Total += n
+		} else {
+			m[k] = &IndexRun{Name: r.Index, Total: n}
+		}
+	}
+	rn.mu.Lock()
+	cur.indexes = m
+	rn.mu.Unlock()
 }
 
 // answer delivers the confirmation's answer; false when none is pending.
@@ -258,6 +304,19 @@ func (rn *runner) answer(a indexer.Answer) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// clearFatal drops the end banner of a run that ended in a fatal error
+// (level error: no folder, none checked, a broken list): after an edit of
+// the folders its cause may be gone, and a red banner that stays after
+// the folder was added only misleads (issue 32). The log keeps it.
+func (rn *runner) clearFatal() {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.end != nil && rn.end.Level == "error" {
+		rn.end = nil
+		rn.notify()
 	}
 }
 
@@ -357,6 +416,13 @@ func fillProgress(v *RunView, cur *runState, now time.Time) {
 	v.Phase, v.Total, v.Done, v.Failed, v.Remaining = p.Phase, p.Total, p.Done, p.Failed, p.Remaining
 	v.Stopping = cur.stopping
 	v.Only = cur.only
+	if cur.indexes != nil {
+		v.Indexes = []IndexRun{}
+		for _, ir := range cur.indexes {
+			v.Indexes = append(v.Indexes, *ir)
+		}
+		slices.SortFunc(v.Indexes, func(a, b IndexRun) int { return strings.Compare(a.Name, b.Name) })
+	}
 	switch {
 	case cur.confirm != nil:
 		c := cur.confirm.view

@@ -189,7 +189,9 @@ F.events = function () {
 };
 
 // badge is the nav badge next to ［インデックス管理］: `● 66%` while
-// running, `中断`, or `失敗` (reference/gui.md §2.2).
+// running, `中断`, or the index table's own word for failures, `一部失敗
+// N 件` (searchable) or `エラー` (nothing ingested) (reference/gui.md
+// §2.2; issue 32: the badge said 失敗 where the table said 一部失敗).
 F.badge = function () {
   const b = F.$('nav-badge');
   const v = F.run;
@@ -201,7 +203,8 @@ F.badge = function () {
   } else if (st && st.interrupted > 0) {
     b.textContent = '中断';
   } else if (st && st.failures > 0) {
-    b.textContent = '失敗';
+    const error = (st.folders || []).some((f) => f.status === 'エラー');
+    b.textContent = error ? 'エラー' : `一部失敗 ${st.failures} 件`;
     b.classList.add('fail');
   } else {
     b.hidden = true;

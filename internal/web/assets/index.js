@@ -25,10 +25,12 @@ F.index = (() => {
     ignoredTitle: (n) => `無視している失敗 ${n} 件（インデックスの状態に数えません）`,
     registered: (n) => `登録済み: ${n} フォルダ`,
     total: (n) => `合計: ${n} ファイル`,
-    left: (n) => `残り ${n} 件`,
   };
-  const statusClass = { 最新: 's-fresh', 取り込み待ち: 's-stale', エラー: 's-error', 未作成: 's-none', 取り込み中: 's-running' };
-  const statusMark = { 最新: '✓ ', 取り込み待ち: '⚠ ', エラー: '✗ ', 未作成: '－ ', 取り込み中: '● ' };
+  const statusClass = { 最新: 's-fresh', 取り込み不要: 's-fresh', 取り込み待ち: 's-stale', エラー: 's-error', 未作成: 's-none', 取り込み中: 's-running' };
+  const statusMark = { 最新: '✓ ', 取り込み不要: '✓ ', 取り込み待ち: '⚠ ', エラー: '✗ ', 未作成: '－ ', 取り込み中: '● ' };
+  // The index's part of the running run (runner.go IndexRun), or null.
+  const runOf = (name) => ((F.run && F.run.running && F.run.indexes) || []).find((x) => x.name === name) || null;
+  const isRunning = (f) => f.status.startsWith('取り込み中');
 
   function init() {
     $('folder-add-open').addEventListener('click', openAdd);
@@ -123,16 +125,19 @@ F.index = (() => {
     const folder = { ok: T.folderOk, missing: T.folderMissing, checking: T.folderChecking }[f.folder] || '';
     // 一部失敗 N 件: files failed, the index is searchable (issue 18).
     const partial = f.status.startsWith('一部失敗');
-    const status = el('span', { class: 'status ' + (partial ? 's-partial' : statusClass[f.status] || ''), text: (partial ? '⚠ ' : statusMark[f.status] || '') + f.status });
+    // 取り込み中 12/40: this index's own share of the run (issue 32).
+    const base = isRunning(f) ? '取り込み中' : f.status;
+    const status = el('span', { class: 'status ' + (partial ? 's-partial' : statusClass[base] || ''), text: (partial ? '⚠ ' : statusMark[base] || '') + f.status });
     const statusCell = el('td', {}, status);
-    if (f.status === '取り込み中' && F.run && F.run.running && F.run.percent >= 0) {
+    const ir = isRunning(f) ? runOf(f.name) : null;
+    if (ir && ir.total > 0) {
       const mini = el('div', { class: 'mini-bar' }, el('div', {}));
-      mini.firstChild.style.width = F.run.percent + '%';
-      statusCell.append(mini, el('div', { class: 'muted', text: T.left(F.run.remaining) }));
+      mini.firstChild.style.width = (100 * ir.done) / ir.total + '%';
+      statusCell.append(mini);
     }
     // ［取り込む］ runs this index alone and turns into ［中止］ while it runs
     // (reference/gui.md §2.2).
-    const mine = f.status === '取り込み中';
+    const mine = isRunning(f);
     const upd = mine
       ? el('button', { type: 'button', class: 'row-run', text: '中止', onclick: stop })
       : el('button', { type: 'button', class: 'row-run', text: '取り込む', disabled: busy, title: busy ? 'インデックス作成中は取り込めません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。' : null, onclick: () => start(f.name) });
@@ -243,12 +248,13 @@ F.index = (() => {
       countsAt = Date.now();
       refresh();
     } else if (v.running && F.state && F.screen === 'index') {
-      // Keep the rows' bars moving without reloading the list.
+      // Keep the rows' counts and bars moving without reloading the list.
       for (const tr of $('folders').querySelectorAll('tbody tr')) {
+        const ir = runOf(tr.dataset.name);
         const bar = tr.querySelector('.mini-bar > div');
-        if (bar) bar.style.width = v.percent + '%';
-        const left = tr.querySelector('.mini-bar + .muted');
-        if (left) left.textContent = T.left(v.remaining);
+        if (!ir || !ir.total || !bar) continue;
+        bar.style.width = (100 * ir.done) / ir.total + '%';
+        tr.querySelector('.status').textContent = `● 取り込み中 ${ir.done}/${ir.total}`;
       }
     }
     if (v.running && v.failed !== failedSeen) {
@@ -498,6 +504,13 @@ F.index = (() => {
   // start runs every checked index, or with a name only that one (a
   // row's ［取り込む］, which checks it first).
   async function start(only) {
+    // No folder yet: say so and open the form, instead of a run that
+    // can only fail (issue 32).
+    if (typeof only !== 'string' && F.state && F.state.folders.length === 0) {
+      F.status('クロール対象フォルダがありません。［＋ フォルダを追加］で検索したいフォルダを追加してください。', true);
+      openAdd();
+      return;
+    }
     try {
       await F.post('/api/run/start', typeof only === 'string' ? { only } : {});
       F.status('');
