@@ -17,6 +17,21 @@ func openPath(p string) error {
 	if rec == "" {
 		return web.OpenPath(p)
 	}
+	return recordOpened(rec, p)
+}
+
+// openURL opens a page in the default browser (serve --open), or records
+// it as openPath does.
+func openURL(u string) error {
+	rec := os.Getenv("FUMIBAKO_TEST_OPENED")
+	if rec == "" {
+		return web.OpenURL(u)
+	}
+	return recordOpened(rec, u)
+}
+
+// recordOpened appends what would be opened to the file rec.
+func recordOpened(rec, p string) error {
 	f, err := os.OpenFile(rec, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err

@@ -75,6 +75,7 @@ F.show = function (name) {
   for (const b of document.querySelectorAll('.nav-item')) b.classList.toggle('active', b.dataset.screen === name);
   if (name === 'index' && F.index) F.index.refresh();
   if (name === 'search' && F.search) F.search.shown();
+  if (name === 'settings' && F.settings) F.settings.refresh();
 };
 
 // dialog shows a modal built by build(box, close) and resolves with what
@@ -227,7 +228,7 @@ document.addEventListener('keydown', (e) => {
 
 document.addEventListener('DOMContentLoaded', async () => {
   for (const b of document.querySelectorAll('.nav-item')) b.addEventListener('click', () => F.show(b.dataset.screen));
-  for (const m of [F.index, F.preview, F.results, F.search]) if (m) m.init();
+  for (const m of [F.index, F.preview, F.results, F.search, F.settings]) if (m) m.init();
   F.events();
   // First screen (reference/gui.md §1): index management after an
   // interrupted run or before any index exists, the search otherwise.

@@ -42,6 +42,10 @@ F.index = (() => {
     });
     $('folder-add-open2').addEventListener('click', openAdd);
     $('folder-add-cancel').addEventListener('click', closeAdd);
+    $('folder-add-browse').addEventListener('click', async () => {
+      const p = await pickFolder($('folder-add-path').value.trim());
+      if (p) $('folder-add-path').value = p;
+    });
     $('folder-add').addEventListener('submit', (e) => {
       e.preventDefault();
       add();
@@ -380,6 +384,50 @@ F.index = (() => {
     } catch (e) {
       $('folder-add-error').textContent = e.message;
     }
+  }
+
+  // pickFolder is the folder picker (issue 32): the server lists this
+  // machine's folders (POST /api/dirs), starting at the user's folders and
+  // the drives; a click opens a folder, ［このフォルダを選ぶ］ takes it.
+  // Resolves with the picked path, or null.
+  function pickFolder(start) {
+    return F.dialog((box, close) => {
+      const title = el('h2', { id: 'dialog-title', text: 'フォルダを選ぶ' });
+      const where = el('div', { class: 'picker-path', id: 'picker-path' });
+      const list = el('div', { class: 'picker-list', id: 'picker-list', role: 'listbox' });
+      const err = el('div', { class: 'field-error', role: 'alert', id: 'picker-error' });
+      const up = el('button', { type: 'button', id: 'picker-up', text: '↑ 上へ' });
+      const ok = el('button', { type: 'button', class: 'primary', id: 'picker-ok', text: 'このフォルダを選ぶ', disabled: true });
+      let cur = '';
+      let parent = '';
+      const go = async (path) => {
+        err.textContent = '';
+        let r;
+        try {
+          r = await F.postJSON('/api/dirs', { path });
+        } catch (e) {
+          err.textContent = e.message;
+          return;
+        }
+        cur = r.path;
+        parent = r.parent || '';
+        where.textContent = cur || '場所を選んでください';
+        ok.disabled = !cur;
+        up.disabled = !cur;
+        list.replaceChildren();
+        for (const d of r.dirs) list.append(el('button', { type: 'button', class: 'picker-item', 'data-path': d.path, text: '📁 ' + d.name, onclick: () => go(d.path) }));
+        if (cur && !r.dirs.length) list.append(el('div', { class: 'muted', text: 'サブフォルダはありません。' }));
+        if (r.more) list.append(el('div', { class: 'muted', text: '多すぎるため、一部だけを表示しています。' }));
+      };
+      up.addEventListener('click', () => go(parent));
+      ok.addEventListener('click', () => close(cur));
+      box.append(title, where, list, err,
+        el('div', { class: 'buttons' }, up, el('div', { class: 'spacer' }), ok,
+          el('button', { type: 'button', id: 'dialog-cancel', autofocus: true, text: 'キャンセル', onclick: () => close(null) })));
+      go(start || '').then(() => {
+        if (start && err.textContent) go(''); // a typed path that cannot be read: start at the places, the message stays
+      });
+    });
   }
 
   // exportIndex downloads one index as a zip (issue 30; reference/gui.md
