@@ -415,7 +415,7 @@ F.index = (() => {
         ok.disabled = !cur;
         up.disabled = !cur;
         list.replaceChildren();
-        for (const d of r.dirs) list.append(el('button', { type: 'button', class: 'picker-item', 'data-path': d.path, text: '📁 ' + d.name, onclick: () => go(d.path) }));
+        for (const d of r.dirs) list.append(el('button', { type: 'button', class: 'picker-item', 'data-path': d.path, text: d.name, onclick: () => go(d.path) }));
         if (cur && !r.dirs.length) list.append(el('div', { class: 'muted', text: 'サブフォルダはありません。' }));
         if (r.more) list.append(el('div', { class: 'muted', text: '多すぎるため、一部だけを表示しています。' }));
       };
@@ -424,8 +424,13 @@ F.index = (() => {
       box.append(title, where, list, err,
         el('div', { class: 'buttons' }, up, el('div', { class: 'spacer' }), ok,
           el('button', { type: 'button', id: 'dialog-cancel', autofocus: true, text: 'キャンセル', onclick: () => close(null) })));
-      go(start || '').then(() => {
-        if (start && err.textContent) go(''); // a typed path that cannot be read: start at the places, the message stays
+      go(start || '').then(async () => {
+        if (!start || !err.textContent) return;
+        // A typed path that cannot be read: start at the places, and
+        // keep saying why.
+        const why = err.textContent;
+        await go('');
+        err.textContent = why;
       });
     });
   }

@@ -162,7 +162,7 @@ F.search = (() => {
   }
 
   function shown() {
-    if (!firstShow) savingShared.then(loadShared); // the 設定 screen may have changed them
+    savingShared.then(loadShared); // the 設定 screen may have changed them
     if (firstShow) {
       firstShow = false;
       $('q').focus();
