@@ -157,6 +157,7 @@ func TestBrowserRunOneOfThree(t *testing.T) {
 	for _, w := range widths {
 		viewport(b, e, w)
 		b.step("start",
+			click(`#nav-index`),
 			click(`#run-start`),
 			click(`#confirm-start`),
 			waitJS(`/^● 取り込み中 \d+\/\d+$/.test(document.querySelector('#folders tr[data-name="営業"] .status').textContent)`))
