@@ -218,7 +218,7 @@ func (rn *runner) observe(cur *runState, ev indexer.Event) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	cur.progress = ev.Progress
-	if ev.Outcome != "" && cur.indexes != nil {
+	if ev.Outcome != "" && ev.Outcome != indexer.OutcomeStopped && cur.indexes != nil {
 		name, _ := ingestlist.SplitRelPath(ev.File)
 		if ir := cur.indexes[workspace.FoldKey(name)]; ir != nil && ir.Done < ir.Total {
 			ir.Done++
