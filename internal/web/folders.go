@@ -371,40 +371,6 @@ func (s *Server) handleFolderRemove(w http.ResponseWriter, r *http.Request) {
 }
 
 // runCovers reports whether the run updates the index name.
-// runStatus is the status of an index the running run covers (issue
-// 32): 取り込み中 while the run crawls, 取り込み中 12/40 once the plan
-// gives the index work, and 取り込み不要 when the plan gives it none, so
-// that only the indexes with work look busy.
-func runStatus(run RunView, name string) string {
-	if run.Indexes == nil {
-		return statusRunning
-	}
-	for _, ir := range run.Indexes {
-		if workspace.FoldKey(ir.Name) == workspace.FoldKey(name) && ir.Total > 0 {
-			return fmt.Sprintf(statusRunningN, ir.Done, ir.Total)
-		}
-	}
-	return statusNoWork
-}
-
-// nothingToRun is why ［インデックス作成を開始］ cannot start a run (no
-// folder, or none checked), "" when it can: the indexer's own messages.
-func (s *Server) nothingToRun() string {
-	st, _, err := s.loadSettings()
-	if err != nil {
-		return "" // the run reports it
-	}
-	if len(st.Roots) == 0 {
-		return indexer.MsgNoRoots
-	}
-	for _, r := range st.Roots {
-		if r.IsEnabled() {
-			return ""
-		}
-	}
-	return indexer.MsgNoEnabled
-}
-
 func runCovers(run RunView, name string) bool {
 	return len(run.Only) == 0 || workspace.NameIn(run.Only, name)
 }

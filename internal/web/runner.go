@@ -54,19 +54,6 @@ type runState struct {
 	indexes map[string]*IndexRun
 }
 
-// IndexRun is one index's part of a run: the files the plan gave it and
-// how many of them have ended.
-type IndexRun struct {
-	Name  string `json:"name"`
-	Total int    `json:"total"`
-	Done  int    `json:"done"`
-}
-
-type pendingConfirm struct {
-	view   ConfirmView
-	answer chan indexer.Answer
-}
-
 // LogLine is one line of the run's log as the browser gets it.
 type LogLine struct {
 	Seq   int    `json:"seq"`
@@ -271,27 +258,6 @@ func (rn *runner) confirm(cur *runState, rows []indexer.PlanRow) indexer.Answer 
 	return indexer.Answer{}
 }
 
-// planned records each index's share of the run from the confirmed plan:
-// its targets, and its failed files when they are tried again.
-func (rn *runner) planned(cur *runState, rows []indexer.PlanRow, a indexer.Answer) {
-	m := map[string]*IndexRun{}
-	for _, r := range rows {
-		n := r.Targets
-		if a.RetryFailed {
-			n += r.Failed
-		}
-		k := workspace.FoldKey(r.Index)
-		if ir := m[k]; ir != nil {
-			ir.Total += n
-		} else {
-			m[k] = &IndexRun{Name: r.Index, Total: n}
-		}
-	}
-	rn.mu.Lock()
-	cur.indexes = m
-	rn.mu.Unlock()
-}
-
 // answer delivers the confirmation's answer; false when none is pending.
 func (rn *runner) answer(a indexer.Answer) bool {
 	rn.mu.Lock()
@@ -304,19 +270,6 @@ func (rn *runner) answer(a indexer.Answer) bool {
 		return true
 	default:
 		return false
-	}
-}
-
-// clearFatal drops the end banner of a run that ended in a fatal error
-// (level error: no folder, none checked, a broken list): after an edit of
-// the folders its cause may be gone, and a red banner that stays after
-// the folder was added only misleads (issue 32). The log keeps it.
-func (rn *runner) clearFatal() {
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	if rn.end != nil && rn.end.Level == "error" {
-		rn.end = nil
-		rn.notify()
 	}
 }
 
