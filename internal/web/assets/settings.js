@@ -7,6 +7,8 @@
 F.settings = (() => {
   const $ = F.$;
   const el = F.el;
+  // The kind chips' names on the search page.
+  const KIND_NAMES = { excel: 'Excel', word: 'Word', powerpoint: 'PowerPoint', pdf: 'PDF', text: 'Text', image: '画像' };
 
   function init() {}
 
@@ -77,7 +79,7 @@ F.settings = (() => {
           const b = el('input', { type: 'checkbox', value: c });
           b.checked = (k.value || []).includes(c);
           b.addEventListener('change', () => save(boxes.filter((x) => x.checked).map((x) => x.value)));
-          control.append(el('label', { class: 'chip' }, b, ' ' + c));
+          control.append(el('label', { class: 'chip', title: c }, b, ' ' + (KIND_NAMES[c] || c)));
           return b;
         });
         break;
