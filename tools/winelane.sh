@@ -39,8 +39,9 @@ build() { GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO "$1" -overlay "$out/overla
 
 pkgs="workspace crawl worker bodyindex content indexer source share desktop"
 # Packages whose suites lean on Linux fakes (shell scripts, /proc) or on
-# LibreOffice or Tesseract: only their Windows tests run, by name.
-focused="extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$ ocr:^TestFindTesseractWindows$"
+# LibreOffice, Tesseract or Chromium: only their Windows tests run, by
+# name (web: the folder picker over the drives, GetLogicalDrives).
+focused="web:^TestDirsAPI$ extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$ ocr:^TestFindTesseractWindows$"
 exe() { echo "$out/bin/${1//\//_}.test.exe"; } # extract/libreoffice → extract_libreoffice.test.exe
 for p in $pkgs; do
 	build test -c -o "$(exe "$p")" "./internal/$p"

@@ -43,3 +43,12 @@ func appendLine(name, line string) error {
 	_, err = f.WriteString(line + "\n")
 	return err
 }
+
+// openURL opens a page in the default browser (serve --open), or records
+// it as newOpener's files are.
+func openURL(tmp, u string) error {
+	if rec := os.Getenv("FUMIBAKO_TEST_OPENED"); rec != "" {
+		return appendLine(rec, u)
+	}
+	return desktop.New(tmp).OpenURL(u)
+}

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/web"
 )
 
@@ -21,6 +20,12 @@ Ctrl-C で終了します（インデックス作成の途中なら、中止し�
 		examples: []string{"fumibako serve --open", "fumibako serve --addr 127.0.0.1:8080"},
 		setup:    setupServe})
 }
+
+// Messages of the single server per workspace (issue 32).
+const (
+	msgServeRunning     = "fumibako の画面はすでに開いています: %s"
+	msgServeNotRecorded = "注意: 画面のアドレスをワークスペースに記録できませんでした。もう一度 fumibako serve を実行すると、2 つ目の画面が開きます。"
+)
 
 // shutdownWait bounds how long Ctrl-C waits for a running indexing run to
 // stop before the server closes anyway (a second Ctrl-C kills at once).
@@ -45,6 +50,17 @@ func serve(e *env, addr string, open bool, workers int, timeout time.Duration) e
 	if err != nil {
 		return err
 	}
+	// One server per workspace (issue 32): a second serve opens the
+	// running one's page.
+	if in, ok := web.RunningInstance(ws); ok {
+		fmt.Fprintf(e.stdout, msgServeRunning+"\n", in.URL)
+		if open {
+			if err := openURL(ws.TmpRoot(), in.URL); err != nil {
+				fmt.Fprintf(e.stderr, "ブラウザを開けませんでした。%s を開いてください。\n", in.URL)
+			}
+		}
+		return nil
+	}
 	web.Version = version
 	srv, err := web.New(web.Options{Workspace: ws, WorkerExe: exe, Workers: workers, FileTimeout: timeout, Desktop: newOpener(ws.TmpRoot())})
 	if err != nil {
@@ -55,18 +71,28 @@ func serve(e *env, addr string, open bool, workers int, timeout time.Duration) e
 		return &fatalError{msg: fmt.Sprintf(msgListenFailed, addr), cause: err}
 	}
 	url := web.URLFor(ln.Addr())
+	// Signals are taken before the address is shown or recorded, so that
+	// a Ctrl-C right after it still removes the record.
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	if release, err := web.RecordInstance(ws, url); err != nil {
+		fmt.Fprintln(e.stderr, msgServeNotRecorded)
+		if e.verbose {
+			fmt.Fprintln(e.stderr, err)
+		}
+	} else {
+		defer release()
+	}
 	fmt.Fprintf(e.stdout, "fumibako の画面: %s\n", url)
 	fmt.Fprintln(e.stdout, "（このウィンドウで Ctrl-C を押すと終了します）")
 	if !web.IsLoopback(ln.Addr()) {
 		fmt.Fprintln(e.stderr, "注意: 127.0.0.1 以外でも待ち受けています。同じネットワークのほかのパソコンからも検索できます（元のファイルを開く操作は、このパソコンのブラウザからだけできます）。")
 	}
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	if open {
-		if err := desktop.New(ws.TmpRoot()).OpenURL(url); err != nil {
+		if err := openURL(ws.TmpRoot(), url); err != nil {
 			fmt.Fprintf(e.stderr, "ブラウザを開けませんでした。%s を開いてください。\n", url)
 		}
 	}

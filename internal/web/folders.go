@@ -44,7 +44,7 @@ type FolderView struct {
 	Failed  int    `json:"failed"`
 	Ignored int    `json:"ignored"` // failed files marked 無視する: not counted in Failed or Status
 	Last    string `json:"last"`    // 2006/01/02 15:04; "" when never
-	Status  string `json:"status"`  // 未作成, 取り込み中, 取り込み待ち, 一部失敗 N 件, エラー, 最新, 受け取ったインデックス
+	Status  string `json:"status"`  // 未作成, 取り込み中[ N/M], 取り込み不要, 取り込み待ち, 一部失敗 N 件, エラー, 最新, 受け取ったインデックス
 	// Received: an index received from elsewhere (indexSources, issue
 	// 30): searchable, not crawled, so it has no checkbox; Confirmed,
 	// its folder was confirmed.
@@ -54,12 +54,14 @@ type FolderView struct {
 
 // Index status badges (reference/gui.md §2.2).
 const (
-	statusNone    = "未作成"
-	statusRunning = "取り込み中"
-	statusStale   = "取り込み待ち"
-	statusError   = "エラー"
-	statusPartial = "一部失敗 %d 件" // files failed, the rest is searchable (issue 18)
-	statusFresh   = "最新"
+	statusNone     = "未作成"
+	statusRunning  = "取り込み中"
+	statusRunningN = "取り込み中 %d/%d" // an index's files done of its share of the run (issue 32)
+	statusNoWork   = "取り込み不要"      // covered by the run, nothing to ingest (issue 32)
+	statusStale    = "取り込み待ち"
+	statusError    = "エラー"
+	statusPartial  = "一部失敗 %d 件" // files failed, the rest is searchable (issue 18)
+	statusFresh    = "最新"
 )
 
 // folderCheckWait bounds how long the state waits for folder existence
@@ -140,7 +142,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 		fv.Last = dateTime(fv.Last)
 		switch {
 		case run.Running && fv.Enabled && runCovers(run, root.Name):
-			fv.Status = statusRunning
+			fv.Status = runStatus(run, root.Name)
 		case fv.Files == 0:
 			fv.Status = statusNone
 		case fv.Failed > 0 && fv.Done > 0:
@@ -194,6 +196,7 @@ func (s *Server) editSettings(w http.ResponseWriter, edit func(*workspace.Settin
 		return
 	}
 	go s.auto.restart() // the watcher watches the roots as edited
+	s.run.clearFatal()  // a run that ended for want of a folder: its banner goes (issue 32)
 	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 }
 
@@ -387,6 +390,11 @@ func (s *Server) handleRunStart(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		only = []string{req.Only}
+	} else if msg := s.nothingToRun(); msg != "" {
+		// Said at once, beside the button, instead of a run that ends in a
+		// red banner (issue 32).
+		writeUserError(w, http.StatusBadRequest, msg)
+		return
 	}
 	// The background watcher (自動で更新する) hands the lock over: its run
 	// stops as on the stop button, and it resumes when this run ends.

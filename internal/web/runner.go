@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -45,11 +48,10 @@ type runState struct {
 	killCh   chan struct{}
 	confirm  *pendingConfirm
 	only     []string // OnlyNames of a row's ［取り込む］, nil for every checked index
-}
-
-type pendingConfirm struct {
-	view   ConfirmView
-	answer chan indexer.Answer
+	// indexes is each index's share of the run once the plan is known
+	// (keyed by workspace.FoldKey), nil before: the index table shows
+	// 取り込み中 12/40 only where an index has work (issue 32).
+	indexes map[string]*IndexRun
 }
 
 // LogLine is one line of the run's log as the browser gets it.
@@ -80,6 +82,9 @@ type RunView struct {
 	// Only names the indexes of a row's ［取り込む］; empty when the run
 	// covers every checked index.
 	Only []string `json:"only,omitempty"`
+	// Indexes is every index's part of the run once the plan is
+	// decided; nil while the run crawls.
+	Indexes []IndexRun `json:"indexes,omitempty"`
 
 	Confirm *ConfirmView `json:"confirm,omitempty"`
 	End     *EndView     `json:"end,omitempty"`
@@ -200,6 +205,12 @@ func (rn *runner) observe(cur *runState, ev indexer.Event) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	cur.progress = ev.Progress
+	if ev.Outcome != "" && ev.Outcome != indexer.OutcomeStopped && cur.indexes != nil {
+		name, _ := ingestlist.SplitRelPath(ev.File)
+		if ir := cur.indexes[workspace.FoldKey(name)]; ir != nil && ir.Done < ir.Total {
+			ir.Done++
+		}
+	}
 	if ev.Progress.Phase == indexer.PhaseIngest {
 		cur.rate.Observe(time.Now(), ev.Progress.Done)
 	}
@@ -239,6 +250,7 @@ func (rn *runner) confirm(cur *runState, rows []indexer.PlanRow) indexer.Answer 
 	defer t.Stop()
 	select {
 	case a := <-pc.answer:
+		rn.planned(cur, rows, a)
 		return a
 	case <-cur.stopCh:
 	case <-t.C:
@@ -357,6 +369,13 @@ func fillProgress(v *RunView, cur *runState, now time.Time) {
 	v.Phase, v.Total, v.Done, v.Failed, v.Remaining = p.Phase, p.Total, p.Done, p.Failed, p.Remaining
 	v.Stopping = cur.stopping
 	v.Only = cur.only
+	if cur.indexes != nil {
+		v.Indexes = []IndexRun{}
+		for _, ir := range cur.indexes {
+			v.Indexes = append(v.Indexes, *ir)
+		}
+		slices.SortFunc(v.Indexes, func(a, b IndexRun) int { return strings.Compare(a.Name, b.Name) })
+	}
 	switch {
 	case cur.confirm != nil:
 		c := cur.confirm.view

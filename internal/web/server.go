@@ -164,6 +164,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/preview", s.handlePreview)
 	m.HandleFunc("GET /api/tree", s.handleTree)
 	m.HandleFunc("GET /api/index/export", s.handleIndexExport)
+	m.HandleFunc("GET /api/settings", s.handleSettings)
+	m.HandleFunc("GET /api/instance", s.handleInstance)
 	m.HandleFunc("POST /api/index/import", s.handleIndexImport)
 	post := map[string]http.HandlerFunc{
 		"/api/folders/add":     s.handleFolderAdd,
@@ -182,6 +184,8 @@ func (s *Server) routes() {
 		"/api/fresh":           s.handleFresh,
 		"/api/failures/ignore": s.handleIgnore,
 		"/api/excludes":        s.handleExcludes,
+		"/api/settings":        s.handleSettingSet,
+		"/api/dirs":            s.handleDirs,
 	}
 	for path, h := range post {
 		m.Handle("POST "+path, s.needToken(h))

@@ -122,3 +122,40 @@ func TestCleanPath(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexShareOfRun (issue 32): the confirmed plan gives each index its
+// share (failed files too when they are retried), files that end count
+// against their index, and the status of a covered index with no share
+// is 取り込み不要.
+func TestIndexShareOfRun(t *testing.T) {
+	rn := newRunner(&Server{})
+	cur := &runState{}
+	rn.planned(cur, []indexer.PlanRow{{Index: "営業", Targets: 3, Failed: 2}, {Index: "総務"}}, indexer.Answer{Proceed: true, RetryFailed: true})
+	for _, f := range []string{`営業\a.txt`, `営業\b.txt`, `総務\x.txt`} {
+		rn.observe(cur, indexer.Event{File: f, Outcome: indexer.OutcomeDone})
+	}
+	var v RunView
+	fillProgress(&v, cur, time.Now())
+	if len(v.Indexes) != 2 || v.Indexes[0] != (IndexRun{Name: "営業", Total: 5, Done: 2}) || v.Indexes[1] != (IndexRun{Name: "総務"}) {
+		t.Fatalf("indexes = %+v", v.Indexes)
+	}
+	for name, want := range map[string]string{"営業": "取り込み中 2/5", "総務": "取り込み不要"} {
+		if got := runStatus(v, name); got != want {
+			t.Errorf("runStatus(%s) = %q, want %q", name, got, want)
+		}
+	}
+	if got := runStatus(RunView{Running: true}, "営業"); got != "取り込み中" {
+		t.Errorf("runStatus while crawling = %q", got)
+	}
+	// A fatal end banner goes with the next folder edit; another stays.
+	rn.end = &EndView{Level: "error"}
+	rn.clearFatal()
+	if rn.end != nil {
+		t.Error("fatal end kept")
+	}
+	rn.end = &EndView{Level: "fail"}
+	rn.clearFatal()
+	if rn.end == nil {
+		t.Error("failure end dropped")
+	}
+}

@@ -84,11 +84,12 @@ func (s *Settings) dropExcludes(name string) {
 	})
 }
 
-// settingsFile is the JSON form of Settings: SearchExcludes is written
-// here and read by readExcludes, so that a malformed value never makes the
-// whole file unreadable.
+// settingsFile is the JSON form of Settings: SearchExcludes and Search
+// are written here and read by readExcludes and readSearch, so that a
+// malformed value never makes the whole file unreadable.
 type settingsFile struct {
 	*Settings
 	SearchExcludes []SearchExclude `json:"searchExcludes,omitempty"`
 	OpenMode       string          `json:"openMode,omitempty"`
+	Search         *SearchOptions  `json:"search,omitempty"`
 }

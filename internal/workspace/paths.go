@@ -118,6 +118,11 @@ func (w *Workspace) SettingsLockPath() string { return filepath.Join(w.Work(), "
 // watch), which other processes read.
 func (w *Workspace) WatchState() string { return filepath.Join(w.Work(), "watch.json") }
 
+// ServeState is work/serve.json, the running web server's address (package
+// web, instance.go): a second `fumibako serve` opens that page instead of
+// starting another server on the same workspace (issue 32).
+func (w *Workspace) ServeState() string { return filepath.Join(w.Work(), "serve.json") }
+
 // RunStats is work/store/run_stats.json: per-index numbers of the last
 // run that the ingest list does not hold (package indexer).
 func (w *Workspace) RunStats() string { return filepath.Join(w.Store(), "run_stats.json") }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -44,8 +45,13 @@ func (r Root) IsEnabled() bool { return r.Enabled == nil || *r.Enabled }
 //	  "targetFolders": [{"name": "営業", "path": "/srv/share/営業", "enabled": true}],
 //	  "workers": 0,
 //	  "fileTimeoutMinutes": 0,
-//	  "searchExcludes": [{"path": "営業\\2019", "subfolders": true}]
+//	  "searchExcludes": [{"path": "営業\\2019", "subfolders": true}],
+//	  "search": {"kinds": ["excel"], "case": true, "shapes": false},
+//	  "openMode": "readOnly"
 //	}
+//
+// The keys a user sets by name (fumibako settings, the 設定 screen) are
+// the table SettingKeys (settingkeys.go).
 //
 // Zero options mean the defaults (workers = number of CPUs, 10 minutes).
 type Settings struct {
@@ -73,6 +79,9 @@ type Settings struct {
 	// OCRSecondsPerPage is the per-file deadline's allowance for each
 	// page read by OCR (0 = 60 s; issue 29).
 	OCRSecondsPerPage int `json:"ocrSecondsPerPage,omitempty"`
+	// Search are the search page's options (search, settingkeys.go), read
+	// tolerantly like SearchExcludes.
+	Search SearchOptions `json:"-"`
 	// SearchExcludes are the unchecked nodes of the web UI's search-target
 	// tree (searchExcludes, excludes.go), shared by every page open on
 	// the workspace.
@@ -255,6 +264,7 @@ func ParseSettings(data []byte) (*Settings, error) {
 	s.Removed = slices.DeleteFunc(s.Removed, func(r Root) bool { _, _, ok := s.Root(r.Name); return ok || r.Name == "" })
 	s.readExcludes(data)
 	s.readOpenMode(data)
+	s.readSearch(data)
 	return &s, nil
 }
 
@@ -279,7 +289,11 @@ func (w *Workspace) saveLocked(s *Settings) error {
 	if s.Roots == nil {
 		s.Roots = []Root{}
 	}
-	data, err := json.MarshalIndent(settingsFile{Settings: s, SearchExcludes: s.SearchExcludes, OpenMode: s.OpenMode}, "", "  ")
+	f := settingsFile{Settings: s, SearchExcludes: s.SearchExcludes, OpenMode: s.OpenMode}
+	if !reflect.ValueOf(s.Search).IsZero() {
+		f.Search = &s.Search
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return fmt.Errorf("workspace: encode settings: %w", err)
 	}

@@ -28,6 +28,10 @@ var universalName = wnetUniversalName
 // driveRoots lists the drive roots ("C:\", "Z:\") the system knows.
 var driveRoots = logicalDriveRoots
 
+// DriveRoots lists the drive roots of this machine (GetLogicalDrives) on
+// Windows, nil elsewhere: the web UI's folder picker starts there.
+func DriveRoots() []string { return driveRoots() }
+
 // isDrivePath reports whether p starts with a drive letter and a colon.
 func isDrivePath(p string) bool {
 	return len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')

@@ -75,6 +75,7 @@ F.show = function (name) {
   for (const b of document.querySelectorAll('.nav-item')) b.classList.toggle('active', b.dataset.screen === name);
   if (name === 'index' && F.index) F.index.refresh();
   if (name === 'search' && F.search) F.search.shown();
+  if (name === 'settings' && F.settings) F.settings.refresh();
 };
 
 // dialog shows a modal built by build(box, close) and resolves with what
@@ -189,7 +190,9 @@ F.events = function () {
 };
 
 // badge is the nav badge next to ［インデックス管理］: `● 66%` while
-// running, `中断`, or `失敗` (reference/gui.md §2.2).
+// running, `中断`, or the index table's own word for failures, `一部失敗
+// N 件` (searchable) or `エラー` (nothing ingested) (reference/gui.md
+// §2.2; issue 32: the badge said 失敗 where the table said 一部失敗).
 F.badge = function () {
   const b = F.$('nav-badge');
   const v = F.run;
@@ -201,7 +204,8 @@ F.badge = function () {
   } else if (st && st.interrupted > 0) {
     b.textContent = '中断';
   } else if (st && st.failures > 0) {
-    b.textContent = '失敗';
+    const error = (st.folders || []).some((f) => f.status === 'エラー');
+    b.textContent = error ? 'エラー' : `一部失敗 ${st.failures} 件`;
     b.classList.add('fail');
   } else {
     b.hidden = true;
@@ -224,7 +228,7 @@ document.addEventListener('keydown', (e) => {
 
 document.addEventListener('DOMContentLoaded', async () => {
   for (const b of document.querySelectorAll('.nav-item')) b.addEventListener('click', () => F.show(b.dataset.screen));
-  for (const m of [F.index, F.preview, F.results, F.search]) if (m) m.init();
+  for (const m of [F.index, F.preview, F.results, F.search, F.settings]) if (m) m.init();
   F.events();
   // First screen (reference/gui.md §1): index management after an
   // interrupted run or before any index exists, the search otherwise.

@@ -73,8 +73,19 @@ F.hits = (() => {
           e--;
         }
         const c = el('span', { class: 'cell' + (s === e ? ' empty' : '') });
-        c.append(marked(b, s, e, h.matches, shownCell));
+        // A match far into a long cell is brought into the cell's width.
+        const from = Math.min(leadStart(b, s, (h.matches || []).filter(([ms]) => ms < e), 6), e);
+        if (from > s) c.append('…');
+        c.append(marked(b, from, e, h.matches, shownCell));
         wrap.append(c);
+      }
+      // A row whose first match is far to the right starts one cell
+      // before it, after a … cell, so that the match is in view.
+      const cellsShown = [...wrap.children];
+      const k = cellsShown.findIndex((c) => c.querySelector('mark'));
+      if (k > 2) {
+        for (const c of cellsShown.slice(0, k - 1)) c.remove();
+        wrap.prepend(el('span', { class: 'cell skipped', text: '…' }));
       }
       return wrap;
     }
@@ -91,8 +102,34 @@ F.hits = (() => {
       }
     }
     const span = el('span', { class: 'line', title });
-    span.append(marked(b, s, e, h.matches, show));
+    const cut = leadStart(b, s, h.matches);
+    if (cut > s) span.append('…');
+    span.append(marked(b, cut, e, h.matches, show));
     return span;
+  }
+
+  // leadStart is where a shown line starts so that its first match is in
+  // view (issue 32): the server cut the line 200 characters before the
+  // match (search.md §3, the CLI's rule), which the row's one line cannot
+  // show at 1366 or 1024 px; the row starts leadChars() characters before
+  // the match instead, with … in front. The title keeps the whole line.
+  function leadStart(b, s, matches, lead) {
+    const first = (matches || []).find(([ms]) => ms >= s);
+    if (!first) return s;
+    let i = first[0];
+    for (let n = lead === undefined ? leadChars() : lead; n > 0 && i > s; n--) {
+      i--;
+      while (i > s && (b[i] & 0xc0) === 0x80) i--; // back to the start of a UTF-8 character
+    }
+    return i;
+  }
+
+  // leadChars is a third of the line column in full-width characters
+  // (12 px), measured on the results list as it is now.
+  function leadChars() {
+    const list = document.getElementById('results');
+    const w = list ? list.clientWidth - 300 : 600;
+    return Math.max(6, Math.floor(w / 12 / 3));
   }
 
   // Copy and export in the format of search_results.txt (search.md §8),

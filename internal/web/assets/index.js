@@ -25,10 +25,12 @@ F.index = (() => {
     ignoredTitle: (n) => `無視している失敗 ${n} 件（インデックスの状態に数えません）`,
     registered: (n) => `登録済み: ${n} フォルダ`,
     total: (n) => `合計: ${n} ファイル`,
-    left: (n) => `残り ${n} 件`,
   };
-  const statusClass = { 最新: 's-fresh', 取り込み待ち: 's-stale', エラー: 's-error', 未作成: 's-none', 取り込み中: 's-running' };
-  const statusMark = { 最新: '✓ ', 取り込み待ち: '⚠ ', エラー: '✗ ', 未作成: '－ ', 取り込み中: '● ' };
+  const statusClass = { 最新: 's-fresh', 取り込み不要: 's-fresh', 取り込み待ち: 's-stale', エラー: 's-error', 未作成: 's-none', 取り込み中: 's-running' };
+  const statusMark = { 最新: '✓ ', 取り込み不要: '✓ ', 取り込み待ち: '⚠ ', エラー: '✗ ', 未作成: '－ ', 取り込み中: '● ' };
+  // The index's part of the running run (runner.go IndexRun), or null.
+  const runOf = (name) => ((F.run && F.run.running && F.run.indexes) || []).find((x) => x.name === name) || null;
+  const isRunning = (f) => f.status.startsWith('取り込み中');
 
   function init() {
     $('folder-add-open').addEventListener('click', openAdd);
@@ -40,6 +42,10 @@ F.index = (() => {
     });
     $('folder-add-open2').addEventListener('click', openAdd);
     $('folder-add-cancel').addEventListener('click', closeAdd);
+    $('folder-add-browse').addEventListener('click', async () => {
+      const p = await pickFolder($('folder-add-path').value.trim());
+      if (p) $('folder-add-path').value = p;
+    });
     $('folder-add').addEventListener('submit', (e) => {
       e.preventDefault();
       add();
@@ -123,16 +129,19 @@ F.index = (() => {
     const folder = { ok: T.folderOk, missing: T.folderMissing, checking: T.folderChecking }[f.folder] || '';
     // 一部失敗 N 件: files failed, the index is searchable (issue 18).
     const partial = f.status.startsWith('一部失敗');
-    const status = el('span', { class: 'status ' + (partial ? 's-partial' : statusClass[f.status] || ''), text: (partial ? '⚠ ' : statusMark[f.status] || '') + f.status });
+    // 取り込み中 12/40: this index's own share of the run (issue 32).
+    const base = isRunning(f) ? '取り込み中' : f.status;
+    const status = el('span', { class: 'status ' + (partial ? 's-partial' : statusClass[base] || ''), text: (partial ? '⚠ ' : statusMark[base] || '') + f.status });
     const statusCell = el('td', {}, status);
-    if (f.status === '取り込み中' && F.run && F.run.running && F.run.percent >= 0) {
+    const ir = isRunning(f) ? runOf(f.name) : null;
+    if (ir && ir.total > 0) {
       const mini = el('div', { class: 'mini-bar' }, el('div', {}));
-      mini.firstChild.style.width = F.run.percent + '%';
-      statusCell.append(mini, el('div', { class: 'muted', text: T.left(F.run.remaining) }));
+      mini.firstChild.style.width = (100 * ir.done) / ir.total + '%';
+      statusCell.append(mini);
     }
     // ［取り込む］ runs this index alone and turns into ［中止］ while it runs
     // (reference/gui.md §2.2).
-    const mine = f.status === '取り込み中';
+    const mine = isRunning(f);
     const upd = mine
       ? el('button', { type: 'button', class: 'row-run', text: '中止', onclick: stop })
       : el('button', { type: 'button', class: 'row-run', text: '取り込む', disabled: busy, title: busy ? 'インデックス作成中は取り込めません。インデックス作成が終わるまでお待ちください（［中止］で止められます）。' : null, onclick: () => start(f.name) });
@@ -243,12 +252,13 @@ F.index = (() => {
       countsAt = Date.now();
       refresh();
     } else if (v.running && F.state && F.screen === 'index') {
-      // Keep the rows' bars moving without reloading the list.
+      // Keep the rows' counts and bars moving without reloading the list.
       for (const tr of $('folders').querySelectorAll('tbody tr')) {
+        const ir = runOf(tr.dataset.name);
         const bar = tr.querySelector('.mini-bar > div');
-        if (bar) bar.style.width = v.percent + '%';
-        const left = tr.querySelector('.mini-bar + .muted');
-        if (left) left.textContent = T.left(v.remaining);
+        if (!ir || !ir.total || !bar) continue;
+        bar.style.width = (100 * ir.done) / ir.total + '%';
+        tr.querySelector('.status').textContent = `● 取り込み中 ${ir.done}/${ir.total}`;
       }
     }
     if (v.running && v.failed !== failedSeen) {
@@ -376,6 +386,55 @@ F.index = (() => {
     }
   }
 
+  // pickFolder is the folder picker (issue 32): the server lists this
+  // machine's folders (POST /api/dirs), starting at the user's folders and
+  // the drives; a click opens a folder, ［このフォルダを選ぶ］ takes it.
+  // Resolves with the picked path, or null.
+  function pickFolder(start) {
+    return F.dialog((box, close) => {
+      const title = el('h2', { id: 'dialog-title', text: 'フォルダを選ぶ' });
+      const where = el('div', { class: 'picker-path', id: 'picker-path' });
+      const list = el('div', { class: 'picker-list', id: 'picker-list', role: 'listbox' });
+      const err = el('div', { class: 'field-error', role: 'alert', id: 'picker-error' });
+      const up = el('button', { type: 'button', id: 'picker-up', text: '↑ 上へ' });
+      const ok = el('button', { type: 'button', class: 'primary', id: 'picker-ok', text: 'このフォルダを選ぶ', disabled: true });
+      let cur = '';
+      let parent = '';
+      const go = async (path) => {
+        err.textContent = '';
+        let r;
+        try {
+          r = await F.postJSON('/api/dirs', { path });
+        } catch (e) {
+          err.textContent = e.message;
+          return;
+        }
+        cur = r.path;
+        parent = r.parent || '';
+        where.textContent = cur || '場所を選んでください';
+        ok.disabled = !cur;
+        up.disabled = !cur;
+        list.replaceChildren();
+        for (const d of r.dirs) list.append(el('button', { type: 'button', class: 'picker-item', 'data-path': d.path, text: d.name, onclick: () => go(d.path) }));
+        if (cur && !r.dirs.length) list.append(el('div', { class: 'muted', text: 'サブフォルダはありません。' }));
+        if (r.more) list.append(el('div', { class: 'muted', text: '多すぎるため、一部だけを表示しています。' }));
+      };
+      up.addEventListener('click', () => go(parent));
+      ok.addEventListener('click', () => close(cur));
+      box.append(title, where, list, err,
+        el('div', { class: 'buttons' }, up, el('div', { class: 'spacer' }), ok,
+          el('button', { type: 'button', id: 'dialog-cancel', autofocus: true, text: 'キャンセル', onclick: () => close(null) })));
+      go(start || '').then(async () => {
+        if (!start || !err.textContent) return;
+        // A typed path that cannot be read: start at the places, and
+        // keep saying why.
+        const why = err.textContent;
+        await go('');
+        err.textContent = why;
+      });
+    });
+  }
+
   // exportIndex downloads one index as a zip (issue 30; reference/gui.md
   // §2.2 ［エクスポート…］): the server streams it, the browser saves it.
   async function exportIndex(f) {
@@ -498,6 +557,13 @@ F.index = (() => {
   // start runs every checked index, or with a name only that one (a
   // row's ［取り込む］, which checks it first).
   async function start(only) {
+    // No folder yet: say so and open the form, instead of a run that
+    // can only fail (issue 32).
+    if (typeof only !== 'string' && F.state && F.state.folders.length === 0) {
+      F.status('クロール対象フォルダがありません。［＋ フォルダを追加］で検索したいフォルダを追加してください。', true);
+      openAdd();
+      return;
+    }
     try {
       await F.post('/api/run/start', typeof only === 'string' ? { only } : {});
       F.status('');

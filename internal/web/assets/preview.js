@@ -64,9 +64,14 @@ F.preview = (() => {
     if (!v) v = { grid: false, firstCol: 0, rows: [{ n: h.row, cells: [h.text] }] };
     const table = el('table', { class: 'sheet' + (v.grid ? '' : ' paras'), id: 'preview-sheet' });
     const width = v.rows.reduce((m, r) => Math.max(m, r.cells.length), 1);
-    const hr = el('tr', {}, el('th', {}));
-    for (let i = 0; i < width; i++) hr.append(el('th', { text: v.grid ? letters(v.firstCol + i) : String(i + 1) }));
-    const head = el('thead', {}, hr);
+    // Column letters for a sheet only: a Word, PDF or text place is one
+    // column of paragraphs, which a header `1` only confused (issue 32).
+    const head = el('thead', {});
+    if (v.grid) {
+      const hr = el('tr', {}, el('th', {}));
+      for (let i = 0; i < width; i++) hr.append(el('th', { text: letters(v.firstCol + i) }));
+      head.append(hr);
+    }
     // The sheet's first row, frozen above the rows around the hit.
     if (v.header) {
       const fr = el('tr', { class: 'frozen' }, el('th', { text: v.header.n }));
@@ -78,7 +83,13 @@ F.preview = (() => {
     }
     table.append(head);
     const tb = el('tbody');
+    // A gap row (⋯) wherever row numbers jump: after the frozen row 1
+    // and between rows the place does not hold (issue 32).
+    let prevN = v.header ? v.header.n : 0;
+    const gap = () => el('tr', { class: 'gap' }, el('th', { text: '⋯' }), el('td', { colspan: width, text: '⋯' }));
     for (const r of v.rows) {
+      if (prevN > 0 && r.n > prevN + 1) tb.append(gap());
+      prevN = r.n;
       const isHit = r.n === h.row;
       const tr = el('tr', { class: isHit ? 'sel' : null }, el('th', { text: r.n }));
       for (let i = 0; i < width; i++) {

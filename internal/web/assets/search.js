@@ -37,8 +37,59 @@ F.search = (() => {
       kinds: kindBoxes().filter((b) => b.checked).map((b) => b.value),
       folder: $('opt-folder').value,
       names: $('opt-names').value,
+      migrated: true,
     };
     localStorage.setItem(STORE, JSON.stringify(o));
+  }
+
+  // The options every browser shares through settings.json (issue 32; the
+  // 設定 screen shows the same keys): checkbox id, settings key. This
+  // browser's copy (saveOpts) is only the fallback when the server cannot
+  // answer; a copy from before, when options lived here, is moved to the
+  // settings once, while those still hold their defaults.
+  const SHARED = [
+    ['opt-case', 'search.case', false],
+    ['opt-regex', 'search.regex', false],
+    ['opt-kana', 'search.kana', false],
+    ['opt-shapes', 'search.shapes', true],
+    ['opt-comments', 'search.comments', true],
+    ['opt-filenames', 'search.fileNames', true],
+  ];
+  const LOCAL = { 'search.case': 'case', 'search.regex': 'regex', 'search.kana': 'kana', 'search.shapes': 'shapes', 'search.comments': 'comments', 'search.fileNames': 'filenames' };
+  function sharedValues() {
+    const v = { 'search.kinds': kindBoxes().filter((b) => b.checked).map((b) => b.value) };
+    for (const [id, key] of SHARED) v[key] = $(id).checked;
+    return v;
+  }
+  async function loadShared() {
+    let r;
+    try {
+      r = await F.get('/api/settings');
+    } catch (e) {
+      return false;
+    }
+    const v = Object.fromEntries(r.settings.map((x) => [x.key, x.value]));
+    const o = opts();
+    const defaults = SHARED.every(([, key, def]) => v[key] === def) && !(v['search.kinds'] || []).length;
+    if (!o.migrated && defaults && Object.values(LOCAL).some((k) => k in o)) {
+      const m = { 'search.kinds': o.kinds || [] };
+      for (const [, key, def] of SHARED) m[key] = o[LOCAL[key]] === undefined ? def : !!o[LOCAL[key]];
+      try {
+        await F.post('/api/settings', { values: m });
+        Object.assign(v, m);
+      } catch (e) {
+        return false;
+      }
+    }
+    for (const [id, key] of SHARED) $(id).checked = !!v[key];
+    for (const b of kindBoxes()) b.checked = (v['search.kinds'] || []).includes(b.value);
+    saveOpts();
+    return true;
+  }
+  let savingShared = Promise.resolve();
+  function saveShared() {
+    const values = sharedValues();
+    savingShared = savingShared.then(() => F.post('/api/settings', { values })).catch((e) => F.status(e.message, true));
   }
   const kindBoxes = () => [...document.querySelectorAll('input[name=kind]')];
 
@@ -74,6 +125,9 @@ F.search = (() => {
     });
     for (const id of ['opt-case', 'opt-regex', 'opt-kana', 'opt-shapes', 'opt-comments', 'opt-filenames']) $(id).addEventListener('change', optionChanged);
     for (const b of kindBoxes()) b.addEventListener('change', optionChanged);
+    for (const [id] of SHARED) $(id).addEventListener('change', saveShared);
+    for (const b of kindBoxes()) b.addEventListener('change', saveShared);
+    loadShared().then(() => (window.__fumibako.optionsLoaded = true));
     for (const id of ['opt-folder', 'opt-names']) $(id).addEventListener('input', optionChanged);
     // Unchecked tree nodes come from the settings (reloadIndexes); a page
     // of an older version kept them in this browser: they are moved there
@@ -108,6 +162,7 @@ F.search = (() => {
   }
 
   function shown() {
+    savingShared.then(loadShared); // the 設定 screen may have changed them
     if (firstShow) {
       firstShow = false;
       $('q').focus();
