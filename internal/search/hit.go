@@ -57,6 +57,11 @@ type Hit struct {
 	// it. CheckFile compares them with the file on disk.
 	Modified time.Time `json:"modified,omitzero"`
 	Size     int64     `json:"size"`
+	// FullPath is the file's path on this computer, in the OS's own form
+	// (`C:\営業\見積.xlsx`, `\\fs01\share\…`, `/srv/営業/…`): the index's
+	// source folder (Index.Source) joined with RelPath; absent when no
+	// source folder is known (issue 31). Run fills it.
+	FullPath string `json:"fullPath,omitempty"`
 }
 
 // KindFileName is the 種別 of a hit on the file's name (or its folders

@@ -158,24 +158,24 @@ func TestExport(t *testing.T) {
 	}{
 		{"txt", "txt", "", "search_results.txt", "search_results.txt に出力しました（4 件）",
 			"\ufeff【検索文字列\u3000りんご】 4 件\r\n" +
-				"ファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\tD\r\n" +
-				"営業\\メモ.txt\t\t本文\t12\t\tりんご 10 箱\r\n" +
-				"営業\\報告.docx\t3 ページ\t本文\t2\t\tりんごの出荷が増えた\r\n" +
-				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\t\tりんご\t10\r\n" +
-				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
+				"ファイル名\t場所\t種別\t行\tA\tB\tC\tD\r\n" +
+				"営業\\メモ.txt\t\t本文\t12\tりんご 10 箱\r\n" +
+				"営業\\報告.docx\t3 ページ\t本文\t2\tりんごの出荷が増えた\r\n" +
+				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\tりんご\t10\r\n" +
+				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
 				"\r\n"},
 		{"txt filtered", "txt", "見積", "search_results.txt", "絞り込み後の 2 件を search_results.txt に出力しました",
 			"\ufeff【検索文字列\u3000りんご】 2 件\r\n" +
-				"ファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\tD\r\n" +
-				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\t\tりんご\t10\r\n" +
-				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
+				"ファイル名\t場所\t種別\t行\tA\tB\tC\tD\r\n" +
+				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\tりんご\t10\r\n" +
+				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
 				"\r\n"},
 		{"csv", "csv", "", "search_results.csv", "search_results.csv に出力しました（4 件）",
-			"\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,A,B,C,D\r\n" +
-				"営業\\メモ.txt,,本文,12,,,,りんご 10 箱\r\n" +
-				"営業\\報告.docx,3 ページ,本文,2,,,,りんごの出荷が増えた\r\n" +
-				"営業\\2024\\見積.xlsx,[シート]明細,セル,3,C3,,,,,りんご,10\r\n" +
-				"営業\\2024\\見積.xlsx,[シート]明細,セル,4,B4,,,\"改行\"\"あり\r\n\",りんご箱\r\n"}, // encoding/csv writes CRLF inside a quoted cell too
+			"\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,状態,A,B,C,D\r\n" +
+				"営業\\メモ.txt,,本文,12,,,,削除されています,りんご 10 箱\r\n" + // the sample's files are not on disk
+				"営業\\報告.docx,3 ページ,本文,2,,,,削除されています,りんごの出荷が増えた\r\n" +
+				"営業\\2024\\見積.xlsx,[シート]明細,セル,3,C3,,,削除されています,,,りんご,10\r\n" +
+				"営業\\2024\\見積.xlsx,[シート]明細,セル,4,B4,,,削除されています,\"改行\"\"あり\r\n\",りんご箱\r\n"}, // encoding/csv writes CRLF inside a quoted cell too
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
