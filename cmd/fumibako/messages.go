@@ -72,6 +72,10 @@ const (
 	msgFolderMissing  = "「%s」にあたるフォルダもファイルもありません（インデックス名\\フォルダ、またはクロール対象フォルダの中のフォルダを指定してください）。"
 	msgExportNoFolder = "出力先のフォルダ「%s」がありません。フォルダを作るか、ほかの出力先を指定してください。"
 	msgExportFailed   = "%s に書き込めませんでした。"
+	msgNoIndexYetCLI  = "コマンドでは fumibako folder add <フォルダ> のあと fumibako index で作成します。"
+	msgBadSort        = "path・date・hits のどれかを指定してください"
+	msgBadFormat      = "txt・csv・json のどれかを指定してください"
+	msgFormatNoExport = "--format は --export といっしょに指定してください。"
 	msgExportHint     = "ほかのアプリで開いているときは閉じてから、もう一度出力してください。"
 )
 

@@ -36,7 +36,13 @@ func init() {
 -語 と書くと、その語を含む行を除きます（-下書き、-draft）。オプションの名前に似た
 英字の -語（-regx など）は打ち間違いとしてエラーにします。その語を除くときは
 --not 語 と書いてください。-- のあとの語は、- で始まっていてもそのまま探します。
-終了コード: 0 見つかった、1 見つからなかった・続けられないエラー、2 書き方が正しくない・中止した。`,
+結果はインデックスごとに、フォルダ・ファイル名の自然な順（第1回・第2回・第10回）に並びます
+（--sort で更新日時順・件数順）。--export の形式はファイルの拡張子（.txt・.csv・.json）か
+--format で決まります。.txt は元のツールの search_results.txt と同じ形式です。
+Excel の非表示のシートは、元のツールと同じく取り込まないため、検索しません（作った人が
+見せていない計算用・作業用のシートが結果に混ざらないように）。
+終了コード: 0 見つかった、1 見つからなかった・インデックスがない・続けられないエラー、
+2 書き方が正しくない・中止した。`,
 		examples: []string{
 			"fumibako search 見積 -下書き",
 			"fumibako search 見積 --name '*.xlsx;!*old*' --index 営業",
@@ -44,6 +50,8 @@ func init() {
 			"fumibako search --regex '第[0-9]+期' --json",
 			"fumibako search --name '*見積*.xlsx'",
 			"fumibako search 見積 --export ~/search_results.txt",
+			"fumibako search 見積 --since 2024-04-01 --sort date --full-path",
+			"fumibako search 見積 --export 結果.csv",
 			"fumibako search -- --help",
 		},
 		setup: setupSearch})
@@ -55,6 +63,10 @@ type searchFlags struct {
 	indexes, kinds, not listFlag
 	json                bool
 	export, color       string
+	format              string // export format: txt, csv, json ("" = by extension)
+	freshness           bool   // the text export's trailing 更新日時 and 状態 columns
+	fullPath            bool   // a full-path column (table header, TSV)
+	sort, since, until  string
 }
 
 func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
@@ -72,7 +84,13 @@ func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&f.opts.NoNames, "no-names", false, "ファイル名とフォルダ名を検索しない（既定では語を含むファイル名も 種別「ファイル名」で出す）")
 	fs.IntVar(&f.opts.Max, "max", search.DefaultMax, "この`件数`で打ち切る（既定: 10000。0 または -1 で上限なし）")
 	fs.BoolVar(&f.json, "json", false, "1 件ごとに 1 行の JSON で出力する")
-	fs.StringVar(&f.export, "export", "", "結果を search_results.txt の形式でこの`ファイル`に書き出す")
+	fs.StringVar(&f.export, "export", "", "結果をこの`ファイル`に書き出す（.txt は search_results.txt の形式、.csv は CSV、.json は 1 行 1 件の JSON）")
+	fs.StringVar(&f.format, "format", "", "--export の`形式`: txt・csv・json（既定: ファイルの拡張子で決める）")
+	fs.BoolVar(&f.freshness, "freshness", false, "--export の .txt の右端に「更新日時」と「状態」（削除されています・変更されています）の列を足す")
+	fs.BoolVar(&f.fullPath, "full-path", false, "ファイルのフルパス（元のフォルダ + パス）を表示する（端末ではファイル名の行、パイプでは最後の列）")
+	fs.StringVar(&f.sort, "sort", "", "結果の`順`: path（既定。インデックスごとにフォルダ・ファイル名の自然な順）・date（更新日時の新しい順）・hits（該当の多い順）")
+	fs.StringVar(&f.since, "since", "", "更新日時（インデックス作成時）がこの`日`以降のファイルだけ: 2024-04-01 または 2024/04/01")
+	fs.StringVar(&f.until, "until", "", "更新日時（インデックス作成時）がこの`日`までのファイルだけ（その日を含む）")
 	fs.StringVar(&f.color, "color", "auto", "該当箇所の`色付け`: auto（既定。端末のときだけ）・always・never")
 	return func(e *env, words []string) error { return runSearch(e, f, words) }
 }
@@ -86,6 +104,24 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 	default:
 		return usagef("search", msgFlagBadValue, "--color", f.color, msgBadColor)
 	}
+	if !search.ValidSort(f.sort) {
+		return usagef("search", msgFlagBadValue, "--sort", f.sort, msgBadSort)
+	}
+	format := search.FormatText
+	if f.export != "" || f.format != "" {
+		var ok bool
+		if format, ok = search.FormatFor(f.export, f.format); !ok {
+			return usagef("search", msgFlagBadValue, "--format", f.format, msgBadFormat)
+		}
+		if f.export == "" {
+			return usagef("search", msgFormatNoExport)
+		}
+	}
+	dates, err := search.ParseDateRange(f.since, f.until)
+	if err != nil {
+		return err
+	}
+	f.opts.Dates = dates
 	for _, w := range f.not {
 		words = append(words, "-"+w)
 	}
@@ -104,6 +140,12 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 		return err
 	}
 	indexes := search.Indexes(ws.ContentRoot(), s)
+	if !anyIndexed(ws.ContentRoot(), indexes) {
+		// Nothing can be found: say what to do, as the web UI does.
+		fmt.Fprintln(e.stderr, search.MsgNoIndexYet)
+		fmt.Fprintln(e.stderr, msgNoIndexYetCLI)
+		return errShown
+	}
 	if f.opts.Folder != "" {
 		if f.opts.Folder, err = resolveFolder(ws, indexes, f.opts.Folder); err != nil {
 			return err
@@ -126,15 +168,23 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	out := newHitPrinter(e.stdout, f)
-	out.fresh = search.NewChecker(indexes)
+	fresh := search.NewChecker(indexes)
+	out.fresh = fresh
+	// Every order but the engine's needs the whole list: the hits are
+	// collected (at most --max), sorted by file and then written.
 	var collected []search.Hit
 	st, err := search.Run(ctx, ws.ContentRoot(), indexes, q, func(h search.Hit) bool {
-		if export != "" {
-			collected = append(collected, h)
-			return true
-		}
-		return out.print(h) == nil
+		collected = append(collected, h)
+		return true
 	})
+	search.SortFiles(collected, f.sort)
+	if export == "" {
+		for _, h := range collected {
+			if out.print(h) != nil {
+				break
+			}
+		}
+	}
 	out.flush()
 	if err != nil && !st.Cancelled {
 		return err
@@ -143,7 +193,7 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 		fmt.Fprintln(e.stderr, p.Message())
 	}
 	if export != "" {
-		if err := writeExport(export, q.Text, collected); err != nil {
+		if err := writeExport(export, format, q.Text, collected, fresh.Check, f.freshness); err != nil {
 			return &fatalError{msg: fmt.Sprintf(msgExportFailed, export) + msgExportHint, cause: err}
 		}
 		fmt.Fprintf(e.stdout, search.MsgExported+"\n", export, len(collected))
@@ -241,14 +291,26 @@ func exportTarget(p string) (string, error) {
 	return abs, nil
 }
 
-// writeExport writes the export file through workspace.CreateAtomic, so
-// that a failed write leaves the previous file.
-func writeExport(path, word string, hits []search.Hit) error {
+// anyIndexed reports whether any of the indexes has been made: its folder
+// exists under the content root.
+func anyIndexed(contentRoot string, indexes []search.Index) bool {
+	for _, ix := range indexes {
+		if st, err := os.Stat(filepath.Join(contentRoot, ix.Name)); err == nil && st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// writeExport writes the export file in its format (search.WriteFormat)
+// through workspace.CreateAtomic, so that a failed write leaves the
+// previous file.
+func writeExport(path, format, word string, hits []search.Hit, fresh func(search.Hit) search.Freshness, textExtra bool) error {
 	f, err := workspace.CreateAtomic(path)
 	if err != nil {
 		return err
 	}
-	if err := search.WriteExport(f, word, hits); err != nil {
+	if err := search.WriteFormat(f, format, word, hits, fresh, textExtra); err != nil {
 		f.Abort()
 		return err
 	}
@@ -272,6 +334,7 @@ type hitPrinter struct {
 	terminal bool
 	color    bool
 	lastFile string
+	fullPath bool   // --full-path: the file's full path in the header / last column
 	line     []byte // reused for each table row
 	restore  func() // gives the console its mode back (Windows)
 	// fresh tells a file changed or deleted since it was indexed (one
@@ -279,18 +342,14 @@ type hitPrinter struct {
 	fresh *search.Checker
 }
 
-// jsonHit is one line of --json: the hit, and its file's freshness
-// ("deleted", "changed"; absent when as indexed).
-type jsonHit struct {
-	search.Hit
-	Freshness search.Freshness `json:"freshness,omitempty"`
-}
-
 // fileHeader is the terminal table's line above a file's hits: its path,
 // its modification time as indexed and, when the file changed or was
 // deleted since, the marker (issue 18).
-func fileHeader(h search.Hit, f search.Freshness, color bool) string {
-	head := h.Path()
+func fileHeader(h search.Hit, f search.Freshness, color, full bool) string {
+	head := shownPath(h)
+	if full && h.FullPath != "" {
+		head = h.FullPath
+	}
 	if color {
 		head = colorFile + head + colorReset
 	}
@@ -309,7 +368,7 @@ func fileHeader(h search.Hit, f search.Freshness, color bool) string {
 }
 
 func newHitPrinter(w io.Writer, f *searchFlags) *hitPrinter {
-	p := &hitPrinter{w: w}
+	p := &hitPrinter{w: w, fullPath: f.fullPath}
 	if file, ok := w.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
 		p.terminal = true
 	} else {
@@ -353,20 +412,28 @@ const (
 )
 
 func (p *hitPrinter) print(h search.Hit) error {
+	var check func(search.Hit) search.Freshness
+	if p.fresh != nil {
+		check = p.fresh.Check
+	}
 	if p.json != nil {
-		jh := jsonHit{Hit: h}
-		if p.fresh != nil {
-			jh.Freshness = p.fresh.Check(h)
-		}
-		return p.json.Encode(jh)
+		return p.json.Encode(search.NewJSONHit(h, check))
 	}
 	if !p.terminal {
-		b := append(append(append(p.line[:0], h.Index...), '\\'), h.RelPath...)
+		b := append(p.line[:0], shownPath(h)...)
 		b = append(append(b, '\t'), h.Label...)
 		b = append(append(b, '\t'), h.Kind...)
 		b = append(append(b, '\t'), search.FormatModified(h.Modified)...)
 		b = append(b, '\t')
-		b = append(appendDisplayLine(b, h, p.color), '\n')
+		b = appendDisplayLine(b, h, p.color)
+		b = append(b, '\t')
+		if check != nil {
+			b = append(b, check(h).Message()...)
+		}
+		if p.fullPath {
+			b = append(append(b, '\t'), h.FullPath...)
+		}
+		b = append(b, '\n')
 		p.line = b
 		_, err := p.w.Write(b)
 		return err
@@ -375,10 +442,10 @@ func (p *hitPrinter) print(h search.Hit) error {
 	if h.Path() != p.lastFile {
 		p.lastFile = h.Path()
 		var f search.Freshness
-		if p.fresh != nil {
-			f = p.fresh.Check(h)
+		if check != nil {
+			f = check(h)
 		}
-		fmt.Fprintln(p.w, fileHeader(h, f, p.color))
+		fmt.Fprintln(p.w, fileHeader(h, f, p.color, p.fullPath))
 	}
 	label := h.Kind
 	if h.Label != "" {
@@ -389,6 +456,16 @@ func (p *hitPrinter) print(h search.Hit) error {
 	}
 	_, err := fmt.Fprintf(p.w, "  %s  %s\n", label, text)
 	return err
+}
+
+// shownPath is `<index><sep><path>` with the OS's separator: the table
+// and the TSV are read on this computer (the reference's own files,
+// search_results.txt and the ingest list, keep `\`).
+func shownPath(h search.Hit) string {
+	if filepath.Separator == '\\' {
+		return h.Path()
+	}
+	return h.Index + string(filepath.Separator) + strings.ReplaceAll(h.RelPath, `\`, string(filepath.Separator))
 }
 
 // displayWindow is how many characters of a long line the table shows.
