@@ -40,7 +40,7 @@ build() { GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO "$1" -overlay "$out/overla
 pkgs="workspace crawl worker bodyindex content indexer source share"
 # Packages whose suites lean on Linux fakes (shell scripts, /proc) or on
 # LibreOffice or Tesseract: only their Windows tests run, by name.
-focused="extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$ ocr:^TestFindTesseractWindows$"
+focused="extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$ ocr:^TestFindTesseractWindows$ search:^TestIssue31(FullPath|SourcePath)$"
 exe() { echo "$out/bin/${1//\//_}.test.exe"; } # extract/libreoffice → extract_libreoffice.test.exe
 for p in $pkgs; do
 	build test -c -o "$(exe "$p")" "./internal/$p"
@@ -91,7 +91,7 @@ for f in $focused; do
 done
 FUMIBAKO_E2E_BINARY="Z:$(echo "$out/bin/fumibako.exe" | tr / '\\')" \
 	run e2e cmd/fumibako "$out/bin/e2e.test.exe" -test.v -test.timeout 10m \
-	-test.run '^(TestPortableCorpusKillResume|TestIssue36KilledCoordinatorLeavesNoWorker|TestIndexEndToEnd|TestSecondRunGetsLockMessage|TestIssue14IngestListHeldOpen|TestSummaryHeldOpenDuringIndex|TestIssue36SettingsRace|TestFolderAddMissing|TestFolderRemoveLast|TestFolderMove|TestSourceReceivedIndex|TestExportImportEndToEnd|TestImportRefusals|TestImportNameClash|TestExportRefusals|TestSharedIndexOpensWhereItsFilesLive|TestOCRMissingThenInstalled|TestOCRCacheSurvivesRename|TestOCRImagesSwitch|TestOCRDeadline)$'
+	-test.run '^(TestPortableCorpusKillResume|TestIssue36KilledCoordinatorLeavesNoWorker|TestIndexEndToEnd|TestSecondRunGetsLockMessage|TestIssue14IngestListHeldOpen|TestSummaryHeldOpenDuringIndex|TestIssue36SettingsRace|TestFolderAddMissing|TestFolderRemoveLast|TestFolderMove|TestSourceReceivedIndex|TestExportImportEndToEnd|TestImportRefusals|TestImportNameClash|TestExportRefusals|TestSharedIndexOpensWhereItsFilesLive|TestOCRMissingThenInstalled|TestOCRCacheSurvivesRename|TestOCRImagesSwitch|TestOCRDeadline|TestIssue31SearchOrderDatesPaths|TestIssue31ExportFormats)$'
 
 echo
 echo "winelane: tests run under Wine (in $(($(date +%s) - start)) s):"

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -40,6 +41,7 @@ type streamLine struct {
 	Cell       string
 	Text       string
 	Matches    [][2]int
+	FullPath   string
 	Hits       int
 	Files      int
 	Message    string
@@ -140,6 +142,10 @@ func TestSearchHitFields(t *testing.T) {
 	}
 	if len(h.Matches) != 1 || h.Text[h.Matches[0][0]:h.Matches[0][1]] != "りんご" {
 		t.Errorf("matches = %v", h.Matches)
+	}
+	// The file's full path, from the index's source folder (issue 31).
+	if want := filepath.Join(e.root, "2024", "見積.xlsx"); h.FullPath != want {
+		t.Errorf("fullPath = %q, want %q", h.FullPath, want)
 	}
 }
 
@@ -293,5 +299,31 @@ func TestIndexes(t *testing.T) {
 	e.getJSON("/api/indexes", &got)
 	if strings.Join(got.Indexes, ",") != "営業" {
 		t.Errorf("indexes = %v", got.Indexes)
+	}
+}
+
+// TestIssue31SearchDates: since and until filter on the files' indexed
+// times with the CLI's rule (search.ParseDateRange); a file whose time is
+// unknown (the sample's) is left out by any bound; a bad day is refused.
+func TestIssue31SearchDates(t *testing.T) {
+	e := newEnv(t, "")
+	sampleIndex(e)
+	for _, tt := range []struct {
+		query string
+		hits  int
+	}{
+		{"q=りんご&since=", 4},
+		{"q=りんご&since=2000-01-01", 0},
+		{"q=りんご&until=2999/12/31", 0},
+	} {
+		lines := e.search(tt.query)
+		if last := lines[len(lines)-1]; last.Type != "done" || last.Hits != tt.hits {
+			t.Errorf("%s: last line %+v, want %d hits", tt.query, last, tt.hits)
+		}
+	}
+	resp := e.do(http.MethodGet, "/api/search?q=x&since=4月1日", "", nil)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "日付「4月1日」を読めません") {
+		t.Errorf("bad since: %d %s", resp.StatusCode, b)
 	}
 }
