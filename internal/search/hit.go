@@ -182,12 +182,18 @@ const (
 // page `3 ページ（目安）` (ページ003（目安）), a slide `スライド 2`, a hidden
 // slide `スライド 2（非表示）`, a slide's notes `スライド 2`
 // (スライド002_ノート, kind ノート), text read by OCR `3 ページ（OCR）`
-// (ページ003（OCR）) and `2 ページ目の画像（OCR）` (画像002（OCR）), other places as they are
+// (ページ003（OCR）) and `2 ページ目の画像（OCR）` (画像002（OCR）), a hidden sheet
+// `[シート]原価（非表示）` (原価[非表示]), other places as they are
 // (`ヘッダー・フッター`, `脚注`, `画像（OCR）`), and "" for a text file.
 func PlaceLabel(fk extract.Kind, place string) string {
 	base, _ := splitKind(place)
 	switch fk {
 	case extract.KindExcel:
+		// A hidden sheet read on request (`原価[非表示]`, issue 31) is
+		// labelled as hidden slides are: `[シート]原価（非表示）`.
+		if name, ok := strings.CutSuffix(base, extract.HiddenSheetSuffix); ok {
+			return "[シート]" + sheetSpaces.Replace(name) + extract.HiddenSuffix
+		}
 		return "[シート]" + sheetSpaces.Replace(base)
 	case extract.KindText:
 		if base == extract.PlaceText {
