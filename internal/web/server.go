@@ -157,21 +157,22 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/index/export", s.handleIndexExport)
 	m.HandleFunc("POST /api/index/import", s.handleIndexImport)
 	post := map[string]http.HandlerFunc{
-		"/api/folders/add":     s.handleFolderAdd,
-		"/api/folders/rename":  s.handleFolderRename,
-		"/api/folders/enable":  s.handleFolderEnable,
-		"/api/folders/ocr":     s.handleFolderOCR,
-		"/api/folders/remove":  s.handleFolderRemove,
-		"/api/run/start":       s.handleRunStart,
-		"/api/run/confirm":     s.handleRunConfirm,
-		"/api/run/stop":        s.handleRunStop,
-		"/api/auto":            s.handleAuto,
-		"/api/open":            s.handleOpen,
-		"/api/source":          s.handleSource,
-		"/api/export":          s.handleExport,
-		"/api/fresh":           s.handleFresh,
-		"/api/failures/ignore": s.handleIgnore,
-		"/api/excludes":        s.handleExcludes,
+		"/api/folders/add":           s.handleFolderAdd,
+		"/api/folders/rename":        s.handleFolderRename,
+		"/api/folders/enable":        s.handleFolderEnable,
+		"/api/folders/ocr":           s.handleFolderOCR,
+		"/api/folders/hidden-sheets": s.handleFolderHiddenSheets,
+		"/api/folders/remove":        s.handleFolderRemove,
+		"/api/run/start":             s.handleRunStart,
+		"/api/run/confirm":           s.handleRunConfirm,
+		"/api/run/stop":              s.handleRunStop,
+		"/api/auto":                  s.handleAuto,
+		"/api/open":                  s.handleOpen,
+		"/api/source":                s.handleSource,
+		"/api/export":                s.handleExport,
+		"/api/fresh":                 s.handleFresh,
+		"/api/failures/ignore":       s.handleIgnore,
+		"/api/excludes":              s.handleExcludes,
 	}
 	for path, h := range post {
 		m.Handle("POST "+path, s.needToken(h))
