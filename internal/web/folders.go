@@ -37,7 +37,7 @@ type FolderView struct {
 	OCRImages bool `json:"ocrImages"`
 	// HiddenSheets: hidden sheets of the root's workbooks are indexed
 	// (issue 31; the index editor's checkbox, POST
-	// /api/folders/hidden-sheets).
+	// /api/folders/hidden).
 	HiddenSheets bool `json:"hiddenSheets"`
 	// Folder is ok, missing or checking (a network folder that did not
 	// answer in time).

@@ -453,7 +453,7 @@ F.index = (() => {
           const hiddenChanged = hidden.checked !== !!f.hiddenSheets;
           let msg = '';
           if (hiddenChanged) {
-            await F.post('/api/folders/hidden-sheets', { name: f.name, hiddenSheets: hidden.checked });
+            await F.post('/api/folders/hidden', { name: f.name, hiddenSheets: hidden.checked });
             msg = `[${f.name}] の Excel ブックの非表示のシートを${hidden.checked ? '取り込みます' : '取り込みません'}（次のインデックス作成で Excel ブックを読み直します）。`;
           }
           if (!hiddenChanged || input.value !== f.name || pathInput.value !== f.path) {
