@@ -41,7 +41,7 @@ pkgs="workspace crawl worker bodyindex content indexer source share desktop"
 # Packages whose suites lean on Linux fakes (shell scripts, /proc) or on
 # LibreOffice, Tesseract or Chromium: only their Windows tests run, by
 # name (web: the folder picker over the drives, GetLogicalDrives).
-focused="web:^TestDirsAPI$ extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$ ocr:^TestFindTesseractWindows$"
+focused="web:^TestDirsAPI$ extract:^TestExtractRefusesNonRegularWindows$ extract/libreoffice:^TestFindWarmPartsWindows$ ocr:^TestFindTesseractWindows$ search:^TestIssue31(FullPath|SourcePath)$"
 exe() { echo "$out/bin/${1//\//_}.test.exe"; } # extract/libreoffice → extract_libreoffice.test.exe
 for p in $pkgs; do
 	build test -c -o "$(exe "$p")" "./internal/$p"
@@ -92,7 +92,7 @@ for f in $focused; do
 done
 FUMIBAKO_E2E_BINARY="Z:$(echo "$out/bin/fumibako.exe" | tr / '\\')" \
 	run e2e cmd/fumibako "$out/bin/e2e.test.exe" -test.v -test.timeout 10m \
-	-test.run '^(TestPortableCorpusKillResume|TestIssue36KilledCoordinatorLeavesNoWorker|TestIndexEndToEnd|TestSecondRunGetsLockMessage|TestIssue14IngestListHeldOpen|TestSummaryHeldOpenDuringIndex|TestIssue36SettingsRace|TestFolderAddMissing|TestFolderRemoveLast|TestFolderMove|TestSourceReceivedIndex|TestExportImportEndToEnd|TestImportRefusals|TestImportNameClash|TestExportRefusals|TestSharedIndexOpensWhereItsFilesLive|TestOpenMode|TestOCRMissingThenInstalled|TestOCRCacheSurvivesRename|TestOCRImagesSwitch|TestOCRDeadline)$'
+	-test.run '^(TestPortableCorpusKillResume|TestIssue36KilledCoordinatorLeavesNoWorker|TestIndexEndToEnd|TestSecondRunGetsLockMessage|TestIssue14IngestListHeldOpen|TestSummaryHeldOpenDuringIndex|TestIssue36SettingsRace|TestFolderAddMissing|TestFolderRemoveLast|TestFolderMove|TestSourceReceivedIndex|TestExportImportEndToEnd|TestImportRefusals|TestImportNameClash|TestExportRefusals|TestSharedIndexOpensWhereItsFilesLive|TestOpenMode|TestOCRMissingThenInstalled|TestOCRCacheSurvivesRename|TestOCRImagesSwitch|TestOCRDeadline|TestIssue31SearchOrderDatesPaths|TestIssue31ExportFormats)$'
 
 echo
 echo "winelane: tests run under Wine (in $(($(date +%s) - start)) s):"

@@ -97,12 +97,14 @@ func TestPDFs(t *testing.T) {
 }
 
 // pdfHits returns the hit lines of plain search output without their
-// modification time: file, place, kind, text.
+// modification time and freshness: file (with `\` whatever the OS's
+// separator), place, kind, text.
 func pdfHits(out string) []string {
 	var hits []string
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		if fs := strings.Split(l, "\t"); len(fs) == 5 {
-			hits = append(hits, strings.Join(slices.Delete(fs, 3, 4), "\t"))
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if fs := strings.Split(l, "\t"); len(fs) == 6 {
+			fs[0] = strings.ReplaceAll(fs[0], string(filepath.Separator), `\`)
+			hits = append(hits, strings.Join(slices.Delete(fs[:5], 3, 4), "\t"))
 		}
 	}
 	return hits

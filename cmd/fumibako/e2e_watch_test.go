@@ -54,7 +54,7 @@ func waitWatch(t *testing.T, what string, ok func() bool) {
 // found reports whether a search for token lists the file rel.
 func (f *fixture) found(token, rel string) bool {
 	out, _, _ := f.run("search", token)
-	return strings.Contains(out, `営業\`+strings.ReplaceAll(rel, "/", `\`)+"\t")
+	return strings.Contains(out, filepath.Join("営業", filepath.FromSlash(rel))+"\t")
 }
 
 // TestWatchFollowsChanges: with a real watcher, each change is searchable

@@ -154,6 +154,8 @@ type rootJSON struct {
 	Confirmed bool `json:"confirmed,omitempty"`
 	// OCRImages: image files are read by OCR (folder ocr, issue 29).
 	OCRImages bool `json:"ocrImages,omitempty"`
+	// HiddenSheets: hidden sheets are indexed (folder set, issue 31).
+	HiddenSheets bool `json:"hiddenSheets,omitempty"`
 }
 
 func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
@@ -167,7 +169,7 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 		if *asJSON {
 			out := newJSONLines(e.stdout)
 			for _, r := range s.Roots {
-				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled(), OCRImages: r.OCRImages})
+				out.write(rootJSON{Name: r.Name, Path: r.Path, Enabled: r.IsEnabled(), OCRImages: r.OCRImages, HiddenSheets: r.HiddenSheets})
 			}
 			for _, o := range orphans {
 				src, received := s.Source(o.Name)
@@ -180,6 +182,9 @@ func setupFolderList(fs *flag.FlagSet) func(*env, []string) error {
 			w := enabledWord(r.IsEnabled())
 			if r.OCRImages {
 				w += msgOCRImagesMark
+			}
+			if r.HiddenSheets {
+				w += msgHiddenSheetsMark
 			}
 			t.add(r.Name, w, r.Path)
 		}

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,9 +13,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
-	"unicode/utf8"
-
-	"golang.org/x/term"
 
 	"github.com/fumibako/fumibako/internal/search"
 	"github.com/fumibako/fumibako/internal/watch"
@@ -36,7 +31,14 @@ func init() {
 -語 と書くと、その語を含む行を除きます（-下書き、-draft）。オプションの名前に似た
 英字の -語（-regx など）は打ち間違いとしてエラーにします。その語を除くときは
 --not 語 と書いてください。-- のあとの語は、- で始まっていてもそのまま探します。
-終了コード: 0 見つかった、1 見つからなかった・続けられないエラー、2 書き方が正しくない・中止した。`,
+結果はインデックスごとに、フォルダ・ファイル名の自然な順（第1回・第2回・第10回）に並びます
+（--sort で更新日時順・件数順）。--export の形式はファイルの拡張子（.txt・.csv・.json）か
+--format で決まります。.txt は元のツールの search_results.txt と同じ形式です。
+Excel の非表示のシートは、元のツールと同じく既定では取り込まないため、検索しません（作った人が
+見せていない計算用・作業用のシートが結果に混ざらないように）。取り込むときは
+fumibako folder set インデックス名 --hidden-sheets on（結果では [シート]原価（非表示）!B3）。
+終了コード: 0 見つかった、1 見つからなかった・インデックスがない・続けられないエラー、
+2 書き方が正しくない・中止した。`,
 		examples: []string{
 			"fumibako search 見積 -下書き",
 			"fumibako search 見積 --name '*.xlsx;!*old*' --index 営業",
@@ -44,6 +46,8 @@ func init() {
 			"fumibako search --regex '第[0-9]+期' --json",
 			"fumibako search --name '*見積*.xlsx'",
 			"fumibako search 見積 --export ~/search_results.txt",
+			"fumibako search 見積 --since 2024-04-01 --sort date --full-path",
+			"fumibako search 見積 --export 結果.csv",
 			"fumibako search -- --help",
 		},
 		setup: setupSearch})
@@ -55,6 +59,10 @@ type searchFlags struct {
 	indexes, kinds, not listFlag
 	json                bool
 	export, color       string
+	format              string // export format: txt, csv, json ("" = by extension)
+	freshness           bool   // the text export's trailing 更新日時 and 状態 columns
+	fullPath            bool   // a full-path column (table header, TSV)
+	sort, since, until  string
 }
 
 func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
@@ -72,7 +80,13 @@ func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&f.opts.NoNames, "no-names", false, "ファイル名とフォルダ名を検索しない（既定では語を含むファイル名も 種別「ファイル名」で出す）")
 	fs.IntVar(&f.opts.Max, "max", search.DefaultMax, "この`件数`で打ち切る（既定: 10000。0 または -1 で上限なし）")
 	fs.BoolVar(&f.json, "json", false, "1 件ごとに 1 行の JSON で出力する")
-	fs.StringVar(&f.export, "export", "", "結果を search_results.txt の形式でこの`ファイル`に書き出す")
+	fs.StringVar(&f.export, "export", "", "結果をこの`ファイル`に書き出す（.txt は search_results.txt の形式、.csv は CSV、.json は 1 行 1 件の JSON）")
+	fs.StringVar(&f.format, "format", "", "--export の`形式`: txt・csv・json（既定: ファイルの拡張子で決める）")
+	fs.BoolVar(&f.freshness, "freshness", false, "--export の .txt の右端に「更新日時」と「状態」（削除されています・変更されています）の列を足す")
+	fs.BoolVar(&f.fullPath, "full-path", false, "ファイルのフルパス（元のフォルダ + パス）を表示する（端末ではファイル名の行、パイプでは最後の列）")
+	fs.StringVar(&f.sort, "sort", "", "結果の`順`: path（既定。インデックスごとにフォルダ・ファイル名の自然な順）・date（更新日時の新しい順）・hits（該当の多い順）")
+	fs.StringVar(&f.since, "since", "", "更新日時（インデックス作成時）がこの`日`以降のファイルだけ: 2024-04-01 または 2024/04/01")
+	fs.StringVar(&f.until, "until", "", "更新日時（インデックス作成時）がこの`日`までのファイルだけ（その日を含む）")
 	fs.StringVar(&f.color, "color", "auto", "該当箇所の`色付け`: auto（既定。端末のときだけ）・always・never")
 	return func(e *env, words []string) error { return runSearch(e, f, words) }
 }
@@ -81,10 +95,9 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 	// A search lives for milliseconds and keeps little: collecting less
 	// often saves more than the heap it costs.
 	debug.SetGCPercent(400)
-	switch f.color {
-	case "auto", "always", "never":
-	default:
-		return usagef("search", msgFlagBadValue, "--color", f.color, msgBadColor)
+	format, err := checkSearchFlags(f)
+	if err != nil {
+		return err
 	}
 	for _, w := range f.not {
 		words = append(words, "-"+w)
@@ -104,6 +117,12 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 		return err
 	}
 	indexes := search.Indexes(ws.ContentRoot(), s)
+	if !anyIndexed(ws.ContentRoot(), indexes) {
+		// Nothing can be found: say what to do, as the web UI does.
+		fmt.Fprintln(e.stderr, search.MsgNoIndexYet)
+		fmt.Fprintln(e.stderr, msgNoIndexYetCLI)
+		return errShown
+	}
 	if f.opts.Folder != "" {
 		if f.opts.Folder, err = resolveFolder(ws, indexes, f.opts.Folder); err != nil {
 			return err
@@ -126,15 +145,23 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	out := newHitPrinter(e.stdout, f)
-	out.fresh = search.NewChecker(indexes)
+	fresh := search.NewChecker(indexes)
+	out.fresh = fresh
+	// Every order but the engine's needs the whole list: the hits are
+	// collected (at most --max), sorted by file and then written.
 	var collected []search.Hit
 	st, err := search.Run(ctx, ws.ContentRoot(), indexes, q, func(h search.Hit) bool {
-		if export != "" {
-			collected = append(collected, h)
-			return true
-		}
-		return out.print(h) == nil
+		collected = append(collected, h)
+		return true
 	})
+	search.SortFiles(collected, f.sort)
+	if export == "" {
+		for _, h := range collected {
+			if out.print(h) != nil {
+				break
+			}
+		}
+	}
 	out.flush()
 	if err != nil && !st.Cancelled {
 		return err
@@ -143,11 +170,45 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 		fmt.Fprintln(e.stderr, p.Message())
 	}
 	if export != "" {
-		if err := writeExport(export, q.Text, collected); err != nil {
+		if err := writeExport(export, format, q.Text, collected, fresh.Check, f.freshness); err != nil {
 			return &fatalError{msg: fmt.Sprintf(msgExportFailed, export) + msgExportHint, cause: err}
 		}
 		fmt.Fprintf(e.stdout, search.MsgExported+"\n", export, len(collected))
 	}
+	return reportSearch(e, st, q)
+}
+
+// checkSearchFlags checks the flags that take a word (--color, --sort,
+// --format, --since, --until), sets the date range and returns the export
+// format.
+func checkSearchFlags(f *searchFlags) (format string, err error) {
+	switch f.color {
+	case "auto", "always", "never":
+	default:
+		return "", usagef("search", msgFlagBadValue, "--color", f.color, msgBadColor)
+	}
+	if !search.ValidSort(f.sort) {
+		return "", usagef("search", msgFlagBadValue, "--sort", f.sort, msgBadSort)
+	}
+	format = search.FormatText
+	if f.export != "" || f.format != "" {
+		var ok bool
+		if format, ok = search.FormatFor(f.export, f.format); !ok {
+			return "", usagef("search", msgFlagBadValue, "--format", f.format, msgBadFormat)
+		}
+		if f.export == "" {
+			return "", usagef("search", msgFormatNoExport)
+		}
+	}
+	if f.opts.Dates, err = search.ParseDateRange(f.since, f.until); err != nil {
+		return "", err
+	}
+	return format, nil
+}
+
+// reportSearch prints a search's closing lines on stderr and returns the
+// outcome that picks the exit code.
+func reportSearch(e *env, st search.Stats, q *search.Query) error {
 	switch {
 	case st.Cancelled:
 		fmt.Fprintf(e.stderr, search.MsgCancelled+"\n", st.Hits)
@@ -241,14 +302,26 @@ func exportTarget(p string) (string, error) {
 	return abs, nil
 }
 
-// writeExport writes the export file through workspace.CreateAtomic, so
-// that a failed write leaves the previous file.
-func writeExport(path, word string, hits []search.Hit) error {
+// anyIndexed reports whether any of the indexes has been made: its folder
+// exists under the content root.
+func anyIndexed(contentRoot string, indexes []search.Index) bool {
+	for _, ix := range indexes {
+		if st, err := os.Stat(filepath.Join(contentRoot, ix.Name)); err == nil && st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// writeExport writes the export file in its format (search.WriteFormat)
+// through workspace.CreateAtomic, so that a failed write leaves the
+// previous file.
+func writeExport(path, format, word string, hits []search.Hit, fresh func(search.Hit) search.Freshness, textExtra bool) error {
 	f, err := workspace.CreateAtomic(path)
 	if err != nil {
 		return err
 	}
-	if err := search.WriteExport(f, word, hits); err != nil {
+	if err := search.WriteFormat(f, format, word, hits, fresh, textExtra); err != nil {
 		f.Abort()
 		return err
 	}
@@ -261,212 +334,4 @@ func printStats(w io.Writer, st search.Stats) {
 	fmt.Fprintf(w, "time: walk %v, open %v, filter %v, scan %v, build %v, total %v\n",
 		st.Walk.Round(time.Microsecond), st.Open.Round(time.Microsecond), st.Filter.Round(time.Microsecond),
 		st.Scan.Round(time.Microsecond), st.Build.Round(time.Microsecond), st.Total.Round(time.Microsecond))
-}
-
-// hitPrinter writes hits: JSON lines, or a table (grouped by file with
-// colours on a terminal, one TAB-separated row per hit otherwise).
-type hitPrinter struct {
-	w        io.Writer
-	buf      *bufio.Writer
-	json     *json.Encoder
-	terminal bool
-	color    bool
-	lastFile string
-	line     []byte // reused for each table row
-	restore  func() // gives the console its mode back (Windows)
-	// fresh tells a file changed or deleted since it was indexed (one
-	// stat per file): the terminal table and --json mark such hits.
-	fresh *search.Checker
-}
-
-// jsonHit is one line of --json: the hit, and its file's freshness
-// ("deleted", "changed"; absent when as indexed).
-type jsonHit struct {
-	search.Hit
-	Freshness search.Freshness `json:"freshness,omitempty"`
-}
-
-// fileHeader is the terminal table's line above a file's hits: its path,
-// its modification time as indexed and, when the file changed or was
-// deleted since, the marker (issue 18).
-func fileHeader(h search.Hit, f search.Freshness, color bool) string {
-	head := h.Path()
-	if color {
-		head = colorFile + head + colorReset
-	}
-	if m := search.FormatModified(h.Modified); m != "" {
-		head += "  " + m
-	}
-	if msg := f.Message(); msg != "" {
-		if color {
-			msg = colorMatch + "⚠ " + msg + colorReset
-		} else {
-			msg = "⚠ " + msg
-		}
-		head += "  " + msg
-	}
-	return head
-}
-
-func newHitPrinter(w io.Writer, f *searchFlags) *hitPrinter {
-	p := &hitPrinter{w: w}
-	if file, ok := w.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		p.terminal = true
-	} else {
-		// Hits stream to a terminal line by line; to a pipe or file they
-		// are buffered (10,000 single writes cost more than the search).
-		p.buf = bufio.NewWriterSize(w, 64<<10)
-		p.w = p.buf
-	}
-	if f.json {
-		p.json = json.NewEncoder(p.w)
-		p.json.SetEscapeHTML(false)
-		p.terminal = false
-		return p
-	}
-	p.color = f.color == "always" || (f.color == "auto" && p.terminal)
-	if file, ok := w.(*os.File); ok && p.color && p.terminal {
-		// A classic Windows console shows colours only once asked to.
-		restore, vt := enableVT(file)
-		p.color, p.restore = vt, restore
-	}
-	return p
-}
-
-// flush writes out buffered hits and gives the console its mode back.
-func (p *hitPrinter) flush() error {
-	if p.restore != nil {
-		p.restore()
-		p.restore = nil
-	}
-	if p.buf != nil {
-		return p.buf.Flush()
-	}
-	return nil
-}
-
-const (
-	colorFile  = "\x1b[1;35m"
-	colorPlace = "\x1b[32m"
-	colorMatch = "\x1b[1;31m"
-	colorReset = "\x1b[0m"
-)
-
-func (p *hitPrinter) print(h search.Hit) error {
-	if p.json != nil {
-		jh := jsonHit{Hit: h}
-		if p.fresh != nil {
-			jh.Freshness = p.fresh.Check(h)
-		}
-		return p.json.Encode(jh)
-	}
-	if !p.terminal {
-		b := append(append(append(p.line[:0], h.Index...), '\\'), h.RelPath...)
-		b = append(append(b, '\t'), h.Label...)
-		b = append(append(b, '\t'), h.Kind...)
-		b = append(append(b, '\t'), search.FormatModified(h.Modified)...)
-		b = append(b, '\t')
-		b = append(appendDisplayLine(b, h, p.color), '\n')
-		p.line = b
-		_, err := p.w.Write(b)
-		return err
-	}
-	text := displayLine(h, p.color)
-	if h.Path() != p.lastFile {
-		p.lastFile = h.Path()
-		var f search.Freshness
-		if p.fresh != nil {
-			f = p.fresh.Check(h)
-		}
-		fmt.Fprintln(p.w, fileHeader(h, f, p.color))
-	}
-	label := h.Kind
-	if h.Label != "" {
-		label = h.Label + " " + h.Kind
-	}
-	if p.color {
-		label = colorPlace + label + colorReset
-	}
-	_, err := fmt.Fprintf(p.w, "  %s  %s\n", label, text)
-	return err
-}
-
-// displayWindow is how many characters of a long line the table shows.
-const displayWindow = 160
-
-// displayLine renders a hit's line for the table: TAB as │, U+2028 as ↵,
-// long lines cut around the first match, matches highlighted.
-func displayLine(h search.Hit, color bool) string {
-	return string(appendDisplayLine(nil, h, color))
-}
-
-// appendDisplayLine appends what displayLine returns to b (one buffer per
-// printer: 10,000 hits must not cost 10,000 builders).
-func appendDisplayLine(b []byte, h search.Hit, color bool) []byte {
-	text, ms := h.Text, h.Matches
-	start, end := 0, len(text)
-	if utf8.RuneCountInString(text) > displayWindow {
-		first := 0
-		if len(ms) > 0 {
-			first = ms[0][0]
-		}
-		start = backRunes(text, first, 40)
-		end = start
-		for n := 0; n < displayWindow && end < len(text); n++ {
-			_, size := utf8.DecodeRuneInString(text[end:])
-			end += size
-		}
-	}
-	if start > 0 {
-		b = append(b, "…"...)
-	}
-	pos := start
-	for _, m := range ms {
-		s, t := max(m[0], pos), min(m[1], end)
-		if s >= t {
-			continue
-		}
-		b = appendShown(b, text[pos:s])
-		if color {
-			b = append(b, colorMatch...)
-			b = appendShown(b, text[s:t])
-			b = append(b, colorReset...)
-		} else {
-			b = appendShown(b, text[s:t])
-		}
-		pos = t
-	}
-	if pos < end {
-		b = appendShown(b, text[pos:end])
-	}
-	if end < len(text) {
-		b = append(b, "…"...)
-	}
-	return b
-}
-
-// appendShown appends s with TAB shown as " │ " and U+2028 as ↵.
-func appendShown(b []byte, s string) []byte {
-	from := 0
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '\t':
-			b = append(append(b, s[from:i]...), " │ "...)
-			from = i + 1
-		case s[i] == 0xE2 && strings.HasPrefix(s[i:], "\u2028"):
-			b = append(append(b, s[from:i]...), "↵"...)
-			i += len("\u2028") - 1
-			from = i + 1
-		}
-	}
-	return append(b, s[from:]...)
-}
-
-// backRunes returns the byte offset n runes before off.
-func backRunes(s string, off, n int) int {
-	for ; n > 0 && off > 0; n-- {
-		_, size := utf8.DecodeLastRuneInString(s[:off])
-		off -= size
-	}
-	return off
 }

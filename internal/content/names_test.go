@@ -50,6 +50,12 @@ func TestFileName(t *testing.T) {
 		// The empty place (a nameless sheet of a damaged workbook).
 		{"", ".tsv"},
 		{"[図形]", "[shape].tsv"},
+		// A hidden sheet read on request (issue 31) and a visible sheet
+		// named like its label: two files.
+		{"原価[非表示]", "原価[非表示].tsv"},
+		{"原価[非表示][図形]", "原価[非表示][shape].tsv"},
+		{"原価[非表示][ヘッダー・フッター]", "原価[非表示][header_footer].tsv"},
+		{"原価（非表示）", "原価（非表示）.tsv"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.place, func(t *testing.T) {

@@ -22,6 +22,11 @@ type Options struct {
 	// OCR reads the text of images (ocr.go); nil: images are not read
 	// and image-only pages are only counted as before.
 	OCR *OCR
+	// HiddenSheets makes the workbook readers read hidden and very hidden
+	// sheets too, as places named HiddenSheetName (the root's setting
+	// hiddenSheets, issue 31). By default they are skipped, as tebunko
+	// skips them (reference/extraction.md §5: only visible worksheets).
+	HiddenSheets bool
 }
 
 // Limits against hostile files (reference/extraction.md §13).

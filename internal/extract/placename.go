@@ -23,6 +23,15 @@ const (
 	// presentation; a sheet's is <sheet>[ヘッダー・フッター].
 	PlaceHeaderFooter = ObjectHeaderFooter
 
+	// HiddenSheetSuffix ends the place of a hidden sheet read because
+	// the root asks for hidden sheets (Options.HiddenSheets, issue 31):
+	// `原価[非表示]`, its objects `原価[非表示][図形]`. Brackets cannot
+	// occur in an Excel sheet name, so the place can never be a visible
+	// sheet's (a sheet may well be named `原価（非表示）`), nor can its
+	// file (`原価[非表示].tsv`). Labels show it as HiddenSuffix:
+	// `[シート]原価（非表示）!B3`.
+	HiddenSheetSuffix = "[非表示]"
+
 	PagePrefix   = "ページ"
 	SlidePrefix  = "スライド"
 	HiddenSuffix = "（非表示）"
@@ -58,6 +67,9 @@ func AddPlace(r *Result, name string, lines []string) {
 		r.Places = append(r.Places, Place{Name: name, Lines: out})
 	}
 }
+
+// HiddenSheetName is the place of hidden sheet name: name[非表示].
+func HiddenSheetName(name string) string { return name + HiddenSheetSuffix }
 
 // SlideName is "スライドNNN", with "（非表示）" for a hidden slide.
 func SlideName(n int, hidden bool) string {

@@ -87,7 +87,13 @@ func (r *run) crawlAndDecide() error {
 	if err := r.recordRemovals(removed); err != nil {
 		return r.check(err)
 	}
-	return r.writeListAndJournal()
+	if err := r.writeListAndJournal(); err != nil {
+		return err
+	}
+	if err := r.recordHiddenSheets(scans); err != nil && r.noteFault(err) {
+		return r.fault
+	}
+	return nil
 }
 
 // crawlRoots crawls every root the run covers; the others are listed with
@@ -310,7 +316,7 @@ func (r *run) decideAll(scans []rootScan, retry bool, complete func(ingestlist.R
 			scope = append(scope, sc.root.Name+`\`+p)
 		}
 		plans[i] = plan.Decide(plan.Input{Root: sc.root, Crawl: sc.res, Prev: r.prev, Complete: complete,
-			RetryFailed: retry, Version: extract.Version, Scope: scope, Again: r.ocrAgain()})
+			RetryFailed: retry, Version: extract.Version, Scope: scope, Again: r.again()})
 	}
 	return plans
 }
@@ -335,7 +341,7 @@ func (r *run) logCounts(scans []rootScan, plans []*plan.Root) {
 			r.logf(Info, msgCloudOnly, c.CloudOnly)
 			r.sum.CloudOnly += c.CloudOnly
 		}
-		r.stats[sc.root.Name] = IndexRunStats{CloudOnly: c.CloudOnly}
+		r.stats[sc.root.Name] = IndexRunStats{CloudOnly: c.CloudOnly, HiddenSheets: r.stats[sc.root.Name].HiddenSheets}
 		if sc.res.Incomplete {
 			r.logf(Warn, msgScanError)
 		}

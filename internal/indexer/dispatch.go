@@ -264,7 +264,7 @@ func (r *run) dispatch(l *lanes) {
 		// the worker writes over its files (content.Trash).
 		r.trash.Reuse(j.stage)
 		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage,
-			ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size}
+			ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, HiddenSheets: r.hiddenSheetsOf(t.File.RelPath)}
 		l.load[slot]++
 		l.alone[slot] = t.Count > 0
 		l.inFlight++

@@ -122,12 +122,15 @@ func contentIndexes(ws *workspace.Workspace) []string {
 }
 
 // RunStats are per-index numbers of the last run that the ingest list does
-// not hold: work/store/run_stats.json, {"<index>": {"cloudOnly": N}}.
+// not hold: work/store/run_stats.json, {"<index>": {"cloudOnly": N,
+// "hiddenSheets": true}} (hiddenSheets: the root's setting its workbooks
+// were last read with, hiddensheets.go; absent when off).
 type RunStats map[string]IndexRunStats
 
 // IndexRunStats are one index's numbers of the last crawl.
 type IndexRunStats struct {
-	CloudOnly int `json:"cloudOnly"`
+	CloudOnly    int  `json:"cloudOnly"`
+	HiddenSheets bool `json:"hiddenSheets,omitempty"`
 }
 
 func runStatsPath(ws *workspace.Workspace) string {

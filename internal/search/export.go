@@ -14,20 +14,21 @@ import (
 // §8; the earlier name was 検索結果.txt).
 const ExportName = "search_results.txt"
 
-// WriteExport writes hits in the format of search_results.txt
-// (reference/search.md §8):
+// WriteExport writes hits in the format of search_results.txt, byte for
+// byte as reference/search.md §8 says (WriteText with no extra columns).
+func WriteExport(w io.Writer, word string, hits []Hit) error {
+	return WriteText(w, word, hits, nil)
+}
+
+// WriteText writes search_results.txt (reference/search.md §8):
 //
 //   - UTF-8 with BOM, CRLF line ends;
 //   - line 1: `【検索文字列　<word>】 <N> 件` (U+3000 after 検索文字列);
-//   - line 2: `ファイル名<TAB>場所<TAB>種別<TAB>行<TAB>更新日時`, then `<TAB>A<TAB>B…`
+//   - line 2: `ファイル名<TAB>場所<TAB>種別<TAB>行`, then `<TAB>A<TAB>B…`
 //     with as many column letters as the widest hit line has cells
 //     (counted as Excel splits them, see Fields);
 //   - one line per hit: `<index>\<path><TAB><place><TAB><kind><TAB><line
-//     number><TAB><modified><TAB><line>`, the place as PlaceLabel gives it
-//     (no cell); <modified> is the file's modification time as indexed
-//     (`2006/01/02 15:04:05`, local time; empty when unknown): fumibako's
-//     addition to the reference's columns (issue 18), so a paste into
-//     Excel puts sheet column A in column 6;
+//     number><TAB><line>`, the place as PlaceLabel gives it (no cell);
 //   - a file-name hit (KindFileName) has an empty place and line number
 //     and its path under the index as the line;
 //     Excel lines as stored with U+2028 turned back into LF (the cells that
@@ -44,38 +45,52 @@ const ExportName = "search_results.txt"
 // Example (→ is TAB):
 //
 //	【検索文字列　りんご】 3 件
-//	ファイル名→場所→種別→行→更新日時→A→B→C→D
-//	営業\2024\見積.xlsx→[シート]明細→セル→4→2024/04/01 09:30:00→→→りんご→10
-//	営業\報告.docx→3 ページ→本文→2→2024/03/28 17:02:11→りんごの出荷が増えた
-//	営業\メモ.txt→→本文→12→2024/01/09 08:00:00→りんご 10 箱
-func WriteExport(w io.Writer, word string, hits []Hit) error {
+//	ファイル名→場所→種別→行→A→B→C→D
+//	営業\2024\見積.xlsx→[シート]明細→セル→4→→→りんご→10
+//	営業\報告.docx→3 ページ→本文→2→りんごの出荷が増えた
+//	営業\メモ.txt→→本文→12→りんご 10 箱
+//
+// fresh, when not nil, opts into fumibako's two trailing columns (issue
+// 31): after the letter columns, every line padded to them, `更新日時`
+// (the file's modification time as indexed, FormatModified) and `状態`
+// (Freshness.Message: 削除されています, インデックス作成後に変更されています,
+// or empty). The reference's columns keep their places, so a paste into
+// Excel still puts sheet column A in column 5.
+func WriteText(w io.Writer, word string, hits []Hit, fresh func(Hit) Freshness) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("\uFEFF【検索文字列\u3000" + word + "】 " + strconv.Itoa(len(hits)) + " 件\r\n")
 	cols := 0
 	for _, h := range hits {
 		cols = max(cols, len(Fields(h.Text)))
 	}
-	bw.WriteString("ファイル名\t場所\t種別\t行\t更新日時")
+	bw.WriteString("ファイル名\t場所\t種別\t行")
 	for i := 0; i < cols; i++ {
 		bw.WriteString("\t" + ColumnName(i))
+	}
+	if fresh != nil {
+		bw.WriteString("\t更新日時\t状態")
 	}
 	bw.WriteString("\r\n")
 	for _, h := range hits {
 		bw.WriteString(SafeCell(h.Path()))
 		bw.WriteByte('\t')
 		if h.IsName() {
-			bw.WriteString("\t" + h.Kind + "\t\t" + FormatModified(h.Modified) + "\t" + SafeCell(h.Text) + "\r\n")
-			continue
+			bw.WriteString("\t" + h.Kind + "\t\t" + SafeCell(h.Text))
+		} else {
+			bw.WriteString(SafeCell(PlaceLabel(h.FileKind, h.Place)))
+			bw.WriteByte('\t')
+			bw.WriteString(h.Kind)
+			bw.WriteByte('\t')
+			bw.WriteString(strconv.Itoa(h.Row))
+			bw.WriteByte('\t')
+			bw.WriteString(exportLine(h))
 		}
-		bw.WriteString(SafeCell(PlaceLabel(h.FileKind, h.Place)))
-		bw.WriteByte('\t')
-		bw.WriteString(h.Kind)
-		bw.WriteByte('\t')
-		bw.WriteString(strconv.Itoa(h.Row))
-		bw.WriteByte('\t')
-		bw.WriteString(FormatModified(h.Modified))
-		bw.WriteByte('\t')
-		bw.WriteString(exportLine(h))
+		if fresh != nil {
+			for n := len(Fields(h.Text)); n < cols; n++ {
+				bw.WriteByte('\t')
+			}
+			bw.WriteString("\t" + FormatModified(h.Modified) + "\t" + fresh(h).Message())
+		}
 		bw.WriteString("\r\n")
 	}
 	if len(hits) > 0 {

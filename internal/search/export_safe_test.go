@@ -54,10 +54,10 @@ func TestIssue15ExportFormulas(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "\uFEFF【検索文字列\u3000りんご】 3 件\r\n" +
-		"ファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\tD\tE\r\n" +
-		"営業\\a.xlsx\t[シート]S\tセル\t1\t\t'=HYPERLINK(\"http://x\")\t-5\t\"'@SUM(1)\nx\"\t\"ok\"\tりんご\r\n" +
-		"営業\\b.docx\t1 ページ\t本文\t2\t\t'=cmd|' /C calc'!A0\t'+1+1\t\"\"\"q\"\"\"\tりんご\r\n" +
-		"'-営業\\c.txt\t\t本文\t3\t\tりんご\r\n" +
+		"ファイル名\t場所\t種別\t行\tA\tB\tC\tD\tE\r\n" +
+		"営業\\a.xlsx\t[シート]S\tセル\t1\t'=HYPERLINK(\"http://x\")\t-5\t\"'@SUM(1)\nx\"\t\"ok\"\tりんご\r\n" +
+		"営業\\b.docx\t1 ページ\t本文\t2\t'=cmd|' /C calc'!A0\t'+1+1\t\"\"\"q\"\"\"\tりんご\r\n" +
+		"'-営業\\c.txt\t\t本文\t3\tりんご\r\n" +
 		"\r\n"
 	if b.String() != want {
 		t.Errorf("WriteExport =\n%q\nwant\n%q", b.String(), want)

@@ -46,13 +46,28 @@ func (f Freshness) Message() string {
 	return ""
 }
 
-// SourcePath returns the OS path of a file of an index whose crawl root is
-// root: root + the path under it (`\` separated). "" when root is "".
+// SourcePath returns the OS path of a file of an index whose source folder
+// is root: root + the path under it (`\` separated), in the OS's own form
+// (issue 31). A Windows root (`C:\…`, `\\server\share\…`) recorded by a
+// received index keeps `\` on other systems too, so the path can still be
+// pasted where it means something. "" when root is "".
 func SourcePath(root, relPath string) string {
 	if root == "" {
 		return ""
 	}
+	if filepath.Separator != '\\' && windowsPath(root) {
+		return strings.TrimRight(root, `\`) + `\` + relPath
+	}
 	return filepath.Join(root, filepath.FromSlash(strings.ReplaceAll(relPath, `\`, "/")))
+}
+
+// windowsPath reports whether p is a drive (`C:\`) or UNC (`\\fs01\…`)
+// path.
+func windowsPath(p string) bool {
+	if strings.HasPrefix(p, `\\`) {
+		return true
+	}
+	return len(p) >= 3 && p[1] == ':' && p[2] == '\\' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
 }
 
 // CheckFile compares the file at path with its indexed time and size.

@@ -57,6 +57,11 @@ type Hit struct {
 	// it. CheckFile compares them with the file on disk.
 	Modified time.Time `json:"modified,omitzero"`
 	Size     int64     `json:"size"`
+	// FullPath is the file's path on this computer, in the OS's own form
+	// (`C:\営業\見積.xlsx`, `\\fs01\share\…`, `/srv/営業/…`): the index's
+	// source folder (Index.Source) joined with RelPath; absent when no
+	// source folder is known (issue 31). Run fills it.
+	FullPath string `json:"fullPath,omitempty"`
 }
 
 // KindFileName is the 種別 of a hit on the file's name (or its folders
@@ -177,12 +182,18 @@ const (
 // page `3 ページ（目安）` (ページ003（目安）), a slide `スライド 2`, a hidden
 // slide `スライド 2（非表示）`, a slide's notes `スライド 2`
 // (スライド002_ノート, kind ノート), text read by OCR `3 ページ（OCR）`
-// (ページ003（OCR）) and `2 ページ目の画像（OCR）` (画像002（OCR）), other places as they are
+// (ページ003（OCR）) and `2 ページ目の画像（OCR）` (画像002（OCR）), a hidden sheet
+// `[シート]原価（非表示）` (原価[非表示]), other places as they are
 // (`ヘッダー・フッター`, `脚注`, `画像（OCR）`), and "" for a text file.
 func PlaceLabel(fk extract.Kind, place string) string {
 	base, _ := splitKind(place)
 	switch fk {
 	case extract.KindExcel:
+		// A hidden sheet read on request (`原価[非表示]`, issue 31) is
+		// labelled as hidden slides are: `[シート]原価（非表示）`.
+		if name, ok := strings.CutSuffix(base, extract.HiddenSheetSuffix); ok {
+			return "[シート]" + sheetSpaces.Replace(name) + extract.HiddenSuffix
+		}
 		return "[シート]" + sheetSpaces.Replace(base)
 	case extract.KindText:
 		if base == extract.PlaceText {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/source"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -14,7 +15,9 @@ import (
 // the index folders under contentRoot that no root names, by name (an
 // index whose registration was lost or is unchecked and gone from the
 // settings; it is kept until the user removes it), except those the user
-// removed (settings' Removed), whose deletion is pending.
+// removed (settings' Removed), whose deletion is pending. Each carries its
+// source folder (source.Lookup), the one place that resolves it for the
+// hits' FullPath.
 func Indexes(contentRoot string, s *workspace.Settings) []Index {
 	var out []Index
 	seen := map[string]bool{}
@@ -34,6 +37,11 @@ func Indexes(contentRoot string, s *workspace.Settings) []Index {
 	sort.Strings(extra)
 	for _, n := range extra {
 		out = append(out, Index{Name: n})
+	}
+	for i := range out {
+		if f, ok := source.Lookup(contentRoot, s, out[i].Name); ok {
+			out[i].Source = f.Path
+		}
 	}
 	return out
 }

@@ -21,7 +21,7 @@ func TestIssue15Indexes(t *testing.T) {
 	s := &workspace.Settings{Roots: []workspace.Root{{Name: "経理", Path: "/srv/経理"}, {Name: "営業", Path: "/srv/営業"}}}
 	s.MarkRemoved(workspace.Root{Name: "削除予約"})
 	got := search.Indexes(content, s)
-	want := []search.Index{{Name: "経理", RootPath: "/srv/経理"}, {Name: "営業", RootPath: "/srv/営業"}, {Name: "残った"}}
+	want := []search.Index{{Name: "経理", RootPath: "/srv/経理", Source: "/srv/経理"}, {Name: "営業", RootPath: "/srv/営業", Source: "/srv/営業"}, {Name: "残った"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Indexes = %+v, want %+v", got, want)
 	}

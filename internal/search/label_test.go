@@ -24,6 +24,9 @@ func TestPlaceLabel(t *testing.T) {
 		{extract.KindExcel, "売上[図形]", "[シート]売上"},
 		{extract.KindExcel, "売上[コメント]", "[シート]売上"},
 		{extract.KindExcel, "売上[ヘッダー・フッター]", "[シート]売上"},
+		{extract.KindExcel, "原価[非表示]", "[シート]原価（非表示）"},
+		{extract.KindExcel, "原価[非表示][図形]", "[シート]原価（非表示）"},
+		{extract.KindExcel, "原価（非表示）", "[シート]原価（非表示）"}, // a visible sheet of that name
 		{extract.KindExcel, "売上[埋め込み2]", "[シート]売上"},
 		{extract.KindExcel, "4月\t売上\n表", "[シート]4月 売上 表"},
 		{extract.KindExcel, "ページ003", "[シート]ページ003"},

@@ -11,6 +11,9 @@ const (
 	// MsgCut is shown when the cap is reached (reference/gui.md §4.4,
 	// older wording); %s is the cap with thousands separators.
 	MsgCut = "%s 件を超えたため、ここで打ち切りました。この先のファイルは検索していないため、ワード・対象ファイル・検索対象で絞り込んでください。"
+	// MsgNoIndexYet is shown instead of searching when no index has been
+	// made yet (the web UI's empty result says the same; issue 31).
+	MsgNoIndexYet = "インデックスがありません。インデックス管理でフォルダを追加して、インデックスを作成してください。"
 	// MsgNotFound is shown for 0 hits (reference/gui.md §4.4).
 	MsgNotFound = "見つかりませんでした。"
 	// MsgDone is the counts line (reference/gui.md §4.4, older wording).

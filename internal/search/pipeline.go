@@ -11,12 +11,15 @@ import (
 // pipeline is one search: the walker sends each folder to search to the
 // workers (tasks) and, in search order, to the emitter (order).
 type pipeline struct {
-	ctx   context.Context
-	q     *Query
-	tasks chan *task
-	order chan *task
-	run   *runState
-	all   []*task // every task, for the statistics (the walker's until it returns)
+	ctx context.Context
+	q   *Query
+	// sources maps an index name to its source folder (Index.Source),
+	// from which the emitter fills Hit.FullPath.
+	sources map[string]string
+	tasks   chan *task
+	order   chan *task
+	run     *runState
+	all     []*task // every task, for the statistics (the walker's until it returns)
 }
 
 // walk enumerates the folders of the selected indexes into the tasks, in
@@ -122,6 +125,9 @@ func (p *pipeline) emitTask(t *task, st *Stats, last **Hit, emit func(Hit) bool)
 			st.Hits++
 			*last = h
 			next++
+			if src := p.sources[h.Index]; src != "" && h.FullPath == "" {
+				h.FullPath = SourcePath(src, h.RelPath)
+			}
 			if !emit(*h) {
 				return next, emitStopped
 			}

@@ -55,6 +55,9 @@ type Options struct {
 	// matches the words gives a file-name hit (KindFileName) before its
 	// content hits.
 	NoNames bool
+	// Dates keeps only files whose indexed modification time lies in the
+	// range (--since/--until, the web UI's 更新日時 boxes).
+	Dates DateRange
 }
 
 // Exclude is one left-out folder: with Subfolders the whole tree under

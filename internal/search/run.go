@@ -17,10 +17,15 @@ import (
 )
 
 // Index is one index to search: its name (the folder under the content
-// root) and the crawl root it was made from (settings).
+// root), the crawl root it was made from (settings) and its source folder.
 type Index struct {
 	Name     string
 	RootPath string
+	// Source is where the index's files are on this computer, looked up
+	// as reference/search.md §9 says (source.Lookup: source_folder.txt,
+	// the crawl root, indexSources); "" when unknown. Hits carry
+	// SourcePath(Source, RelPath) as FullPath.
+	Source string
 }
 
 // Stats describes one search (Zoekt's Stats; STYLE.md §6).
@@ -152,7 +157,11 @@ func Run(ctx context.Context, contentRoot string, indexes []Index, q *Query, emi
 	defer cancel()
 
 	workers := max(1, runtime.GOMAXPROCS(0))
-	p := &pipeline{ctx: ctx, q: q, tasks: make(chan *task, 4*workers), order: make(chan *task, 4*workers), run: &runState{}}
+	sources := map[string]string{}
+	for _, ix := range selected {
+		sources[ix.Name] = ix.Source
+	}
+	p := &pipeline{ctx: ctx, q: q, sources: sources, tasks: make(chan *task, 4*workers), order: make(chan *task, 4*workers), run: &runState{}}
 	var wg sync.WaitGroup
 	wg.Add(1 + workers)
 	go func() {

@@ -66,7 +66,7 @@ func (s *searcher) folder(t *task) {
 	pass := make([]bool, f.NumFiles())
 	any := false
 	for i := range pass {
-		pass[i] = s.fileOK(t, f.FileName(i))
+		pass[i] = s.fileOK(t, f.FileName(i)) && s.q.opts.Dates.Contains(f.FileInfo(i).ModTime)
 		any = any || pass[i]
 	}
 	if !any {
@@ -218,6 +218,15 @@ func (s *searcher) fileOK(t *task, name string) bool {
 	return true
 }
 
+// dateOK applies the date filter to file i of a part (Options.Dates).
+func (s *searcher) dateOK(pc *partCtx, i int) bool {
+	if s.q.opts.Dates.IsZero() {
+		return true
+	}
+	fi := pc.folderFile(i)
+	return fi < pc.f.NumFiles() && s.q.opts.Dates.Contains(pc.f.FileInfo(fi).ModTime)
+}
+
 // placeOK applies --no-shapes and --no-comments.
 func (s *searcher) placeOK(place string) bool {
 	if !s.q.opts.NoShapes && !s.q.opts.NoComments {
@@ -325,7 +334,7 @@ func (s *searcher) part(t *task, f *bodyindex.Folder, base int, p *bodyindex.Par
 		kinds: make([]extract.Kind, len(files)), relPath: make([]string, len(files))}
 	filtered := s.q.opts.NoShapes || s.q.opts.NoComments
 	for i, n := range files {
-		pc.fileOK[i] = s.fileOK(t, n)
+		pc.fileOK[i] = s.fileOK(t, n) && s.dateOK(pc, i)
 		pc.kinds[i], _ = extract.KindOf(n)
 		filtered = filtered || !pc.fileOK[i]
 	}

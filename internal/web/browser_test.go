@@ -313,7 +313,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.KeyEvent("c", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
 		waitJS(`document.getElementById('statusbar').textContent.includes('コピーしました')`))
 	clip := get(b, "clipboard", chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
-	if !strings.HasPrefix(clip, "【検索文字列\u3000"+xlsx.Token+"】 1 件\r\nファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\r\n営業\\") {
+	if !strings.HasPrefix(clip, "【検索文字列\u3000"+xlsx.Token+"】 1 件\r\nファイル名\t場所\t種別\t行\tA\tB\tC\r\n営業\\") {
 		t.Errorf("clipboard = %q", clip)
 	}
 
@@ -328,7 +328,7 @@ func TestBrowser(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if want := "\ufeff【検索文字列\u3000" + xlsx.Token + "】 1 件\r\nファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\r\n"; !strings.HasPrefix(string(exported), want) {
+	if want := "\ufeff【検索文字列\u3000" + xlsx.Token + "】 1 件\r\nファイル名\t場所\t種別\t行\tA\tB\tC\r\n"; !strings.HasPrefix(string(exported), want) {
 		t.Errorf("search_results.txt = %q", exported)
 	}
 

@@ -2,29 +2,21 @@ package web
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
-	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search"
 )
 
-// Export formats. search_results.txt is the reference's file
-// (search.WriteExport, reference/search.md §8). search_results.csv holds
-// the same hits for a spreadsheet: UTF-8 with BOM, CRLF, RFC 4180 quoting,
-// a header `ファイル名,場所,種別,行,セル,更新日時,サイズ,A,B,…` (更新日時 and サイズ: the
-// file as indexed, issue 18) and one row per hit whose
-// line is split into its cells (Excel cells unquoted, U+2028 as LF; other
-// lines at TAB). Every cell goes through search.SafeCell, so a cell that
-// would start a formula in Excel is text (a leading ').
+// Export formats: search_results.txt is the reference's file
+// (search.WriteExport, reference/search.md §8), search_results.csv the
+// same hits for a spreadsheet with each file's time, size and freshness
+// (search.WriteCSV): the writers the CLI's --export uses too.
 const (
-	exportCSVName = "search_results.csv"
 	// Export statuses (reference/search.md §8); the browser shows them.
 	msgExportedFiltered = "絞り込み後の %d 件を %s に出力しました"
 )
@@ -82,8 +74,8 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	case "", "txt":
 		err = search.WriteExport(&buf, q.Text, hits)
 	case "csv":
-		name = exportCSVName
-		err = writeCSV(&buf, hits)
+		name = search.CSVName
+		err = search.WriteCSV(&buf, hits, search.NewChecker(indexes).Check)
 	default:
 		writeError(w, http.StatusBadRequest, "web: unknown export format "+req.Format)
 		return
@@ -125,54 +117,4 @@ func localFilter(f string) func(search.Hit) bool {
 		}
 		return false
 	}
-}
-
-// lineCells splits a hit's line into its cells for the CSV.
-func lineCells(h search.Hit) []string {
-	var out []string
-	if h.FileKind == extract.KindExcel && h.Kind == "セル" {
-		for _, f := range search.Fields(h.Text) {
-			out = append(out, unquoteCell(h.Text[f[0]:f[1]]))
-		}
-		return out
-	}
-	for _, c := range strings.Split(h.Text, "\t") {
-		out = append(out, strings.ReplaceAll(c, "\u2028", "\n"))
-	}
-	return out
-}
-
-// writeCSV writes hits as search_results.csv (see the constants above).
-func writeCSV(w io.Writer, hits []search.Hit) error {
-	io.WriteString(w, "\uFEFF")
-	cw := csv.NewWriter(w)
-	cw.UseCRLF = true
-	cols := 0
-	cells := make([][]string, len(hits))
-	for i, h := range hits {
-		cells[i] = lineCells(h)
-		cols = max(cols, len(cells[i]))
-	}
-	head := []string{"ファイル名", "場所", "種別", "行", "セル", "更新日時", "サイズ"}
-	for i := 0; i < cols; i++ {
-		head = append(head, search.ColumnName(i))
-	}
-	cw.Write(head)
-	for i, h := range hits {
-		size := ""
-		if !h.Modified.IsZero() {
-			size = strconv.FormatInt(h.Size, 10)
-		}
-		rec := []string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, strconv.Itoa(h.Row), h.Cell, search.FormatModified(h.Modified), size}
-		if h.IsName() {
-			rec[1], rec[3] = "", ""
-		}
-		rec = append(rec, cells[i]...)
-		for j := range rec {
-			rec[j] = search.SafeCell(rec[j])
-		}
-		cw.Write(rec)
-	}
-	cw.Flush()
-	return cw.Error()
 }

@@ -35,6 +35,10 @@ type FolderView struct {
 	// OCRImages: the root's image files are read by OCR (issue 29;
 	// POST /api/folders/ocr switches it).
 	OCRImages bool `json:"ocrImages"`
+	// HiddenSheets: hidden sheets of the root's workbooks are indexed
+	// (issue 31; the index editor's checkbox, POST
+	// /api/folders/hidden).
+	HiddenSheets bool `json:"hiddenSheets"`
 	// Folder is ok, missing or checking (a network folder that did not
 	// answer in time).
 	Folder  string `json:"folder"`
@@ -138,7 +142,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 			fv.Ignored = ignored[workspace.FoldKey(root.Name)]
 		}
 		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
-		fv.OCRImages = root.OCRImages
+		fv.OCRImages, fv.HiddenSheets = root.OCRImages, root.HiddenSheets
 		fv.Last = dateTime(fv.Last)
 		switch {
 		case run.Running && fv.Enabled && runCovers(run, root.Name):
@@ -351,6 +355,22 @@ func (s *Server) handleFolderOCR(w http.ResponseWriter, r *http.Request) {
 	}
 	s.editSettings(w, func(st *workspace.Settings) (string, error) {
 		return "", st.SetOCRImages(req.Name, req.OCRImages)
+	})
+}
+
+// handleFolderHiddenSheets switches the reading of a root's hidden sheets
+// (issue 31): {"name": "営業", "hiddenSheets": true}. The next run reads
+// the root's workbooks again.
+func (s *Server) handleFolderHiddenSheets(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name         string
+		HiddenSheets bool
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.editSettings(w, func(st *workspace.Settings) (string, error) {
+		return "", st.SetHiddenSheets(req.Name, req.HiddenSheets)
 	})
 }
 

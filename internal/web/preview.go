@@ -91,7 +91,7 @@ func preview(lines, head []search.PlaceLine, total, col int, grid bool) PreviewV
 			cells = []string{cutText(l.Text)}
 		} else {
 			for _, f := range search.Fields(l.Text) {
-				cells = append(cells, cutText(unquoteCell(l.Text[f[0]:f[1]])))
+				cells = append(cells, cutText(search.UnquoteCell(l.Text[f[0]:f[1]])))
 			}
 		}
 		if l.Continued && len(cells) > 0 && !strings.HasSuffix(cells[len(cells)-1], "…") {
@@ -123,15 +123,6 @@ func preview(lines, head []search.PlaceLine, total, col int, grid bool) PreviewV
 			previewMaxCols, search.Thousands(v.TotalCols))
 	}
 	return v
-}
-
-// unquoteCell turns a stored Excel cell back into its text: a cell in
-// quotes loses them and its doubled quotes; U+2028 becomes a line break.
-func unquoteCell(c string) string {
-	if len(c) >= 2 && c[0] == '"' && c[len(c)-1] == '"' {
-		c = strings.ReplaceAll(c[1:len(c)-1], `""`, `"`)
-	}
-	return strings.ReplaceAll(c, "\u2028", "\n")
 }
 
 // cutText bounds a cell's text; the browser cuts the display further.

@@ -65,7 +65,9 @@ const flushEvery = 50 * time.Millisecond
 // exclude and excludeFiles (unchecked tree nodes: a folder's whole tree,
 // or only its own files; one parameter per path),
 // kinds (comma separated), indexes (one parameter per
-// name), folder, names (file-name filter), max.
+// name), folder, names (file-name filter), since and until (the 更新日時
+// range's first and last day, search.ParseDateRange, as the CLI's --since
+// and --until), max.
 func searchParams(v url.Values) (words []string, opt search.Options, err error) {
 	words = search.SplitWords(v.Get("q"))
 	on := func(k string) bool { return v.Get(k) == "1" || v.Get(k) == "true" }
@@ -88,6 +90,9 @@ func searchParams(v url.Values) (words []string, opt search.Options, err error) 
 	}
 	for _, p := range v["excludeFiles"] {
 		opt.Exclude = append(opt.Exclude, search.Exclude{Path: p})
+	}
+	if opt.Dates, err = search.ParseDateRange(v.Get("since"), v.Get("until")); err != nil {
+		return nil, opt, err
 	}
 	if m := v.Get("max"); m != "" {
 		if opt.Max, err = strconv.Atoi(m); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -40,6 +41,7 @@ type streamLine struct {
 	Cell       string
 	Text       string
 	Matches    [][2]int
+	FullPath   string
 	Hits       int
 	Files      int
 	Message    string
@@ -141,6 +143,10 @@ func TestSearchHitFields(t *testing.T) {
 	if len(h.Matches) != 1 || h.Text[h.Matches[0][0]:h.Matches[0][1]] != "りんご" {
 		t.Errorf("matches = %v", h.Matches)
 	}
+	// The file's full path, from the index's source folder (issue 31).
+	if want := filepath.Join(e.root, "2024", "見積.xlsx"); h.FullPath != want {
+		t.Errorf("fullPath = %q, want %q", h.FullPath, want)
+	}
 }
 
 func TestExport(t *testing.T) {
@@ -158,24 +164,24 @@ func TestExport(t *testing.T) {
 	}{
 		{"txt", "txt", "", "search_results.txt", "search_results.txt に出力しました（4 件）",
 			"\ufeff【検索文字列\u3000りんご】 4 件\r\n" +
-				"ファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\tD\r\n" +
-				"営業\\メモ.txt\t\t本文\t12\t\tりんご 10 箱\r\n" +
-				"営業\\報告.docx\t3 ページ\t本文\t2\t\tりんごの出荷が増えた\r\n" +
-				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\t\tりんご\t10\r\n" +
-				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
+				"ファイル名\t場所\t種別\t行\tA\tB\tC\tD\r\n" +
+				"営業\\メモ.txt\t\t本文\t12\tりんご 10 箱\r\n" +
+				"営業\\報告.docx\t3 ページ\t本文\t2\tりんごの出荷が増えた\r\n" +
+				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\tりんご\t10\r\n" +
+				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
 				"\r\n"},
 		{"txt filtered", "txt", "見積", "search_results.txt", "絞り込み後の 2 件を search_results.txt に出力しました",
 			"\ufeff【検索文字列\u3000りんご】 2 件\r\n" +
-				"ファイル名\t場所\t種別\t行\t更新日時\tA\tB\tC\tD\r\n" +
-				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\t\tりんご\t10\r\n" +
-				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
+				"ファイル名\t場所\t種別\t行\tA\tB\tC\tD\r\n" +
+				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t3\t\t\tりんご\t10\r\n" +
+				"営業\\2024\\見積.xlsx\t[シート]明細\tセル\t4\t\"改行\"\"あり\n\"\tりんご箱\r\n" +
 				"\r\n"},
 		{"csv", "csv", "", "search_results.csv", "search_results.csv に出力しました（4 件）",
-			"\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,A,B,C,D\r\n" +
-				"営業\\メモ.txt,,本文,12,,,,りんご 10 箱\r\n" +
-				"営業\\報告.docx,3 ページ,本文,2,,,,りんごの出荷が増えた\r\n" +
-				"営業\\2024\\見積.xlsx,[シート]明細,セル,3,C3,,,,,りんご,10\r\n" +
-				"営業\\2024\\見積.xlsx,[シート]明細,セル,4,B4,,,\"改行\"\"あり\r\n\",りんご箱\r\n"}, // encoding/csv writes CRLF inside a quoted cell too
+			"\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,状態,A,B,C,D\r\n" +
+				"営業\\メモ.txt,,本文,12,,,,削除されています,りんご 10 箱\r\n" + // the sample's files are not on disk
+				"営業\\報告.docx,3 ページ,本文,2,,,,削除されています,りんごの出荷が増えた\r\n" +
+				"営業\\2024\\見積.xlsx,[シート]明細,セル,3,C3,,,削除されています,,,りんご,10\r\n" +
+				"営業\\2024\\見積.xlsx,[シート]明細,セル,4,B4,,,削除されています,\"改行\"\"あり\r\n\",りんご箱\r\n"}, // encoding/csv writes CRLF inside a quoted cell too
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -293,5 +299,31 @@ func TestIndexes(t *testing.T) {
 	e.getJSON("/api/indexes", &got)
 	if strings.Join(got.Indexes, ",") != "営業" {
 		t.Errorf("indexes = %v", got.Indexes)
+	}
+}
+
+// TestIssue31SearchDates: since and until filter on the files' indexed
+// times with the CLI's rule (search.ParseDateRange); a file whose time is
+// unknown (the sample's) is left out by any bound; a bad day is refused.
+func TestIssue31SearchDates(t *testing.T) {
+	e := newEnv(t, "")
+	sampleIndex(e)
+	for _, tt := range []struct {
+		query string
+		hits  int
+	}{
+		{"q=りんご&since=", 4},
+		{"q=りんご&since=2000-01-01", 0},
+		{"q=りんご&until=2999/12/31", 0},
+	} {
+		lines := e.search(tt.query)
+		if last := lines[len(lines)-1]; last.Type != "done" || last.Hits != tt.hits {
+			t.Errorf("%s: last line %+v, want %d hits", tt.query, last, tt.hits)
+		}
+	}
+	resp := e.do(http.MethodGet, "/api/search?q=x&since=4月1日", "", nil)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "日付「4月1日」を読めません") {
+		t.Errorf("bad since: %d %s", resp.StatusCode, b)
 	}
 }

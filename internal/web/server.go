@@ -172,6 +172,7 @@ func (s *Server) routes() {
 		"/api/folders/rename":  s.handleFolderRename,
 		"/api/folders/enable":  s.handleFolderEnable,
 		"/api/folders/ocr":     s.handleFolderOCR,
+		"/api/folders/hidden":  s.handleFolderHiddenSheets,
 		"/api/folders/remove":  s.handleFolderRemove,
 		"/api/run/start":       s.handleRunStart,
 		"/api/run/confirm":     s.handleRunConfirm,

@@ -17,6 +17,9 @@ type Request struct {
 	// the TSVs, so the coordinator's swap needs no write of its own.
 	ModTime int64 `json:"mtime,omitempty"`
 	Size    int64 `json:"size,omitempty"`
+	// HiddenSheets: read hidden sheets too (the root's hiddenSheets,
+	// extract.Options.HiddenSheets; issue 31).
+	HiddenSheets bool `json:"hiddenSheets,omitempty"`
 }
 
 // Response is the worker's answer to one Request.

@@ -261,6 +261,17 @@ func (s *Settings) SetEnabled(name string, enabled bool) error {
 	return nil
 }
 
+// SetHiddenSheets switches the reading of hidden sheets under a root
+// (issue 31).
+func (s *Settings) SetHiddenSheets(name string, on bool) error {
+	_, i, ok := s.Root(name)
+	if !ok {
+		return refuse(msgNotFound, name)
+	}
+	s.Roots[i].HiddenSheets = on
+	return nil
+}
+
 // SetOCRImages switches the OCR of image files under a root (issue 29).
 func (s *Settings) SetOCRImages(name string, on bool) error {
 	_, i, ok := s.Root(name)

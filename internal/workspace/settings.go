@@ -23,6 +23,10 @@ type Root struct {
 	// root are read by OCR (issue 29); off by default, because photo
 	// folders are large.
 	OCRImages bool `json:"ocrImages,omitempty"`
+	// HiddenSheets: hidden sheets of the root's workbooks are indexed,
+	// labelled （非表示） (issue 31); off by default, as tebunko skips
+	// them. Switching it reads the root's workbooks again on the next run.
+	HiddenSheets bool `json:"hiddenSheets,omitempty"`
 }
 
 // IndexSource is the source folder of an index that is not a crawl root:

@@ -73,7 +73,7 @@ func readPackage(ctx context.Context, path string, opt extract.Options) (res *ex
 		return nil, ooxml.Failure(path, err)
 	}
 	defer p.Close()
-	res, err = readODF(ctx, p, lim)
+	res, err = readODF(ctx, p, lim, opt.HiddenSheets)
 	if err != nil {
 		return nil, failure(path, err)
 	}
@@ -91,7 +91,7 @@ func failure(path string, err error) error {
 
 // readODF reads an opened package: the manifest (encryption), styles.xml
 // (styles and master pages), then content.xml.
-func readODF(ctx context.Context, p *ooxml.Pkg, lim extract.Limits) (*extract.Result, error) {
+func readODF(ctx context.Context, p *ooxml.Pkg, lim extract.Limits, hiddenSheets bool) (*extract.Result, error) {
 	if p.Has("META-INF/manifest.xml") {
 		enc, err := encrypted(p, lim)
 		if err != nil {
@@ -105,6 +105,7 @@ func readODF(ctx context.Context, p *ooxml.Pkg, lim extract.Limits) (*extract.Re
 		return nil, fmt.Errorf("content.xml missing: %w", ErrNoContent)
 	}
 	w := newWalker(ctx)
+	w.hiddenSheets = hiddenSheets
 	w.pkg = p
 	if p.Has("styles.xml") {
 		if err := walkPart(p, "styles.xml", lim, w); err != nil {
@@ -177,6 +178,7 @@ func readFlat(ctx context.Context, path string, opt extract.Options) (res *extra
 		return nil, &extract.Error{Msg: extract.MsgTooLarge, Cause: fmt.Errorf("odf: %s: %d bytes over %d", filepath.Base(path), size, lim.ZipPartBytes)}
 	}
 	w := newWalker(ctx)
+	w.hiddenSheets = opt.HiddenSheets
 	if err := w.document(ooxml.NewDecoder(io.LimitReader(f, lim.ZipPartBytes), lim.XMLDepth)); err != nil {
 		return nil, failure(path, err)
 	}

@@ -273,5 +273,9 @@ func FuzzODF(f *testing.F) {
 			res, err := read(t, fixture.WriteTemp(t, name, data), name)
 			fixture.CheckNative(t, res, err)
 		}
+		// A spreadsheet with its hidden tables read too (issue 31).
+		p := fixture.WriteTemp(t, "h.fods", data)
+		res, err := extract.Extract(context.Background(), p, "h.fods", extract.Options{Scratch: t.TempDir(), HiddenSheets: true})
+		fixture.CheckNative(t, res, err)
 	})
 }

@@ -45,13 +45,17 @@ func (w *walker) sheetBody(d *ooxml.Decoder) error {
 				continue
 			}
 			st := w.styleOf("table", attr(t, nsTable, "style-name"))
+			name := attr(t, nsTable, "name")
 			if st != nil && st.hidden {
-				if err := d.Skip(); err != nil {
-					return err
+				if !w.hiddenSheets {
+					if err := d.Skip(); err != nil {
+						return err
+					}
+					continue
 				}
-				continue
+				name = extract.HiddenSheetName(name)
 			}
-			s := sheet.New(attr(t, nsTable, "name"), w.book.budget)
+			s := sheet.New(name, w.book.budget)
 			master := ""
 			if st != nil {
 				master = st.master

@@ -26,9 +26,12 @@ type walker struct {
 	deck  *deck
 	found bool // an office:body was read
 
-	pkg    *ooxml.Pkg // the package, for embedded charts; nil for a flat file
-	log    []string
-	charts *[]string // where charts go instead of their frame's lines (slides)
+	pkg *ooxml.Pkg // the package, for embedded charts; nil for a flat file
+	// hiddenSheets reads hidden tables as <sheet>[非表示]
+	// (extract.Options.HiddenSheets, issue 31).
+	hiddenSheets bool
+	log          []string
+	charts       *[]string // where charts go instead of their frame's lines (slides)
 }
 
 // style is what the readers need of one style:style.

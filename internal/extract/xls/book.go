@@ -26,6 +26,7 @@ var errXlsVersion = errors.New("extract: xls BIFF version not supported natively
 type boundSheet struct {
 	pos     uint32 // stream offset of the sheet's BOF
 	visible bool   // hsState 0
+	hidden  bool   // hsState 1 or 2, read all the same (ReadWorkbookWith)
 	dt      byte   // 0 worksheet or dialog, 1 macro, 2 chart, 6 VB module
 	name    string
 	used    bool
@@ -63,9 +64,23 @@ type book struct {
 // when the BOF version is unusual). Errors are those of the records;
 // sheet.ErrTooMuchText past the text budget.
 func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Result, error) {
+	return ReadWorkbookWith(ctx, r, biff5Name, false)
+}
+
+// ReadWorkbookWith is ReadWorkbook that, with hidden, reads the hidden and
+// very hidden sheets too, as places named extract.HiddenSheetName
+// (extract.Options.HiddenSheets, issue 31).
+func ReadWorkbookWith(ctx context.Context, r io.Reader, biff5Name, hidden bool) (*extract.Result, error) {
 	b := newBook(ctx, r)
 	if err := b.readGlobals(biff5Name); err != nil {
 		return nil, err
+	}
+	if hidden {
+		for i := range b.sheets {
+			if !b.sheets[i].visible {
+				b.sheets[i].visible, b.sheets[i].hidden = true, true
+			}
+		}
 	}
 	if b.old != 0 {
 		s := sheet.New(oldSheetName, b.budget)
@@ -95,7 +110,7 @@ func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Re
 	err := b.eachSubstream(func(i, dt int) (bool, error) {
 		switch {
 		case b.sheets[i].visible && b.sheets[i].dt == 0 && dt == biff.DtWorksheet:
-			s := sheet.New(b.sheets[i].name, b.budget)
+			s := sheet.New(b.sheets[i].placeName(), b.budget)
 			if err := b.readSheet(s); err != nil {
 				return true, fmt.Errorf("sheet %q: %w", s.Name, err)
 			}
@@ -103,7 +118,7 @@ func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Re
 		case b.sheets[i].visible && b.sheets[i].dt == 2 && dt == dtChart:
 			// A chart sheet: its chart text at A1 and its header/footer,
 			// as the .xlsx reader gives chart sheets.
-			s := sheet.New(b.sheets[i].name, b.budget)
+			s := sheet.New(b.sheets[i].placeName(), b.budget)
 			c, err := b.readChart(s)
 			if err != nil {
 				return true, fmt.Errorf("chart sheet %q: %w", s.Name, err)
@@ -131,6 +146,15 @@ func ReadWorkbook(ctx context.Context, r io.Reader, biff5Name bool) (*extract.Re
 		}
 	}
 	return res, nil
+}
+
+// placeName is the sheet's place: its name, or for a hidden sheet read on
+// request its name with extract.HiddenSheetSuffix.
+func (s boundSheet) placeName() string {
+	if s.hidden {
+		return extract.HiddenSheetName(s.name)
+	}
+	return s.name
 }
 
 // eachSubstream walks the substreams after the globals: for the BOF of

@@ -20,7 +20,8 @@ import (
 // later) or Book stream (BIFF5/BIFF7, Excel 5 and 95) of the compound file,
 // read record by record without LibreOffice. Places are those of the
 // .xlsx reader for the same workbook (internal/sheet/grid.go): every visible
-// worksheet in BoundSheet order (hsState hidden and very hidden skipped;
+// worksheet in BoundSheet order (hsState hidden and very hidden skipped,
+// or read as <sheet>[非表示] with Options.HiddenSheets;
 // macro and module sheets have no cells), its cell notes as
 // <sheet>[コメント], text boxes, shapes with text and charts (chart.go)
 // as <sheet>[図形], and its print header and footer as
@@ -101,7 +102,7 @@ func readXlsNative(ctx context.Context, path string, opt extract.Options) (res *
 	if err != nil {
 		return nil, extract.Corrupt(err)
 	}
-	res, err = ReadWorkbook(ctx, stream, strings.EqualFold(name, "Book"))
+	res, err = ReadWorkbookWith(ctx, stream, strings.EqualFold(name, "Book"), opt.HiddenSheets)
 	if err != nil {
 		return nil, failure(err)
 	}

@@ -20,7 +20,8 @@ import (
 // .xlsx reader for the same workbook (internal/sheet/grid.go):
 //
 //   - xl/workbook.bin: BrtBundleSh gives the sheets in order, with their
-//     visibility (hsState 1 hidden, 2 very hidden: skipped) and the
+//     visibility (hsState 1 hidden, 2 very hidden: skipped, or read as
+//     <sheet>[非表示] with Options.HiddenSheets) and the
 //     relationship to the sheet part; BrtWbProp the 1904 date system;
 //   - xl/sharedStrings.bin: BrtSSTItem (spilled to the scratch folder when
 //     big, as the .xlsx reader does);
@@ -67,7 +68,7 @@ func readXlsbNative(ctx context.Context, path string, opt extract.Options) (res 
 		return nil, failure(path, err)
 	}
 	defer p.Close()
-	res, err = readXlsbPackage(ctx, p, opt.Scratch)
+	res, err = readXlsbPackage(ctx, p, opt.Scratch, opt.HiddenSheets)
 	if err != nil {
 		return nil, failure(path, err)
 	}
@@ -102,7 +103,7 @@ type xlsbBook struct {
 	log      []string
 }
 
-func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Result, error) {
+func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string, hidden bool) (*extract.Result, error) {
 	b := &xlsbBook{ctx: ctx, p: p, styles: sheet.NewStyles(), sst: &xlStrings{}, budget: sheet.NewBudget()}
 	wb, err := mainPart(p)
 	if err != nil {
@@ -147,7 +148,7 @@ func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string) (*extrac
 			return nil, err
 		}
 		k := strings.ToLower(sh.name)
-		if sh.hidden || k == "" || used[k] {
+		if sh.hidden && !hidden || k == "" || used[k] {
 			continue
 		}
 		r, ok := rels[sh.rid]
@@ -159,7 +160,11 @@ func readXlsbPackage(ctx context.Context, p *ooxml.Pkg, scratch string) (*extrac
 			continue
 		}
 		used[k] = true
-		s := sheet.New(sh.name, b.budget)
+		name := sh.name
+		if sh.hidden {
+			name = extract.HiddenSheetName(name) // Options.HiddenSheets (issue 31)
+		}
+		s := sheet.New(name, b.budget)
 		// A chart sheet has no cells; its part still holds the header and
 		// footer, and its drawing the chart (at A1).
 		if err := b.readSheet(s, r.Target); err != nil {

@@ -24,7 +24,9 @@ import (
 //	<sheet>[コメント]          legacy and threaded comments (§5.5)
 //	<sheet>[ヘッダー・フッター] print header and footer (§5.6)
 //
-// Hidden and very hidden sheets are skipped; chart sheets yield only
+// Hidden and very hidden sheets are skipped, unless Options.HiddenSheets
+// asks for them: then their places are <sheet>[非表示], <sheet>[非表示][図形]
+// … (extract.HiddenSheetName); chart sheets yield only
 // [図形] and [ヘッダー・フッター]; dialog and macro sheets nothing.
 //
 // Display values are what a Japanese Excel shows (xlsx_numfmt*.go),
@@ -92,7 +94,7 @@ func readXlsx(ctx context.Context, path string, opt extract.Options) (res *extra
 		return nil, ooxml.Failure(path, err)
 	}
 	defer p.Close()
-	res, err = readBook(ctx, p, opt.Scratch)
+	res, err = readBook(ctx, p, opt.Scratch, opt.HiddenSheets)
 	if err != nil {
 		return nil, ooxml.Failure(path, err)
 	}
@@ -140,6 +142,7 @@ type xlBook struct {
 	sst      *xlStrings
 	styles   *sheet.Styles
 	log      []string
+	hidden   bool // read hidden sheets too (extract.Options.HiddenSheets)
 }
 
 // sheetPlaces are the places of one sheet before assembly.
@@ -149,11 +152,12 @@ type sheetPlaces struct {
 	shapes, comments, hf []string
 }
 
-func readBook(ctx context.Context, p *ooxml.Pkg, scratch string) (*extract.Result, error) {
+func readBook(ctx context.Context, p *ooxml.Pkg, scratch string, hidden bool) (*extract.Result, error) {
 	b, err := openBook(ctx, p, scratch)
 	if err != nil {
 		return nil, err
 	}
+	b.hidden = hidden
 	defer b.sst.close()
 	all, objectsFailed, err := b.readSheets()
 	if err != nil {
@@ -230,7 +234,8 @@ func (b *xlBook) readSheets() (all []sheetPlaces, objectsFailed bool, err error)
 		if err := b.ctx.Err(); err != nil {
 			return nil, false, err
 		}
-		if sh.state == "hidden" || sh.state == "veryHidden" || sh.name == "" || used[strings.ToLower(sh.name)] {
+		hiddenSheet := sh.state == "hidden" || sh.state == "veryHidden"
+		if hiddenSheet && !b.hidden || sh.name == "" || used[strings.ToLower(sh.name)] {
 			continue
 		}
 		r, ok := b.rels[sh.rid]
@@ -248,6 +253,9 @@ func (b *xlBook) readSheets() (all []sheetPlaces, objectsFailed bool, err error)
 		}
 		used[strings.ToLower(sh.name)] = true
 		sp.name = sh.name
+		if hiddenSheet {
+			sp.name = extract.HiddenSheetName(sh.name)
+		}
 		if chart {
 			sp.hf = b.chartSheetHeaderFooter(r.Target)
 		} else {

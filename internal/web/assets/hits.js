@@ -185,12 +185,12 @@ F.hits = (() => {
   function exportText(hits, query) {
     let cols = 0;
     for (const h of hits) cols = Math.max(cols, fields(enc.encode(h.text)).length);
-    const head = ['ファイル名', '場所', '種別', '行', '更新日時'];
+    const head = ['ファイル名', '場所', '種別', '行'];
     for (let i = 0; i < cols; i++) head.push(letters(i));
     const lines = [`【検索文字列\u3000${query}】 ${hits.length} 件`, head.join('\t')];
     for (const h of hits) {
-      if (isName(h)) lines.push([safeCell(h.file), '', h.kind, '', exportTime(h.modified), safeCell(h.text)].join('\t'));
-      else lines.push([safeCell(h.file), safeCell(h.placeLabel), h.kind, h.row, exportTime(h.modified), exportLine(h)].join('\t'));
+      if (isName(h)) lines.push([safeCell(h.file), '', h.kind, '', safeCell(h.text)].join('\t'));
+      else lines.push([safeCell(h.file), safeCell(h.placeLabel), h.kind, h.row, exportLine(h)].join('\t'));
     }
     return lines.join('\r\n') + '\r\n' + (hits.length ? '\r\n' : '');
   }
@@ -205,11 +205,6 @@ F.hits = (() => {
     if (!s) return null;
     const d = new Date(s);
     return isNaN(d) || d.getFullYear() < 1900 ? null : d;
-  }
-  function exportTime(s) {
-    const d = parseTime(s);
-    if (!d) return '';
-    return `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
   }
   // shownTime is the result list's date column: 2026/12/01 18:11.
   function shownTime(s) {

@@ -502,12 +502,24 @@ F.index = (() => {
       // The path edit: a moved folder or another drive letter; the index
       // stays and nothing is ingested again (issue 30).
       const pathInput = el('input', { type: 'text', id: 'rename-path', value: f.path });
+      // Hidden sheets (issue 31): off by default, as tebunko skips them.
+      const hidden = el('input', { type: 'checkbox', id: 'rename-hidden-sheets' });
+      hidden.checked = !!f.hiddenSheets;
       const err = el('div', { class: 'field-error', role: 'alert' });
       const ok = async () => {
         err.textContent = '';
         try {
-          const r = await F.postJSON('/api/folders/rename', { name: f.name, newName: input.value, path: pathInput.value === f.path ? '' : pathInput.value });
-          F.status(r.message);
+          const hiddenChanged = hidden.checked !== !!f.hiddenSheets;
+          let msg = '';
+          if (hiddenChanged) {
+            await F.post('/api/folders/hidden', { name: f.name, hiddenSheets: hidden.checked });
+            msg = `[${f.name}] の Excel ブックの非表示のシートを${hidden.checked ? '取り込みます' : '取り込みません'}（次のインデックス作成で Excel ブックを読み直します）。`;
+          }
+          if (!hiddenChanged || input.value !== f.name || pathInput.value !== f.path) {
+            const r = await F.postJSON('/api/folders/rename', { name: f.name, newName: input.value, path: pathInput.value === f.path ? '' : pathInput.value });
+            msg = msg ? r.message + ' ' + msg : r.message;
+          }
+          F.status(msg);
           close(true);
           refresh();
           if (F.search) F.search.reloadIndexes();
@@ -523,6 +535,8 @@ F.index = (() => {
         el('label', {}, 'インデックス名 ', input),
         el('label', {}, '元のフォルダ ', pathInput),
         el('p', { class: 'muted', text: 'フォルダを移したときは、場所を変えます（取り込み直しはしません）。' }),
+        el('label', {}, hidden, ' Excel の非表示のシートも取り込む'),
+        el('p', { class: 'muted', text: '既定では、作った人が見せていない計算用・作業用のシートは取り込みません。切り替えると、次のインデックス作成で Excel ブックを読み直します。結果では [シート]原価（非表示） のように示します。' }),
         err,
         el('div', { class: 'buttons' },
           el('button', { type: 'button', class: 'primary', id: 'rename-ok', text: '変更する', onclick: ok }),

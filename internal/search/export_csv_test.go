@@ -1,4 +1,4 @@
-package web
+package search_test
 
 import (
 	"bytes"
@@ -18,14 +18,14 @@ func TestIssue15CSVFormulas(t *testing.T) {
 		{Index: "=営業", RelPath: `c.txt`, FileKind: "text", Place: "本文", Kind: "本文", Row: 3, Text: "\u2028=1+1"},
 	}
 	var b bytes.Buffer
-	if err := writeCSV(&b, hits); err != nil {
+	if err := search.WriteCSV(&b, hits, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := "\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,A,B,C,D\r\n" +
-		"営業\\a.xlsx,[シート]S,セル,1,A1,,,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-5,\"'@SUM(1)\r\nx\",'+cmd|' /C calc'!A0\r\n" +
-		"営業\\b.docx,1 ページ,本文,2,,,,'=cmd|' /C calc'!A0,'-1+1,りんご\r\n" +
-		"'=営業\\c.txt,,本文,3,,,,\"\r\n=1+1\"\r\n"
+	want := "\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,状態,A,B,C,D\r\n" +
+		"営業\\a.xlsx,[シート]S,セル,1,A1,,,,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-5,\"'@SUM(1)\r\nx\",'+cmd|' /C calc'!A0\r\n" +
+		"営業\\b.docx,1 ページ,本文,2,,,,,'=cmd|' /C calc'!A0,'-1+1,りんご\r\n" +
+		"'=営業\\c.txt,,本文,3,,,,,\"\r\n=1+1\"\r\n"
 	if b.String() != want {
-		t.Errorf("writeCSV =\n%q\nwant\n%q", b.String(), want)
+		t.Errorf("WriteCSV =\n%q\nwant\n%q", b.String(), want)
 	}
 }
