@@ -58,9 +58,9 @@ func (e *env) explain(err error) (code int, lines []string) {
 		if usage.cmd == "" {
 			hint = msgSeeTopHelp
 		}
-		return exitUsage, []string{"fumibako: " + usage.msg, hint}
+		return exitUsage, []string{fmt.Sprintf(msgErrorHead, usage.msg), hint}
 	case errors.As(err, &query):
-		return exitUsage, []string{query.Msg}
+		return exitUsage, []string{fmt.Sprintf(msgErrorHead, query.Msg), fmt.Sprintf(msgSeeHelp, "search")}
 	case errors.As(err, &src):
 		lines = []string{fmt.Sprintf(msgErrorHead, src.Msg)}
 		switch src.Kind {

@@ -116,7 +116,7 @@ func (r *run) crawlRoots() ([]rootScan, error) {
 			scans = append(scans, rootScan{root: root, kind: "フォルダなし"})
 			continue
 		}
-		r.logf(Info, "  [%s] %s", root.Name, root.Path)
+		r.logf(Info, "  「%s」 %s", root.Name, root.Path)
 		for _, s := range res.Skipped {
 			r.logf(Warn, msgSkippedItem, s.Path, s.Reason)
 		}

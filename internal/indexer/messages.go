@@ -10,14 +10,14 @@ const (
 
 // Fatal messages (reference/indexing.md §17.1).
 const (
-	MsgNoRoots      = "クロール対象フォルダがありません。画面でクロール対象フォルダを追加してください。"
-	MsgNoEnabled    = "チェックの付いたクロール対象フォルダがありません。画面で取り込むフォルダにチェックを付けてください。"
-	msgRootLost     = "クロール対象フォルダが見つからなくなったため、インデックス作成を中止しました: %s（残り %d 件は未取り込みのまま残しました。フォルダを使えるようにしてから、もう一度取り込んでください）"
-	msgRootNotNamed = "  [%s] %s … 今回は取り込むインデックスに選ばれていないため取り込みません（インデックスはそのまま残します）"
-	msgOnlySkipped  = "  [%s] は取り込めません: %s"
-	msgRootDisabled = "  [%s] %s … 取り込み対象外のため取り込みません（インデックスはそのまま残します）"
-	msgRootMissing  = "  [%s] %s … フォルダが見つからないため取り込みません"
-	msgRootCounts   = "  [%s] 対象ファイル %d 件（取り込み済み %d 件 / 新規 %d 件 / 更新あり %d 件 / 前回未完了 %d 件 / 前回失敗 %d 件）"
+	MsgNoRoots      = "インデックスがありません。画面でフォルダを追加してください。"
+	MsgNoEnabled    = "チェックの付いたインデックスがありません。画面で取り込むインデックスにチェックを付けてください。"
+	msgRootLost     = "元のフォルダが見つからなくなったため、インデックス作成を中止しました: %s（残り %d 件は未取り込みのまま残しました。フォルダを使えるようにしてから、もう一度取り込んでください）"
+	msgRootNotNamed = "  「%s」 %s … 今回は取り込むインデックスに選ばれていないため取り込みません（インデックスはそのまま残します）。"
+	msgOnlySkipped  = "  「%s」は取り込めません: %s"
+	msgRootDisabled = "  「%s」 %s … 取り込み対象外のため取り込みません（インデックスはそのまま残します）。"
+	msgRootMissing  = "  「%s」 %s … フォルダが見つからないため取り込みません。"
+	msgRootCounts   = "  「%s」対象ファイル %d 件（取り込み済み %d 件 / 新規 %d 件 / 更新あり %d 件 / 前回未完了 %d 件 / 前回失敗 %d 件）"
 	msgRootLostIdx  = " / インデックスが無い・壊れている %d 件"
 	msgLostIndex    = "    インデックスが無くなった・壊れている %d 件は取り込み直します。（インデックスのファイルを直接削除した・中身の無いファイルが残っている）"
 	msgDeleted      = "    元ファイルが無くなった %d 件は、インデックスから除きます。"
@@ -43,11 +43,11 @@ const (
 	// an older format (or damaged) is being converted; each one is then
 	// logged with bodyindex.MsgRebuilt.
 	msgRebuilding    = "古い形式のインデックスを新しい形式に変換しています（ファイルは取り込み直しません）…"
-	msgSummaryFailed = "    インデックス [%s] の検索用の要約を書き込めませんでした（検索は遅くなりますが、結果は変わりません）: %v"
-	msgDroppedIndex  = "クロール対象から削除されたフォルダ（%s）のインデックスを削除しました。"
-	msgOrphanKept    = "クロール対象フォルダに無いインデックス [%s]（%s）は削除せずに残しました（検索できます）。クロール対象に戻すには fumibako folder restore、削除するには fumibako folder remove %s を実行してください。"
+	msgSummaryFailed = "    インデックス「%s」の検索用の要約を書き込めませんでした（検索は遅くなりますが、結果は変わりません）: %v"
+	msgDroppedIndex  = "登録を外したフォルダ（%s）のインデックスを削除しました。"
+	msgOrphanKept    = "登録されていないインデックス「%s」（%s）は削除せずに残しました（検索できます）。登録を戻すには fumibako folder restore、削除するには fumibako folder remove %s を実行してください。"
 	msgOrphanNoPath  = "元のフォルダは不明"
-	msgSourceFile    = "    インデックス [%s] の source_folder.txt を書けませんでした: %v"
+	msgSourceFile    = "    インデックス「%s」の source_folder.txt を書けませんでした: %v"
 	msgRejected      = "取り込み一覧の %d 行は、インデックス名・パスが正しくないため読み飛ばしました。"
 	msgListStop      = "。インデックス作成を中止しました（取り込み一覧はそのまま残しています）。一覧を直してタブ区切りのテキストとして保存し直すか、fumibako index --reset-list で今の一覧を別の名前で残して最初から取り込み直してください。"
 	msgListReset     = "読み取れない取り込み一覧を %s に移し、最初から取り込み直します。"

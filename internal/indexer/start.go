@@ -265,7 +265,7 @@ func (r *run) freeRemoved() {
 	for _, rm := range r.toFree {
 		dir := filepath.Join(r.ws.ContentRoot(), rm.Name)
 		if err := bodyindex.RemoveIndexTree(dir); err != nil {
-			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", rm.Name, err)
+			r.logf(Warn, "    インデックス「%s」を削除できませんでした: %v", rm.Name, err)
 			continue
 		}
 		bodyindex.RemoveSummary(r.ws.ContentRoot(), rm.Name)

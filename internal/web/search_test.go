@@ -93,8 +93,8 @@ func TestSearchStream(t *testing.T) {
 		{"width and case", url.Values{"q": {"ﾘﾝｺﾞ"}}, nil, "見つかりませんでした。"},
 		{"regex", url.Values{"q": {"^りんご"}, "regex": {"1"}}, []string{`メモ.txt|12 行目|本文|12`, `報告.docx|3 ページ|本文|2`}, ""},
 		{"bad regex", url.Values{"q": {"(りんご"}, "regex": {"1"}}, nil, "正規表現として不正です"},
-		{"empty", url.Values{"q": {"  "}}, nil, "検索する文字列を入力してください。"},
-		{"unknown index", url.Values{"q": {"りんご"}, "indexes": {"経理"}}, nil, "インデックス [経理] はありません。"},
+		{"empty", url.Values{"q": {"  "}}, nil, "検索するワードを入力してください。"},
+		{"unknown index", url.Values{"q": {"りんご"}, "indexes": {"経理"}}, nil, "インデックス「経理」はありません。"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,15 +25,15 @@ func refuse(format string, a ...any) error {
 // Messages of the folder commands (reference/gui.md §2.4 where it gives one).
 const (
 	msgNameEmpty   = "インデックス名を入力してください。"
-	msgNameIllegal = "インデックス名 [%s] は使えません（\\ / : * ? \" < > | や制御文字、最後の . や空白、CON・PRN・AUX・NUL・COM1～9・LPT1～9 は使えません。255 文字まで）。"
-	msgNameTaken   = "インデックス名 [%s] は既に使われています。"
-	msgNotFound    = "インデックス [%s] はありません。"
+	msgNameIllegal = "インデックス名「%s」は使えません（\\ / : * ? \" < > | や制御文字、最後の . や空白、CON・PRN・AUX・NUL・COM1～9・LPT1～9 は使えません。255 文字まで）。"
+	msgNameTaken   = "インデックス名「%s」は既に使われています。"
+	msgNotFound    = "インデックス「%s」はありません。"
 	msgNoPath      = "元のフォルダを指定してください。"
 	msgPathMissing = "フォルダが見つかりません: %s"
 	msgPathAbsent  = "フォルダが今は見つかりません: %s（登録はしました。ネットワークのフォルダなら、つながっているときのインデックス作成で取り込みます。つながるまでは取り込まずに飛ばします）"
 	msgNotFolder   = "フォルダではありません: %s"
-	msgRegistered  = "「%s」のインデックス [%s] が既にあります。"
-	msgNested      = "「%s」は、登録済みのインデックス [%s]（%s）と重なるため登録できません（登録済みのフォルダの中のフォルダや、それを含むフォルダは登録できません）。"
+	msgRegistered  = "「%s」のインデックス「%s」が既にあります。"
+	msgNested      = "「%s」は、登録済みのインデックス「%s」（%s）と重なるため登録できません（登録済みのフォルダの中のフォルダや、それを含むフォルダは登録できません）。"
 	msgInWorkspace = "「%s」は、ワークスペース（%s）を含むか、その中にあるため登録できません（fumibako が作ったファイルを取り込まないため）。"
 )
 
