@@ -20,6 +20,7 @@ import (
 //     fatalMark, the indexer's log line) spell ＜エラー＞; no Japanese
 //     text starts with "fumibako: ";
 //   - names and values in 「」: no [%s], no ASCII quotes or %q around them;
+//   - no Office package part (word/document.xml) named to the user;
 //   - a sentence ends with 。: a text whose last word is a verb's end
 //     (ます, ません, した, ください, です), bare or before a closing
 //     （…）, lacks its full stop.
@@ -28,9 +29,13 @@ import (
 func TestMessageVoice(t *testing.T) {
 	bracketed := regexp.MustCompile(`\[%[a-z]\]|"%[a-z]"|'%[a-z]'|%q|"[^"\s]*[\p{Han}\p{Hiragana}\p{Katakana}][^"]*"`)
 	sentenceEnd := regexp.MustCompile(`(ます|ません|ました|ませんでした|ください|です|でした)(（[^（）]*(（[^（）]*）[^（）]*)*）)?$`)
+	packagePart := regexp.MustCompile(`[a-z]+/[a-zA-Z0-9]+\.xml`)
 	texts := japaneseTexts(t)
 	for _, tx := range texts {
 		s, where := tx.text, tx.where
+		if m := packagePart.FindString(s); m != "" {
+			t.Errorf("%s: %q names a package part %s (say what is missing, the part goes to the English cause)", where, s, m)
+		}
 		if voiceAllowed[s] != "" || voiceAllowedFiles[tx.path] != "" {
 			continue
 		}

@@ -38,6 +38,9 @@ type PlanRow struct {
 type Answer struct {
 	Proceed     bool
 	RetryFailed bool
+	// TimedOut: nobody answered within the wait (reference/indexing.md
+	// §5.3 step 15: 60 minutes); the run is declined with its own line.
+	TimedOut bool
 }
 
 // crawlAndDecide crawls every enabled root, decides the targets, asks for
@@ -71,6 +74,11 @@ func (r *run) crawlAndDecide() error {
 	if r.opt.Confirm != nil {
 		ans := r.opt.Confirm(append(planRows(scans, plans), r.freeRows()...))
 		if !ans.Proceed {
+			if ans.TimedOut {
+				r.logf(Warn, msgConfirmTimedOut)
+			} else {
+				r.logf(Warn, msgDeclined)
+			}
 			return r.cancel(scans, plans)
 		}
 		if ans.RetryFailed != retry {
@@ -429,7 +437,6 @@ func (r *run) cancel(scans []rootScan, plans []*plan.Root) error {
 		}
 		r.keepRows(rm.Name)
 	}
-	r.logf(Warn, "画面で取りやめたため、取り込みません。（取り込み一覧は前回のままです）")
 	if err := r.recordRemovals(removed); err != nil {
 		return r.check(err)
 	}
