@@ -296,7 +296,8 @@ func (r *run) indexedFiles(folder string) map[string]int {
 		fs, err = r.opt.Body.Files(dir)
 	}
 	if err != nil {
-		r.logf(Warn, "    本文インデックスを読めないため、このフォルダのファイルを取り込み直します: %s（%v）", folder, err)
+		r.logf(Warn, "    インデックスを読めないため、このフォルダのファイルを取り込み直します: %s", folder)
+		r.logDetail(err.Error()) // the English cause, in indexing_log.txt only
 	}
 	files := map[string]int{}
 	for name, n := range fs {
