@@ -147,6 +147,9 @@ func (r *run) takePlans(scans []rootScan, plans []*plan.Root) []journal.Removal 
 		for _, row := range append(p.Removed, p.CloudDropped...) {
 			removed = append(removed, journal.Removal{RelPath: row.RelPath, Folder: content.FolderOf(row.RelPath)})
 		}
+		for _, row := range p.Removed {
+			r.finished(row.RelPath, OutcomeRemoved, "")
+		}
 		for _, t := range p.Targets {
 			t.Row += len(r.rows)
 			r.targets = append(r.targets, t)

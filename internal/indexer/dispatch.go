@@ -52,7 +52,12 @@ func (r *run) ingest() {
 		workers = total
 	}
 	r.logf(Info, "")
-	r.logf(Info, msgStart, total, workers, worker.DurationText(r.opt.FileTimeout))
+	if workers > 1 {
+		r.logf(Info, msgStart, total, workers)
+	} else {
+		r.logf(Info, msgStartOne, total)
+	}
+	r.logf(Info, msgStartTimeout, worker.DurationText(r.opt.FileTimeout))
 	l := r.startLanes(workers)
 	defer l.close()
 

@@ -32,18 +32,22 @@ const (
 	// (reference/indexing.md §5.3 step 15, older wording: インデックス作成).
 	msgDeclined        = "画面で取りやめたため、取り込みません。（取り込み一覧は前回のままです）"
 	msgConfirmTimedOut = "画面からの返事が 60 分ありませんでした。インデックス作成を取りやめます。"
-	msgStart           = "%d 件のファイルを取り込みます。（%d 個のプロセスで並べて取り込みます。1ファイルの取り込みに %s以上かかった場合は、そのファイルを失敗として次のファイルへ進みます）"
-	msgFileHead        = "[%d/%d] %s"
-	msgTSVCount        = "    取り込みました（%d か所）。"
-	msgFileFailed      = "    取り込みに失敗しました: %s"
-	msgDetail          = "    詳細（英語）: %s"
-	msgSwapFailed      = "インデックスのファイルを置けませんでした"
-	msgPostponed       = "    取り込まずに残しました（次のインデックス作成で取り込みます）: %s"
-	msgVanished        = "    元のファイルが無くなったため、取り込まずに一覧から除きます。（移動・削除・名前変更された）"
-	msgStopping        = "中止の要求を受けたため、インデックス作成を中止します。（残り %d 件は次回取り込みします）"
-	msgPublishFail     = "    インデックスをまとめられませんでした（次のインデックス作成でまとめ直します）: %s"
-	msgLeftOut         = "    本文インデックスに入れられなかったファイルは次のインデックス作成で取り込み直します: %s（%s）"
-	msgLeftovers       = "集約ファイルに入れていないインデックス（%d フォルダ）をまとめています…"
+	// The start of the ingest phase, in lines that fit 80 columns (issue
+	// 32: one line of 165 columns, and 並べて with one process).
+	msgStart        = "%d 件のファイルを取り込みます（%d 個のプロセスで並べて取り込みます）。"
+	msgStartOne     = "%d 件のファイルを取り込みます。"
+	msgStartTimeout = "1 ファイルに %s以上かかったときは、そのファイルを失敗として次へ進みます。"
+	msgFileHead     = "[%d/%d] %s"
+	msgTSVCount     = "    取り込みました（%d か所）。"
+	msgFileFailed   = "    取り込みに失敗しました: %s"
+	msgDetail       = "    詳細（英語）: %s"
+	msgSwapFailed   = "インデックスのファイルを置けませんでした"
+	msgPostponed    = "    取り込まずに残しました（次のインデックス作成で取り込みます）: %s"
+	msgVanished     = "    元のファイルが無くなったため、取り込まずに一覧から除きます。（移動・削除・名前変更された）"
+	msgStopping     = "中止の要求を受けたため、インデックス作成を中止します。（残り %d 件は次回取り込みします）"
+	msgPublishFail  = "    インデックスをまとめられませんでした（次のインデックス作成でまとめ直します）: %s"
+	msgLeftOut      = "    本文インデックスに入れられなかったファイルは次のインデックス作成で取り込み直します: %s（%s）"
+	msgLeftovers    = "集約ファイルに入れていないインデックス（%d フォルダ）をまとめています…"
 	// msgRebuilding: the first folder of the run whose body index is of
 	// an older format (or damaged) is being converted; each one is then
 	// logged with bodyindex.MsgRebuilt.
