@@ -23,7 +23,7 @@ func TestVocabulary(t *testing.T) {
 	cliOnly := regexp.MustCompile(`画面|チェック`)
 	// The indexer's texts for the web UI's screen; the CLI prints its own
 	// (checkOnly), so they may speak of the screen.
-	screenTexts := map[string]bool{"MsgNoRoots": true, "MsgNoEnabled": true}
+	screenTexts := map[string]bool{"MsgNoRoots": true, "MsgNoEnabled": true, "msgDeclined": true, "msgConfirmTimedOut": true}
 	for _, tc := range []struct {
 		path string
 		cli  bool // printed by the CLI
