@@ -45,3 +45,14 @@ func TestIssue32ExportToFolder(t *testing.T) {
 		t.Errorf("export to a folder: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestIssue32FolderSuggestion: a folder command naming an index that is
+// not registered suggests the nearest registered name.
+func TestIssue32FolderSuggestion(t *testing.T) {
+	f := newFixture(t)
+	f.mustRun("folder", "add", f.root, "--name", "営業部")
+	_, errOut, code := f.run("folder", "disable", "営業")
+	if code != 1 || !strings.Contains(errOut, "＜エラー＞ インデックス「営業」はありません。「営業部」のことですか？") {
+		t.Errorf("folder disable 営業: exit %d\n%s", code, errOut)
+	}
+}

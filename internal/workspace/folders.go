@@ -13,6 +13,11 @@ import (
 type FolderError struct {
 	Msg   string
 	Cause error
+	// Missing is the index name the operation named that is not
+	// registered, and Known the registered ones, so that the CLI can
+	// suggest the nearest (issue 32).
+	Missing string
+	Known   []string
 }
 
 func (e *FolderError) Error() string { return e.Msg }
@@ -20,6 +25,15 @@ func (e *FolderError) Unwrap() error { return e.Cause }
 
 func refuse(format string, a ...any) error {
 	return &FolderError{Msg: fmt.Sprintf(format, a...)}
+}
+
+// notFound refuses an operation on an index name that is not registered.
+func (s *Settings) notFound(name string) error {
+	known := make([]string, 0, len(s.Roots))
+	for _, r := range s.Roots {
+		known = append(known, r.Name)
+	}
+	return &FolderError{Msg: fmt.Sprintf(msgNotFound, name), Missing: name, Known: known}
 }
 
 // Messages of the folder commands (reference/gui.md §2.4 where it gives one).
@@ -227,7 +241,7 @@ func (s *Settings) IsRemoved(name string) bool {
 func (s *Settings) RenameRoot(oldName, newName string) error {
 	_, i, ok := s.Root(oldName)
 	if !ok {
-		return refuse(msgNotFound, oldName)
+		return s.notFound(oldName)
 	}
 	taken := func(n string) bool {
 		_, j, ok := s.Root(n)
@@ -254,7 +268,7 @@ func (s *Settings) RenameRoot(oldName, newName string) error {
 func (s *Settings) SetEnabled(name string, enabled bool) error {
 	_, i, ok := s.Root(name)
 	if !ok {
-		return refuse(msgNotFound, name)
+		return s.notFound(name)
 	}
 	v := enabled
 	s.Roots[i].Enabled = &v
@@ -265,7 +279,7 @@ func (s *Settings) SetEnabled(name string, enabled bool) error {
 func (s *Settings) SetOCRImages(name string, on bool) error {
 	_, i, ok := s.Root(name)
 	if !ok {
-		return refuse(msgNotFound, name)
+		return s.notFound(name)
 	}
 	s.Roots[i].OCRImages = on
 	return nil
@@ -277,7 +291,7 @@ func (s *Settings) SetOCRImages(name string, on bool) error {
 func (s *Settings) RemoveRoot(name string) (Root, error) {
 	r, i, ok := s.Root(name)
 	if !ok {
-		return Root{}, refuse(msgNotFound, name)
+		return Root{}, s.notFound(name)
 	}
 	s.Roots = append(s.Roots[:i:i], s.Roots[i+1:]...)
 	s.MarkRemoved(r)
