@@ -3,7 +3,9 @@
 # formats need.
 GO ?= go
 BIN := bin/fumibako
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The release version: v0.N.M from a v0.N.M tag (git describe), with
+# -<n>-g<hash> after it, v0.0.0-<n>-g<hash> without one (tools/dist).
+VERSION ?= $(shell $(GO) run ./tools/dist -print-version 2>/dev/null || echo v0.0.0-dev)
 
 .PHONY: build demo test race check setup cross bench clean dist test-windows setup-windows
 
@@ -14,7 +16,8 @@ build:
 	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/fumibako
 
 # dist: dist/fumibako-<version>-windows-amd64.zip and the Linux and macOS
-# archives, each with the executable and README.ja.txt (tools/dist).
+# archives, each with the executable and README.ja.txt made from
+# README.ja.md (tools/dist).
 dist:
 	$(GO) run ./tools/dist -version $(VERSION) -out dist
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // command is one row of the command table: a command ("search") or a
@@ -174,33 +176,27 @@ func valueHint(f *flag.Flag) string {
 
 // nearFlag reports whether name, typed after a single dash, looks like a
 // mistyped flag rather than a word: ASCII letters, digits and dashes only,
-// and within a couple of edits of a flag's name.
+// and near a flag's name by the one suggestion rule (textfold.Nearest).
 func nearFlag(fs *flag.FlagSet, name string) bool {
 	for _, r := range name {
 		if r > unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') {
 			return false
 		}
 	}
-	_, d := nearest(fs, name)
-	return d <= editBudget(name)
+	_, ok := textfold.Nearest(name, flagNames(fs))
+	return ok
 }
 
-func editBudget(name string) int { return max(1, min(2, len(name)/3)) }
-
-// nearest returns the flag name closest to name and its edit distance.
-func nearest(fs *flag.FlagSet, name string) (string, int) {
-	best, bestD := "", 1<<30
-	fs.VisitAll(func(f *flag.Flag) {
-		if d := editDistance(strings.ToLower(name), f.Name); d < bestD || d == bestD && f.Name < best {
-			best, bestD = f.Name, d
-		}
-	})
-	return best, bestD
+// flagNames lists the names of fs's flags, the candidates of a suggestion.
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return names
 }
 
 func unknownFlag(c *command, fs *flag.FlagSet, arg, name string) error {
 	msg := fmt.Sprintf(msgUnknownFlag, arg)
-	if best, d := nearest(fs, name); best != "" && d <= max(2, len(name)/3) {
+	if best, ok := textfold.Nearest(name, flagNames(fs)); ok {
 		msg += fmt.Sprintf(msgDidYouMean, "--"+best)
 	}
 	if c.words && !strings.HasPrefix(arg, "--") {
@@ -209,39 +205,34 @@ func unknownFlag(c *command, fs *flag.FlagSet, arg, name string) error {
 	return usagef(c.name, "%s", msg)
 }
 
-// editDistance is the Levenshtein distance of two ASCII strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // nearestCommand returns the command name closest to name, or "".
 func nearestCommand(name string) string {
-	best, bestD := "", 1<<30
+	var names []string
 	for _, c := range topCommands() {
-		if d := editDistance(name, c.name); d < bestD {
-			best, bestD = c.name, d
-		}
+		names = append(names, c.name)
 	}
-	if bestD <= max(2, len(name)/3) {
-		return best
+	best, _ := textfold.Nearest(name, names)
+	return best
+}
+
+// unknownIndex is the usage error of cmd for an index name that is not
+// registered: the registered names, and the nearest one if any.
+func unknownIndex(cmd, name string, names []string) error {
+	msg := fmt.Sprintf(msgUnknownIndex, name, strings.Join(names, "、"))
+	if near, ok := textfold.Nearest(name, names); ok {
+		msg += fmt.Sprintf(msgDidYouMean, near)
 	}
-	return ""
+	return usagef(cmd, "%s", msg)
+}
+
+// nearestSub returns the subcommand of group closest to name, or "".
+func nearestSub(group, name string) string {
+	var names []string
+	for _, c := range subcommands(group) {
+		names = append(names, strings.TrimPrefix(c.name, group+" "))
+	}
+	best, _ := textfold.Nearest(name, names)
+	return best
 }
 
 // flagPlaceholder is the value's name in help (`フォルダ` from the usage

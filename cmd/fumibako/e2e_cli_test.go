@@ -75,8 +75,8 @@ func TestCommandLineErrors(t *testing.T) {
 		stdout string // wanted in stdout
 		stderr string // wanted in stderr
 	}{
-		{"mistyped flag", []string{"search", "--regx", "見積"}, 2, "", "「--regx」というオプションはありません。--regex のことですか？"},
-		{"mistyped single-dash flag", []string{"search", "見積", "-regx"}, 2, "", "「regx」を含む行を除くときは --not regx と書いてください。"},
+		{"mistyped flag", []string{"search", "--regx", "見積"}, 2, "", "「--regx」というオプションはありません。「--regex」のことですか？"},
+		{"mistyped single-dash flag", []string{"search", "見積", "-regx"}, 2, "", "「regx」を含む行を除くときは「--not regx」と書いてください。"},
 		{"search help is not a search", []string{"search", "--help"}, 0, "使い方: fumibako search", ""},
 		{"help among words", []string{"search", "見積", "-h"}, 0, "使い方: fumibako search", ""},
 		{"-- searches --help", []string{"search", "--", "--help"}, 0, "見積 --help の説明", ""},
@@ -84,25 +84,29 @@ func TestCommandLineErrors(t *testing.T) {
 		{"-help is help", []string{"search", "見積", "-help"}, 0, "使い方: fumibako search", ""},
 		{"ASCII exclusion", []string{"search", "見積", "-draft"}, 0, "見積 --help の説明", ""},
 		{"--not", []string{"search", "見積", "--not", "説明"}, 0, "下書きの見積", ""},
-		{"unknown flag elsewhere", []string{"status", "--jsn"}, 2, "", "「--jsn」というオプションはありません。--json のことですか？"},
+		{"unknown flag elsewhere", []string{"status", "--jsn"}, 2, "", "「--jsn」というオプションはありません。「--json」のことですか？"},
 		{"unknown flag on a subcommand", []string{"folder", "list", "--name", "x"}, 2, "", "「--name」というオプションはありません。"},
 		{"unknown command", []string{"serch", "見積"}, 2, "", "「serch」というコマンドはありません。「search」のことですか？"},
-		{"unknown subcommand", []string{"folder", "lst"}, 2, "", "fumibako: folder に「lst」というサブコマンドはありません。"},
-		{"no subcommand", []string{"folder"}, 2, "", "fumibako: folder のあとにサブコマンドを指定してください。"},
-		{"missing value", []string{"search", "見積", "--max"}, 2, "", "--max のあとに件数を指定してください。"},
-		{"bad number", []string{"index", "--workers", "many"}, 2, "", "--workers の値「many」は使えません（整数を指定してください）。"},
-		{"bad duration", []string{"index", "--file-timeout", "10"}, 2, "", "--file-timeout の値「10」は使えません（時間を 10m、90s、1h30m のように指定してください）。"},
-		{"bad color", []string{"search", "見積", "--color", "red"}, 2, "", "--color の値「red」は使えません"},
-		{"too many arguments", []string{"folder", "rename", "a", "b", "c"}, 2, "", "引数が多すぎます: c"},
+		{"unknown subcommand", []string{"folder", "lst"}, 2, "", "＜エラー＞ 「folder」に「lst」というサブコマンドはありません。「list」のことですか？"},
+		{"no subcommand", []string{"folder"}, 2, "", "＜エラー＞ 「folder」のあとにサブコマンドを指定してください。"},
+		{"missing value", []string{"search", "見積", "--max"}, 2, "", "「--max」のあとに件数を指定してください。"},
+		{"bad number", []string{"index", "--workers", "many"}, 2, "", "「--workers」の値「many」は使えません（整数を指定してください）。"},
+		{"bad duration", []string{"index", "--file-timeout", "10"}, 2, "", "「--file-timeout」の値「10」は使えません（時間を 10m、90s、1h30m のように指定してください）。"},
+		{"bad color", []string{"search", "見積", "--color", "red"}, 2, "", "「--color」の値「red」は使えません"},
+		{"too many arguments", []string{"folder", "rename", "a", "b", "c"}, 2, "", "引数が多すぎます（「c」は使いません）。"},
 		{"too few arguments", []string{"folder", "add"}, 2, "", "引数が足りません。"},
-		{"regex error at the end", []string{"search", "--regex", "(見積"}, 2, "", "正規表現として不正です（1 語目「(見積」の終わり: 閉じかっこ ) が足りません）"},
+		{"mistyped subcommand", []string{"folder", "ad", "x"}, 2, "", "「folder」に「ad」というサブコマンドはありません。「add」のことですか？"},
+		{"poor flag gets no suggestion", []string{"search", "x", "--foo"}, 2, "", "＜エラー＞ 「--foo」というオプションはありません。\n"},
+		{"mistyped kind", []string{"search", "見積", "--kind", "exel"}, 2, "", "＜エラー＞ 種類「exel」はありません（excel・word・powerpoint・pdf・text・image から選んでください）。「excel」のことですか？\n"},
+		{"mistyped index", []string{"search", "見積", "--index", "営"}, 2, "", "＜エラー＞ インデックス「営」はありません。「営業」のことですか？\n"},
+		{"regex error at the end", []string{"search", "--regex", "(見積"}, 2, "", "正規表現として不正です（1 番目のワード「(見積」の終わり: 閉じかっこ ) が足りません）。"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := f.run(tc.args...)
 			if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
 				t.Errorf("fumibako %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(tc.args, " "), code, tc.code, out, errOut)
 			}
-			if strings.HasPrefix(errOut, "fumibako: ") && !strings.Contains(errOut, "--help」で使い方を表示します") && !strings.Contains(errOut, "「fumibako help」") {
+			if tc.code == 2 && !strings.HasPrefix(errOut, "＜エラー＞ ") && !strings.Contains(errOut, "\n＜エラー＞ ") || tc.code == 2 && !strings.Contains(errOut, "--help」で使い方を表示します") && !strings.Contains(errOut, "「fumibako help」") {
 				t.Errorf("no hint to the help: %q", errOut)
 			}
 		})
@@ -129,16 +133,16 @@ func TestExitCodes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"index: no folder registered", nil, []string{"index"}, 1, "＜エラー＞ クロール対象フォルダが登録されていません。fumibako folder add フォルダ で登録してください。"},
+		{"index: no folder registered", nil, []string{"index"}, 1, "＜エラー＞ インデックスが登録されていません。fumibako folder add フォルダ で登録してください。"},
 		{"folder add", nil, []string{"folder", "add", f.root}, 0, ""},
 		{"folder refused", nil, []string{"folder", "rename", "無い", "x"}, 1, "＜エラー＞ "},
 		{"index: done", nil, []string{"index"}, 0, ""},
 		{"search: hits", nil, []string{"search", "りんご"}, 0, "該当 1 件"},
 		{"search: no hits", nil, []string{"search", "みかん"}, 1, "見つかりませんでした。"},
-		{"search: bad query", nil, []string{"search", "-りんご"}, 2, "除外する語（-語）のほかに、探す語を入力してください。"},
+		{"search: bad query", nil, []string{"search", "-りんご"}, 2, "除外するワード（-ワード）のほかに、探すワードを入力してください。"},
 		{"search: workspace cannot be opened", nil, []string{"--workspace", filepath.Join(notDir, "ws"), "search", "りんご"}, 1, "＜エラー＞ ワークスペース「" + filepath.Join(notDir, "ws") + "」を開けませんでした"},
 		{"status: workspace cannot be opened", nil, []string{"status", "--workspace", filepath.Join(notDir, "ws")}, 1, "を開けませんでした"},
-		{"index: all 対象外", func() { f.mustRun("folder", "disable", "営業") }, []string{"index"}, 1, "取り込み対象のクロール対象フォルダがありません。fumibako folder enable インデックス名 で取り込み対象にしてください。"},
+		{"index: all 対象外", func() { f.mustRun("folder", "disable", "営業") }, []string{"index"}, 1, "取り込み対象のインデックスがありません。fumibako folder enable インデックス名 で取り込み対象にしてください。"},
 		{"usage", nil, []string{"status", "extra"}, 2, "引数が多すぎます"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,7 +153,7 @@ func TestExitCodes(t *testing.T) {
 			if code != tc.code || !strings.Contains(errOut, tc.stderr) {
 				t.Errorf("fumibako %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(tc.args, " "), code, tc.code, out, errOut)
 			}
-			if strings.Contains(errOut, "fumibako: ") && tc.code != 2 {
+			if strings.Contains(errOut, "fumibako: ") || errOut != "" && !strings.HasPrefix(errOut, "＜エラー＞ ") && tc.code != 0 && !strings.Contains(tc.stderr, "見つかりませんでした") {
 				t.Errorf("English-style error: %q", errOut)
 			}
 		})
@@ -176,8 +180,8 @@ func TestSearchFolderAndExport(t *testing.T) {
 		{"営業/2024/見積", 0, "2024", "2025"},
 		{filepath.Join(f.root, "2024"), 0, "2024", "2025"},
 		{f.root, 0, "2025", ""},
-		{filepath.Join(filepath.Dir(f.root), "よそ"), 2, "は登録されているクロール対象フォルダの中にありません", ""},
-		{"経理", 2, "インデックス [経理] はありません（登録されているインデックス: 営業。", ""},
+		{filepath.Join(filepath.Dir(f.root), "よそ"), 2, "は登録されている元のフォルダの中にありません", ""},
+		{"経理", 2, "インデックス「経理」はありません（登録されているインデックス: 営業。", ""},
 		{`営業\2023`, 2, `「営業\2023」にあたるフォルダもファイルもありません`, ""},
 	} {
 		out, errOut, code := f.run("search", "りんご", "--folder", tc.folder)

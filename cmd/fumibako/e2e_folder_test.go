@@ -80,7 +80,7 @@ func TestFolderCommands(t *testing.T) {
 		t.Errorf("broken settings files: %v", matches)
 	}
 	_, errOut, code := f.run("index")
-	if code != 1 || !strings.Contains(errOut, "クロール対象フォルダが登録されていません。") {
+	if code != 1 || !strings.Contains(errOut, "インデックスが登録されていません。") {
 		t.Errorf("index without roots: exit %d, %q", code, errOut)
 	}
 }

@@ -131,7 +131,7 @@ func TestIndexChanges(t *testing.T) {
 	}
 	f.mustRun("folder", "disable", "経理")
 	_, errOut, code := f.run("index")
-	if code != 1 || !strings.Contains(errOut, "取り込み対象のクロール対象フォルダがありません。") {
+	if code != 1 || !strings.Contains(errOut, "取り込み対象のインデックスがありません。") {
 		t.Errorf("no checked root: exit %d, %q", code, errOut)
 	}
 	f.mustRun("folder", "enable", "営業")
@@ -295,7 +295,7 @@ func TestIndexOnly(t *testing.T) {
 	f.write("new.txt", "新しいりんご\n")
 	os.WriteFile(filepath.Join(other, "b.txt"), []byte("経理のみかん\n"), 0o644)
 	out := f.mustRun("index", "--only", "経理")
-	if !strings.Contains(out, "[営業] "+f.root+" … 今回は取り込むインデックスに選ばれていないため取り込みません（インデックスはそのまま残します）") {
+	if !strings.Contains(out, "「営業」 "+f.root+" … 今回は取り込むインデックスに選ばれていないため取り込みません（インデックスはそのまま残します）") {
 		t.Errorf("the other root is not logged as left alone:\n%s", out)
 	}
 	if _, ok := f.list().Lookup(`営業\new.txt`); ok {
@@ -317,9 +317,9 @@ func TestIndexOnly(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"index", "--only", "どこにもない"}, 2, "インデックス [どこにもない] はありません（登録されているインデックス: 営業、経理。一覧は fumibako folder list で表示します）。"},
-		{[]string{"index", "--only", "営業", "--only", "どこにもない"}, 2, "インデックス [どこにもない] はありません"},
-		{[]string{"index", "--only", "経理"}, 1, "インデックス [経理] は取り込み対象から外れています。fumibako folder enable 経理 で取り込み対象にしてから実行してください。"},
+		{[]string{"index", "--only", "どこにもない"}, 2, "インデックス「どこにもない」はありません（登録されているインデックス: 営業、経理。一覧は fumibako folder list で表示します）。"},
+		{[]string{"index", "--only", "営業", "--only", "どこにもない"}, 2, "インデックス「どこにもない」はありません"},
+		{[]string{"index", "--only", "経理"}, 1, "インデックス「経理」は取り込み対象から外れています。fumibako folder enable 経理 で取り込み対象にしてから実行してください。"},
 	} {
 		out, errOut, code := f.run(tc.args...)
 		if code != tc.code || strings.Count(out+errOut, tc.msg) != 1 || strings.Contains(out+errOut, "画面") {

@@ -22,7 +22,7 @@ func TestIssue15BrokenSettingsKeepsIndex(t *testing.T) {
 	settings := filepath.Join(f.ws, "settings.json")
 	os.WriteFile(settings, []byte(`{"targetFolders": [{"name": "営業", "pa`), 0o644) // cut
 	_, errOut, code := f.run("index")
-	if code != 1 || !strings.Contains(errOut, "クロール対象フォルダが登録されていません。") {
+	if code != 1 || !strings.Contains(errOut, "インデックスが登録されていません。") {
 		t.Fatalf("index: exit %d %q", code, errOut)
 	}
 	out, errOut, code := f.run("search", "りんご")
@@ -34,7 +34,7 @@ func TestIssue15BrokenSettingsKeepsIndex(t *testing.T) {
 		t.Errorf("folder list does not show the kept index:\n%s", out)
 	}
 	out = f.mustRun("folder", "add", f.root)
-	if !strings.Contains(out, "[営業]") {
+	if !strings.Contains(out, "「営業」") {
 		t.Fatalf("re-added folder did not get its old name:\n%s", out)
 	}
 	out = f.mustRun("index")
@@ -60,7 +60,7 @@ func TestIssue15BrokenSettingsRecovered(t *testing.T) {
 	broken := strings.Replace(string(data), "\n}", "\n  \"workers\": 2\n  \"fileTimeoutMinutes\": 5\n}", 1)
 	os.WriteFile(settings, []byte(broken), 0o644)
 	out := f.mustRun("index")
-	if !strings.Contains(out, "読み取れたクロール対象フォルダ 2 件（営業、経理）を戻して起動しました。") ||
+	if !strings.Contains(out, "読み取れたインデックスの登録 2 件（営業、経理）を戻して起動しました。") ||
 		!strings.Contains(out, "行目") || !strings.Contains(out, "取り込みが必要なファイルはありません。") {
 		t.Errorf("index after a broken settings file:\n%s", out)
 	}
@@ -92,7 +92,7 @@ func TestIssue15LostRootKeptAndRestored(t *testing.T) {
 	os.WriteFile(settings, []byte(`{"targetFolders": [{"name": "経理", "path": "`+other+`"}]}`), 0o644)
 	out := f.mustRun("index")
 	content := filepath.Join(f.ws, "work", "store", "content", "営業")
-	if strings.Contains(out, "削除しました") || !strings.Contains(out, "[営業]") || !strings.Contains(out, "削除せずに残しました") {
+	if strings.Contains(out, "削除しました") || !strings.Contains(out, "「営業」") || !strings.Contains(out, "削除せずに残しました") {
 		t.Errorf("index with a lost root:\n%s", out)
 	}
 	if _, err := os.Stat(content); err != nil {
@@ -105,11 +105,11 @@ func TestIssue15LostRootKeptAndRestored(t *testing.T) {
 		t.Errorf("kept index not searched:\n%s", out)
 	}
 	out = f.mustRun("folder", "restore", "--list")
-	if !strings.Contains(out, "戻せるクロール対象フォルダ: [営業] "+f.root) {
+	if !strings.Contains(out, "戻せるインデックス: 「営業」 "+f.root) {
 		t.Errorf("folder restore --list:\n%s", out)
 	}
 	out = f.mustRun("folder", "restore")
-	if !strings.Contains(out, "クロール対象フォルダを戻しました: [営業] "+f.root) {
+	if !strings.Contains(out, "インデックスを戻しました: 「営業」 "+f.root) {
 		t.Errorf("folder restore:\n%s", out)
 	}
 	if out = f.mustRun("index"); !strings.Contains(out, "取り込みが必要なファイルはありません。") {
@@ -121,7 +121,7 @@ func TestIssue15LostRootKeptAndRestored(t *testing.T) {
 	os.WriteFile(settings, []byte(`{"targetFolders": [{"name": "経理", "path": "`+other+`"}]}`), 0o644)
 	f.mustRun("folder", "remove", "営業")
 	out = f.mustRun("index")
-	if !strings.Contains(out, "クロール対象から削除されたフォルダ（"+f.root+"）のインデックスを削除しました。") {
+	if !strings.Contains(out, "登録を外したフォルダ（"+f.root+"）のインデックスを削除しました。") {
 		t.Errorf("explicit remove did not delete:\n%s", out)
 	}
 	if _, err := os.Stat(content); !os.IsNotExist(err) {

@@ -134,7 +134,7 @@ func TestIssue36SettingsRace(t *testing.T) {
 			out, errOut, code := cli("folder", "add", p)
 			bad(who, out+errOut)
 			switch {
-			case code == 0 && strings.Contains(out, "クロール対象フォルダを追加しました"):
+			case code == 0 && strings.Contains(out, "インデックスを追加しました"):
 				log.add(p, who)
 			case code == 0:
 				log.problem("%s: exit 0 without the added message: %q %q", who, out, errOut)

@@ -152,7 +152,7 @@ func TestImportCrashBetweenSteps(t *testing.T) {
 				t.Fatalf("import with crash point %s: exit %d\n%s", point, code, errOut)
 			}
 			out := f.mustRun("--workspace", ws, "index")
-			if !strings.Contains(out, "前回中断したインポート（インデックス [受領]）を最後まで行いました。") {
+			if !strings.Contains(out, "前回中断したインポート（インデックス「受領」）を最後まで行いました。") {
 				t.Errorf("the run does not say it finished the import:\n%s", out)
 			}
 			if !importState(t, f, ws, "受領", rows, want) {

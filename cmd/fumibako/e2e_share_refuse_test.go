@@ -123,7 +123,7 @@ func TestImportRefusals(t *testing.T) {
 		{"manifest over 64 MB", bigManifest, "目録（fumibako-index.json）が大きすぎるため取り込めません", nil},
 		{"newer format", newer, "新しい版の fumibako（9.9.9）で作られたため取り込めません（形式の版 2。", nil},
 		{"not ours", editManifest(t, good, func(m map[string]any) { m["format"] = "tebunko-index" }), "fumibako のインデックスの zip ファイルではありません", nil},
-		{"bad name", good, "インデックス名 [a|b] は使えません", []string{"--name", "a|b"}},
+		{"bad name", good, "インデックス名「a|b」は使えません", []string{"--name", "a|b"}},
 		{"no space", good, "作業フォルダのディスクの空きが足りないため取り込めません（必要: 1.0 GB、空き: 10 MB。", []string{"--env", "FUMIBAKO_TEST_FREE_SPACE=10485760"}},
 	}
 	for _, c := range cases {

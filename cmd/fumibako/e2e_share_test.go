@@ -80,7 +80,7 @@ func indexedFixture(t *testing.T, n int) (*fixture, []testcorpus.File, string) {
 	f.mustRun("index", "--workers", "2")
 	zipPath := filepath.Join(t.TempDir(), "営業.zip")
 	out := f.mustRun("export", "営業", "--out", zipPath)
-	if !strings.Contains(out, "インデックス [営業] を") {
+	if !strings.Contains(out, "インデックス「営業」を") {
 		t.Fatalf("export said %q", out)
 	}
 	return f, files, zipPath
@@ -117,7 +117,7 @@ func TestExportImportEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
 	}
-	if !strings.Contains(out, "インデックス [受領] を取り込みました") {
+	if !strings.Contains(out, "インデックス「受領」を取り込みました") {
 		t.Errorf("import said %q", out)
 	}
 	// Every hit, in the same places.
@@ -183,19 +183,19 @@ func TestImportNameClash(t *testing.T) {
 	// Into the same workspace: the name is a crawl root's.
 	before := wsFiles(t, f.ws)
 	_, errOut, code := f.run("import", zipPath)
-	if code != 1 || !strings.Contains(errOut, "インデックス [営業] は既にあります。") || !strings.Contains(errOut, "--name") {
+	if code != 1 || !strings.Contains(errOut, "インデックス「営業」は既にあります。") || !strings.Contains(errOut, "--name") {
 		t.Errorf("clash: exit %d\n%s", code, errOut)
 	}
 	if !mapsEqual(before, wsFiles(t, f.ws)) {
 		t.Errorf("a refused import wrote to the workspace")
 	}
 	_, errOut, code = f.run("import", zipPath, "--overwrite")
-	if code != 1 || !strings.Contains(errOut, "クロール対象フォルダのインデックスのため、上書きできません") {
+	if code != 1 || !strings.Contains(errOut, "登録されているインデックスのため、上書きできません") {
 		t.Errorf("overwrite of a root: exit %d\n%s", code, errOut)
 	}
 	f.mustRun("import", zipPath, "--name", "営業の写し")
 	_, errOut, code = f.run("import", zipPath, "--name", "営業の写し")
-	if code != 1 || !strings.Contains(errOut, "インデックス [営業の写し] は既にあります。") {
+	if code != 1 || !strings.Contains(errOut, "インデックス「営業の写し」は既にあります。") {
 		t.Errorf("second import: exit %d\n%s", code, errOut)
 	}
 	out := f.mustRun("import", zipPath, "--name", "営業の写し", "--overwrite")
@@ -270,7 +270,7 @@ func TestExportRefusals(t *testing.T) {
 	}
 	os.RemoveAll(pending)
 	_, errOut, code = f.run("export", "無い", "--out", out)
-	if code != 1 || !strings.Contains(errOut, "インデックス [無い] はありません。") {
+	if code != 1 || !strings.Contains(errOut, "インデックス「無い」はありません。") {
 		t.Errorf("export of no index: exit %d\n%s", code, errOut)
 	}
 	if _, err := os.Stat(out); err == nil {

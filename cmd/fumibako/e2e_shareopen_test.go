@@ -45,7 +45,7 @@ func TestSharedIndexOpensWhereItsFilesLive(t *testing.T) {
 		t.Fatalf("opened %v before the folder was confirmed", opened(rec))
 	}
 	out := f.mustRun("--workspace", ws2, "folder", "source", "受領", there)
-	if !strings.Contains(out, "インデックス [受領] の元のフォルダを "+there+" に変えました") {
+	if !strings.Contains(out, "インデックス「受領」の元のフォルダを "+there+" に変えました") {
 		t.Errorf("folder source said %q", out)
 	}
 	for _, c := range []struct{ hit, want string }{

@@ -103,7 +103,7 @@ func TestSourceReceivedIndex(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.before != nil {
 				out := g.mustRun(tt.before...)
-				if !strings.Contains(out, "インデックス [営業部] の元のフォルダを "+moved+" に変えました") {
+				if !strings.Contains(out, "インデックス「営業部」の元のフォルダを "+moved+" に変えました") {
 					t.Errorf("folder source said %q", out)
 				}
 			}
@@ -157,7 +157,7 @@ func TestFolderAddMissing(t *testing.T) {
 	f.write("a.txt", "りんご\n")
 	f.mustRun("folder", "add", f.root)
 	out = f.mustRun("index", "--plain")
-	if !strings.Contains(out, "[つながっていない] "+absent+" … フォルダが見つからないため取り込みません") {
+	if !strings.Contains(out, "「つながっていない」 "+absent+" … フォルダが見つからないため取り込みません") {
 		t.Errorf("run did not skip the missing root:\n%s", out)
 	}
 	if _, ok := f.list().Lookup(`営業\a.txt`); !ok {
@@ -176,7 +176,7 @@ func TestFolderRemoveLast(t *testing.T) {
 		say    string
 	}{
 		{"next run", []string{"folder", "remove", "営業"}, []string{"index", "--plain"}, "のインデックスを削除しました。"},
-		{"now", []string{"folder", "remove", "営業", "--now"}, nil, "インデックス [営業] を削除しました。"},
+		{"now", []string{"folder", "remove", "営業", "--now"}, nil, "インデックス「営業」を削除しました。"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)

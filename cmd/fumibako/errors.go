@@ -8,6 +8,8 @@ import (
 	"github.com/fumibako/fumibako/internal/search"
 	"github.com/fumibako/fumibako/internal/share"
 	"github.com/fumibako/fumibako/internal/source"
+	"github.com/fumibako/fumibako/internal/textfold"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Exit codes, the same for every command (README "Exit codes"; DESIGN.md:
@@ -58,9 +60,9 @@ func (e *env) explain(err error) (code int, lines []string) {
 		if usage.cmd == "" {
 			hint = msgSeeTopHelp
 		}
-		return exitUsage, []string{"fumibako: " + usage.msg, hint}
+		return exitUsage, []string{fmt.Sprintf(msgErrorHead, usage.msg), hint}
 	case errors.As(err, &query):
-		return exitUsage, []string{query.Msg}
+		return exitUsage, []string{fmt.Sprintf(msgErrorHead, query.Msg), fmt.Sprintf(msgSeeHelp, "search")}
 	case errors.As(err, &src):
 		lines = []string{fmt.Sprintf(msgErrorHead, src.Msg)}
 		switch src.Kind {
@@ -95,6 +97,12 @@ func (e *env) explain(err error) (code int, lines []string) {
 			return exitFatal, []string{fmt.Sprintf(msgErrorHead, msgInternal), fmt.Sprintf(msgInternalDetail, err)}
 		}
 		return exitFatal, []string{fmt.Sprintf(msgErrorHead, msgInternal), msgInternalHint}
+	}
+	var folderErr *workspace.FolderError
+	if errors.As(err, &folderErr) && folderErr.Missing != "" {
+		if near, ok := textfold.Nearest(folderErr.Missing, folderErr.Known); ok {
+			text += fmt.Sprintf(msgDidYouMean, near)
+		}
 	}
 	lines = []string{fmt.Sprintf(msgErrorHead, text)}
 	if e.verbose && errors.Unwrap(err) != nil {

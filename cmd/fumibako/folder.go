@@ -16,19 +16,19 @@ import (
 )
 
 func init() {
-	register(&command{name: "folder", args: "サブコマンド [引数]", summary: "クロール対象フォルダ（取り込むフォルダ）を登録・一覧・変更する", order: 10,
-		about: "クロール対象フォルダごとにインデックスが 1 つでき、インデックス名で呼び分けます（既定の名前はフォルダ名）。"})
-	register(&command{name: "folder add", args: "フォルダ [--name インデックス名] [--ocr-images]", summary: "クロール対象フォルダを登録する", order: 1,
+	register(&command{name: "folder", args: "サブコマンド [引数]", summary: "インデックス（取り込む元のフォルダとその名前）を登録・一覧・変更する", order: 10,
+		about: "登録した元のフォルダごとにインデックスが 1 つでき、インデックス名で呼び分けます（既定の名前はフォルダの名前）。"})
+	register(&command{name: "folder add", args: "フォルダ [--name インデックス名] [--ocr-images]", summary: "元のフォルダを登録してインデックスを作る", order: 1,
 		about:    "フォルダを登録します。次の fumibako index で取り込みます。まだつながっていないネットワークドライブのフォルダも登録できます。",
 		examples: []string{`fumibako folder add ~/share/営業`, `fumibako folder add "\\server\共有\経理" --name 経理2024`},
 		minArgs:  1, maxArgs: 1, setup: setupFolderAdd})
-	register(&command{name: "folder list", summary: "登録されているクロール対象フォルダを一覧にする", order: 2,
+	register(&command{name: "folder list", summary: "登録されているインデックスを一覧にする", order: 2,
 		about:    "インデックス名・取り込み（対象／対象外）・フォルダを表示します。--json では 1 行に 1 つの JSON で出力します（README「--json」）。",
 		examples: []string{"fumibako folder list", "fumibako folder list --json"},
 		setup:    setupFolderList})
 	register(&command{name: "folder restore", args: "[設定ファイル] [--list]", summary: "失われた登録を戻す（壊れていた設定ファイルや取り込み一覧から）", order: 7,
 		about: `設定ファイルが壊れて移されたとき（settings.json.broken-…）や、登録が消えてインデックスだけが残っているときに、
-クロール対象フォルダの登録を元の名前で戻します。設定ファイルを指定しなければ、いちばん新しい settings.json.broken-… を使います。`,
+インデックスの登録を元の名前で戻します。設定ファイルを指定しなければ、いちばん新しい settings.json.broken-… を使います。`,
 		examples: []string{"fumibako folder restore --list", "fumibako folder restore"},
 		maxArgs:  1, setup: setupFolderRestore})
 	register(&command{name: "folder rename", args: "インデックス名 新しい名前", summary: "インデックスの名前を変える（取り込み直しはしません）", order: 3,
@@ -114,7 +114,7 @@ func openSettings(e *env) (*workspace.Workspace, *workspace.Settings, error) {
 }
 
 func setupFolderAdd(fs *flag.FlagSet) func(*env, []string) error {
-	name := fs.String("name", "", "`インデックス名`（既定: フォルダ名）")
+	name := fs.String("name", "", "`インデックス名`（既定: フォルダの名前）")
 	images := fs.Bool("ocr-images", false, "画像ファイル（.tif .png .jpg など）も OCR で読んで取り込む")
 	return func(e *env, args []string) error {
 		var r workspace.Root
@@ -354,11 +354,11 @@ func setupFolderRestore(fs *flag.FlagSet) func(*env, []string) error {
 const (
 	stateReceivedShort = "受け取り（取り込みません）"
 	stateOrphan        = "設定になし（インデックスは残っています。folder restore で戻せます）"
-	msgRestored        = "クロール対象フォルダを戻しました: [%s] %s（%s）\n"
-	msgRestoreOffer    = "戻せるクロール対象フォルダ: [%s] %s（%s）\n"
-	msgRestoreRefused  = "戻せませんでした: [%s] %s（%s）\n"
-	msgRestoreNone     = "戻せるクロール対象フォルダはありません。"
-	msgRestoreRemoved  = "削除の予約があるため戻しません（戻すには fumibako folder add）"
+	msgRestored        = "インデックスを戻しました: 「%s」 %s（%s）\n"
+	msgRestoreOffer    = "戻せるインデックス: 「%s」 %s（%s）\n"
+	msgRestoreRefused  = "戻せませんでした: 「%s」 %s（%s）\n"
+	msgRestoreNone     = "戻せるインデックスはありません。"
+	msgRestoreRemoved  = "削除の予約があるため戻しません（戻すには fumibako folder add）。"
 	msgRestoreUnread   = "%s を読めません。"
 	fromBroken         = "壊れていた設定ファイル %s から"
 	fromList           = "取り込み一覧から"

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "folder set", args: "インデックス名 --hidden-sheets on|off", summary: "クロール対象フォルダの設定を変える（Excel の非表示のシートを取り込むかどうか）", order: 9,
+	register(&command{name: "folder set", args: "インデックス名 --hidden-sheets on|off", summary: "インデックスの設定を変える（Excel の非表示のシートを取り込むかどうか）", order: 9,
 		about: `--hidden-sheets on にすると、そのフォルダの Excel ブック（.xlsx .xlsm .xlsb .xls .ods）の
 非表示のシートも取り込み、検索結果では [シート]原価（非表示）!B3 のように示します。
 既定は off です（元のツールと同じく、作った人が見せていない計算用・作業用のシートは取り込みません）。

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	register(&command{name: "index", args: "[オプション]", summary: "インデックスを作成する（取り込み対象のフォルダを調べ、変わったファイルを取り込む）", order: 20,
-		about: `取り込み対象のクロール対象フォルダを調べ、新しいファイル・更新されたファイルを取り込みます。
+		about: `取り込み対象のインデックスの元のフォルダを調べ、新しいファイル・更新されたファイルを取り込みます。
 端末では下の 1 行に進み具合（件数・失敗・速さ・残り時間・取り込み中のファイル）を表示し、
 失敗と注意だけをその上に流します。すべての行は <ワークスペース>/work/indexing_log.txt に残ります。
 Ctrl-C で中止します（取り込み中のファイルを少し待ちます。もう一度押すとすぐに止めます）。
@@ -96,7 +96,7 @@ func checkOnly(s *workspace.Settings, only []string) error {
 	}
 	for _, n := range only {
 		if _, _, ok := s.Root(n); !ok {
-			return usagef("index", msgUnknownIndex, n, strings.Join(names, "、"))
+			return unknownIndex("index", n, names)
 		}
 	}
 	for _, r := range s.Roots {

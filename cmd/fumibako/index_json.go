@@ -14,7 +14,7 @@ type (
 	indexFileJSON struct {
 		Event   string `json:"event"`   // "file"
 		Path    string `json:"path"`    // <index name>\<path under the folder>
-		Outcome string `json:"outcome"` // done, failed, postponed, vanished, stopped
+		Outcome string `json:"outcome"` // done, failed, postponed, vanished, stopped, removed
 		Reason  string `json:"reason,omitempty"`
 		Done    int    `json:"done"` // files finished so far (ingested or failed)
 		Failed  int    `json:"failed"`

@@ -95,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		msg := fmt.Sprintf(msgUnknownCommand, rest[0])
 		if near := nearestCommand(rest[0]); near != "" {
-			msg += fmt.Sprintf(msgDidYouMeanCmd, near)
+			msg += fmt.Sprintf(msgDidYouMean, near)
 		}
 		return e.report(usagef("", "%s", msg))
 	}
@@ -119,7 +119,11 @@ func (e *env) runCommand(c *command, args []string) int {
 		}
 		sub, ok := commands[c.name+" "+args[0]]
 		if !ok || sub.hidden {
-			return e.report(usagef(c.name, msgUnknownSub, c.name, args[0]))
+			msg := fmt.Sprintf(msgUnknownSub, c.name, args[0])
+			if near := nearestSub(c.name, args[0]); near != "" {
+				msg += fmt.Sprintf(msgDidYouMean, near)
+			}
+			return e.report(usagef(c.name, "%s", msg))
 		}
 		c, args = sub, args[1:]
 	}
@@ -189,7 +193,7 @@ func runHelp(e *env, args []string) error {
 	if !ok || c.hidden {
 		msg := fmt.Sprintf(msgUnknownCommand, strings.Join(args, " "))
 		if near := nearestCommand(args[0]); near != "" && len(args) == 1 {
-			msg += fmt.Sprintf(msgDidYouMeanCmd, near)
+			msg += fmt.Sprintf(msgDidYouMean, near)
 		}
 		return usagef("", "%s", msg)
 	}

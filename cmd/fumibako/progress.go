@@ -33,12 +33,13 @@ type progressUI struct {
 	width func() int // terminal columns
 	now   func() time.Time
 
-	p        indexer.Progress
-	rate     indexer.Rate
-	barShown bool      // the status line is on screen (no newline after it)
-	frozen   bool      // the final status line has been printed
-	lastDraw time.Time // when the status line was last drawn
-	started  bool      // json: the start event is out
+	p         indexer.Progress
+	rate      indexer.Rate
+	barShown  bool      // the status line is on screen (no newline after it)
+	frozen    bool      // the final status line has been printed
+	lastDraw  time.Time // when the status line was last drawn
+	started   bool      // json: the start event is out
+	announced bool      // the ingest phase's first line is out: the bar may show
 
 	held     []indexer.Event // lines of the current file, shown if it fails or warns
 	heldFile string
@@ -119,7 +120,12 @@ func (u *progressUI) observe(ev indexer.Event) {
 		u.barShown, u.frozen = false, true
 		return
 	}
-	if u.p.Phase == indexer.PhaseIngest && u.p.Total > 0 && !u.frozen && (!u.barShown || u.now().Sub(u.lastDraw) >= redrawEvery) {
+	if u.p.Phase == indexer.PhaseIngest && ev.Line != "" && ev.File == "" {
+		u.announced = true
+	}
+	// The bar appears after the ingest phase's announcement, not before
+	// it (issue 32: drawn, erased, then the announcement).
+	if u.p.Phase == indexer.PhaseIngest && u.announced && u.p.Total > 0 && !u.frozen && (!u.barShown || u.now().Sub(u.lastDraw) >= redrawEvery) {
 		u.draw()
 	}
 }
@@ -164,10 +170,15 @@ func (u *progressUI) print(ev indexer.Event) {
 		clear = "\r\x1b[K"
 		u.barShown = false
 	}
-	if c, ok := levelColor[ev.Level]; ok {
-		fmt.Fprintf(u.w, "%s%s%s\x1b[0m\n", clear, c, ev.Line)
-	} else {
-		fmt.Fprintf(u.w, "%s%s\n", clear, ev.Line)
+	// The program wraps, at word boundaries, what the terminal would
+	// cut anywhere (issue 32).
+	for _, l := range wrapLine(ev.Line, u.width()-1) {
+		if c, ok := levelColor[ev.Level]; ok {
+			fmt.Fprintf(u.w, "%s%s%s\x1b[0m\n", clear, c, l)
+		} else {
+			fmt.Fprintf(u.w, "%s%s\n", clear, l)
+		}
+		clear = ""
 	}
 }
 

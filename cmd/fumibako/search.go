@@ -20,19 +20,19 @@ import (
 )
 
 func init() {
-	register(&command{name: "search", args: "語... [オプション]", summary: "インデックスを検索する（ファイル・場所・該当行を表示）", order: 30, words: true,
+	register(&command{name: "search", args: "ワード... [オプション]", summary: "インデックスを検索する（ファイル・場所・該当行を表示）", order: 30, words: true,
 		minArgs: 0, maxArgs: -1,
-		about: `すべての語を含む行（Excel の 1 行、Word・PowerPoint の 1 段落）を探します。
+		about: `すべてのワードを含む行（Excel の 1 行、Word・PowerPoint の 1 段落）を探します。
 既定では表記の小さな違いを区別しません: 大文字・小文字、全角・半角、日本語の間の
 空白（見 積 書 = 見積書、形式 N01 = 形式N01）、カタカナ語の終わりの長音（サーバ =
 サーバー）、旧字・異体字（髙橋 = 高橋、齋藤 = 斎藤）、漢字の間の ヶ・ケ・が（霞が関 =
 霞ヶ関）。--case でこれらをすべて区別します。--regex の正規表現は、この違いをならした
 本文に当てはめます（--case のときは元の本文に当てはめます）。
--語 と書くと、その語を含む行を除きます（-下書き、-draft）。オプションの名前に似た
-英字の -語（-regx など）は打ち間違いとしてエラーにします。その語を除くときは
---not 語 と書いてください。-- のあとの語は、- で始まっていてもそのまま探します。
-結果はインデックスごとに、フォルダ・ファイル名の自然な順（第1回・第2回・第10回）に並びます
-（--sort で更新日時順・件数順）。--export の形式はファイルの拡張子（.txt・.csv・.json）か
+-ワード と書くと、そのワードを含む行を除きます（-下書き、-draft）。オプションの名前に似た
+英字の -ワード（-regx など）は打ち間違いとしてエラーにします。そのワードを除くときは
+--not ワード と書いてください。-- のあとのワードは、- で始まっていてもそのまま探します。
+結果はインデックスごとに、フォルダ・ファイル名の自然な順（第1回・第2回・第10回）に並びます。
+--sort で更新日時順・件数順にもできます。--export の形式はファイルの拡張子（.txt・.csv・.json）か
 --format で決まります。.txt は元のツールの search_results.txt と同じ形式です。
 Excel の非表示のシートは、元のツールと同じく既定では取り込まないため、検索しません（作った人が
 見せていない計算用・作業用のシートが結果に混ざらないように）。取り込むときは
@@ -68,16 +68,16 @@ type searchFlags struct {
 func setupSearch(fs *flag.FlagSet) func(*env, []string) error {
 	f := &searchFlags{}
 	fs.BoolVar(&f.opts.Case, "case", false, "表記の違い（大文字・小文字、全角・半角、空白、長音、異体字など）を区別する")
-	fs.BoolVar(&f.opts.Regex, "regex", false, "語を正規表現（RE2）として扱う")
+	fs.BoolVar(&f.opts.Regex, "regex", false, "ワードを正規表現（RE2）として扱う")
 	fs.BoolVar(&f.opts.Kana, "kana", false, "ひらがなとカタカナを区別しない")
-	fs.Var(&f.not, "not", "この`語`を含む行を除く（-語 と同じ。繰り返し指定できます）")
+	fs.Var(&f.not, "not", "この`ワード`を含む行を除く（-ワード と同じ。繰り返し指定できます）")
 	fs.Var(&f.indexes, "index", "この`インデックス名`だけを検索する（繰り返し指定できます）")
-	fs.StringVar(&f.opts.Folder, "folder", "", "この`フォルダ`の中だけを検索する: インデックス名、インデックス名\\フォルダ、またはクロール対象フォルダの中のフォルダの絶対パス")
+	fs.StringVar(&f.opts.Folder, "folder", "", "この`フォルダ`の中だけを検索する: インデックス名、インデックス名\\フォルダ、または元のフォルダの中のフォルダの絶対パス")
 	fs.StringVar(&f.opts.Names, "name", "", "ファイル名の`パターン`: *.xlsx;見積;!*old*（; で区切る。! で除く）")
 	fs.Var(&f.kinds, "kind", "この`種類`だけを検索する: excel・word・powerpoint・pdf・text・image（繰り返し、または , で区切る。.ods は excel、.odt と .rtf は word、.odp は powerpoint）")
 	fs.BoolVar(&f.opts.NoShapes, "no-shapes", false, "図形と埋め込みファイルを検索しない")
 	fs.BoolVar(&f.opts.NoComments, "no-comments", false, "コメントを検索しない")
-	fs.BoolVar(&f.opts.NoNames, "no-names", false, "ファイル名とフォルダ名を検索しない（既定では語を含むファイル名も 種別「ファイル名」で出す）")
+	fs.BoolVar(&f.opts.NoNames, "no-names", false, "ファイルやフォルダの名前を検索しない（既定ではワードを含むファイル名も 種別「ファイル名」で出す）")
 	fs.IntVar(&f.opts.Max, "max", search.DefaultMax, "この`件数`で打ち切る（既定: 10000。0 または -1 で上限なし）")
 	fs.BoolVar(&f.json, "json", false, "1 件ごとに 1 行の JSON で出力する")
 	fs.StringVar(&f.export, "export", "", "結果をこの`ファイル`に書き出す（.txt は search_results.txt の形式、.csv は CSV、.json は 1 行 1 件の JSON）")
@@ -171,7 +171,12 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 	}
 	if export != "" {
 		if err := writeExport(export, format, q.Text, collected, fresh.Check, f.freshness); err != nil {
-			return &fatalError{msg: fmt.Sprintf(msgExportFailed, export) + msgExportHint, cause: err}
+			msg := fmt.Sprintf(msgExportFailed, export)
+			if errors.Is(err, fs.ErrPermission) {
+				// Windows refuses a file another app holds open so.
+				msg += msgExportHint
+			}
+			return &fatalError{msg: msg, cause: err}
 		}
 		fmt.Fprintf(e.stdout, search.MsgExported+"\n", export, len(collected))
 	}
@@ -219,7 +224,7 @@ func reportSearch(e *env, st search.Stats, q *search.Query) error {
 	}
 	if st.Truncated {
 		fmt.Fprintln(e.stderr, search.CutMessage(q.Max()))
-		fmt.Fprintf(e.stderr, search.MsgCutAt+"\n", st.CutAt, st.CutLabel)
+		fmt.Fprintln(e.stderr, search.CutAtMessage(st))
 	}
 	if e.verbose {
 		printStats(e.stderr, st)
@@ -271,7 +276,7 @@ func resolveFolder(ws *workspace.Workspace, indexes []search.Index, v string) (s
 		if len(names) == 0 {
 			return "", usagef("search", msgNoIndexes, name)
 		}
-		return "", usagef("search", msgUnknownIndex, name, strings.Join(names, "、"))
+		return "", unknownIndex("search", name, names)
 	}
 	if rest == "" {
 		return root.Name, nil
@@ -298,6 +303,9 @@ func exportTarget(p string) (string, error) {
 			return "", fatalf(msgExportNoFolder, filepath.Dir(abs))
 		}
 		return "", &fatalError{msg: fmt.Sprintf(msgExportFailed, abs), cause: err}
+	}
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		return "", fatalf(msgExportIsFolder, abs)
 	}
 	return abs, nil
 }

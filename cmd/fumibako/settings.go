@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -75,16 +76,14 @@ func settingKey(cmd, key string) (workspace.SettingKey, error) {
 		return k, nil
 	}
 	msg := workspace.UnknownSettingError(key).Error()
-	best, bestD := "", 4
+	var names []string
 	for _, c := range workspace.SettingKeys() {
-		for _, name := range []string{c.Key, strings.TrimPrefix(c.Key, "search.")} {
-			if d := editDistance(strings.ToLower(key), strings.ToLower(name)); d < bestD && d <= max(1, len([]rune(key))/3) {
-				best, bestD = c.Key, d
-			}
-		}
+		names = append(names, c.Key)
 	}
-	if best != "" {
-		msg += fmt.Sprintf(msgDidYouMeanCmd, best)
+	if best, ok := textfold.Nearest(key, names); ok {
+		msg += fmt.Sprintf(msgDidYouMean, best)
+	} else if best, ok := textfold.Nearest("search."+key, names); ok {
+		msg += fmt.Sprintf(msgDidYouMean, best)
 	}
 	return workspace.SettingKey{}, usagef(cmd, "%s", msg)
 }

@@ -33,8 +33,8 @@ func init() {
 const (
 	msgExportNoOut   = "書き出す zip ファイルを --out で指定してください。"
 	msgExportExists  = "%s は既にあります。別の名前を指定してください。"
-	msgExportDone    = "インデックス [%s] を %s に書き出しました（ファイル %d 件、%s）。"
-	msgImportDone    = "インデックス [%s] を取り込みました（ファイル %d 件、%s）。すぐに検索できます。"
+	msgExportDone    = "インデックス「%s」を %s に書き出しました（ファイル %d 件、%s）。"
+	msgImportDone    = "インデックス「%s」を取り込みました（ファイル %d 件、%s）。すぐに検索できます。"
 	msgImportSource  = "元のフォルダ: %s（インデックス作成では取り込み直しません）"
 	msgImportClash   = "別の名前で取り込むには --name 新しい名前、置き換えるには --overwrite を付けて、もう一度実行してください。"
 	msgExportWriting = "書き出しています"

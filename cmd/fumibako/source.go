@@ -15,17 +15,17 @@ import (
 func init() {
 	register(&command{name: "folder source", args: "インデックス名 フォルダ", summary: "インデックスの元のフォルダ（ファイルを開く場所）を確かめる・変える", order: 8,
 		about: `受け取ったインデックスのファイルを開く前に、元のフォルダを確かめて登録します。取り込んだフォルダが移ったときも、
-ここで新しい場所を指定すると、取り込み直さずにファイルを開けます（クロール対象フォルダは変えません）。`,
+ここで新しい場所を指定すると、取り込み直さずにファイルを開けます（取り込む元のフォルダの登録は変えません）。`,
 		examples: []string{`fumibako folder source 営業 "\\server\共有\営業"`},
 		minArgs:  2, maxArgs: 2, setup: setupFolderSource})
-	register(&command{name: "folder move", args: "インデックス名 フォルダ", summary: "クロール対象フォルダの場所を変える（取り込み直しはしません）", order: 4,
+	register(&command{name: "folder move", args: "インデックス名 フォルダ", summary: "インデックスの元のフォルダの場所を変える（取り込み直しはしません）", order: 4,
 		about: `フォルダを移したときや、ネットワークドライブの文字が変わったとき（Z: → Y:、\\server\共有 のパスにするときも）に、
 インデックスはそのままで場所だけを変えます。ファイルが変わっていなければ、次のインデックス作成で取り込み直すものはありません。`,
 		examples: []string{`fumibako folder move 営業 "Y:\営業"`},
 		minArgs:  2, maxArgs: 2, setup: setupFolderMove})
 	register(&command{name: "open", args: "インデックス名\\パス [--mode normal|readOnly|new] [--sheet シート --cell セル] [--folder]", summary: "検索で見つかったファイルを開く（読み取り専用・新規のコピー、Excel は該当のセル）", order: 45,
-		about: `search の結果の「インデックス名\パス」のファイルを開きます。開き方は --mode か、設定ファイルの openMode です
-（normal: 通常どおり編集する、readOnly: 読み取り専用、new: 元のファイルを占有しない新規のコピー）。
+		about: `search の結果の「インデックス名\パス」のファイルを開きます。開き方は --mode か、設定ファイルの openMode で決まります。
+normal は通常どおり編集する、readOnly は読み取り専用、new は元のファイルを占有しない新規のコピーです。
 Windows では Excel のファイルを --sheet のシートの --cell のセルで開きます。Word と PowerPoint も読み取り専用や
 新規のコピーで開けます。スクリプト（.bat .cmd .ps1 .vbs .js .reg .sh）は実行せず、メモ帳で開きます。
 受け取ったインデックスのマクロを含められる形式（.xlsm .xlsb .xls .docm .doc .pptm .ppt）は、読み取り専用のコピーを開きます。`,

@@ -6,7 +6,8 @@ import (
 )
 
 // version is stamped at build time: make dist (and make build) pass
-// -ldflags "-X main.version=<git describe>".
+// -ldflags "-X main.version=v0.N.M", the release version tools/dist takes
+// from git describe of a v0.N.M tag (v0.0.0-<n>-g<hash> without one).
 var version = "dev"
 
 func init() {

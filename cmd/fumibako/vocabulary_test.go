@@ -23,7 +23,7 @@ func TestVocabulary(t *testing.T) {
 	cliOnly := regexp.MustCompile(`画面|チェック`)
 	// The indexer's texts for the web UI's screen; the CLI prints its own
 	// (checkOnly), so they may speak of the screen.
-	screenTexts := map[string]bool{"MsgNoRoots": true, "MsgNoEnabled": true}
+	screenTexts := map[string]bool{"MsgNoRoots": true, "MsgNoEnabled": true, "msgDeclined": true, "msgConfirmTimedOut": true}
 	for _, tc := range []struct {
 		path string
 		cli  bool // printed by the CLI
@@ -97,4 +97,69 @@ func goConstants(t *testing.T, path string) map[string]string {
 		}
 	}
 	return out
+}
+
+// TestGlossary holds every Japanese text of the binary (japaneseTexts) and
+// the web's assets to docs/DESIGN.md's glossary: none uses a word the
+// glossary's "not" column lists for a concept (issue 32: one concept had
+// five names, search terms three).
+func TestGlossary(t *testing.T) {
+	data, err := os.ReadFile("../../docs/DESIGN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(data), "### Glossary")
+	if !ok {
+		t.Fatal("docs/DESIGN.md has no ### Glossary")
+	}
+	var banned []string
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 {
+			if len(banned) > 0 && !strings.HasPrefix(line, "|") {
+				break
+			}
+			continue
+		}
+		for _, w := range strings.Split(cells[3], "、") {
+			if w = strings.TrimSpace(w); w != "" && !strings.HasPrefix(w, "(") && w != "not" && !strings.HasPrefix(w, "---") {
+				banned = append(banned, w)
+			}
+		}
+	}
+	if len(banned) < 8 {
+		t.Fatalf("read %d words from the glossary's not column: %q", len(banned), banned)
+	}
+	texts := japaneseTexts(t)
+	for _, path := range []string{"index.js", "index.html", "results.js", "hits.js", "app.js", "settings.js"} {
+		data, err := os.ReadFile("../../internal/web/assets/" + path)
+		if err != nil {
+			continue
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "//") {
+				texts = append(texts, japaneseText{line, "internal/web/assets/" + path, path + ":" + strconv.Itoa(i+1)})
+			}
+		}
+	}
+	for _, tx := range texts {
+		for _, w := range banned {
+			if strings.Contains(tx.text, w) && !glossaryFormats[tx.path+" "+w] {
+				t.Errorf("%s: %q uses %s (see the glossary in docs/DESIGN.md)", tx.where, tx.text, w)
+			}
+		}
+	}
+}
+
+// glossaryFormats are file formats the seed or reference fixes, where a
+// word the glossary avoids is the format's own label.
+var glossaryFormats = map[string]bool{
+	"internal/ingestlist/write.go クロール対象フォルダ": true, // the ingest list's first line (seed)
+	"internal/ingestlist/write.go クロール対象":     true,
+	"internal/ingestlist/skips.go クロール対象フォルダ": true, // names that line in a skip reason
+	"internal/ingestlist/skips.go クロール対象":     true,
+	"internal/ingestlist/write.go TSV":        true, // the seed's TSV数 column
+	"internal/ingestlist/errors.go TSV":       true, // names the seed's header line
+	"internal/search/export.go 検索文字列":         true, // 【検索文字列　…】 (reference/search.md §7)
+	"internal/web/assets/hits.js 検索文字列":       true, // the same header, written by the web
 }

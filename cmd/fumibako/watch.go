@@ -4,7 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/watch"
@@ -13,7 +16,7 @@ import (
 
 func init() {
 	register(&command{name: "watch", args: "[オプション]", summary: "フォルダを見張り、変わったファイルをすぐに取り込み続ける", order: 25,
-		about: `取り込み対象のクロール対象フォルダを見張り、ファイルが作られる・変わる・名前が変わる・消されると、
+		about: `取り込み対象のインデックスの元のフォルダを見張り、ファイルが作られる・変わる・名前が変わる・消されると、
 少し待ってから（保存が終わるのを待って）そのファイルだけを取り込みます。最初に一度すべてのフォルダを調べ、
 その後も設定の間隔（既定 24 時間）ですべてを調べ直します。変更の通知が使えないフォルダ（Linux の
 ネットワーク上のフォルダ、監視できる数の上限、通知の取りこぼし、見つからないフォルダ）は、理由を表示して
@@ -53,11 +56,18 @@ func setupWatch(fs *flag.FlagSet) func(*env, []string) error {
 		printed := map[string]bool{} // the watcher's lines (one goroutine)
 		full := time.Duration(s.WatchFullRescanHours) * time.Hour
 		run := indexer.NewOptions(ws, s, indexer.Launch{Workers: *workers, FileTimeout: *timeout, WorkerExe: exe})
+		var doing atomic.Value // what the watcher does (its goroutine), read by the run's observer
+		doing.Store(watch.DoingStart)
 		run.Observe = func(ev indexer.Event) {
-			// The watcher's own lines are printed by Logf and logged
-			// again at the top of the next run's log.
-			if ev.Line != "" && ev.Level != indexer.Info && !printed[ev.Line] {
-				fmt.Fprintln(e.stdout, ev.Line)
+			switch {
+			case ev.Outcome != "":
+				if l := changeLine(ev, doing.Load().(string), time.Now()); l != "" {
+					e.printWrapped(l)
+				}
+			case ev.File != "":
+				// A file's own lines: its change line says it.
+			case ev.Line != "" && ev.Level != indexer.Info && !printed[ev.Line]:
+				e.printWrapped(ev.Line)
 			}
 		}
 		_, err = watch.Watch(watch.Options{
@@ -71,23 +81,49 @@ func setupWatch(fs *flag.FlagSet) func(*env, []string) error {
 			Logf: func(f string, a ...any) {
 				line := fmt.Sprintf(f, a...)
 				printed[line] = true
-				fmt.Fprintln(e.stdout, line)
+				e.printWrapped(line)
 			},
-			Observe: watchLine(e),
+			Observe: func(st watch.Status) { doing.Store(st.Doing) },
 		})
+		if err == nil {
+			e.printWrapped(msgWatchStopped)
+		}
 		return err
 	}
 }
 
-// watchLine prints what the watcher picked up, once per change.
-func watchLine(e *env) func(watch.Status) {
-	var last time.Time
-	var runs int
-	return func(st watch.Status) {
-		if st.Runs != runs && !st.LastChangeAt.IsZero() && st.LastChangeAt != last {
-			fmt.Fprintf(e.stdout, msgWatchPicked+"\n", st.LastChangeAt.Format("15:04:05"), st.LastChange)
-			last = st.LastChangeAt
+// changeLine is the one line `watch` prints for a file a run ended (issue
+// 32): what the change did, when, and the file; "" for a file the first
+// or periodic full scan read as it should (those runs would list every
+// file).
+func changeLine(ev indexer.Event, doing string, now time.Time) string {
+	at := now.Format("15:04:05")
+	switch ev.Outcome {
+	case indexer.OutcomeDone:
+		if doing == watch.DoingFull || doing == watch.DoingStart {
+			return ""
 		}
-		runs = st.Runs
+		return fmt.Sprintf(msgWatchPicked, at, ev.File)
+	case indexer.OutcomeRemoved, indexer.OutcomeVanished:
+		return fmt.Sprintf(msgWatchRemoved, at, ev.File)
+	case indexer.OutcomeFailed:
+		return fmt.Sprintf(msgWatchFailed, at, ev.File, ev.Reason)
+	case indexer.OutcomePostponed:
+		return fmt.Sprintf(msgWatchPostponed, at, ev.File, ev.Reason)
+	}
+	return ""
+}
+
+// printWrapped prints a line on stdout, wrapped at word boundaries when
+// stdout is a terminal narrower than the line (issue 32).
+func (e *env) printWrapped(line string) {
+	cols := 0
+	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if c, _, err := term.GetSize(int(f.Fd())); err == nil {
+			cols = c - 1
+		}
+	}
+	for _, l := range wrapLine(line, cols) {
+		fmt.Fprintln(e.stdout, l)
 	}
 }

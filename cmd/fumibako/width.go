@@ -136,3 +136,72 @@ func shortenPath(p string, w int) string {
 	}
 	return truncateLeft(name, w)
 }
+
+// wrapLine breaks a line for a terminal of cols columns so that no piece
+// is wider than cols (issue 32: the crawl summary, the start and closing
+// lines wrapped wherever the terminal cut them). It breaks at a space, or
+// between two characters of which one is wide (Japanese has no spaces),
+// but never before a closing mark (、。）」 …) nor after an opening one
+// (（「), the usual line-breaking rule; a word with no break in it
+// (a long path) is cut at the width. Continued pieces keep the line's
+// indentation plus two columns.
+func wrapLine(s string, cols int) []string {
+	if cols < 10 || displayWidth(s) <= cols {
+		return []string{s}
+	}
+	indent := len(s) - len(strings.TrimLeft(s, " "))
+	cont := strings.Repeat(" ", min(indent+2, cols/3))
+	var out []string
+	prefix := ""
+	rest := s
+	for displayWidth(prefix+rest) > cols {
+		limit := cols - displayWidth(prefix)
+		cut, resume := breakAt(rest, limit)
+		out = append(out, prefix+strings.TrimRight(rest[:cut], " "))
+		rest = rest[resume:]
+		prefix = cont
+	}
+	if rest != "" {
+		out = append(out, prefix+rest)
+	}
+	return out
+}
+
+// breakAt finds where to end a piece of at most limit columns taken from
+// the start of s: the byte offset of the cut and of the next piece's start
+// (after a space taken as the break).
+func breakAt(s string, limit int) (cut, resume int) {
+	w, last, lastResume := 0, -1, -1
+	start := len(s) - len(strings.TrimLeft(s, " ")) // no break in the indentation
+	var prev rune
+	for i, r := range s {
+		if i > start {
+			switch {
+			case r == ' ':
+				last, lastResume = i, i+1
+			case prev == ' ':
+			case (runeWidth(r) == 2 || runeWidth(prev) == 2) && !strings.ContainsRune(noBreakBefore, r) && !strings.ContainsRune(noBreakAfter, prev):
+				last, lastResume = i, i
+			}
+		}
+		if w+runeWidth(r) > limit {
+			if last > 0 {
+				return last, lastResume
+			}
+			if i == 0 {
+				_, size := utf8.DecodeRuneInString(s)
+				return size, size
+			}
+			return i, i
+		}
+		w += runeWidth(r)
+		prev = r
+	}
+	return len(s), len(s)
+}
+
+// Marks a line does not start with, and marks it does not end with.
+const (
+	noBreakBefore = "、。，．・：；？！）」』】〕〉》”’ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ),.:;!?]}%"
+	noBreakAfter  = "（「『【〔〈《“‘([{"
+)

@@ -70,7 +70,7 @@ type Options struct {
 // Skip reasons (log wording).
 const (
 	ReasonBackslash = "名前に \\ が含まれるため取り込みません"
-	ReasonBadName   = "ファイル名・フォルダ名をインデックスに記録できないため取り込みません"
+	ReasonBadName   = "ファイルやフォルダの名前をインデックスに記録できないため取り込みません"
 	ReasonCaseDup   = "大文字・小文字だけが違う名前がほかにあるため取り込みません"
 	ReasonWorkspace = "fumibako・tebunko のワークスペースのため取り込みません"
 	ReasonSymlink   = "シンボリックリンクのため取り込みません"

@@ -52,8 +52,11 @@ const (
 	MsgRights         = "IRM・秘密度ラベルで暗号化されているため取り込めません。"
 	MsgEncryptedOrBad = "暗号化されているか壊れているため取り込めません。"
 	MsgCorrupt        = "ファイルが壊れているか、拡張子と中身の形式が一致していません"
-	MsgNoWordBody     = "Word文書の本文（word/document.xml）がありません。"
-	MsgNoPresentation = "PowerPointのプレゼンテーション情報（ppt/presentation.xml）がありません。"
+	// MsgNoWordBody and MsgNoPresentation: the reference named the missing
+	// package part (word/document.xml), which tells a user nothing; the
+	// part is in the English cause (issue 32).
+	MsgNoWordBody     = "Word文書の本文が見つかりません（ファイルが壊れているか、Word文書ではありません）。"
+	MsgNoPresentation = "PowerPointのプレゼンテーション情報が見つかりません（ファイルが壊れているか、PowerPointのファイルではありません）。"
 	MsgNotPowerPoint  = "ファイルが壊れているか、PowerPointのファイルではありません（新形式（ZIP）でも旧形式でもない内容です）。"
 	MsgOutOfMemory    = "シート・文書が大きすぎて取り込めません（メモリが不足しました）"
 	MsgNoLibreOffice  = "LibreOffice が見つからないため取り込めません（LibreOffice を入れると次のインデックス作成で取り込みます）"

@@ -103,3 +103,47 @@ func TestConfirmationCancelled(t *testing.T) {
 		t.Errorf("journal replaced after a cancel: %q", data)
 	}
 }
+
+// TestIssue32ConfirmationTimedOut: a confirmation nobody answered logs its
+// own line (reference/indexing.md §5.3 step 15), not the user's cancel.
+func TestIssue32ConfirmationTimedOut(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		answer  Answer
+		want    string
+		notWant string
+	}{
+		{"declined", Answer{}, msgDeclined, msgConfirmTimedOut},
+		{"timed out", Answer{TimedOut: true}, msgConfirmTimedOut, msgDeclined},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			root := filepath.Join(base, "src")
+			os.MkdirAll(root, 0o755)
+			os.WriteFile(filepath.Join(root, "a.txt"), []byte("x"), 0o644)
+			ws, err := workspace.Open(filepath.Join(base, "ws"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			sum, err := Run(Options{
+				Workspace: ws,
+				Settings:  &workspace.Settings{Roots: []workspace.Root{{Name: "src", Path: root}}},
+				Body:      &nopBody{},
+				Confirm:   func([]PlanRow) Answer { return tc.answer },
+				Observe: func(ev Event) {
+					if ev.Line != "" {
+						lines = append(lines, ev.Line)
+					}
+				},
+			})
+			if err != nil || !sum.Cancelled {
+				t.Fatalf("Run = %+v, %v, want cancelled", sum, err)
+			}
+			log := strings.Join(lines, "\n")
+			if !strings.Contains(log, tc.want) || strings.Contains(log, tc.notWant) {
+				t.Errorf("log lacks %q or has %q:\n%s", tc.want, tc.notWant, log)
+			}
+		})
+	}
+}

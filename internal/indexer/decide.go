@@ -38,6 +38,9 @@ type PlanRow struct {
 type Answer struct {
 	Proceed     bool
 	RetryFailed bool
+	// TimedOut: nobody answered within the wait (reference/indexing.md
+	// §5.3 step 15: 60 minutes); the run is declined with its own line.
+	TimedOut bool
 }
 
 // crawlAndDecide crawls every enabled root, decides the targets, asks for
@@ -71,6 +74,11 @@ func (r *run) crawlAndDecide() error {
 	if r.opt.Confirm != nil {
 		ans := r.opt.Confirm(append(planRows(scans, plans), r.freeRows()...))
 		if !ans.Proceed {
+			if ans.TimedOut {
+				r.logf(Warn, msgConfirmTimedOut)
+			} else {
+				r.logf(Warn, msgDeclined)
+			}
 			return r.cancel(scans, plans)
 		}
 		if ans.RetryFailed != retry {
@@ -122,7 +130,7 @@ func (r *run) crawlRoots() ([]rootScan, error) {
 			scans = append(scans, rootScan{root: root, kind: "フォルダなし"})
 			continue
 		}
-		r.logf(Info, "  [%s] %s", root.Name, root.Path)
+		r.logf(Info, "  「%s」 %s", root.Name, root.Path)
 		for _, s := range res.Skipped {
 			r.logf(Warn, msgSkippedItem, s.Path, s.Reason)
 		}
@@ -144,6 +152,9 @@ func (r *run) takePlans(scans []rootScan, plans []*plan.Root) []journal.Removal 
 		}
 		for _, row := range append(p.Removed, p.CloudDropped...) {
 			removed = append(removed, journal.Removal{RelPath: row.RelPath, Folder: content.FolderOf(row.RelPath)})
+		}
+		for _, row := range p.Removed {
+			r.finished(row.RelPath, OutcomeRemoved, "")
 		}
 		for _, t := range p.Targets {
 			t.Row += len(r.rows)
@@ -294,7 +305,8 @@ func (r *run) indexedFiles(folder string) map[string]int {
 		fs, err = r.opt.Body.Files(dir)
 	}
 	if err != nil {
-		r.logf(Warn, "    本文インデックスを読めないため、このフォルダのファイルを取り込み直します: %s（%v）", folder, err)
+		r.logf(Warn, "    インデックスを読めないため、このフォルダのファイルを取り込み直します: %s", folder)
+		r.logDetail(err.Error()) // the English cause, in indexing_log.txt only
 	}
 	files := map[string]int{}
 	for name, n := range fs {
@@ -435,7 +447,6 @@ func (r *run) cancel(scans []rootScan, plans []*plan.Root) error {
 		}
 		r.keepRows(rm.Name)
 	}
-	r.logf(Warn, "画面で取りやめたため、取り込みません。（取り込み一覧は前回のままです）")
 	if err := r.recordRemovals(removed); err != nil {
 		return r.check(err)
 	}

@@ -52,7 +52,12 @@ func (r *run) ingest() {
 		workers = total
 	}
 	r.logf(Info, "")
-	r.logf(Info, msgStart, total, workers, timeoutText(r.opt.FileTimeout))
+	if workers > 1 {
+		r.logf(Info, msgStart, total, workers)
+	} else {
+		r.logf(Info, msgStartOne, total)
+	}
+	r.logf(Info, msgStartTimeout, worker.DurationText(r.opt.FileTimeout))
 	l := r.startLanes(workers)
 	defer l.close()
 
@@ -334,11 +339,4 @@ func (r *run) maybePublish(fk string) {
 		return
 	}
 	r.publishAsync(folder)
-}
-
-func timeoutText(d time.Duration) string {
-	if d%time.Minute == 0 {
-		return fmt.Sprintf("%d 分", int(d/time.Minute))
-	}
-	return fmt.Sprintf("%d 秒", int((d+time.Second-1)/time.Second))
 }

@@ -58,6 +58,10 @@ const (
 	OutcomePostponed Outcome = "postponed" // 未取り込み with a reason, retried next run
 	OutcomeVanished  Outcome = "vanished"  // the source went away before its turn
 	OutcomeStopped   Outcome = "stopped"   // abandoned by a stop or a workspace fault, stays 未取り込み
+	// OutcomeRemoved: the file is gone from its folder and its row and
+	// index entries are dropped (a deletion; issue 32: the watcher says
+	// 削除を反映しました for it). Sent when the run takes its plan.
+	OutcomeRemoved Outcome = "removed"
 )
 
 // Observer receives events; it is called from the coordinator goroutine

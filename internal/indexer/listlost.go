@@ -20,7 +20,7 @@ const (
 	msgSkipsMore = "取り込み一覧のほか %d 行も読み飛ばしました。"
 	msgIgnored   = "取り込み一覧の %d 行は、形式が正しくないため読み飛ばしました。"
 	msgLostFound = "取り込み一覧の %d 行目（%s）は、名前の一部の文字が「?」になっていたため、更新日時とサイズが同じ %s の行として読みました。"
-	msgListLost  = "取り込み一覧（%s）の %s 行目は、ファイル名の一部の文字が「?」になっていて（Shift_JIS など、その文字を表せない形式で保存し直されたため）、どのファイルの行か決められません"
+	msgListLost  = "取り込み一覧（%s）の %s 行目は、ファイル名の一部の文字が「?」になっていて（Shift_JIS など、その文字を表せない形式で保存し直されたため）、どのファイルの行か決められません。"
 	// lostLinesShown is how many line numbers msgListLost names.
 	lostLinesShown = 20
 	// lostDirBudget bounds the folder entries read to find lost rows.

@@ -10,14 +10,14 @@ const (
 
 // Fatal messages (reference/indexing.md §17.1).
 const (
-	MsgNoRoots      = "クロール対象フォルダがありません。画面でクロール対象フォルダを追加してください。"
-	MsgNoEnabled    = "チェックの付いたクロール対象フォルダがありません。画面で取り込むフォルダにチェックを付けてください。"
-	msgRootLost     = "クロール対象フォルダが見つからなくなったため、インデックス作成を中止しました: %s（残り %d 件は未取り込みのまま残しました。フォルダを使えるようにしてから、もう一度取り込んでください）"
-	msgRootNotNamed = "  [%s] %s … 今回は取り込むインデックスに選ばれていないため取り込みません（インデックスはそのまま残します）"
-	msgOnlySkipped  = "  [%s] は取り込めません: %s"
-	msgRootDisabled = "  [%s] %s … 取り込み対象外のため取り込みません（インデックスはそのまま残します）"
-	msgRootMissing  = "  [%s] %s … フォルダが見つからないため取り込みません"
-	msgRootCounts   = "  [%s] 対象ファイル %d 件（取り込み済み %d 件 / 新規 %d 件 / 更新あり %d 件 / 前回未完了 %d 件 / 前回失敗 %d 件）"
+	MsgNoRoots      = "インデックスがありません。画面でフォルダを追加してください。"
+	MsgNoEnabled    = "チェックの付いたインデックスがありません。画面で取り込むインデックスにチェックを付けてください。"
+	msgRootLost     = "元のフォルダが見つからなくなったため、インデックス作成を中止しました: %s（残り %d 件は未取り込みのまま残しました。フォルダを使えるようにしてから、もう一度取り込んでください）"
+	msgRootNotNamed = "  「%s」 %s … 今回は取り込むインデックスに選ばれていないため取り込みません（インデックスはそのまま残します）。"
+	msgOnlySkipped  = "  「%s」は取り込めません: %s"
+	msgRootDisabled = "  「%s」 %s … 取り込み対象外のため取り込みません（インデックスはそのまま残します）。"
+	msgRootMissing  = "  「%s」 %s … フォルダが見つからないため取り込みません。"
+	msgRootCounts   = "  「%s」対象ファイル %d 件（取り込み済み %d 件 / 新規 %d 件 / 更新あり %d 件 / 前回未完了 %d 件 / 前回失敗 %d 件）"
 	msgRootLostIdx  = " / インデックスが無い・壊れている %d 件"
 	msgLostIndex    = "    インデックスが無くなった・壊れている %d 件は取り込み直します。（インデックスのファイルを直接削除した・中身の無いファイルが残っている）"
 	msgDeleted      = "    元ファイルが無くなった %d 件は、インデックスから除きます。"
@@ -27,7 +27,16 @@ const (
 	msgFailedSkip   = "前回取り込みに失敗し、その後更新されていないファイル %d 件はスキップします。（パスワード付きなど）"
 	msgFailedRetry  = "前回取り込みに失敗し、その後更新されていないファイル %d 件も再取り込みします。"
 	msgNothingToDo  = "取り込みが必要なファイルはありません。"
-	msgStart        = "%d 件のファイルを取り込みます。（%d 個のプロセスで並べて取り込みます。1ファイルの取り込みに %s以上かかった場合は、そのファイルを失敗として次のファイルへ進みます）"
+	// msgDeclined and msgConfirmTimedOut end a run declined at the
+	// confirmation: by the user, or by nobody answering within the wait
+	// (reference/indexing.md §5.3 step 15, older wording: インデックス作成).
+	msgDeclined        = "画面で取りやめたため、取り込みません。（取り込み一覧は前回のままです）"
+	msgConfirmTimedOut = "画面からの返事が 60 分ありませんでした。インデックス作成を取りやめます。"
+	// The start of the ingest phase, in lines that fit 80 columns (issue
+	// 32: one line of 165 columns, and 並べて with one process).
+	msgStart        = "%d 件のファイルを取り込みます（%d 個のプロセスで並べて取り込みます）。"
+	msgStartOne     = "%d 件のファイルを取り込みます。"
+	msgStartTimeout = "1 ファイルに %s以上かかったときは、そのファイルを失敗として次へ進みます。"
 	msgFileHead     = "[%d/%d] %s"
 	msgTSVCount     = "    取り込みました（%d か所）。"
 	msgFileFailed   = "    取り込みに失敗しました: %s"
@@ -43,11 +52,11 @@ const (
 	// an older format (or damaged) is being converted; each one is then
 	// logged with bodyindex.MsgRebuilt.
 	msgRebuilding    = "古い形式のインデックスを新しい形式に変換しています（ファイルは取り込み直しません）…"
-	msgSummaryFailed = "    インデックス [%s] の検索用の要約を書き込めませんでした（検索は遅くなりますが、結果は変わりません）: %v"
-	msgDroppedIndex  = "クロール対象から削除されたフォルダ（%s）のインデックスを削除しました。"
-	msgOrphanKept    = "クロール対象フォルダに無いインデックス [%s]（%s）は削除せずに残しました（検索できます）。クロール対象に戻すには fumibako folder restore、削除するには fumibako folder remove %s を実行してください。"
+	msgSummaryFailed = "    インデックス「%s」の検索用の要約を書き込めませんでした（検索は遅くなりますが、結果は変わりません）: %v"
+	msgDroppedIndex  = "登録を外したフォルダ（%s）のインデックスを削除しました。"
+	msgOrphanKept    = "登録されていないインデックス「%s」（%s）は削除せずに残しました（検索できます）。登録を戻すには fumibako folder restore、削除するには fumibako folder remove %s を実行してください。"
 	msgOrphanNoPath  = "元のフォルダは不明"
-	msgSourceFile    = "    インデックス [%s] の source_folder.txt を書けませんでした: %v"
+	msgSourceFile    = "    インデックス「%s」の source_folder.txt を書けませんでした: %v"
 	msgRejected      = "取り込み一覧の %d 行は、インデックス名・パスが正しくないため読み飛ばしました。"
 	msgListStop      = "。インデックス作成を中止しました（取り込み一覧はそのまま残しています）。一覧を直してタブ区切りのテキストとして保存し直すか、fumibako index --reset-list で今の一覧を別の名前で残して最初から取り込み直してください。"
 	msgListReset     = "読み取れない取り込み一覧を %s に移し、最初から取り込み直します。"

@@ -137,7 +137,7 @@ func (r *run) startOCR() {
 	r.ocr.jobKeys = map[int64][]string{}
 	list, err := ReadOCRWaiting(r.ws.OCRWaiting())
 	if err != nil {
-		r.logf(Warn, "    OCR を待つファイルの一覧を読めませんでした（一覧にあったファイルは、今回は OCR のために取り込み直しません）")
+		r.logf(Warn, "    OCR を待つファイルの一覧を読めませんでした（一覧にあったファイルは、今回は OCR のために取り込み直しません）。")
 		r.logDetail(err.Error()) // the English cause, in indexing_log.txt only
 	}
 	for _, w := range list {
@@ -204,7 +204,7 @@ func (r *run) ocrInterim(id int64, m worker.Interim) {
 		}
 		if err != nil {
 			if !r.noteFault(err) {
-				r.logf(Warn, "    OCR の結果を保存できませんでした（このページは次に取り込むときにまた OCR で読みます）")
+				r.logf(Warn, "    OCR の結果を保存できませんでした（このページは次に取り込むときにまた OCR で読みます）。")
 				r.logDetail(err.Error())
 			}
 			return

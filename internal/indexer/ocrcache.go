@@ -101,7 +101,7 @@ func (r *run) writeKeyList(rel string, keys []string, merge bool) {
 		err = workspace.WriteFileAtomic(path, b.Bytes())
 	}
 	if err != nil && !r.noteFault(err) {
-		r.logf(Warn, "    OCR の結果の一覧を保存できませんでした")
+		r.logf(Warn, "    OCR の結果の一覧を保存できませんでした。")
 		r.logDetail(err.Error())
 	}
 	r.ocr.noLists = false

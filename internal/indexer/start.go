@@ -265,7 +265,7 @@ func (r *run) freeRemoved() {
 	for _, rm := range r.toFree {
 		dir := filepath.Join(r.ws.ContentRoot(), rm.Name)
 		if err := bodyindex.RemoveIndexTree(dir); err != nil {
-			r.logf(Warn, "    インデックス [%s] を削除できませんでした: %v", rm.Name, err)
+			r.logf(Warn, "    インデックス「%s」を削除できませんでした: %v", rm.Name, err)
 			continue
 		}
 		bodyindex.RemoveSummary(r.ws.ContentRoot(), rm.Name)
@@ -316,10 +316,32 @@ func (r *run) rebuild(folder string) {
 		r.logf(Info, bodyindex.MsgRebuilt, folder)
 		crashPoint("after-rebuild")
 	case errors.As(err, &lost):
-		r.logf(Warn, bodyindex.MsgRebuildDropped, len(lost.Files), folder)
+		// An index whose manifest cannot be read does not say which files
+		// it held: the ingest list's rows of the folder do (issue 32: it
+		// said 0 件 while its file was ingested again).
+		n := len(lost.Files)
+		if n == 0 {
+			n = r.rowsIn(folder)
+		}
+		r.logf(Warn, bodyindex.MsgRebuildDropped, n, folder)
 	default:
 		r.logf(Warn, msgPublishFail, err)
 	}
+}
+
+// rowsIn counts the rows of the previous ingest list whose file lies
+// directly in folder (relative to the content root, `\` separated).
+func (r *run) rowsIn(folder string) int {
+	if r.prev == nil {
+		return 0
+	}
+	k, n := workspace.FoldKey(folder), 0
+	for _, row := range r.prev.Rows {
+		if i := strings.LastIndexByte(row.RelPath, '\\'); i > 0 && workspace.FoldKey(row.RelPath[:i]) == k {
+			n++
+		}
+	}
+	return n
 }
 
 // publish publishes one folder's body index; it logs and returns false on

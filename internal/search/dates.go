@@ -31,10 +31,10 @@ func (r DateRange) Contains(t time.Time) bool {
 }
 
 // MsgBadDate is a --since/--until value that is no date.
-const MsgBadDate = "日付「%s」を読めません（2024-04-01 または 2024/04/01 の形で書いてください）"
+const MsgBadDate = "日付「%s」を読めません（2024-04-01 または 2024/04/01 の形で書いてください）。"
 
 // MsgBadDateRange is a range whose end is before its start.
-const MsgBadDateRange = "期間の終わり（%s）が始まり（%s）より前です"
+const MsgBadDateRange = "期間の終わり（%s）が始まり（%s）より前です。"
 
 // dateLayouts are the day forms a date filter accepts: the web's date box
 // sends the first; people type the others.

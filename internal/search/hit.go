@@ -36,8 +36,13 @@ type Hit struct {
 	// Kind is the 種別 column: セル, 図形, コメント, ヘッダー・フッター,
 	// 本文, ノート, 埋め込み.
 	Kind string `json:"kind"`
-	// Row is the line number within the place (Excel: the sheet row).
+	// Row is the line number within the place (Excel: the sheet row); for
+	// an Excel shape or comment with a cell, that cell's row (a comment
+	// on B14 is row 14, issue 32), as the export and the JSON say.
 	Row int `json:"row"`
+	// Line is the line number within the place, what a preview asks for
+	// (Row but for Excel shapes and comments).
+	Line int `json:"line"`
 	// Cell is the Excel cell of the first match (`D5`), or of the shape
 	// or comment; empty elsewhere. MoreCells counts the other matching
 	// cells of the row.
@@ -279,6 +284,9 @@ func (h *Hit) setCells() {
 		if i := strings.IndexByte(h.Text, '\t'); i > 0 {
 			if m := reCellPrefix().FindStringSubmatch(h.Text[:i]); m != nil {
 				h.Cell = strings.ToUpper(m[1]) + m[2]
+				if row, err := strconv.Atoi(m[2]); err == nil {
+					h.Row = row
+				}
 			}
 		}
 		return

@@ -159,9 +159,9 @@ func TestHitLabels(t *testing.T) {
 		`営業\見積.xlsx|[シート]売上!B12|セル|12|[シート]売上`,
 		`営業\見積.xlsx|[シート]売上!B13 ほか 2|セル|13|[シート]売上`,
 		`営業\見積.xlsx|[シート]売上 14 行目|セル|14|[シート]売上`,
-		`営業\見積.xlsx|[シート]売上!D5|図形|1|[シート]売上`,
+		`営業\見積.xlsx|[シート]売上!D5|図形|5|[シート]売上`,
 		`営業\見積.xlsx|[シート]売上|図形|2|[シート]売上`,
-		`営業\見積.xlsx|[シート]売上!B2|コメント|1|[シート]売上`,
+		`営業\見積.xlsx|[シート]売上!B2|コメント|2|[シート]売上`, // the cell's row (issue 32)
 		`営業\見積.xlsx|[シート]売上|ヘッダー・フッター|1|[シート]売上`,
 		`営業\報告.docx|3 ページ|本文|1|3 ページ`,
 		`営業\報告.docx|ヘッダー・フッター|本文|1|ヘッダー・フッター`,
@@ -184,6 +184,12 @@ func TestHitLabels(t *testing.T) {
 		b, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Issue 32: a comment on B2 says row 2 in the JSON (and the
+		// export above), while its line in the comment place stays 1 for
+		// the preview.
+		if h.Kind == "コメント" && h.Cell == "B2" && !bytes.Contains(b, []byte(`"row":2,"line":1,`)) {
+			t.Errorf("comment on B2: JSON %s, want row 2 and line 1", b)
 		}
 		if ocr := strings.Contains(h.Place, "（OCR）"); h.OCR != ocr || bytes.Contains(b, []byte(`"ocr":true`)) != ocr {
 			t.Errorf("hit %s %s: OCR %v, JSON %s", h.Path(), h.Place, h.OCR, b)

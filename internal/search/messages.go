@@ -29,24 +29,43 @@ const (
 	MsgExportLocked = "%s に書き込めません。開いているアプリを閉じてから、もう一度出力してください。"
 
 	// Query errors (fumibako's own; the reference's GUI refuses to search).
-	MsgEmptyQuery   = "検索する文字列を入力してください。"
-	MsgOnlyExcluded = "除外する語（-語）のほかに、探す語を入力してください。"
-	MsgBadRegex     = "正規表現として不正です（%d 語目「%s」の %d 文字目「%s」: %s）"
-	MsgBadRegexEnd  = "正規表現として不正です（%d 語目「%s」の終わり: %s）"
-	MsgBadRegexWord = "正規表現として不正です（%d 語目「%s」）"
-	MsgBadKind      = "種類 %q はありません（excel・word・powerpoint・pdf・text から選んでください）"
-	MsgNoIndex      = "インデックス [%s] はありません。"
-	MsgBadMax       = "件数の上限 %d は使えません（0 で上限なし）"
+	MsgEmptyQuery   = "検索するワードを入力してください。"
+	MsgOnlyExcluded = "除外するワード（-ワード）のほかに、探すワードを入力してください。"
+	MsgBadRegex     = "正規表現として不正です（%d 番目のワード「%s」の %d 文字目「%s」: %s）。"
+	MsgBadRegexEnd  = "正規表現として不正です（%d 番目のワード「%s」の終わり: %s）。"
+	MsgBadRegexWord = "正規表現として不正です（%d 番目のワード「%s」）。"
+	MsgBadKind      = "種類「%s」はありません（excel・word・powerpoint・pdf・text・image から選んでください）。"
+	MsgNoIndex      = "インデックス「%s」はありません。"
+	MsgBadMax       = "件数の上限「%d」は使えません（0 で上限なし）。"
+	// MsgDidYouMean follows a name that is not there when one is near it
+	// (textfold.Nearest); the CLI uses it for commands and flags too.
+	MsgDidYouMean = "「%s」のことですか？"
 	// Query limits (limits.go).
 	MsgQueryTooLong = "検索する文字列が長すぎます（全部で %s バイトまで。日本語は 1 文字 3 バイトです）。短くしてください。"
 	MsgNamesTooLong = "対象ファイルの指定が長すぎます（%s バイトまで）。短くしてください。"
-	MsgTooManyWords = "検索する語が多すぎます（%d 語まで。同じ語は 1 語に数えます）。語を減らしてください。"
+	MsgTooManyWords = "検索するワードが多すぎます（%d 個まで。同じワードは 1 個に数えます）。ワードを減らしてください。"
 
 	// Folders that a search could not read.
 	MsgNeedsRebuild = "古い形式のインデックスのため検索できませんでした（次のインデックス作成で作り直します）: %s"
 	MsgBrokenPart   = "読めないインデックスがあったため、その部分は検索していません（次のインデックス作成で作り直します）: %s"
-	MsgCutAt        = "（%s の %s まで検索しました）"
+	// MsgCutAt and MsgCutAtFile say where a capped search stopped: the
+	// last hit's file and place, or only its file for a file-name hit,
+	// which has no place (issue 32: it printed a blank place).
+	MsgCutAt     = "（%s の %s まで検索しました）"
+	MsgCutAtFile = "（%s まで検索しました）"
 )
+
+// CutAtMessage says where a capped search stopped (MsgCutAt), or "" when
+// it was not capped.
+func CutAtMessage(st Stats) string {
+	switch {
+	case !st.Truncated || st.CutAt == "":
+		return ""
+	case st.CutLabel == "":
+		return fmt.Sprintf(MsgCutAtFile, st.CutAt)
+	}
+	return fmt.Sprintf(MsgCutAt, st.CutAt, st.CutLabel)
+}
 
 // CutMessage returns MsgCut for a cap.
 func CutMessage(max int) string { return fmt.Sprintf(MsgCut, Thousands(max)) }

@@ -247,6 +247,9 @@ func Parse(words []string, opts Options) (*Query, error) {
 	return q, nil
 }
 
+// kindNames are the values --kind takes, the candidates of a suggestion.
+var kindNames = []string{string(extract.KindExcel), string(extract.KindWord), string(extract.KindPowerPoint), string(extract.KindPDF), string(extract.KindText), string(extract.KindImage)}
+
 // parseKinds parses --kind values (`excel,word`, `、` or spaces too); nil
 // when there are none.
 func parseKinds(kinds []string) (map[extract.Kind]bool, error) {
@@ -261,7 +264,11 @@ func parseKinds(kinds []string) (map[extract.Kind]bool, error) {
 			case extract.KindExcel, extract.KindWord, extract.KindPowerPoint, extract.KindPDF, extract.KindText, extract.KindImage:
 				out[kind] = true
 			default:
-				return nil, &QueryError{Msg: fmt.Sprintf(MsgBadKind, k), Word: -1, Pos: -1}
+				msg := fmt.Sprintf(MsgBadKind, k)
+				if near, ok := textfold.Nearest(k, kindNames); ok {
+					msg += fmt.Sprintf(MsgDidYouMean, near)
+				}
+				return nil, &QueryError{Msg: msg, Word: -1, Pos: -1}
 			}
 		}
 	}

@@ -17,8 +17,8 @@ var (
 	hRepGas   = `営業\報告.docx|1 ページ|本文|2|ｶﾞｽ料金の件|ｶﾞｽ`
 	hRepShape = `営業\報告.docx|2 ページ|図形|1|りんご箱の図|りんご`
 	hMitsu3   = `営業\見積.xlsx|[シート]売上!A3|セル|3|りんご→10→100|りんご`
-	hShape    = `営業\見積.xlsx|[シート]売上!F2|図形|1|F2→納期はりんご次第|りんご`
-	hComment  = `営業\見積.xlsx|[シート]売上!D5|コメント|1|D5→"山田:↵りんご確認"|りんご`
+	hShape    = `営業\見積.xlsx|[シート]売上!F2|図形|2|F2→納期はりんご次第|りんご`
+	hComment  = `営業\見積.xlsx|[シート]売上!D5|コメント|5|D5→"山田:↵りんご確認"|りんご`
 	hHeader   = `営業\見積.xlsx|[シート]売上|ヘッダー・フッター|1|社外秘 りんご|りんご`
 	hMemo1    = `営業\2024\メモ.txt|1 行目|本文|1|りんご 10 箱|りんご`
 	hPptCmt   = `営業\2024\発表.pptx|スライド 1|コメント|1|コメントりんご|りんご`
@@ -167,10 +167,10 @@ func TestQueryErrors(t *testing.T) {
 		{"empty", nil, search.Options{}, search.MsgEmptyQuery, -1, -1},
 		{"spaces", []string{" ", "\u3000"}, search.Options{}, search.MsgEmptyQuery, -1, -1},
 		{"only excluded", []string{"-a"}, search.Options{}, search.MsgOnlyExcluded, -1, -1},
-		{"paren", []string{"ok", "(りんご"}, search.Options{Regex: true}, "正規表現として不正です（2 語目「(りんご」の終わり: 閉じかっこ ) が足りません）", 1, 4},
-		{"repeat", []string{"a**"}, search.Options{Regex: true}, "正規表現として不正です（1 語目「a**」の 2 文字目「**」: 繰り返しの指定が不正です）", 0, 1},
-		{"lookahead", []string{"a(?=b)"}, search.Options{Regex: true}, "正規表現として不正です（1 語目「a(?=b)」の 2 文字目「(?=」: (? の使い方が不正です（先読み・後読み・後方参照は使えません））", 0, 1},
-		{"kind", []string{"a"}, search.Options{Kinds: []string{"jpg"}}, `種類 "jpg" はありません（excel・word・powerpoint・pdf・text から選んでください）`, -1, -1},
+		{"paren", []string{"ok", "(りんご"}, search.Options{Regex: true}, "正規表現として不正です（2 番目のワード「(りんご」の終わり: 閉じかっこ ) が足りません）。", 1, 4},
+		{"repeat", []string{"a**"}, search.Options{Regex: true}, "正規表現として不正です（1 番目のワード「a**」の 2 文字目「**」: 繰り返しの指定が不正です）。", 0, 1},
+		{"lookahead", []string{"a(?=b)"}, search.Options{Regex: true}, "正規表現として不正です（1 番目のワード「a(?=b)」の 2 文字目「(?=」: (? の使い方が不正です（先読み・後読み・後方参照は使えません））。", 0, 1},
+		{"kind", []string{"a"}, search.Options{Kinds: []string{"jpg"}}, "種類「jpg」はありません（excel・word・powerpoint・pdf・text・image から選んでください）。", -1, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -187,7 +187,7 @@ func TestQueryErrors(t *testing.T) {
 	root, ix := buildCorpus(t, knownCorpus)
 	_, _, err := runQuery(t, root, ix, []string{"a"}, search.Options{Indexes: []string{"総務"}})
 	var qe *search.QueryError
-	if !errors.As(err, &qe) || qe.Msg != "インデックス [総務] はありません。" {
+	if !errors.As(err, &qe) || qe.Msg != "インデックス「総務」はありません。" {
 		t.Fatalf("unknown index: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -222,7 +223,15 @@ func selectIndexes(indexes []Index, q *Query) ([]Index, error) {
 	}
 	for _, n := range q.opts.Indexes {
 		if !known[workspace.FoldKey(n)] {
-			return nil, &QueryError{Msg: fmt.Sprintf(MsgNoIndex, n), Word: -1, Pos: -1}
+			msg := fmt.Sprintf(MsgNoIndex, n)
+			var names []string
+			for _, ix := range indexes {
+				names = append(names, ix.Name)
+			}
+			if near, ok := textfold.Nearest(n, names); ok {
+				msg += fmt.Sprintf(MsgDidYouMean, near)
+			}
+			return nil, &QueryError{Msg: msg, Word: -1, Pos: -1}
 		}
 	}
 	slices.SortFunc(out, func(a, b Index) int { return compareNames(a.Name, b.Name) })

@@ -420,6 +420,7 @@ func (s *searcher) hit(pc *partCtx, si *segInfo, gl int, line string, foldedLine
 		Place:    sg.Place,
 		Kind:     placeKind(fk, sg.Place),
 		Row:      sg.LineNo + gl - sg.FirstLine,
+		Line:     sg.LineNo + gl - sg.FirstLine,
 		Text:     line,
 	}
 	var ms [][2]int

@@ -5,11 +5,11 @@ import "fmt"
 // Messages of export and import (reference/gui.md §2.6 for the dialog's
 // choices; the wording follows the seed's 取り込み family).
 const (
-	MsgNotFound        = "インデックス [%s] はありません。"
+	MsgNotFound        = "インデックス「%s」はありません。"
 	MsgExportBusy      = "インデックス作成の実行中はエクスポートできません。インデックス作成が終わってから、もう一度実行してください。"
 	MsgImportBusy      = "インデックス作成の実行中はインポートできません。インデックス作成が終わってから、もう一度実行してください。"
-	MsgUnpublished     = "インデックス [%s] には、取り込みが途中のファイルが残っているためエクスポートできません。fumibako index（インデックス作成）を実行してから、もう一度エクスポートしてください。"
-	MsgExportName      = "インデックス [%s] に Windows で使えない名前のフォルダ（%s）があるため、エクスポートできません。"
+	MsgUnpublished     = "インデックス「%s」には、取り込みが途中のファイルが残っているためエクスポートできません。fumibako index（インデックス作成）を実行してから、もう一度エクスポートしてください。"
+	MsgExportName      = "インデックス「%s」に Windows で使えない名前のフォルダ（%s）があるため、エクスポートできません。"
 	MsgNotZip          = "%s は zip ファイルではないか、壊れているため取り込めません（途中で切れている可能性があります）。"
 	MsgNotArchive      = "%s は fumibako のインデックスの zip ファイルではありません（目録 fumibako-index.json がありません）。"
 	MsgUnsafePath      = "zip ファイルに、フォルダの外を指す名前（%s）があるため取り込めません。"
@@ -24,11 +24,11 @@ const (
 	MsgBadRows         = "zip ファイルの取り込み一覧（ingest_status.tsv）の %d 行目を読み取れないため取り込めません。"
 	MsgNoSpace         = "作業フォルダのディスクの空きが足りないため取り込めません（必要: %s、空き: %s。インデックスの大きさに 1 GB を足した空きが要ります）。"
 	MsgListForeign     = "取り込み一覧が Excel などで別の形式に保存し直されているため、インポートできません。先に fumibako index（インデックス作成）を実行して一覧を元の形式に戻してから、もう一度インポートしてください。"
-	MsgClash           = "インデックス [%s] は既にあります。"
-	MsgOverwriteRoot   = "インデックス [%s] はクロール対象フォルダのインデックスのため、上書きできません。別の名前で取り込むか、先に fumibako folder remove %s で登録を外してインデックス作成を実行してください。"
-	MsgRecovered       = "前回中断したインポート（インデックス [%s]）を最後まで行いました。"
+	MsgClash           = "インデックス「%s」は既にあります。"
+	MsgOverwriteRoot   = "インデックス「%s」は登録されているインデックスのため、上書きできません。別の名前で取り込むか、先に fumibako folder remove %s で登録を外してインデックス作成を実行してください。"
+	MsgRecovered       = "前回中断したインポート（インデックス「%s」）を最後まで行いました。"
 	MsgStagingRemoved  = "前回中断したインポートの作業用フォルダを片付けました。"
-	MsgRecoverFailed   = "前回中断したインポート（インデックス [%s]）を完了できませんでした。"
+	MsgRecoverFailed   = "前回中断したインポート（インデックス「%s」）を完了できませんでした。"
 	MsgManifestUnknown = "前回中断したインポートの記録（%s）を読み取れないため、別の名前に移しました。"
 )
 

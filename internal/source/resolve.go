@@ -24,12 +24,12 @@ const (
 // Messages (reference/search.md §9, reference/gui.md §4.8).
 const (
 	MsgConfirmTitle = "元のフォルダを確かめてください"
-	msgConfirm      = MsgConfirmTitle + "：インデックス [%s] はほかのパソコンから受け取ったものです。元のフォルダ %s のファイルを開く前に、このフォルダでよいか確かめてください。"
+	msgConfirm      = MsgConfirmTitle + "：インデックス「%s」はほかのパソコンから受け取ったものです。元のフォルダ %s のファイルを開く前に、このフォルダでよいか確かめてください。"
 	MsgNetworkWarn  = "このフォルダはネットワーク上にあります。開くと、Windows がこのパソコンのユーザー名などをそのコンピューターに送ることがあります。知らないコンピューターなら開かないでください。"
 	msgFileMissing  = "%s が見つかりません"
-	msgNoFolder     = "インデックス [%s] の元のフォルダが登録されていません。"
-	MsgRepointed    = "インデックス [%s] の元のフォルダを %s に変えました"
-	msgNotRepointed = "%s は、選んだフォルダ %s にも見つかりません"
+	msgNoFolder     = "インデックス「%s」の元のフォルダが登録されていません。"
+	MsgRepointed    = "インデックス「%s」の元のフォルダを %s に変えました"
+	msgNotRepointed = "%s は、選んだフォルダ %s にも見つかりません。"
 	msgBadPath      = "「%s」はインデックスのファイルのパス（インデックス名\\パス）ではありません。"
 	msgOutside      = "%s は元のフォルダの外を指しているため開きません。"
 )

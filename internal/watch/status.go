@@ -28,9 +28,9 @@ const (
 
 // Log lines of the watcher (to Options.Logf and the next run's log).
 const (
-	msgRescanMode   = "[%s] %s: %s。%s ごとに調べ直します。"
-	msgBackToEvents = "[%s] %s: 変更の通知による監視に戻りました。"
-	msgWatching     = "%d 件のクロール対象フォルダを監視しています（フォルダ %d 個）。"
+	msgRescanMode   = "「%s」 %s: %s。%s ごとに調べ直します。"
+	msgBackToEvents = "「%s」 %s: 変更の通知による監視に戻りました。"
+	msgWatching     = "%d 件のインデックスの元のフォルダを監視しています（フォルダ %d 個）。"
 )
 
 // Rescan is a root in rescan mode.

@@ -193,7 +193,7 @@ func TestBrowserSettingsAndBanners(t *testing.T) {
 		}
 		b.step("start without a folder",
 			click(`#run-start`),
-			waitJS(`document.getElementById('statusbar').textContent.includes('クロール対象フォルダがありません')`),
+			waitJS(`document.getElementById('statusbar').textContent.includes('インデックスがありません。')`),
 			chromedp.WaitVisible(css(`#folder-add-path`)))
 		if !get(b, "banner", eval[bool](`document.getElementById('run-banner').hidden`)) {
 			t.Errorf("%d px: a run banner after start without a folder: %q", w, get(b, "banner text", textOf(`#run-banner`)))

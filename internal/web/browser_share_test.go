@@ -35,13 +35,13 @@ func TestBrowserIndexImport(t *testing.T) {
 	b.step("import",
 		chromedp.SetUploadFiles(css(`#index-import-file`), []string{zipPath}),
 		chromedp.WaitVisible(css(`#import-name`)))
-	if d := get(b, "clash dialog", textOf(`#dialog`)); !strings.Contains(d, "インデックス [営業] は既にあります。") {
+	if d := get(b, "clash dialog", textOf(`#dialog`)); !strings.Contains(d, "インデックス「営業」は既にあります。") {
 		t.Errorf("clash dialog = %q", d)
 	}
 	b.step("another name",
 		chromedp.SetValue(css(`#import-name`), "受領"),
 		click(`#import-rename`),
-		waitJS(`document.getElementById('statusbar').textContent.startsWith('インデックス [受領] を取り込みました')`))
+		waitJS(`document.getElementById('statusbar').textContent.startsWith('インデックス「受領」を取り込みました')`))
 	if hits := hitsOf(e, "りんご", "受領"); len(hits) != len(hitsOf(a, "りんご", "営業")) || len(hits) == 0 {
 		t.Errorf("hits after the import: %q", hits)
 	}

@@ -210,7 +210,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.SendKeys(css(`#folder-add-path`), e.root),
 		click(`#folder-add-ok`),
 		chromedp.WaitVisible(css(`#folders tbody tr[data-name="営業"]`)))
-	if status := get(b, "status", textOf(`#statusbar`)); !strings.Contains(status, "インデックス [営業] を追加しました") {
+	if status := get(b, "status", textOf(`#statusbar`)); !strings.Contains(status, "インデックス「営業」を追加しました") {
 		t.Errorf("status after adding = %q", status)
 	}
 
@@ -399,7 +399,7 @@ func TestBrowserIndexManagement(t *testing.T) {
 		chromedp.SendKeys(css(`#rename-name`), "営業2"),
 		click(`#rename-ok`),
 		chromedp.WaitVisible(css(`#folders tbody tr[data-name="営業2"]`)))
-	if s := get(b, "status", textOf(`#statusbar`)); s != "インデックスを変更しました（名前 [営業] → [営業2]）" {
+	if s := get(b, "status", textOf(`#statusbar`)); s != "インデックスを変更しました（名前「営業」 → 「営業2」）" {
 		t.Errorf("status = %q", s)
 	}
 
@@ -472,7 +472,7 @@ func TestBrowserIndexManagement(t *testing.T) {
 	del := `#folders tbody tr[data-name="営業2"] td.ops button[data-what="削除"]`
 	b.step("delete dialog", waitJS(`!document.querySelector('`+del+`').disabled`), click(del), chromedp.WaitVisible(css(`#dialog-ok`)))
 	d := get(b, "delete dialog", textOf(`#dialog`))
-	for _, w := range []string{"「営業2」のインデックスを削除しますか？", "✗ インデックス [営業2]", "✓ 元のフォルダ（", "のファイルはそのまま残ります。", "削除する", "キャンセル"} {
+	for _, w := range []string{"「営業2」のインデックスを削除しますか？", "✗ インデックス「営業2」", "✓ 元のフォルダ（", "のファイルはそのまま残ります。", "削除する", "キャンセル"} {
 		if !strings.Contains(d, w) {
 			t.Errorf("delete dialog %q lacks %q", d, w)
 		}

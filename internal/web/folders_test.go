@@ -24,18 +24,18 @@ func TestFolderEdits(t *testing.T) {
 		message  string   // substring of the answer's message
 		settings []string // index names in settings.json afterwards
 	}{
-		{"add", "/api/folders/add", map[string]any{"path": `"` + other + `"`}, http.StatusOK, "インデックス [経理] を追加しました", []string{"営業", "経理"}},
-		{"add again", "/api/folders/add", map[string]any{"path": other}, http.StatusBadRequest, "」のインデックス [経理] が既にあります。", []string{"営業", "経理"}},
+		{"add", "/api/folders/add", map[string]any{"path": `"` + other + `"`}, http.StatusOK, "インデックス「経理」を追加しました", []string{"営業", "経理"}},
+		{"add again", "/api/folders/add", map[string]any{"path": other}, http.StatusBadRequest, "」のインデックス「経理」が既にあります。", []string{"営業", "経理"}},
 		{"add empty", "/api/folders/add", map[string]any{"path": "  "}, http.StatusBadRequest, "元のフォルダを指定してください。", []string{"営業", "経理"}},
 		{"add inside", "/api/folders/add", map[string]any{"path": filepath.Join(e.root)}, http.StatusBadRequest, "が既にあります。", []string{"営業", "経理"}},
-		{"rename", "/api/folders/rename", map[string]any{"name": "経理", "newName": "経理2024"}, http.StatusOK, "インデックスを変更しました（名前 [経理] → [経理2024]）", []string{"営業", "経理2024"}},
-		{"rename to a bad name", "/api/folders/rename", map[string]any{"name": "経理2024", "newName": "a/b"}, http.StatusBadRequest, "インデックス名 [a/b] は使えません", []string{"営業", "経理2024"}},
-		{"rename to a taken name", "/api/folders/rename", map[string]any{"name": "経理2024", "newName": "営業"}, http.StatusBadRequest, "インデックス名 [営業] は既に使われています。", []string{"営業", "経理2024"}},
+		{"rename", "/api/folders/rename", map[string]any{"name": "経理", "newName": "経理2024"}, http.StatusOK, "インデックスを変更しました（名前「経理」 → 「経理2024」）", []string{"営業", "経理2024"}},
+		{"rename to a bad name", "/api/folders/rename", map[string]any{"name": "経理2024", "newName": "a/b"}, http.StatusBadRequest, "インデックス名「a/b」は使えません", []string{"営業", "経理2024"}},
+		{"rename to a taken name", "/api/folders/rename", map[string]any{"name": "経理2024", "newName": "営業"}, http.StatusBadRequest, "インデックス名「営業」は既に使われています。", []string{"営業", "経理2024"}},
 		{"move (path edit)", "/api/folders/rename", map[string]any{"name": "経理2024", "newName": "経理2024", "path": filepath.Join(filepath.Dir(other), "経理移動")}, http.StatusOK, "インデックスを変更しました（場所 " + other + " → " + filepath.Join(filepath.Dir(other), "経理移動") + "） ※ フォルダが今は見つかりません", []string{"営業", "経理2024"}},
 		{"move onto a root", "/api/folders/rename", map[string]any{"name": "経理2024", "path": e.root}, http.StatusBadRequest, "が既にあります。", []string{"営業", "経理2024"}},
 		{"uncheck", "/api/folders/enable", map[string]any{"name": "経理2024", "enabled": false}, http.StatusOK, "", []string{"営業", "経理2024"}},
-		{"remove unknown", "/api/folders/remove", map[string]any{"name": "総務"}, http.StatusBadRequest, "インデックス [総務] はありません。", []string{"営業", "経理2024"}},
-		{"remove", "/api/folders/remove", map[string]any{"name": "経理2024"}, http.StatusOK, "インデックス [経理2024] を削除しました", []string{"営業"}},
+		{"remove unknown", "/api/folders/remove", map[string]any{"name": "総務"}, http.StatusBadRequest, "インデックス「総務」はありません。", []string{"営業", "経理2024"}},
+		{"remove", "/api/folders/remove", map[string]any{"name": "経理2024"}, http.StatusOK, "インデックス「経理2024」を削除しました", []string{"営業"}},
 		{"add missing (issue 30)", "/api/folders/add", map[string]any{"path": filepath.Join(filepath.Dir(other), "ない")}, http.StatusOK, "フォルダが今は見つかりません: ", []string{"営業", "ない"}},
 	}
 	for _, tt := range tests {

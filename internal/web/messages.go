@@ -44,10 +44,10 @@ const (
 
 	// Index edits (gui.md §2.4, §2.5).
 	msgEdited      = "インデックスを変更しました（%s）"
-	msgRenamedName = "名前 [%s] → [%s]"
+	msgRenamedName = "名前「%s」 → 「%s」"
 	msgMovedPath   = "場所 %s → %s"
-	msgAdded       = "インデックス [%s] を追加しました（%s）"
-	msgRemoved     = "インデックス [%s] を削除しました（インデックスは次のインデックス作成で消えます。元のファイルはそのまま残ります）"
+	msgAdded       = "インデックス「%s」を追加しました（%s）"
+	msgRemoved     = "インデックス「%s」を削除しました（インデックスは次のインデックス作成で消えます。元のファイルはそのまま残ります）"
 	// A folder typed in the browser is a path on the server: a relative
 	// one would be resolved against the server's working folder, and a
 	// Windows path means nothing to a server on Linux or macOS (issue 18).
@@ -66,7 +66,7 @@ const (
 	msgOpened           = "元のファイルを開きました：%s"
 	msgOpenFailed       = "元のファイルを開けませんでした：%s（%s）"
 	msgOpenerNotStarted = "開くアプリケーションを起動できませんでした"
-	msgNoIndexRoot      = "インデックス [%s] の元のフォルダが登録されていません。"
+	msgNoIndexRoot      = "インデックス「%s」の元のフォルダが登録されていません。"
 	// Opening a received index's file (issue 30; reference/search.md §9).
 	msgReadOnlyImpossible = "受け取ったインデックスのマクロを含められるファイルは読み取り専用でしか開きませんが、読み取り専用のコピーを作れなかったため開きませんでした：%s"
 	msgOpenedCopy         = "元のファイルを読み取り専用のコピーで開きました：%s"

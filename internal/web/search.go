@@ -275,7 +275,7 @@ func (s *Server) doneLine(st search.Stats) doneLine {
 	if st.Truncated {
 		d.Cut = search.CutMessage(st.Hits)
 		if st.CutAt != "" {
-			d.Cut += fmt.Sprintf(search.MsgCutAt, st.CutAt, st.CutLabel)
+			d.Cut += search.CutAtMessage(st)
 		}
 	}
 	if s.run.running() || s.otherLock.Load() {

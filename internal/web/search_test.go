@@ -88,15 +88,15 @@ func TestSearchStream(t *testing.T) {
 			`報告.docx|3 ページ|本文|2`, `2024\見積.xlsx|[シート]明細!C3|セル|3`, `2024\見積.xlsx|[シート]明細!B4|セル|4`}, ""},
 		{"folder", url.Values{"q": {"りんご"}, "folder": {`営業\2024`}}, []string{
 			`2024\見積.xlsx|[シート]明細!C3|セル|3`, `2024\見積.xlsx|[シート]明細!B4|セル|4`}, ""},
-		{"shape", url.Values{"q": {"納期"}}, []string{`2024\見積.xlsx|[シート]明細!F2|図形|1`}, ""},
+		{"shape", url.Values{"q": {"納期"}}, []string{`2024\見積.xlsx|[シート]明細!F2|図形|2`}, ""},
 		{"shapes off", url.Values{"q": {"納期"}, "shapes": {"0"}}, nil, "見つかりませんでした。"},
 		{"two words", url.Values{"q": {"りんご　10"}}, []string{`メモ.txt|12 行目|本文|12`, `2024\見積.xlsx|[シート]明細!C3 ほか 1|セル|3`}, ""},
 		{"exclusion", url.Values{"q": {"りんご -箱"}}, []string{`報告.docx|3 ページ|本文|2`, `2024\見積.xlsx|[シート]明細!C3|セル|3`}, ""},
 		{"width and case", url.Values{"q": {"ﾘﾝｺﾞ"}}, nil, "見つかりませんでした。"},
 		{"regex", url.Values{"q": {"^りんご"}, "regex": {"1"}}, []string{`メモ.txt|12 行目|本文|12`, `報告.docx|3 ページ|本文|2`}, ""},
 		{"bad regex", url.Values{"q": {"(りんご"}, "regex": {"1"}}, nil, "正規表現として不正です"},
-		{"empty", url.Values{"q": {"  "}}, nil, "検索する文字列を入力してください。"},
-		{"unknown index", url.Values{"q": {"りんご"}, "indexes": {"経理"}}, nil, "インデックス [経理] はありません。"},
+		{"empty", url.Values{"q": {"  "}}, nil, "検索するワードを入力してください。"},
+		{"unknown index", url.Values{"q": {"りんご"}, "indexes": {"経理"}}, nil, "インデックス「経理」はありません。"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,7 +26,7 @@ import (
 var Version = "dev"
 
 const (
-	msgImported       = "インデックス [%s] を取り込みました（ファイル %d 件）。すぐに検索できます。"
+	msgImported       = "インデックス「%s」を取り込みました（ファイル %d 件）。すぐに検索できます。"
 	msgImportTooLarge = "zip ファイルを受け取れませんでした（作業フォルダに書けないか、途中で切れました）。"
 )
 

@@ -51,7 +51,7 @@ func TestIndexExportImportAPI(t *testing.T) {
 
 	b := newEnvWith(t, "", false, 1)
 	resp, body := b.importZip(zip, "?name="+url.QueryEscape("受領"))
-	if resp.StatusCode != http.StatusOK || !strings.Contains(fmt.Sprint(body["message"]), "インデックス [受領] を取り込みました") {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(fmt.Sprint(body["message"]), "インデックス「受領」を取り込みました") {
 		t.Fatalf("import: %s %v", resp.Status, body)
 	}
 	for _, q := range []string{"りんご", "納期", "10 箱", "見出し"} {

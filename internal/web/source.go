@@ -113,7 +113,7 @@ func (s *Server) handleSource(w http.ResponseWriter, r *http.Request) {
 // Messages of POST /api/source.
 const (
 	msgNoFolderGiven = "元のフォルダを指定してください。"
-	msgNoIndex       = "インデックス [%s] はありません。"
+	msgNoIndex       = "インデックス「%s」はありません。"
 )
 
 // Badges of a received index's row.

@@ -70,7 +70,7 @@ func TestReceivedIndexOpen(t *testing.T) {
 		{name: "picked folder without the file", api: "/api/source", body: map[string]any{"path": hit, "folder": filepath.Dir(moved)},
 			code: http.StatusNotFound, want: map[string]string{"message": "a.txt は、選んだフォルダ"}},
 		{name: "picked the year folder: root is its parent", api: "/api/source", body: map[string]any{"path": hit, "folder": filepath.Join(moved, "2024")},
-			code: http.StatusOK, want: map[string]string{"message": "インデックス [受領] の元のフォルダを " + moved + " に変えました"}},
+			code: http.StatusOK, want: map[string]string{"message": "インデックス「受領」の元のフォルダを " + moved + " に変えました"}},
 		{name: "opens", api: "/api/open", body: map[string]any{"path": hit},
 			code: http.StatusOK, want: map[string]string{"message": "元のファイルを開きました"}, opened: filepath.Join(moved, "2024", "見積", "a.txt")},
 		{name: "another file opens without asking", api: "/api/open", body: map[string]any{"path": `受領\2024\見積\c.txt`},

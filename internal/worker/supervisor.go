@@ -53,17 +53,27 @@ const DefaultOCRPageTimeout = 60 * time.Second
 // its allowance after the file's own deadline had passed: the pages read
 // before it are kept in the cache, so a retry goes on from there.
 func MsgOCRPageTimeout(d time.Duration) string {
-	return fmt.Sprintf("OCR の 1 ページが %d 秒以内に読み終わらなかったため中止しました（取り込みのプロセスを強制終了しました。読み終わったページは次の取り込みで使います）", int((d+time.Second-1)/time.Second))
+	return "OCR の 1 ページが " + DurationText(d) + "以内に読み終わらなかったため中止しました（取り込みのプロセスを強制終了しました。読み終わったページは次の取り込みで使います）"
 }
 
 // MsgTimeout is the per-file message after a deadline kill (DESIGN.md
 // "Indexing run").
 func MsgTimeout(d time.Duration) string {
-	n := fmt.Sprintf("%d 分", int(d/time.Minute))
-	if d%time.Minute != 0 {
-		n = fmt.Sprintf("%d 秒", int((d+time.Second-1)/time.Second))
+	return DurationText(d) + "以内に取り込みが終わらなかったため中止しました（取り込みのプロセスを強制終了しました）"
+}
+
+// DurationText writes a deadline for a message: whole minutes in 分, a
+// deadline under a second in ミリ秒 (issue 32: 200 ms was told as 1 秒),
+// else seconds rounded up (1.5 s → 2 秒, never a deadline shorter than the
+// real one). The indexer's start line and the per-file messages use it.
+func DurationText(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		return fmt.Sprintf("%d 分", int(d/time.Minute))
+	case d < time.Second:
+		return fmt.Sprintf("%d ミリ秒", int((d+time.Millisecond-1)/time.Millisecond))
 	}
-	return n + "以内に取り込みが終わらなかったため中止しました（取り込みのプロセスを強制終了しました）"
+	return fmt.Sprintf("%d 秒", int((d+time.Second-1)/time.Second))
 }
 
 // MsgOutOfMemory is the per-file message after the memory cap fired.

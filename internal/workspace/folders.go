@@ -13,6 +13,11 @@ import (
 type FolderError struct {
 	Msg   string
 	Cause error
+	// Missing is the index name the operation named that is not
+	// registered, and Known the registered ones, so that the CLI can
+	// suggest the nearest (issue 32).
+	Missing string
+	Known   []string
 }
 
 func (e *FolderError) Error() string { return e.Msg }
@@ -22,18 +27,27 @@ func refuse(format string, a ...any) error {
 	return &FolderError{Msg: fmt.Sprintf(format, a...)}
 }
 
+// notFound refuses an operation on an index name that is not registered.
+func (s *Settings) notFound(name string) error {
+	known := make([]string, 0, len(s.Roots))
+	for _, r := range s.Roots {
+		known = append(known, r.Name)
+	}
+	return &FolderError{Msg: fmt.Sprintf(msgNotFound, name), Missing: name, Known: known}
+}
+
 // Messages of the folder commands (reference/gui.md §2.4 where it gives one).
 const (
 	msgNameEmpty   = "インデックス名を入力してください。"
-	msgNameIllegal = "インデックス名 [%s] は使えません（\\ / : * ? \" < > | や制御文字、最後の . や空白、CON・PRN・AUX・NUL・COM1～9・LPT1～9 は使えません。255 文字まで）。"
-	msgNameTaken   = "インデックス名 [%s] は既に使われています。"
-	msgNotFound    = "インデックス [%s] はありません。"
+	msgNameIllegal = "インデックス名「%s」は使えません（\\ / : * ? \" < > | や制御文字、最後の . や空白、CON・PRN・AUX・NUL・COM1～9・LPT1～9 は使えません。255 文字まで）。"
+	msgNameTaken   = "インデックス名「%s」は既に使われています。"
+	msgNotFound    = "インデックス「%s」はありません。"
 	msgNoPath      = "元のフォルダを指定してください。"
 	msgPathMissing = "フォルダが見つかりません: %s"
 	msgPathAbsent  = "フォルダが今は見つかりません: %s（登録はしました。ネットワークのフォルダなら、つながっているときのインデックス作成で取り込みます。つながるまでは取り込まずに飛ばします）"
 	msgNotFolder   = "フォルダではありません: %s"
-	msgRegistered  = "「%s」のインデックス [%s] が既にあります。"
-	msgNested      = "「%s」は、登録済みのインデックス [%s]（%s）と重なるため登録できません（登録済みのフォルダの中のフォルダや、それを含むフォルダは登録できません）。"
+	msgRegistered  = "「%s」のインデックス「%s」が既にあります。"
+	msgNested      = "「%s」は、登録済みのインデックス「%s」（%s）と重なるため登録できません（登録済みのフォルダの中のフォルダや、それを含むフォルダは登録できません）。"
 	msgInWorkspace = "「%s」は、ワークスペース（%s）を含むか、その中にあるため登録できません（fumibako が作ったファイルを取り込まないため）。"
 )
 
@@ -227,7 +241,7 @@ func (s *Settings) IsRemoved(name string) bool {
 func (s *Settings) RenameRoot(oldName, newName string) error {
 	_, i, ok := s.Root(oldName)
 	if !ok {
-		return refuse(msgNotFound, oldName)
+		return s.notFound(oldName)
 	}
 	taken := func(n string) bool {
 		_, j, ok := s.Root(n)
@@ -254,7 +268,7 @@ func (s *Settings) RenameRoot(oldName, newName string) error {
 func (s *Settings) SetEnabled(name string, enabled bool) error {
 	_, i, ok := s.Root(name)
 	if !ok {
-		return refuse(msgNotFound, name)
+		return s.notFound(name)
 	}
 	v := enabled
 	s.Roots[i].Enabled = &v
@@ -276,7 +290,7 @@ func (s *Settings) SetHiddenSheets(name string, on bool) error {
 func (s *Settings) SetOCRImages(name string, on bool) error {
 	_, i, ok := s.Root(name)
 	if !ok {
-		return refuse(msgNotFound, name)
+		return s.notFound(name)
 	}
 	s.Roots[i].OCRImages = on
 	return nil
@@ -288,7 +302,7 @@ func (s *Settings) SetOCRImages(name string, on bool) error {
 func (s *Settings) RemoveRoot(name string) (Root, error) {
 	r, i, ok := s.Root(name)
 	if !ok {
-		return Root{}, refuse(msgNotFound, name)
+		return Root{}, s.notFound(name)
 	}
 	s.Roots = append(s.Roots[:i:i], s.Roots[i+1:]...)
 	s.MarkRemoved(r)

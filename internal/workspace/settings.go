@@ -106,9 +106,9 @@ const MsgSettingsBroken = "設定ファイルが壊れていたため、既定�
 
 // Messages of a broken settings file (issue 15: no index is lost).
 const (
-	msgSettingsRecovered = "設定ファイルが壊れていたため、読み取れたクロール対象フォルダ %d 件（%s）を戻して起動しました。"
+	msgSettingsRecovered = "設定ファイルが壊れていたため、読み取れたインデックスの登録 %d 件（%s）を戻して起動しました。"
 	msgSettingsMoved     = "（壊れていたファイルは %s に移しました。原因: %s）"
-	msgSettingsKept      = "インデックスは削除していません。fumibako folder restore で、壊れていたファイルと取り込み一覧からクロール対象フォルダを戻せます。"
+	msgSettingsKept      = "インデックスは削除していません。fumibako folder restore で、壊れていたファイルと取り込み一覧からインデックスの登録を戻せます。"
 )
 
 // BrokenSettingsError reports that settings.json was unreadable and has been

@@ -29,8 +29,8 @@ const (
 	msgSetType     = "%s の値の種類が正しくありません"
 	msgSetTrailing = "JSON のあとに余分な内容があります"
 	msgSetNoPath   = "targetFolders の %d 番目にフォルダ（path）がありません"
-	msgSetBadName  = "targetFolders の %d 番目のインデックス名 [%s] は使えません"
-	msgSetDupName  = "targetFolders の %d 番目のインデックス名 [%s] がほかと同じです"
+	msgSetBadName  = "targetFolders の %d 番目のインデックス名「%s」は使えません"
+	msgSetDupName  = "targetFolders の %d 番目のインデックス名「%s」がほかと同じです"
 )
 
 func settingsError(cause error, format string, a ...any) error {

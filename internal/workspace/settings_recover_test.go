@@ -47,7 +47,7 @@ func TestIssue15LoadRecovers(t *testing.T) {
 	if !errors.As(err, &b) || len(s.Roots) != 2 || len(b.Recovered) != 2 {
 		t.Fatalf("LoadSettings = %+v, %v", s, err)
 	}
-	want := "設定ファイルが壊れていたため、読み取れたクロール対象フォルダ 2 件（営業、経理）を戻して起動しました。（壊れていたファイルは " + b.MovedTo +
+	want := "設定ファイルが壊れていたため、読み取れたインデックスの登録 2 件（営業、経理）を戻して起動しました。（壊れていたファイルは " + b.MovedTo +
 		" に移しました。原因: 4 行目 5 文字目が JSON の書き方として正しくありません）インデックスは削除していません。"
 	if !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("message =\n%s\nwant prefix\n%s", err.Error(), want)

@@ -1,6 +1,11 @@
 // Command dist builds the release archives (make dist): for each target,
 // the executable with its version stamped (-X main.version) and the
-// Japanese README; a zip for Windows, a tar.gz elsewhere, in dist/.
+// Japanese README (README.ja.txt, made from the repository's README.ja.md
+// by readmeText); a zip for Windows, a tar.gz elsewhere, in dist/, named
+// fumibako-<version>-<os>-<arch>. The version is v0.N.M from
+// `git describe` of a v0.N.M tag, v0.N.M-<n>-g<hash> after it, and
+// v0.0.0-<n>-g<hash> when no tag is there (releaseVersion); -print-version
+// prints it for the Makefile.
 package main
 
 import (
@@ -22,13 +27,26 @@ var targets = []struct{ goos, goarch string }{
 }
 
 func main() {
-	version := flag.String("version", "dev", "version to stamp")
+	version := flag.String("version", "", "version to stamp (default: releaseVersion from git)")
 	out := flag.String("out", "dist", "output folder")
+	printVersion := flag.Bool("print-version", false, "print the release version and exit")
 	flag.Parse()
-	readme, err := os.ReadFile("tools/dist/README.ja.txt")
+	if *version == "" {
+		v, err := releaseVersion(gitOutput)
+		if err != nil {
+			fail(err)
+		}
+		*version = v
+	}
+	if *printVersion {
+		fmt.Println(*version)
+		return
+	}
+	md, err := os.ReadFile("README.ja.md")
 	if err != nil {
 		fail(err)
 	}
+	readme := readmeText(string(md))
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fail(err)
 	}
@@ -53,10 +71,10 @@ func main() {
 		var path string
 		if t.goos == "windows" {
 			// Notepad of every Windows version reads a BOM and CRLF.
-			text := "\ufeff" + strings.ReplaceAll(string(readme), "\n", "\r\n")
+			text := "\ufeff" + strings.ReplaceAll(readme, "\n", "\r\n")
 			path, err = writeZip(filepath.Join(*out, dir+".zip"), dir, bin, exe, text)
 		} else {
-			path, err = writeTarGz(filepath.Join(*out, dir+".tar.gz"), dir, bin, exe, string(readme))
+			path, err = writeTarGz(filepath.Join(*out, dir+".tar.gz"), dir, bin, exe, readme)
 		}
 		if err != nil {
 			fail(err)
@@ -131,4 +149,10 @@ func writeTarGz(path, dir, bin, exe, readme string) (string, error) {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "dist:", err)
 	os.Exit(1)
+}
+
+// gitOutput runs git in the current folder and returns its trimmed output.
+func gitOutput(args ...string) (string, error) {
+	out, err := exec.Command("git", args...).Output()
+	return strings.TrimSpace(string(out)), err
 }

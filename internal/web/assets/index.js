@@ -441,7 +441,7 @@ F.index = (() => {
     const yes = await F.confirm({
       title: `「${f.name}」のインデックスをエクスポートしますか？`,
       facts: [
-        ['next', `インデックス [${f.name}]（${f.files.toLocaleString()} ファイル分）を zip ファイルに書き出します。ほかの PC の fumibako で［インポート…］すると検索できます。`],
+        ['next', `インデックス「${f.name}」（${f.files.toLocaleString()} ファイル分）を zip ファイルに書き出します。ほかの PC の fumibako で［インポート…］すると検索できます。`],
         ['kept', '元のファイルは含みません。書き出している間、インデックス作成は始められません。'],
       ],
       ok: 'エクスポートする',
@@ -452,7 +452,7 @@ F.index = (() => {
     document.body.append(a);
     a.click();
     a.remove();
-    F.status(`インデックス [${f.name}] を書き出しています（ブラウザのダウンロードに表示されます）。`);
+    F.status(`インデックス「${f.name}」 を書き出しています（ブラウザのダウンロードに表示されます）。`);
   }
 
   // importIndex sends a zip to the server; a name in use offers another
@@ -550,7 +550,7 @@ F.index = (() => {
     const yes = await F.confirm({
       title: `「${f.name}」のインデックスを削除しますか？`,
       facts: [
-        ['lost', `インデックス [${f.name}]（${f.files.toLocaleString()} ファイル分）を削除します。次のインデックス作成で消え、検索できなくなります。`],
+        ['lost', `インデックス「${f.name}」（${f.files.toLocaleString()} ファイル分）を削除します。次のインデックス作成で消え、検索できなくなります。`],
         ['kept', `元のフォルダ（${f.path}）のファイルはそのまま残ります。`],
         ['next', '検索の対象から外さずに取り込みだけ止めるなら、削除せずに「取り込む」のチェックを外してください（インデックスは残り、検索できます）。'],
       ],
@@ -574,7 +574,7 @@ F.index = (() => {
     // No folder yet: say so and open the form, instead of a run that
     // can only fail (issue 32).
     if (typeof only !== 'string' && F.state && F.state.folders.length === 0) {
-      F.status('クロール対象フォルダがありません。［＋ フォルダを追加］で検索したいフォルダを追加してください。', true);
+      F.status('インデックスがありません。［＋ フォルダを追加］で検索したいフォルダを追加してください。', true);
       openAdd();
       return;
     }
@@ -627,7 +627,7 @@ F.index = (() => {
       }
       const table = el('table', { class: 'grid-table', id: 'confirm-table' },
         el('thead', {}, el('tr', {},
-          el('th', { text: 'フォルダ名' }), el('th', { class: 'num', text: '対象ファイル数' }), el('th', { class: 'num', text: '新規' }),
+          el('th', { text: 'インデックス名' }), el('th', { class: 'num', text: '対象ファイル数' }), el('th', { class: 'num', text: '新規' }),
           el('th', { class: 'num', text: '更新あり' }), el('th', { class: 'num', text: '前回未完了' }),
           el('th', { class: 'num', text: 'インデックスが無い・壊れている' }), el('th', { class: 'num', text: '前回失敗' }), el('th', { text: '状態' }))),
         tb);

@@ -40,7 +40,7 @@ F.preview = (() => {
     const after = fit - 1 - before;
     const cells = matchCells(h);
     const col = cells.size ? Math.min(...cells) : 0;
-    const p = new URLSearchParams({ path: h.file, place: h.place, row: h.row, before, after, col });
+    const p = new URLSearchParams({ path: h.file, place: h.place, row: h.line || h.row, before, after, col });
     let v;
     try {
       v = await F.get('/api/preview?' + p);
@@ -61,7 +61,7 @@ F.preview = (() => {
   // sheet is the preview grid: row numbers, column letters for Excel (1
   // for one-column places), the hit row pale blue, matching cells yellow.
   function sheet(v, h, cells) {
-    if (!v) v = { grid: false, firstCol: 0, rows: [{ n: h.row, cells: [h.text] }] };
+    if (!v) v = { grid: false, firstCol: 0, rows: [{ n: h.line || h.row, cells: [h.text] }] };
     const table = el('table', { class: 'sheet' + (v.grid ? '' : ' paras'), id: 'preview-sheet' });
     const width = v.rows.reduce((m, r) => Math.max(m, r.cells.length), 1);
     // Column letters for a sheet only: a Word, PDF or text place is one
@@ -90,7 +90,7 @@ F.preview = (() => {
     for (const r of v.rows) {
       if (prevN > 0 && r.n > prevN + 1) tb.append(gap());
       prevN = r.n;
-      const isHit = r.n === h.row;
+      const isHit = r.n === (h.line || h.row);
       const tr = el('tr', { class: isHit ? 'sel' : null }, el('th', { text: r.n }));
       for (let i = 0; i < width; i++) {
         let t = r.cells[i] || '';
