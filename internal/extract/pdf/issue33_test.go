@@ -15,10 +15,10 @@ import (
 func TestIssue33(t *testing.T) {
 	lo := map[string][]string{
 		"文書情報":         {"見積書タイトルTITLEAA", "件名SUBJECTBB"},
-		"ページ001":        {"東京都千代田区の見積書です。トークン PAGEONEAA 一頁目。", "二行目：株式会社文箱\u3000御中"},
+		"ページ001":       {"東京都千代田区の見積書です。トークン PAGEONEAA 一頁目。", "二行目：株式会社文箱\u3000御中"},
 		"ページ001[コメント]": {"確認してくださいCOMMENTCC"},
-		"ページ002":        {"二頁目の本文 PAGETWOBB、金額は１２３４円。"},
-		"ページ003":        {"三頁目 PAGETHREECC\u3000以上。"},
+		"ページ002":       {"二頁目の本文 PAGETWOBB、金額は１２３４円。"},
+		"ページ003":       {"三頁目 PAGETHREECC\u3000以上。"},
 	}
 	without := func(m map[string][]string, drop string) map[string][]string {
 		out := map[string][]string{}
@@ -50,9 +50,9 @@ func TestIssue33(t *testing.T) {
 			// unchecked one gives nothing either.
 			file: "lo-form.pdf",
 			places: map[string][]string{
-				"ページ001":        {"同意する", "不要", "確認済"},
+				"ページ001":       {"同意する", "不要", "確認済"},
 				"ページ001[フォーム]": {"大阪府FORMCC", "転出届FORMDD"},
-				"ページ002":        {"申請書の本文", "FORMPAGE"},
+				"ページ002":       {"申請書の本文", "FORMPAGE"},
 				"ページ002[フォーム]": {"山田太郎FORMAA", "東京都千代田区 丸の内一丁目FORMBB"},
 			},
 		},
