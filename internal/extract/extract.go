@@ -22,6 +22,11 @@ type Options struct {
 	// OCR reads the text of images (ocr.go); nil: images are not read
 	// and image-only pages are only counted as before.
 	OCR *OCR
+	// Preparing tells that the reader waits for a one-time preparation of
+	// its engine (the PDF engine's compiled code, made once per machine
+	// and version; issue 33): msg is what the progress line shows while
+	// it lasts, "" when it is over. nil: nobody is told.
+	Preparing func(msg string)
 }
 
 // Limits against hostile files (reference/extraction.md §13).

@@ -62,7 +62,7 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 	}
 	engine.Lock()
 	defer engine.Unlock()
-	inst, err := instance(opt.MemLimit)
+	inst, err := instance(opt.MemLimit, opt.Preparing)
 	if err != nil {
 		return nil, err
 	}
