@@ -2,7 +2,12 @@
 // viewer copies it, in the engine's reading order, as places ページNNN
 // (NNN the page's position in the file, 1-based: real pages, not
 // estimates); the text of annotations (comments, notes, free text) as
-// ページNNN[コメント]; the title and subject as 文書情報. A document that
+// ページNNN[コメント]; the values of its form fields as ページNNN[フォーム]
+// (form.go); the title and subject as 文書情報. Page text is decoded as
+// UTF-16 as a whole, cleaned of what is no text, and cut to the page's
+// crop box (text.go). A page that cannot be read is skipped with a log
+// line naming it (PageLog); only a document none of whose pages can be
+// read fails (issue 33). A document that
 // needs a password to open gets extract.MsgPassword; one that only
 // restricts printing or copying is read. Pages without a text layer that
 // hold images (scans) are read by OCR when the worker gives the reader an
