@@ -147,7 +147,7 @@ func reference(p, profile string) (string, error) {
 	case ".odt", ".fodt", ".rtf":
 		return soffice(p, profile, "txt:Text (encoded):UTF8", ".txt")
 	case ".ods", ".fods":
-		return soffice(p, profile, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", ".csv")
+		return soffice(p, profile, "csv:Text - txt - csv (StarCalc):44,34,76", ".csv")
 	default:
 		pdf, err := sofficeFile(p, profile, "pdf", ".pdf")
 		if err != nil {
@@ -186,9 +186,13 @@ func sofficeFile(p, profile, filter, ext string) (string, error) {
 	return out, nil
 }
 
+// run runs a reference program for at most a minute (pdftotext spins on
+// a form-XObject bomb; such a file has no reference).
 func run(name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	var out, errb bytes.Buffer
-	cmd := exec.Command(name, args...)
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s: %v: %s", name, err, errb.String())
