@@ -77,7 +77,7 @@ setup:
 	sudo=$$(command -v sudo || true); \
 	$$sudo apt-get update && $$sudo apt-get install -y --no-install-recommends \
 		libreoffice-core-nogui libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui python3-uno \
-		ripgrep poppler-utils chromium fonts-noto-cjk fonts-ipafont-gothic gcc libc6-dev \
+		ripgrep poppler-utils qpdf chromium fonts-noto-cjk fonts-dejavu-core fonts-ipafont-gothic gcc libc6-dev \
 		tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-eng tesseract-ocr-osd
 
 bench:

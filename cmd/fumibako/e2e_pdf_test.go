@@ -50,6 +50,9 @@ func TestPDFs(t *testing.T) {
 		{"lo-scan.pdf", ingestlist.Done, ""},
 		{"lo-password.pdf", ingestlist.Failed, extract.MsgPassword},
 		{"damaged-cut.pdf", ingestlist.Failed, extract.MsgCorrupt},
+		// Issue 33: one bad page skipped, every page bad still 失敗.
+		{"qpdf-badpage.pdf", ingestlist.Done, ""},
+		{"qpdf-allbad.pdf", ingestlist.Failed, extract.MsgCorrupt},
 	}
 	for _, r := range rows {
 		got := f.row("PDF/" + r.file)
@@ -72,9 +75,19 @@ func TestPDFs(t *testing.T) {
 		want []string // exact hit lines, in order
 	}{
 		{[]string{"PAGETHREECC", "--kind", "pdf"}, []string{
+			"営業\\PDF\\junk-header.pdf\t3 ページ\t本文\t三頁目 PAGETHREECC　以上。",
 			"営業\\PDF\\lo-horizontal.pdf\t3 ページ\t本文\t三頁目 PAGETHREECC　以上。",
 			"営業\\PDF\\lo-owner-only.pdf\t3 ページ\t本文\t三頁目 PAGETHREECC　以上。",
 			"営業\\PDF\\lo-vertical.pdf\t3 ページ\t本文\t三頁目PAGETHREECC 以上。",
+			"営業\\PDF\\qpdf-badpage.pdf\t3 ページ\t本文\t三頁目 PAGETHREECC　以上。",
+			"営業\\PDF\\qpdf-rotated.pdf\t3 ページ\t本文\t三頁目 PAGETHREECC　以上。",
+		}},
+		// Issue 33: a form field's value, a kanji outside the BMP.
+		{[]string{"山田太郎FORMAA"}, []string{
+			"営業\\PDF\\lo-form.pdf\t2 ページ[フォーム]\tフォーム\t山田太郎FORMAA",
+		}},
+		{[]string{"𠮟る"}, []string{
+			"営業\\PDF\\lo-supplementary.pdf\t1 ページ\t本文\t子どもを𠮟る SUPAA",
 		}},
 		{[]string{"FPDFTWO"}, []string{
 			"営業\\PDF\\fpdf-ipag.pdf\t2 ページ\t本文\t二頁目の請求書FPDFTWO、金額１２３４円",

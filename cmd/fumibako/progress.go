@@ -192,9 +192,11 @@ func (u *progressUI) draw() {
 // statusLine is the terminal's status line in at most cols columns:
 // `[#####.....] 735/760 件 失敗 3 12.5 件/秒 残り 約 2 分  営業\…\見積\a.xlsx`.
 // While a file is read by OCR, its pages follow the failures
-// (`OCR 12/300 ページ`, issue 29). On a narrow terminal the parts go in this
-// order: the current file, the rate, the time left, the OCR pages, the
-// failures.
+// (`OCR 12/300 ページ`, issue 29), and while a file waits for the PDF
+// engine's one-time compile its note does (`PDF を読む準備をしています
+// （初回だけ）`, issue 33). On a narrow terminal the parts go in this
+// order: the current file, the rate, the time left, the OCR pages (or
+// the preparation), the failures.
 func statusLine(p indexer.Progress, rate *indexer.Rate, cols int) string {
 	fill := 0
 	if p.Total > 0 {
@@ -208,6 +210,8 @@ func statusLine(p indexer.Progress, rate *indexer.Rate, cols int) string {
 	}
 	if p.OCRTotal > 0 {
 		parts[2] = fmt.Sprintf(msgBarOCR, p.OCRDone, p.OCRTotal)
+	} else if p.Preparing != "" {
+		parts[2] = " " + p.Preparing
 	}
 	if r := rate.PerSecond(); r > 0 {
 		parts[3] = fmt.Sprintf(msgBarRate, r)

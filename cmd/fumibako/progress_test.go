@@ -79,6 +79,21 @@ func TestStatusLine(t *testing.T) {
 			t.Errorf("statusLine with OCR at %d columns = %q (%d), want %q", tc.cols, got, displayWidth(got), tc.want)
 		}
 	}
+	// A file waiting for the PDF engine's one-time compile shows its note
+	// in the same place (issue 33).
+	p.OCRDone, p.OCRTotal, p.Preparing = 0, 0, "PDF を読む準備をしています（初回だけ）"
+	for _, tc := range []struct {
+		cols int
+		want string
+	}{
+		{100, "[###################.] 735/760 件 失敗 3 PDF を読む準備をしています（初回だけ） 残り 約 5 秒"},
+		{80, "[###################.] 735/760 件 失敗 3 PDF を読む準備をしています（初回だけ）"},
+	} {
+		got := statusLine(p, &rate, tc.cols)
+		if got != tc.want || displayWidth(got) > tc.cols {
+			t.Errorf("statusLine while preparing at %d columns = %q (%d), want %q", tc.cols, got, displayWidth(got), tc.want)
+		}
+	}
 	for d, want := range map[time.Duration]string{3 * time.Second: "約 5 秒", 41 * time.Second: "約 45 秒", 89 * time.Second: "約 1 分", 150 * time.Second: "約 3 分"} {
 		if got := leftText(d); got != want {
 			t.Errorf("leftText(%v) = %q, want %q", d, got, want)

@@ -20,11 +20,12 @@ var kindNames = []struct{ ja, en string }{
 	{extract.ObjectShape, "shape"},
 	{extract.ObjectComment, "comment"},
 	{extract.ObjectHeaderFooter, "header_footer"},
+	{extract.ObjectForm, "form"}, // a PDF page's form fields (issue 33)
 }
 
 var (
-	reKindJa   = lazyRegexp(`^(.*)\[(` + extract.ObjectShape + `|` + extract.ObjectComment + `|` + extract.ObjectHeaderFooter + `|` + extract.ObjectEmbed + `[1-9][0-9]*)\]$`)
-	reKindEn   = lazyRegexp(`^(.*)\[(shape|comment|header_footer|embed[1-9][0-9]*)\]$`)
+	reKindJa   = lazyRegexp(`^(.*)\[(` + extract.ObjectShape + `|` + extract.ObjectComment + `|` + extract.ObjectHeaderFooter + `|` + extract.ObjectForm + `|` + extract.ObjectEmbed + `[1-9][0-9]*)\]$`)
+	reKindEn   = lazyRegexp(`^(.*)\[(shape|comment|header_footer|form|embed[1-9][0-9]*)\]$`)
 	rePage     = lazyRegexp(`^` + extract.PagePrefix + `([0-9]{3,})$`)
 	reEstimate = lazyRegexp(`^` + extract.PagePrefix + `([0-9]{3,})` + extract.EstimateSuffix + `$`)
 	reSlide    = lazyRegexp(`^` + extract.SlidePrefix + `([0-9]{3,})$`)

@@ -18,6 +18,7 @@ func TestFileName(t *testing.T) {
 		{"スライド002（非表示）[図形]", "slide_002_hidden[shape].tsv"},
 		{"スライド007_ノート", "slide_007_notes.tsv"},
 		{"スライド001[コメント]", "slide_001[comment].tsv"},
+		{"ページ003[フォーム]", "page_003[form].tsv"}, // a PDF page's form fields (issue 33)
 		{"2024_上期", "2024%5F上期.tsv"},
 		{"記号<>", "記号%3C%3E.tsv"},
 		{"売上[図形]", "売上[shape].tsv"},

@@ -27,6 +27,11 @@ type Options struct {
 	// hiddenSheets, issue 31). By default they are skipped, as tebunko
 	// skips them (reference/extraction.md §5: only visible worksheets).
 	HiddenSheets bool
+	// Preparing tells that the reader waits for a one-time preparation of
+	// its engine (the PDF engine's compiled code, made once per machine
+	// and version; issue 33): msg is what the progress line shows while
+	// it lasts, "" when it is over. nil: nobody is told.
+	Preparing func(msg string)
 }
 
 // Limits against hostile files (reference/extraction.md §13).

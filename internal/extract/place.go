@@ -139,8 +139,11 @@ func IsTarget(name string) bool {
 //	    from the page setup and marked ページNNN（目安） (issue 16)
 //	.pdf 2: image-only pages read by OCR (issue 29), so scans indexed
 //	    before are read again once (or wait for an OCR engine)
+//	.pdf 3: form fields as ページNNN[フォーム], characters outside the BMP
+//	    whole, unmapped glyphs dropped, a bad page skipped, cropped pages'
+//	    own text (issue 33)
 var extractVersions = map[string]int{
-	".pdf": 2,
+	".pdf": 3,
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
 	".docx": 5, ".docm": 5, ".doc": 7,

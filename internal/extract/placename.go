@@ -16,9 +16,13 @@ const (
 	ObjectComment      = "コメント"
 	ObjectHeaderFooter = "ヘッダー・フッター"
 	ObjectEmbed        = "埋め込み" // followed by its number from 1
+	// ObjectForm is a PDF page's form fields (issue 33): the values of
+	// its AcroForm widgets, ページ003[フォーム].
+	ObjectForm = "フォーム"
 
 	PlaceShape   = "[" + ObjectShape + "]"
 	PlaceComment = "[" + ObjectComment + "]"
+	PlaceForm    = "[" + ObjectForm + "]"
 	// PlaceHeaderFooter is the header/footer place of a document or
 	// presentation; a sheet's is <sheet>[ヘッダー・フッター].
 	PlaceHeaderFooter = ObjectHeaderFooter

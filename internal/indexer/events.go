@@ -30,6 +30,10 @@ type Progress struct {
 	// OCRDone of OCRTotal pages of the file being read by OCR (issue 29;
 	// 0 of 0 when none is).
 	OCRDone, OCRTotal int
+	// Preparing is the note of a one-time preparation a file being read
+	// waits for (`PDF を読む準備をしています（初回だけ）`, the PDF engine's
+	// compile; issue 33), "" when none is going on.
+	Preparing string
 }
 
 // Event is one thing that happened: a log line, a progress change, or the

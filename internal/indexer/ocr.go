@@ -190,8 +190,18 @@ func (r *run) ocrAgain() func(rel string) bool {
 }
 
 // ocrInterim takes a worker's interim message for job id: a page goes to
-// the cache (a workspace fault is the run's), progress to the observers.
+// the cache (a workspace fault is the run's), progress and an engine's
+// preparation (issue 33) to the observers.
 func (r *run) ocrInterim(id int64, m worker.Interim) {
+	if m.Preparing != nil {
+		r.progress.Preparing = *m.Preparing
+		r.prepShown = id
+		if *m.Preparing == "" {
+			r.prepShown = 0
+		}
+		r.update()
+		return
+	}
 	if pg := m.OCRPage; pg != nil {
 		if !workspace.ValidOCRKey(pg.Key) {
 			r.logDetail(fmt.Sprintf("OCR page key %q is not valid; not cached", pg.Key))
@@ -227,6 +237,11 @@ func (r *run) ocrRecorded(id int64, rel string, state ingestlist.State, resp wor
 	delete(r.ocr.jobKeys, id)
 	if r.ocr.shown == id {
 		r.progress.OCRDone, r.progress.OCRTotal, r.ocr.shown = 0, 0, 0
+	}
+	if r.prepShown == id {
+		// The worker ended without saying the preparation was over (it
+		// failed or was killed): the note goes with its file.
+		r.progress.Preparing, r.prepShown = "", 0
 	}
 	k := workspace.FoldKey(rel)
 	if state == ingestlist.Done {

@@ -212,6 +212,9 @@ type run struct {
 	// not be prepared, each logged once (applyUnavailable).
 	unavailable []string
 	ocr         ocrState // OCR runs (ocr.go)
+	// prepShown is the job whose engine preparation the progress shows
+	// (Progress.Preparing; 0 = none).
+	prepShown int64
 }
 
 // Run performs one indexing run. A fatal error is returned as an error

@@ -26,7 +26,11 @@ func TestIssue36IsPDF(t *testing.T) {
 		{"csv", "%PDF-1.7,版\n請求書,１２３\n見積書,４５６\n", "", false},
 		{"csv of a large file", "%PDF-1.4,書類\n請求書,1\n", "見積書,4\n", false},
 		{"no version", "%PDF-\n1 0 obj\n" + trailer, "", false},
-		{"not at the start", "x%PDF-1.4\n" + trailer, "", false},
+		// Issue 33: the header anywhere in the first 1,024 bytes.
+		{"after a mail header", "From: a@example.jp\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n" + trailer, "", true},
+		{"after 1,019 bytes", strings.Repeat("x", 1019) + "%PDF-1.4\n" + trailer, "", true},
+		{"after 1,020 bytes", strings.Repeat("x", 1020) + "%PDF-1.4\n" + trailer, "", false},
+		{"a note that names the header", "仕様メモ: %PDF-1.7 で始まるファイル\n見積書\n", "", false},
 		{"a note quoting an object header: taken for a cut PDF", "%PDF-1.4 の中身\n1 0 obj と書いてある行が目印です。\n", "", true},
 	}
 	for _, tt := range tests {

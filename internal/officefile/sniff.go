@@ -84,15 +84,22 @@ func SniffHead(head []byte) Format {
 // annex H.3, note 18 on 7.5.5).
 const PDFTailBytes = 1024
 
-// IsPDF reports whether a file starting with "%PDF-" is a PDF, from its
-// first bytes (head) and its last PDFTailBytes (tail): the header has a
-// version (%PDF-1.4, %PDF-2.0), and the file ends with a trailer (startxref
-// or %%EOF in tail) or, cut short, starts with an indirect object ("1 0
-// obj") after the header. A text file that merely starts with "%PDF-"
-// (a note, a CSV row) is none (issue 36 item 8).
+// IsPDF reports whether a file with "%PDF-" in its first 1,024 bytes is a
+// PDF, from its first bytes (head) and its last PDFTailBytes (tail): the
+// header has a version (%PDF-1.4, %PDF-2.0), and the file ends with a
+// trailer (startxref or %%EOF in tail) or, cut short, has an indirect
+// object ("1 0 obj") after the header. A text file that merely starts
+// with "%PDF-" (a note, a CSV row) is none (issue 36 item 8). The header
+// may follow other bytes (a mail or HTTP header a program saved with the
+// file), as PDF readers accept it anywhere in the first 1,024 bytes
+// (issue 33).
 func IsPDF(head, tail []byte) bool {
-	rest, ok := bytes.CutPrefix(head, pdfSignature)
-	if !ok || len(rest) < 3 || !isDigit(rest[0]) || rest[1] != '.' || !isDigit(rest[2]) {
+	at := bytes.Index(head[:min(len(head), pdfHeaderWindow)], pdfSignature)
+	if at < 0 {
+		return false
+	}
+	rest := head[at+len(pdfSignature):]
+	if len(rest) < 3 || !isDigit(rest[0]) || rest[1] != '.' || !isDigit(rest[2]) {
 		return false
 	}
 	if bytes.Contains(tail, []byte("startxref")) || bytes.Contains(tail, []byte("%%EOF")) {

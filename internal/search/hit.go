@@ -149,7 +149,7 @@ var reCellPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 func placeKind(fk extract.Kind, place string) string {
 	base, obj := splitKind(place)
 	switch {
-	case obj == extract.ObjectShape, obj == extract.ObjectComment, obj == extract.ObjectHeaderFooter:
+	case obj == extract.ObjectShape, obj == extract.ObjectComment, obj == extract.ObjectHeaderFooter, obj == extract.ObjectForm:
 		return obj
 	case strings.HasPrefix(obj, extract.ObjectEmbed):
 		return extract.ObjectEmbed
@@ -189,9 +189,20 @@ const (
 // (スライド002_ノート, kind ノート), text read by OCR `3 ページ（OCR）`
 // (ページ003（OCR）) and `2 ページ目の画像（OCR）` (画像002（OCR）), a hidden sheet
 // `[シート]原価（非表示）` (原価[非表示]), other places as they are
-// (`ヘッダー・フッター`, `脚注`, `画像（OCR）`), and "" for a text file.
+// (`ヘッダー・フッター`, `脚注`, `画像（OCR）`), and "" for a text file. A PDF
+// page's form fields keep their kind in the label, `3 ページ[フォーム]`
+// (ページ003[フォーム], issue 33): the values typed into a form are told
+// from the page's printed text.
 func PlaceLabel(fk extract.Kind, place string) string {
-	base, _ := splitKind(place)
+	base, obj := splitKind(place)
+	if obj == extract.ObjectForm {
+		return baseLabel(fk, base) + "[" + obj + "]"
+	}
+	return baseLabel(fk, base)
+}
+
+// baseLabel is PlaceLabel of a place's base name.
+func baseLabel(fk extract.Kind, base string) string {
 	switch fk {
 	case extract.KindExcel:
 		// A hidden sheet read on request (`原価[非表示]`, issue 31) is

@@ -41,6 +41,8 @@ func TestPlaceLabel(t *testing.T) {
 		{extract.KindWord, "脚注", "脚注"},
 		{extract.KindWord, "文書[コメント]", "文書"},
 		{extract.KindPDF, "ページ003", "3 ページ"},
+		{extract.KindPDF, "ページ003[フォーム]", "3 ページ[フォーム]"}, // issue 33
+		{extract.KindPDF, "ページ012[コメント]", "12 ページ"},
 		{extract.KindPowerPoint, "スライド002", "スライド 2"},
 		{extract.KindPowerPoint, "スライド002[図形]", "スライド 2"},
 		{extract.KindPowerPoint, "スライド010[コメント]", "スライド 10"},

@@ -77,7 +77,10 @@ type RunView struct {
 	Current   string  `json:"current,omitempty"` // 取り込み中のファイル：…
 	// OCR is the pages of the file being read by OCR: OCR 12/300 ページ
 	// (issue 29); "" when none is.
-	OCR      string `json:"ocr,omitempty"`
+	OCR string `json:"ocr,omitempty"`
+	// Note is a one-time preparation the file being read waits for: PDF
+	// を読む準備をしています（初回だけ） (issue 33); "" when none is.
+	Note     string `json:"note,omitempty"`
 	TimeLeft string `json:"timeLeft,omitempty"`
 	Stopping bool   `json:"stopping"`
 	// Only names the indexes of a row's ［取り込む］; empty when the run
@@ -406,6 +409,9 @@ func fillProgress(v *RunView, cur *runState, now time.Time) {
 		}
 		if p.OCRTotal > 0 && p.Phase == indexer.PhaseIngest {
 			v.OCR = fmt.Sprintf(msgOCRPages, p.OCRDone, p.OCRTotal)
+		}
+		if p.Preparing != "" && p.Phase == indexer.PhaseIngest {
+			v.Note = p.Preparing
 		}
 	}
 	v.Rate = cur.rate.PerSecond()

@@ -62,6 +62,19 @@ func (s *ocrSession) options() *extract.OCR {
 	}
 }
 
+// preparing tells the coordinator that the file waits for its reader's
+// one-time engine preparation (msg, the progress note), or that it is
+// over (""; extract.Options.Preparing, issue 33). It goes on the same
+// pipe as the OCR messages, so it is sent through the request's session,
+// which exists with or without an OCR engine; a message that cannot be
+// written is no loss (the answer reports the broken pipe).
+func (s *ocrSession) preparing(msg string) {
+	if s == nil {
+		return
+	}
+	s.out.send(Interim{ID: s.id, Preparing: &msg})
+}
+
 // pageDone hands a page just recognized to the coordinator. It returns
 // once the message is written to the pipe: the coordinator reads it, and
 // stores the page, before the file's answer.

@@ -25,6 +25,16 @@ func (p *fakeProc) ocrPages(st step, req Request) bool {
 		b, _ := json.Marshal(m)
 		p.out <- b
 	}
+	if st.prepare > 0 {
+		note, done := "PDF を読む準備をしています（初回だけ）", ""
+		send(Interim{ID: req.ID, Preparing: &note})
+		select {
+		case <-p.killed:
+			return false
+		case <-time.After(st.prepare):
+		}
+		send(Interim{ID: req.ID, Preparing: &done})
+	}
 	for i := 0; i < st.pages; i++ {
 		send(Interim{ID: req.ID, OCRProgress: &OCRProgress{Done: i, Total: st.pages}})
 		select {
@@ -55,6 +65,13 @@ func TestPipelineOCR(t *testing.T) {
 			"finished 1", []string{"0/5", "page1", "1/5", "page2", "2/5", "page3", "3/5", "page4", "4/5", "page5", "5/5"}},
 		{"a page that hangs", step{pages: 3, pageTime: 100 * time.Millisecond, hang: true},
 			"timeout " + MsgOCRPageTimeout(250*time.Millisecond), []string{"0/3", "page1", "1/3", "page2", "2/3", "page3", "3/3"}},
+		// Issue 33: the engine's one-time preparation (longer than the
+		// file's deadline) does not count against the file, and the
+		// deadline starts again after it.
+		{"an engine prepared first", step{prepare: 400 * time.Millisecond, pages: 1, pageTime: 150 * time.Millisecond, answer: &Response{OK: true, TSVCount: 1}},
+			"finished 1", []string{"prep", "done", "0/1", "page1", "1/1"}},
+		{"a hang after the preparation", step{prepare: 300 * time.Millisecond, hang: true},
+			"timeout " + MsgTimeout(200*time.Millisecond), []string{"prep", "done"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +89,10 @@ func TestPipelineOCR(t *testing.T) {
 						seen = append(seen, m.OCRPage.Key)
 					case m.OCRProgress != nil:
 						seen = append(seen, fmt.Sprintf("%d/%d", m.OCRProgress.Done, m.OCRProgress.Total))
+					case m.Preparing != nil && *m.Preparing != "":
+						seen = append(seen, "prep")
+					case m.Preparing != nil:
+						seen = append(seen, "done")
 					}
 				}}
 			s, _ := fakeSlot(cfg, func(_ int, req Request) step {

@@ -122,6 +122,24 @@ func (p *pipe) extendForOCR() {
 	}
 }
 
+// prepare holds the head's deadline off while its reader's engine is
+// prepared once per machine (issue 33: the PDF engine's compile, seconds
+// on a slow PC, while another worker may hold the compile lock): at least
+// PrepareTimeout from its start, and the file's whole own deadline from
+// its end.
+func (p *pipe) prepare(started bool) {
+	if p.deadline == nil {
+		return
+	}
+	if !started {
+		p.arm()
+		return
+	}
+	if due := time.Now().Add(PrepareTimeout); due.After(p.due) {
+		p.setDeadline(due)
+	}
+}
+
 // timedOut handles the head's deadline. The lines the worker wrote before
 // it are taken first (pages handed over are kept, an answer that just
 // arrived counts); then, if the head is still there and its deadline was
@@ -228,8 +246,8 @@ func (p *pipe) answer(line []byte) {
 	var wl wireLine
 	err := json.Unmarshal(line, &wl)
 	resp := wl.Response
-	if err == nil && len(p.queue) > 0 && resp.ID == p.queue[0].ID && (wl.OCRPage != nil || wl.OCRProgress != nil) {
-		p.interim(Interim{ID: resp.ID, OCRPage: wl.OCRPage, OCRProgress: wl.OCRProgress})
+	if err == nil && len(p.queue) > 0 && resp.ID == p.queue[0].ID && (wl.OCRPage != nil || wl.OCRProgress != nil || wl.Preparing != nil) {
+		p.interim(Interim{ID: resp.ID, OCRPage: wl.OCRPage, OCRProgress: wl.OCRProgress, Preparing: wl.Preparing})
 		return
 	}
 	if err != nil || len(p.queue) == 0 || resp.ID != p.queue[0].ID {
@@ -255,6 +273,9 @@ func (p *pipe) answer(line []byte) {
 func (p *pipe) interim(m Interim) {
 	if m.OCRProgress != nil && m.OCRProgress.Done < m.OCRProgress.Total {
 		p.extendForOCR()
+	}
+	if m.Preparing != nil {
+		p.prepare(*m.Preparing != "")
 	}
 	if f := p.s.cfg.Interim; f != nil {
 		f(p.queue[0], m)

@@ -23,6 +23,9 @@ type step struct {
 	// message before each and an ocrPage after it (ocr_internal_test.go).
 	pages    int
 	pageTime time.Duration
+	// prepare is a one-time engine preparation first (a preparing
+	// message, this long, then its end; issue 33).
+	prepare time.Duration
 }
 
 // fakeProc is an in-process worker that serves its requests in order, as a

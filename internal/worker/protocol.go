@@ -61,17 +61,25 @@ type Response struct {
 //
 //	{"id":7,"ocrPage":{"key":"3fa9…","lines":["見積書","株式会社…"]}}
 //	{"id":7,"ocrProgress":{"done":12,"total":300}}
+//	{"id":7,"preparing":"PDF を読む準備をしています（初回だけ）"}
+//	{"id":7,"preparing":""}
 //
 // ocrPage hands over a page just recognized: the coordinator stores it in
 // the OCR cache before it reads the file's Response, so a kill or a
 // deadline loses at most the page in flight. ocrProgress says done of
 // total pages that need OCR; it is sent before each page and after the
 // last, and each one gives the page about to start at least the per-page
-// allowance (Config.OCRPageTimeout, pipeline.go).
+// allowance (Config.OCRPageTimeout, pipeline.go). preparing (issue 33)
+// says the file waits for a one-time preparation of its reader's engine
+// (extract.Options.Preparing: the PDF engine's compiled code), with the
+// note the progress line shows, and "" when it is over: the file's
+// deadline is held off while it lasts (PrepareTimeout) and starts again
+// when it ends.
 type Interim struct {
 	ID          int64        `json:"id"`
 	OCRPage     *OCRPage     `json:"ocrPage,omitempty"`
 	OCRProgress *OCRProgress `json:"ocrProgress,omitempty"`
+	Preparing   *string      `json:"preparing,omitempty"`
 }
 
 // OCRPage is one page recognized by OCR: its key (a content hash of the
@@ -88,11 +96,12 @@ type OCRProgress struct {
 }
 
 // wireLine is one line a worker writes: a Response, or an Interim when
-// one of the OCR fields is set (decoded once, answer in pipeline.go).
+// one of the OCR fields or preparing is set (decoded once, answer in pipeline.go).
 type wireLine struct {
 	Response
 	OCRPage     *OCRPage     `json:"ocrPage,omitempty"`
 	OCRProgress *OCRProgress `json:"ocrProgress,omitempty"`
+	Preparing   *string      `json:"preparing,omitempty"`
 }
 
 // Command is the hidden subcommand that turns fumibako into a worker.

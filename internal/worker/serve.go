@@ -127,7 +127,7 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 		return writeFailed(resp, err)
 	}
 	faultHook(req.Name, req.Path)
-	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit, OCR: ocr.options(), HiddenSheets: req.HiddenSheets})
+	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit, OCR: ocr.options(), HiddenSheets: req.HiddenSheets, Preparing: ocr.preparing})
 	if ocr.lost != nil {
 		// A page could not be handed over: the coordinator is gone or
 		// closing the pipe; whatever this answer says is not read.

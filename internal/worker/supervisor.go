@@ -45,6 +45,11 @@ type Config struct {
 	Interim func(Request, Interim)
 }
 
+// PrepareTimeout is the deadline's allowance for a reader's one-time
+// engine preparation (Interim.Preparing; the PDF engine's compile with
+// the wait for another worker's, issue 33).
+const PrepareTimeout = 5 * time.Minute
+
 // DefaultOCRPageTimeout is the deadline's allowance per OCR page when the
 // settings give none (ocrSecondsPerPage).
 const DefaultOCRPageTimeout = 60 * time.Second

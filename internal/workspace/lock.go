@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 )
 
 // MsgLocked is the seed's message for a second indexing run
@@ -69,4 +70,32 @@ func (l *Lock) Release() error {
 	err := l.f.Close()
 	l.f = nil
 	return err
+}
+
+// LockFile takes an exclusive lock on the file at path (created if
+// missing), waiting while another process holds it, polling every poll,
+// for at most wait; after that it gives up with ErrLocked. It is the
+// workspace lock's mechanism for locks outside the workspace (the PDF
+// engine's compiled-code cache: one worker compiles while the others wait,
+// issue 33). The OS releases it when the process dies.
+func LockFile(path string, poll, wait time.Duration) (*Lock, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: open lock %s: %w", path, err)
+	}
+	until := time.Now().Add(wait)
+	for {
+		held, err := tryLock(f)
+		switch {
+		case err != nil:
+			f.Close()
+			return nil, fmt.Errorf("workspace: lock %s: %w", path, err)
+		case !held:
+			return &Lock{f: f}, nil
+		case time.Now().After(until):
+			f.Close()
+			return nil, &LockError{Path: path}
+		}
+		time.Sleep(poll)
+	}
 }

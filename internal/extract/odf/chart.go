@@ -49,7 +49,7 @@ func (w *walker) chartPart(part string) ([]string, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	return w.chartText(ooxml.NewDecoder(rc, w.pkg.Lim.XMLDepth), 0)
+	return w.chartText(newDecoder(rc, w.pkg.Lim.XMLDepth), 0)
 }
 
 // chartText reads tokens until the element open at depth ends (depth 0:

@@ -124,7 +124,7 @@ func walkPart(p *ooxml.Pkg, part string, lim extract.Limits, w *walker) error {
 		return err
 	}
 	defer rc.Close()
-	if err := w.document(ooxml.NewDecoder(rc, lim.XMLDepth)); err != nil {
+	if err := w.document(newDecoder(rc, lim.XMLDepth)); err != nil {
 		return fmt.Errorf("%s: %w", part, err)
 	}
 	return nil
@@ -149,7 +149,7 @@ func encrypted(p *ooxml.Pkg, lim extract.Limits) (bool, error) {
 		return false, err
 	}
 	defer rc.Close()
-	d := ooxml.NewDecoder(rc, lim.XMLDepth)
+	d := newDecoder(rc, lim.XMLDepth)
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -179,7 +179,7 @@ func readFlat(ctx context.Context, path string, opt extract.Options) (res *extra
 	}
 	w := newWalker(ctx)
 	w.hiddenSheets = opt.HiddenSheets
-	if err := w.document(ooxml.NewDecoder(io.LimitReader(f, lim.ZipPartBytes), lim.XMLDepth)); err != nil {
+	if err := w.document(newDecoder(io.LimitReader(f, lim.ZipPartBytes), lim.XMLDepth)); err != nil {
 		return nil, failure(path, err)
 	}
 	if res, err = w.result(); err != nil {
@@ -224,4 +224,14 @@ func isAnnotation(n xml.Name) bool {
 // joinSpace joins paragraphs into one object line.
 func joinSpace(lines []string) string {
 	return strings.TrimSpace(strings.Join(lines, " "))
+}
+
+// newDecoder is the XML decoder of every ODF part: the OOXML one (limits,
+// DTDs refused) with a bare DOCTYPE let through, which OpenOffice.org 2.x
+// writes into META-INF/manifest.xml (issue 33); a DOCTYPE declaring
+// entities stays refused.
+func newDecoder(r io.Reader, maxDepth int) *ooxml.Decoder {
+	d := ooxml.NewDecoder(r, maxDepth)
+	d.BareDoctype = true
+	return d
 }

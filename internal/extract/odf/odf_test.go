@@ -199,6 +199,10 @@ func TestFailures(t *testing.T) {
 		{"cut.odt", orig[:len(orig)/2], extract.MsgCorrupt},
 		{"nobody.odt", rezip(t, odt, map[string]string{"content.xml": `<a/>`}), extract.MsgCorrupt},
 		{"dtd.odt", rezip(t, odt, map[string]string{"content.xml": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><x/>`}), extract.MsgCorrupt},
+		// Issue 33: a bare DOCTYPE passes, entity declarations do not,
+		// in the manifest as in content.xml.
+		{"manifest-entity.odt", rezip(t, odt, map[string]string{"META-INF/manifest.xml": `<?xml version="1.0"?><!DOCTYPE manifest:manifest PUBLIC "-//OpenOffice.org//DTD Manifest 1.0//EN" "Manifest.dtd" [<!ENTITY a "b">]><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">&a;</manifest:manifest>`}), extract.MsgCorrupt},
+		{"content-entity.odt", rezip(t, odt, map[string]string{"content.xml": `<?xml version="1.0"?><!DOCTYPE office:document-content SYSTEM "office.dtd" [<!ENTITY a SYSTEM "file:///etc/passwd">]><x>&a;</x>`}), extract.MsgCorrupt},
 		{"deep.fodt", []byte(strings.Repeat("<a>", 2000) + strings.Repeat("</a>", 2000)), extract.MsgCorrupt},
 		{"text.ods", []byte("plain text, no package"), extract.MsgCorrupt},
 		{"bad.fods", []byte(`<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><office:body>`), extract.MsgCorrupt},
@@ -260,7 +264,7 @@ func TestBodyDecidesKind(t *testing.T) {
 
 func FuzzODF(f *testing.F) {
 	seeds := map[string][]byte{}
-	for _, name := range []string{"text.odt", "sheet.ods", "slides.odp", "text.fodt"} {
+	for _, name := range []string{"text.odt", "sheet.ods", "slides.odp", "text.fodt", "ooo2-manifest.odt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
@@ -278,4 +282,36 @@ func FuzzODF(f *testing.F) {
 		res, err := extract.Extract(context.Background(), p, "h.fods", extract.Options{Scratch: t.TempDir(), HiddenSheets: true})
 		fixture.CheckNative(t, res, err)
 	})
+}
+
+// TestIssue33OOo2Manifest: a package whose manifest carries the DOCTYPE
+// OpenOffice.org 2.x wrote (testdata/ooo2.sh) is read like the same
+// package without it: every place and line.
+func TestIssue33OOo2Manifest(t *testing.T) {
+	want, err := read(t, filepath.Join("testdata", "text.odt"), "text.odt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := read(t, filepath.Join("testdata", "ooo2-manifest.odt"), "ooo2-manifest.odt")
+	if err != nil {
+		t.Fatalf("ooo2-manifest.odt: %v", err)
+	}
+	if !reflect.DeepEqual(got.Places, want.Places) || len(got.Places) == 0 {
+		t.Errorf("places = %q\nwant %q", got.Places, want.Places)
+	}
+	// A flat document with a bare DOCTYPE too.
+	flat, err := os.ReadFile(filepath.Join("testdata", "text.fodt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(flat), "?>") + 2
+	doc := string(flat[:i]) + `<!DOCTYPE office:document PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "office.dtd">` + string(flat[i:])
+	res, err := read(t, fixture.WriteTemp(t, "doctype.fodt", []byte(doc)), "doctype.fodt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFlat, err := read(t, filepath.Join("testdata", "text.fodt"), "text.fodt")
+	if err != nil || !reflect.DeepEqual(res.Places, wantFlat.Places) {
+		t.Errorf("flat with DOCTYPE: %q, %v", res.Places, err)
+	}
 }

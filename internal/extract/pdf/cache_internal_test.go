@@ -5,8 +5,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/klippa-app/go-pdfium"
 
@@ -40,12 +43,14 @@ func privateCache(t *testing.T) string {
 	return filepath.Join(root, filepath.FromSlash(cacheDirName))
 }
 
-// cacheEntries returns the compiled-code entries under dir with their sizes.
+// cacheEntries returns the compiled-code entries under dir with their
+// sizes: wazero's, in its per-version folder (not the compile lock and
+// the marker beside it).
 func cacheEntries(t *testing.T, dir string) map[string]int64 {
 	t.Helper()
 	m := map[string]int64{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(p, ".tmp") {
+		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(p, ".tmp") && filepath.Dir(p) != dir {
 			if info, err := d.Info(); err == nil {
 				m[p] = info.Size()
 			}
@@ -142,5 +147,59 @@ func TestEngineUnavailable(t *testing.T) {
 	// The worker tries once: the second document gets the same answer.
 	if want := []string{dir, dir, ""}; strings.Join(tried, "|") != strings.Join(want, "|") {
 		t.Errorf("starts tried with cache folders %q, want %q", tried, want)
+	}
+}
+
+// TestIssue33CompileOnce: workers starting the engine on an empty cache
+// compile one at a time under the cache folder's lock (the later one then
+// loads what the first wrote), both tell that the file waits for the
+// preparation (MsgPreparing, then ""), and once the code is there a
+// worker starts without the note.
+func TestIssue33CompileOnce(t *testing.T) {
+	dir := privateCache(t)
+	old := startWith
+	defer func() { startWith = old }()
+	var mu sync.Mutex
+	running, most, calls := 0, 0, 0
+	startWith = func(d string, _ *memoryBound) (pdfium.Pool, pdfium.Pdfium, error) {
+		mu.Lock()
+		running++
+		calls++
+		most = max(most, running)
+		mu.Unlock()
+		time.Sleep(300 * time.Millisecond) // a compile
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return nil, nil, nil
+	}
+	notes := make([][]string, 3)
+	startOne := func(i int) {
+		start(newMemoryBound(0), func(msg string) {
+			mu.Lock()
+			notes[i] = append(notes[i], msg)
+			mu.Unlock()
+		})
+	}
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); startOne(i) }()
+	}
+	wg.Wait()
+	if most != 1 || calls != 2 {
+		t.Errorf("starts: %d at once at most, %d in all; want 1 and 2", most, calls)
+	}
+	for i := range 2 {
+		if want := []string{MsgPreparing, ""}; !reflect.DeepEqual(notes[i], want) {
+			t.Errorf("worker %d told %q, want %q", i, notes[i], want)
+		}
+	}
+	if !compiled(dir) {
+		t.Errorf("no marker %s after a start", compiledMarker(dir))
+	}
+	startOne(2)
+	if notes[2] != nil {
+		t.Errorf("a start with the code there told %q, want nothing", notes[2])
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // The engine is PDFium compiled to WebAssembly, run by wazero inside the
@@ -33,6 +35,17 @@ import (
 // rename, so concurrent workers are safe). A cold worker pays the
 // compilation once per machine; a warm one starts the engine in ~0.1 s.
 //
+// The code is compiled once per machine and engine version (issue 33):
+// the first worker to start the engine takes a lock file in the cache
+// folder (compile.lock) and compiles while the others wait for the lock,
+// then load what it wrote; a marker file named after the engine's version
+// (compiled-<go-pdfium>-<wazero>) says the code is there. Until it is,
+// the worker tells the coordinator (extract.Options.Preparing) that the
+// file waits for the preparation, which the progress line shows
+// (MsgPreparing); the preparation does not count against the file's
+// deadline. Before, every worker of a cold run compiled at the same time
+// (two workers: about 7 s of CPU, 7.5–16 s to the first PDF).
+//
 // The cache is disposable (issue 36): an entry that fails to load (cut,
 // empty, overwritten) fails the compilation, so the entries are deleted
 // and the engine is started once more, which compiles and writes them
@@ -45,8 +58,23 @@ import (
 // (issue 36): the PDFs stay 未取り込み, the run goes on with other files.
 const MsgEngine = "PDF を読む部品を準備できませんでした。PDF は未取り込みのまま残し、失敗にはしません（次のインデックス作成でもう一度取り込みます。ほかのファイルの取り込みは続けます）"
 
+// MsgPreparing is the progress line's note while a worker makes the
+// engine's compiled code, or waits for another worker making it: once
+// per machine and version (issue 33).
+const MsgPreparing = "PDF を読む準備をしています（初回だけ）"
+
 // cacheDirName is the folder under os.UserCacheDir holding compiled code.
 const cacheDirName = "fumibako/wazero"
+
+// compileLockName is the lock file one worker holds in the cache folder
+// while it compiles; compileWait is how long another waits for it before
+// it compiles on its own (a compile takes seconds; a worker stuck holding
+// the lock is killed by its deadline, which frees the lock).
+const (
+	compileLockName = "compile.lock"
+	compileWait     = 5 * time.Minute
+	compilePoll     = 100 * time.Millisecond
+)
 
 // cacheRoot is the per-user cache folder (os.UserCacheDir; a seam that
 // tests point at a folder of their own).
@@ -62,13 +90,14 @@ var engine struct {
 }
 
 // instance returns the worker's PDFium instance, starting the engine on
-// the first PDF with memLimit, the worker's memory cap (0 = none). The
-// caller holds engine's lock.
-func instance(memLimit int64) (pdfium.Pdfium, error) {
+// the first PDF with memLimit, the worker's memory cap (0 = none);
+// preparing (may be nil) is told while the code is compiled. The caller
+// holds engine's lock.
+func instance(memLimit int64, preparing func(string)) (pdfium.Pdfium, error) {
 	if !engine.once {
 		engine.once = true
 		engine.mem = newMemoryBound(memLimit)
-		engine.pool, engine.inst, engine.err = start(engine.mem)
+		engine.pool, engine.inst, engine.err = start(engine.mem, preparing)
 	}
 	if engine.err != nil {
 		return nil, engine.err
@@ -101,12 +130,28 @@ func unavailable(cause error) error {
 // it deletes the cache's entries and starts once more (a damaged entry is
 // compiled and written again), then once without the cache (a folder that
 // cannot be written).
-func start(mem *memoryBound) (pdfium.Pool, pdfium.Pdfium, error) {
+func start(mem *memoryBound, preparing func(string)) (pdfium.Pool, pdfium.Pdfium, error) {
 	dir := cacheDir()
+	if dir != "" {
+		if !compiled(dir) {
+			tell(preparing, MsgPreparing)
+			defer tell(preparing, "")
+		}
+		if err := workspace.MkdirAll(dir); err == nil {
+			// Without the lock (a folder that cannot hold it, a
+			// wait that ran out) this worker compiles on its own, as
+			// before.
+			if l, err := workspace.LockFile(filepath.Join(dir, compileLockName), compilePoll, compileWait); err == nil {
+				defer l.Release()
+			}
+		}
+	}
 	pool, inst, err := startWith(dir, mem)
 	if err == nil || dir == "" {
 		if err != nil {
 			err = unavailable(err)
+		} else if dir != "" {
+			markCompiled(dir)
 		}
 		return pool, inst, err
 	}
@@ -115,6 +160,7 @@ func start(mem *memoryBound) (pdfium.Pool, pdfium.Pdfium, error) {
 		errs = append(errs, cerr)
 	}
 	if pool, inst, err = startWith(dir, mem); err == nil {
+		markCompiled(dir)
 		return pool, inst, nil
 	}
 	errs = append(errs, fmt.Errorf("after rebuilding the cache: %w", err))
@@ -123,6 +169,55 @@ func start(mem *memoryBound) (pdfium.Pool, pdfium.Pdfium, error) {
 	}
 	errs = append(errs, fmt.Errorf("without the cache: %w", err))
 	return nil, nil, unavailable(errors.Join(errs...))
+}
+
+// tell calls preparing, when there is one.
+func tell(preparing func(string), msg string) {
+	if preparing != nil {
+		preparing(msg)
+	}
+}
+
+// compiledMarker is the marker file saying the compiled code of this
+// engine version is in the cache folder dir: the versions of go-pdfium
+// (which embeds the PDFium module) and of wazero (which compiles it), as
+// the binary records them.
+func compiledMarker(dir string) string {
+	version := func(path string) string { return "dev" }
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		version = func(path string) string {
+			for _, m := range bi.Deps {
+				if m.Path == path {
+					if m.Replace != nil {
+						m = m.Replace
+					}
+					return m.Version
+				}
+			}
+			return "dev"
+		}
+	}
+	name := "compiled-" + version("github.com/klippa-app/go-pdfium") + "-" + version("github.com/tetratelabs/wazero")
+	return filepath.Join(dir, strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' {
+			return '_'
+		}
+		return r
+	}, name))
+}
+
+// compiled reports whether the cache folder holds this version's code.
+func compiled(dir string) bool {
+	_, err := os.Stat(compiledMarker(dir))
+	return err == nil
+}
+
+// markCompiled records that the cache folder holds this version's code (a
+// marker that cannot be written only costs the next worker the note).
+func markCompiled(dir string) {
+	if !compiled(dir) {
+		workspace.WriteFileAtomic(compiledMarker(dir), nil)
+	}
 }
 
 // cacheDir is the compiled-code cache folder ("" when the user has none).
@@ -135,8 +230,9 @@ func cacheDir() string {
 }
 
 // clearCache deletes the cache's entries (wazero keeps them in one folder
-// per wazero version below dir); another worker's temporary files, which
-// it renames into place, are left alone.
+// per wazero version below dir) and the compiled marker; another worker's
+// temporary files, which it renames into place, and the compile lock,
+// which this worker holds, are left alone.
 func clearCache(dir string) error {
 	var errs []error
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -146,7 +242,7 @@ func clearCache(dir string) error {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && !strings.HasSuffix(d.Name(), ".tmp") {
+		if d.Type().IsRegular() && !strings.HasSuffix(d.Name(), ".tmp") && d.Name() != compileLockName {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, err)
 			}

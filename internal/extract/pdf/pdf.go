@@ -2,7 +2,12 @@
 // viewer copies it, in the engine's reading order, as places ページNNN
 // (NNN the page's position in the file, 1-based: real pages, not
 // estimates); the text of annotations (comments, notes, free text) as
-// ページNNN[コメント]; the title and subject as 文書情報. A document that
+// ページNNN[コメント]; the values of its form fields as ページNNN[フォーム]
+// (form.go); the title and subject as 文書情報. Page text is decoded as
+// UTF-16 as a whole, cleaned of what is no text, and cut to the page's
+// crop box (text.go). A page that cannot be read is skipped with a log
+// line naming it (PageLog); only a document none of whose pages can be
+// read fails (issue 33). A document that
 // needs a password to open gets extract.MsgPassword; one that only
 // restricts printing or copying is read. Pages without a text layer that
 // hold images (scans) are read by OCR when the worker gives the reader an
@@ -62,7 +67,7 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 	}
 	engine.Lock()
 	defer engine.Unlock()
-	inst, err := instance(opt.MemLimit)
+	inst, err := instance(opt.MemLimit, opt.Preparing)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +120,8 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
 	res = &extract.Result{}
 	extract.AddPlace(res, PlaceInfo, info(inst, doc.Document))
+	forms := openForms(inst, doc.Document)
+	defer forms.close()
 	n, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
 	if err != nil {
 		return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: pdf page count: %w", err))
@@ -122,20 +129,33 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 	// First every page's text, so that the pages needing OCR are known
 	// (progress counts them) before the first is read; then the places in
 	// page order.
+	// A page that cannot be read is skipped with a log line naming it
+	// (pdftotext keeps the others too); only a document none of whose
+	// pages can be read fails.
 	pages := make([]page, n.PageCount)
 	var scans []int
+	var firstErr error
+	failed := 0
 	for i := range pages {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p, err := readPage(inst, doc.Document, i)
+		p, err := readPage(inst, doc.Document, forms, i)
 		if err != nil {
-			return nil, extract.Fail(extract.MsgCorrupt, fmt.Errorf("extract: pdf page %d: %w", i+1, err))
+			if firstErr == nil {
+				firstErr = fmt.Errorf("extract: pdf page %d: %w", i+1, err)
+			}
+			failed++
+			p = page{failed: true}
+			res.Log = append(res.Log, PageLog(i+1))
 		}
 		pages[i] = p
 		if p.images && !hasText(p.lines) {
 			scans = append(scans, i)
 		}
+	}
+	if failed > 0 && failed == len(pages) {
+		return nil, extract.Fail(extract.MsgCorrupt, firstErr)
 	}
 	var run *ocrpages.Run
 	if opt.OCR != nil && len(scans) > 0 {
@@ -146,6 +166,9 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 	}
 	texts := 0
 	for i, p := range pages {
+		if p.failed {
+			continue
+		}
 		name := extract.PageName(i + 1)
 		before := len(res.Places)
 		extract.AddPlace(res, name, p.lines)
@@ -163,6 +186,7 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 			extract.AddPlace(res, extract.OCRPageName(i+1), lines)
 		}
 		extract.AddPlace(res, name+extract.PlaceComment, p.annots)
+		extract.AddPlace(res, name+extract.PlaceForm, p.fields)
 	}
 	if run != nil {
 		run.Finish()
@@ -200,10 +224,18 @@ func info(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) []string {
 type page struct {
 	lines  []string
 	annots []string
-	images bool // the page holds an image object
+	fields []string // form fields' values (form.go)
+	images bool     // the page holds an image object
+	failed bool     // the page could not be read (logged, skipped)
 }
 
-func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, i int) (page, error) {
+// PageLog is the log line of a page that could not be read and was
+// skipped (the reference's line for a part of a file, naming the page).
+func PageLog(n int) string {
+	return "    一部を読み取れませんでした: " + extract.PageName(n)
+}
+
+func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, i int) (page, error) {
 	var p page
 	pg, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: i})
 	if err != nil {
@@ -211,15 +243,16 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, i int) (page, er
 	}
 	defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: pg.Page})
 	ref := requests.Page{ByReference: &pg.Page}
-	t, err := inst.GetPageText(&requests.GetPageText{Page: ref})
+	text, err := pageText(inst, ref)
 	if err != nil {
 		return p, err
 	}
-	p.lines = splitLines(t.Text)
-	if strings.TrimSpace(t.Text) == "" {
+	p.lines = splitLines(text)
+	if strings.TrimSpace(text) == "" {
 		p.images = hasImage(inst, ref)
 	}
 	p.annots = annotations(inst, ref)
+	p.fields = forms.fields(ref)
 	return p, nil
 }
 
@@ -233,7 +266,7 @@ func splitLines(s string) []string {
 // oneLine joins a multi-line text with spaces (a comment's paragraphs,
 // reference/extraction.md §3).
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.Join(splitLines(s), " ")), " ")
+	return strings.Join(strings.Fields(strings.Join(splitLines(cleanText(s)), " ")), " ")
 }
 
 func hasImage(inst pdfium.Pdfium, pg requests.Page) bool {

@@ -21,6 +21,12 @@ func (p *parser) endPara(s *sink) {
 		}
 		return
 	}
+	if len(s.cells) > 0 || len(s.cellBuf) > 0 {
+		// A paragraph outside the table after cells whose row never
+		// ended (\cell without \row): the row is kept before it
+		// (issue 33).
+		p.endRow(s)
+	}
 	p.emit(s, page, t)
 }
 

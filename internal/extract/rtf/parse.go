@@ -133,6 +133,11 @@ func (p *parser) run() error {
 	for len(p.stack) > 0 {
 		p.endGroup()
 	}
+	if len(p.body.cells) > 0 || len(p.body.cellBuf) > 0 {
+		// The document ends in a row without \row: its text is the
+		// row's last cell (issue 33).
+		p.endRow(p.body)
+	}
 	p.endPara(p.body)
 	return nil
 }
@@ -223,6 +228,12 @@ var skipDest = map[string]bool{
 	"protusertbl": true, "wgrffmtfilter": true, "pgptbl": true, "nesttableprops": true, "ftnsep": true,
 	"ftnsepc": true, "ftncn": true, "aftnsep": true, "aftnsepc": true, "aftncn": true, "fchars": true,
 	"lchars": true, "pn": true, "formfield": true,
+	// List definitions outside their table (issue 33): a bare {\list}
+	// group's level texts are numbering templates (\'02\'00.), not text.
+	"list": true, "listlevel": true, "leveltext": true, "levelnumbers": true, "listoverride": true,
+	"listname": true, "listpicture": true, "lsdlockedexcept": true, "private": true, "blipuid": true,
+	"passwordhash": true, "password": true, "datafield": true, "objalias": true, "objsect": true,
+	"objtime": true, "rxe": true, "txe": true, "bxe": true, "pxe": true, "ixe": true,
 }
 
 // transparentStarred are \* destinations whose text is read in place.
@@ -320,6 +331,11 @@ func (p *parser) layoutWord(name string, param int, has bool) {
 		p.g.intbl = true
 	case "itap":
 		p.g.intbl = param > 0
+	case "trowd":
+		// A new row's definition: cells a row before it left without
+		// \row are that row (issue 33).
+		p.flush()
+		p.endRow(p.g.sink)
 	case "cell":
 		p.flush()
 		p.endCell(p.g.sink)

@@ -14,8 +14,12 @@
 // \cpg) or the document's \ansicpg, for \'hh escapes and raw bytes alike;
 // \uN escapes are Unicode with the \ucN fallback characters skipped.
 // Destinations marked \* that are not read, and the font, colour, style,
-// list and information tables, pictures, objects' data and field
-// instructions are skipped.
+// list and information tables (and list groups outside them, {\list}),
+// pictures, objects' data and field instructions are skipped; a control
+// character that still comes out of the decoding is dropped. A row whose
+// \row never comes keeps its cells: the row ends at the next paragraph
+// outside the table, the next \trowd or the end of the document
+// (issue 33).
 package rtf
 
 import (

@@ -85,6 +85,19 @@ func TestSyntax(t *testing.T) {
 		{"shape text", head + `{\shp{\*\shpinst{\sp{\sn shapeType}{\sv 202}}{\shptxt 図の中\par}}{\shprslt 古い版}}本文\par}`,
 			[]place{{"ページ001", []string{"本文"}}, {"ページ001[図形]", []string{"図の中"}}}},
 		{"unclosed groups", head + `{\b 途中`, []place{{"ページ001", []string{"途中"}}}},
+		// Issue 33: cells of a row that never ends, and groups that are
+		// no text.
+		{"cells without row, then a paragraph", head + `\trowd\cellx1000\cellx2000\pard\intbl 品名\cell 数量\cell\pard 以上\par}`,
+			[]place{{"ページ001", []string{"品名\t数量", "以上"}}}},
+		{"cells without row at the end", head + `\trowd\cellx1000\cellx2000\pard\intbl 品名\cell 数量\cell}`,
+			[]place{{"ページ001", []string{"品名\t数量"}}}},
+		{"last cell unterminated", head + `\trowd\cellx1000\cellx2000\pard\intbl 品名\cell 数量}`,
+			[]place{{"ページ001", []string{"品名\t数量"}}}},
+		{"a row's definition ends the row before", head + `\trowd\cellx1\pard\intbl 甲\cell\trowd\cellx1\pard\intbl 乙\cell\row}`,
+			[]place{{"ページ001", []string{"甲", "乙"}}}},
+		{"bare list group", head + `前{\list\listtemplateid1{\listlevel\levelnfc0{\leveltext\'02\'00.;}{\levelnumbers\'01;}}{\listname 番号;}}後\par}`,
+			[]place{{"ページ001", []string{"前後"}}}},
+		{"control bytes dropped", head + `a\'01\'07\'1fb\par}`, []place{{"ページ001", []string{"ab"}}}},
 		{"empty", `{\rtf1}`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,6 +140,8 @@ func FuzzRTF(f *testing.F) {
 		"libreoffice": b,
 		"sjis":        []byte(head + `\f0 \'93\'fa{\header x}\u26085?\par}`),
 		"table":       []byte(head + `\trowd\cellx1\pard\intbl a\cell\row{\*\x}\bin2 ab}`),
+		"openrow":     []byte(head + `\trowd\cellx1\cellx2\pard\intbl a\cell b\cell\pard c\par\trowd\pard\intbl d\cell}`),
+		"list":        []byte(head + `{\list{\listlevel{\leveltext\'02\'00.;}}}x\'01\par}`),
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := read(t, fixture.WriteTemp(t, "f.rtf", data))

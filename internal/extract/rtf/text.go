@@ -1,6 +1,7 @@
 package rtf
 
 import (
+	"strings"
 	"unicode/utf16"
 
 	"github.com/fumibako/fumibako/internal/extract/internal/codepage"
@@ -47,6 +48,7 @@ func (p *parser) write(s string) {
 	if p.g.dest == destSkip || p.g.dest == destFonts || s == "" {
 		return
 	}
+	s = dropControls(s)
 	sk := p.g.sink
 	if sk.para.Len() == 0 {
 		sk.paraPage = p.page
@@ -119,3 +121,21 @@ func (p *parser) unicode(param int) {
 	}
 	p.skip = p.g.uc
 }
+
+// dropControls removes control characters from decoded text: a group the
+// parser does not know as a destination (a numbering template's \'02,
+// \'00) must not put them into the index (issue 33). Tabs and breaks are
+// control words in RTF, never text bytes, so nothing of the text is lost.
+func dropControls(s string) string {
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

@@ -201,7 +201,7 @@ F.index = (() => {
       bar.hidden = false;
       bar.classList.toggle('indeterminate', v.percent < 0);
       $('run-bar-fill').style.width = (v.percent < 0 ? 30 : v.percent) + '%';
-      $('run-current').textContent = (v.current || '') + (v.ocr ? '（' + v.ocr + '）' : '');
+      $('run-current').textContent = (v.current || '') + (v.ocr ? '（' + v.ocr + '）' : '') + (v.note ? '（' + v.note + '）' : '');
       $('run-left').textContent = v.timeLeft || '';
       if (v.rate > 0) $('run-rate').textContent = v.rate.toFixed(1) + ' 件/秒';
       $('run-stop').hidden = !!v.stopping;

@@ -248,3 +248,37 @@ func TestXMLDeclaredEncoding(t *testing.T) {
 		t.Errorf("ReadLines(Shift_JIS) = %+v, %v; want 日本", x, err)
 	}
 }
+
+// TestXMLBareDoctype: with BareDoctype (the ODF reader's decoder), a
+// DOCTYPE without an internal subset passes (OpenOffice.org 2.x
+// manifests); one with entity declarations, or any internal subset, is
+// ErrDTD still; without BareDoctype every DOCTYPE is (issue 33).
+func TestXMLBareDoctype(t *testing.T) {
+	tests := []struct {
+		in   string
+		bare bool
+		ok   bool
+	}{
+		{`<!DOCTYPE manifest:manifest PUBLIC "-//OpenOffice.org//DTD Manifest 1.0//EN" "Manifest.dtd"><m/>`, true, true},
+		{`<!DOCTYPE x SYSTEM "x.dtd"><x/>`, true, true},
+		{`<!doctype x><x/>`, true, true},
+		{`<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>`, true, false},
+		{`<!DOCTYPE x SYSTEM "x.dtd" [<!ENTITY a SYSTEM "file:///etc/passwd">]><x/>`, true, false},
+		{`<!DOCTYPE x []><x/>`, true, false},
+		{`<!DOCTYPE manifest:manifest PUBLIC "-//OpenOffice.org//DTD Manifest 1.0//EN" "Manifest.dtd"><m/>`, false, false},
+	}
+	for _, tc := range tests {
+		d := ooxml.NewDecoder(strings.NewReader(tc.in), 10)
+		d.BareDoctype = tc.bare
+		var err error
+		for err == nil {
+			_, err = d.Token()
+		}
+		if ok := err == io.EOF; ok != tc.ok {
+			t.Errorf("Token(%q, bare %v) ended with %v, want ok %v", tc.in, tc.bare, err, tc.ok)
+		}
+		if !tc.ok && !errors.Is(err, ooxml.ErrDTD) {
+			t.Errorf("Token(%q) = %v, want ErrDTD", tc.in, err)
+		}
+	}
+}

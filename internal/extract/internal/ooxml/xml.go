@@ -45,7 +45,8 @@ func isR(space string) bool { return space == nsR || space == nsRS }
 func IsS(n xml.Name) bool   { return n.Space == nsS || n.Space == nsSS }
 
 // ErrDTD is returned for any DOCTYPE: no OOXML part has one, and refusing
-// them shuts out entity tricks (reference/extraction.md §13).
+// them shuts out entity tricks (reference/extraction.md §13). With
+// Decoder.BareDoctype, only a DOCTYPE with an internal subset is refused.
 var ErrDTD = errors.New("extract: XML with a DTD refused")
 
 // Decoder streams one XML part through encoding/xml with namespaces
@@ -53,9 +54,17 @@ var ErrDTD = errors.New("extract: XML with a DTD refused")
 // deeper than a limit. Token returns the same tokens as xml.Decoder.Token;
 // CharData is only valid until the next call.
 type Decoder struct {
-	d     *xml.Decoder
-	depth int
-	max   int
+	// BareDoctype lets a DOCTYPE without an internal subset through (it
+	// is returned as its xml.Directive): OpenOffice.org 2.x writes
+	// `<!DOCTYPE manifest:manifest PUBLIC "-//OpenOffice.org//DTD
+	// Manifest 1.0//EN" "Manifest.dtd">` into every package's manifest
+	// (issue 33). Nothing is loaded from the external identifier
+	// (encoding/xml never reads one), and entity declarations can only
+	// sit in an internal subset (`[...]`), which stays refused.
+	BareDoctype bool
+	d           *xml.Decoder
+	depth       int
+	max         int
 }
 
 func NewDecoder(r io.Reader, maxDepth int) *Decoder {
@@ -118,7 +127,9 @@ func (x *Decoder) Token() (xml.Token, error) {
 		x.depth--
 	case xml.Directive:
 		if s := strings.TrimSpace(string(t)); len(s) >= 7 && strings.EqualFold(s[:7], "DOCTYPE") {
-			return nil, fmt.Errorf("offset %d: %w", x.d.InputOffset(), ErrDTD)
+			if !x.BareDoctype || strings.ContainsAny(s, "[]<") {
+				return nil, fmt.Errorf("offset %d: %w", x.d.InputOffset(), ErrDTD)
+			}
 		}
 	}
 	return tok, nil

@@ -21,3 +21,8 @@ cp "$out/flat/src-sheet.fods" sheet.fods
 cp "$out/src-slides.odp" slides.odp
 cp "$out/flat/src-slides.fodp" slides.fodp
 cp "$out/src-text.rtf" ../../rtf/testdata/text.rtf
+
+# ooo2-manifest.odt: text.odt with META-INF/manifest.xml as OpenOffice.org
+# 2.x wrote it (a DOCTYPE naming Manifest.dtd, no internal subset; issue
+# 33), repacked by Info-ZIP's zip with mimetype stored first.
+./ooo2.sh
