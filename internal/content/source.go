@@ -54,6 +54,12 @@ func ReadSource(dir string) (s Source, ok bool) {
 			}
 		}
 	}
+	return readSourceFile(dir)
+}
+
+// readSourceFile reads the .source file of a per-file folder written
+// before the source line.
+func readSourceFile(dir string) (Source, bool) {
 	data, err := os.ReadFile(filepath.Join(dir, SourceName))
 	if err != nil || len(data) > 64 {
 		return Source{}, false

@@ -103,6 +103,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 		}
 		return cfg.OCR()
 	})
+	clearScratch(filepath.Join(cfg.Scratch, "x"))
 	for line := range reqs {
 		var req Request
 		if err := json.Unmarshal(line, &req); err != nil {
@@ -121,7 +122,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 func handle(ctx context.Context, req Request, scratch string, memLimit int64, ocr *ocrSession) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
-	clearScratch(dir)
+	// Emptied after each file, and when the worker starts (Serve): a
+	// killed worker's leftovers go before its successor's first file,
+	// without a listing of an empty folder per file (issue 35).
 	defer clearScratch(dir)
 	if err := workspace.MkdirAll(dir); err != nil {
 		return writeFailed(resp, err)
@@ -145,7 +148,7 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	if req.ModTime != 0 {
 		src = &content.Source{ModTime: time.Unix(0, req.ModTime), Size: req.Size}
 	}
-	n, err := content.WriteStage(req.Stage, res.Places, src)
+	n, err := content.WriteStage(req.Stage, req.Recycled, res.Places, src)
 	if err != nil {
 		return writeFailed(resp, err)
 	}
