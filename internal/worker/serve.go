@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -56,6 +57,13 @@ type ServeConfig struct {
 // its request pipe, read by a goroutine of its own so that a file being
 // extracted (or hung) does not keep it from seeing the end.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error {
+	if os.Getenv("GOMAXPROCS") == "" {
+		// A worker reads one file at a time and the coordinator runs one
+		// worker per CPU: a second P only adds spinning threads and
+		// futex wake-ups, which cost a tenth of a small-file build's
+		// CPU (issue 35).
+		runtime.GOMAXPROCS(1)
+	}
 	if cfg.MemLimit > 0 {
 		// A soft limit makes the GC work harder near the cap; the
 		// supervisor's RSS watch is the hard one.
