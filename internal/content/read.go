@@ -35,30 +35,25 @@ func listPlaces(dir string) ([]placeFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("content: read %s: %w", filepath.Join(dir, ManifestName), err)
 	}
-	files, _, err := parseManifest(dir, m)
-	return files, err
+	return parseManifest(dir, m)
 }
 
 // parseManifest parses the bytes of dir's .places: its place files in
-// document order and its source line (src is nil without one).
-func parseManifest(dir string, m []byte) (files []placeFile, src *string, err error) {
+// document order (the source line is read by manifestSource).
+func parseManifest(dir string, m []byte) (files []placeFile, err error) {
 	sc := bufio.NewScanner(bytes.NewReader(m))
 	for sc.Scan() {
 		name := sc.Text()
-		if rest, ok := strings.CutPrefix(name, sourcePrefix); ok {
-			src = &rest
-			continue
-		}
-		if name == "" {
+		if name == "" || strings.HasPrefix(name, sourcePrefix) {
 			continue
 		}
 		place, ok := PlaceName(name)
 		if !ok || strings.ContainsAny(name, `/\`) {
-			return nil, nil, fmt.Errorf("content: %s: bad place file name %q", dir, name)
+			return nil, fmt.Errorf("content: %s: bad place file name %q", dir, name)
 		}
 		files = append(files, placeFile{file: name, place: place})
 	}
-	return files, src, nil
+	return files, nil
 }
 
 // Folder is a per-file folder read back by ReadFileFolder.
@@ -86,13 +81,12 @@ func ReadFileFolder(dir string, max int64) (f Folder, ok bool, err error) {
 	if err != nil {
 		return Folder{}, true, fmt.Errorf("content: read %s: %w", filepath.Join(dir, ManifestName), err)
 	}
-	files, src, err := parseManifest(dir, m)
+	files, err := parseManifest(dir, m)
 	if err != nil {
 		return Folder{}, true, err
 	}
-	if src != nil {
-		f.Source, f.HasSource = parseSource(*src)
-	} else {
+	var found bool
+	if f.Source, f.HasSource, found = manifestSource(m); !found {
 		f.Source, f.HasSource = readSourceFile(dir)
 	}
 	f.Places, f.Big, err = readPlaces(dir, files, max)
