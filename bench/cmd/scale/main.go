@@ -112,22 +112,11 @@ func main() {
 		printTable(os.Stdout, readResults(results))
 		return
 	}
-	n, err := searchcorpus.ParseSize(*size)
+	spec, key, err := treeSpec(*size, *fileBytes, *perFolder)
 	if err != nil {
 		fatal(err)
 	}
-	spec := searchcorpus.TreeSpec{TextBytes: n, FilesPerFolder: *perFolder}
-	key := sizeName(n)
-	if *fileBytes != "" {
-		// A tree of another file size is another result: 100MB/20KB.
-		if spec.MeanFileBytes, err = searchcorpus.ParseSize(*fileBytes); err != nil || spec.MeanFileBytes <= 0 {
-			fatal(fmt.Errorf("bad -file-bytes %q", *fileBytes))
-		}
-		key += "-" + sizeName(spec.MeanFileBytes)
-	}
-	if *perFolder > 0 {
-		key += fmt.Sprintf("-%dper", *perFolder)
-	}
+	n := spec.TextBytes
 	base := filepath.Join(*dir, strings.ToLower(key))
 	res := Result{Size: key, When: time.Now().UTC().Format(time.RFC3339), Phases: map[string]Phase{}}
 	tree := openTree(base, spec, *regen, &res)
@@ -196,6 +185,28 @@ func main() {
 	all := readResults(results)
 	keepEarlier(&res, all[key])
 	writeResults(results, all, res)
+}
+
+// treeSpec is the tree of the flags and its results key: the size
+// (100MB), and for another file size or folder size those too
+// (100MB-20000-25per), so that each shape is a result of its own.
+func treeSpec(size, fileBytes string, perFolder int) (searchcorpus.TreeSpec, string, error) {
+	n, err := searchcorpus.ParseSize(size)
+	if err != nil {
+		return searchcorpus.TreeSpec{}, "", err
+	}
+	spec := searchcorpus.TreeSpec{TextBytes: n, FilesPerFolder: perFolder}
+	key := sizeName(n)
+	if fileBytes != "" {
+		if spec.MeanFileBytes, err = searchcorpus.ParseSize(fileBytes); err != nil || spec.MeanFileBytes <= 0 {
+			return spec, "", fmt.Errorf("bad -file-bytes %q", fileBytes)
+		}
+		key += "-" + sizeName(spec.MeanFileBytes)
+	}
+	if perFolder > 0 {
+		key += fmt.Sprintf("-%dper", perFolder)
+	}
+	return spec, key, nil
 }
 
 // openTree finds the tree of spec under base, or generates it (again with
