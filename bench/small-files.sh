@@ -27,7 +27,8 @@ recoll)
 	mkdir -p "$3"
 	printf 'topdirs = %s\nloglevel = 1\n' "$2" >"$3/recoll.conf"
 	printf '[index]\n.tsv = text/plain\n.log = text/plain\n.md = text/plain\n.txt = text/plain\n' >"$3/mimemap"
-	/usr/bin/time -f '%e s wall  %U s user  %S s sys' recollindex -c "$3" -z >/dev/null 2>&1
+	# Recoll's own output is dropped, time's figures are kept.
+	/usr/bin/time -f '%e s wall  %U s user  %S s sys' sh -c 'exec recollindex -c "$0" -z >/dev/null 2>&1' "$3"
 	;;
 *)
 	sed -n '2,14p' "$0"
