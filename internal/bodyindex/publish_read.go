@@ -22,16 +22,13 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 			continue
 		}
 		sub := filepath.Join(dir, e.Name())
-		if !content.IsFileFolder(sub) {
-			continue
+		it, ok, err := readFileFolder(e.Name(), sub, &kept)
+		if !ok {
+			continue // a source subfolder
 		}
-		it, err := readFileFolder(e.Name(), sub, &kept)
 		if err != nil {
 			broken = append(broken, brokenFolder{name: e.Name(), dir: sub, err: err})
 			continue
-		}
-		if src, ok := content.ReadSource(sub); ok {
-			it.entry.mtime, it.entry.size = src.ModTime.UnixNano(), src.Size
 		}
 		if prev, ok := fresh[fileKey(it.name)]; ok && compareFiles(prev.name, it.name) > 0 {
 			// Two folders differing only in case: keep one, by name order.
@@ -53,23 +50,29 @@ func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken [
 // (issue 36: the coordinator's memory does not grow with a file). A large
 // file is read twice, once to count and once to encode; small folders
 // are read once.
-func readFileFolder(name, dir string, kept *int64) (item, error) {
-	it := item{name: name, old: -1}
-	places, big, err := content.ReadFolderUpTo(dir, streamText)
-	if err != nil {
-		return it, err
+// ok is false when dir is no per-file folder (it holds no .places).
+func readFileFolder(name, dir string, kept *int64) (it item, ok bool, err error) {
+	it = item{name: name, old: -1}
+	f, ok, err := content.ReadFileFolder(dir, streamText)
+	if !ok || err != nil {
+		return it, ok, err
 	}
-	if big {
+	defer func() {
+		if f.HasSource {
+			it.entry.mtime, it.entry.size = f.Source.ModTime.UnixNano(), f.Source.Size
+		}
+	}()
+	if f.Big {
 		it.dir = dir
 		it.entry, err = entryOfDir(name, dir)
-		return it, err
+		return it, true, err
 	}
-	it.places = nonEmpty(places)
+	it.places = nonEmpty(f.Places)
 	it.entry = entryOf(name, it.places)
 	if *kept += it.entry.textBytes; *kept > keepText {
 		it.places, it.dir = nil, dir
 	}
-	return it, nil
+	return it, true, nil
 }
 
 // keepText is how much new text a publish keeps in memory between reading

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"unsafe"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -179,6 +181,25 @@ func SwapUnsynced(staged, final string) error { return swap(staged, final, false
 
 func swap(staged, final string, sync bool) error {
 	parent := filepath.Dir(final)
+	if runtime.GOOS != "windows" {
+		// Most swaps put a new file's folder into a folder that exists:
+		// one rename, without the stat of final and of its folder
+		// (issue 35). rename(2) refuses a final that is a file or a
+		// folder with files, and then the swap below moves it aside; it
+		// replaces an empty one, which holds nothing to keep. (Windows
+		// cannot rename over a folder and retries sharing errors: the
+		// swap below, always.)
+		err := workspace.RenameOnce(staged, final)
+		if err == nil {
+			if sync {
+				return workspace.SyncDir(parent)
+			}
+			return nil
+		}
+		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, os.ErrExist) && !errors.Is(err, syscall.ENOTDIR) && !errors.Is(err, syscall.EISDIR) {
+			return fmt.Errorf("content: move %s to %s: %w", staged, final, err)
+		}
+	}
 	if err := workspace.MkdirAll(parent); err != nil {
 		return fmt.Errorf("content: create %s: %w", parent, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/content"
@@ -80,5 +81,53 @@ func TestPaths(t *testing.T) {
 	d := content.Dir(root, `営業\2024`)
 	if r, ok := content.RelOf(root, d); !ok || r != `営業\2024` {
 		t.Errorf("RelOf = %q, %v", r, ok)
+	}
+}
+
+// TestSwapCases: the swap's first try (one rename, issue 35) and the
+// fallback give the same result whatever is at final.
+func TestSwapCases(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(final string)
+	}{
+		{"new in existing folder", func(final string) { os.MkdirAll(filepath.Dir(final), 0o755) }},
+		{"new, folder missing", func(string) {}},
+		{"empty folder there", func(final string) { os.MkdirAll(final, 0o755) }},
+		{"folder with files there", func(final string) {
+			os.MkdirAll(final, 0o755)
+			os.WriteFile(filepath.Join(final, "old.tsv"), []byte("x"), 0o644)
+		}},
+		{"a file there", func(final string) {
+			os.MkdirAll(filepath.Dir(final), 0o755)
+			os.WriteFile(final, []byte("source_folder.txt"), 0o644)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			staged := filepath.Join(root, "stage", "1")
+			if _, err := content.WriteFolder(staged, []extract.Place{{Name: extract.PlaceText, Lines: []string{"新しい"}}}); err != nil {
+				t.Fatal(err)
+			}
+			final := filepath.Join(root, "content", "営業", "2024", "a.txt")
+			c.setup(final)
+			if err := content.SwapUnsynced(staged, final); err != nil {
+				t.Fatalf("SwapUnsynced: %v", err)
+			}
+			got, err := content.ReadFolder(final)
+			if want := []extract.Place{{Name: extract.PlaceText, Lines: []string{"新しい"}}}; err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("ReadFolder = %q, %v, want %q", got, err, want)
+			}
+			if names, _ := os.ReadDir(final); len(names) != 2 {
+				t.Fatalf("final holds %d names, want .places and the TSV", len(names))
+			}
+			if _, err := os.Lstat(staged); !os.IsNotExist(err) {
+				t.Fatalf("stage still there: %v", err)
+			}
+			if n, err := content.RemoveLeftovers(root); err != nil || strings.Contains(c.name, "new") && n != 0 {
+				t.Fatalf("RemoveLeftovers = %d, %v", n, err)
+			}
+		})
 	}
 }

@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unsafe"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Reading a per-file folder back (the coordinator, when it publishes).
@@ -29,11 +31,16 @@ type placeFile struct {
 
 // listPlaces reads the .places of dir: its place files in document order.
 func listPlaces(dir string) ([]placeFile, error) {
-	m, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	m, err := workspace.ReadFile(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return nil, fmt.Errorf("content: read %s: %w", filepath.Join(dir, ManifestName), err)
 	}
-	var out []placeFile
+	return parseManifest(dir, m)
+}
+
+// parseManifest parses the bytes of dir's .places: its place files in
+// document order (the source line is read by manifestSource).
+func parseManifest(dir string, m []byte) (files []placeFile, err error) {
 	sc := bufio.NewScanner(bytes.NewReader(m))
 	for sc.Scan() {
 		name := sc.Text()
@@ -44,9 +51,46 @@ func listPlaces(dir string) ([]placeFile, error) {
 		if !ok || strings.ContainsAny(name, `/\`) {
 			return nil, fmt.Errorf("content: %s: bad place file name %q", dir, name)
 		}
-		out = append(out, placeFile{file: name, place: place})
+		files = append(files, placeFile{file: name, place: place})
 	}
-	return out, nil
+	return files, nil
+}
+
+// Folder is a per-file folder read back by ReadFileFolder.
+type Folder struct {
+	// Places are the places in document order, nil when Big.
+	Places []extract.Place
+	// Big says that the place TSVs hold more than the bound given to
+	// ReadFileFolder: they were not read (EachLine streams them).
+	Big bool
+	// Source is the source record (ReadSource); HasSource says whether
+	// one was found.
+	Source    Source
+	HasSource bool
+}
+
+// ReadFileFolder reads the per-file folder dir as ReadFolderUpTo and
+// ReadSource do together, reading .places once (issue 35: one open per
+// file of the folder, no probe of its own). ok is false, with no error,
+// when dir holds no .places (a source subfolder, not a per-file folder).
+func ReadFileFolder(dir string, max int64) (f Folder, ok bool, err error) {
+	m, err := workspace.ReadFile(filepath.Join(dir, ManifestName))
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.EISDIR) {
+		return Folder{}, false, nil
+	}
+	if err != nil {
+		return Folder{}, true, fmt.Errorf("content: read %s: %w", filepath.Join(dir, ManifestName), err)
+	}
+	files, err := parseManifest(dir, m)
+	if err != nil {
+		return Folder{}, true, err
+	}
+	var found bool
+	if f.Source, f.HasSource, found = manifestSource(m); !found {
+		f.Source, f.HasSource = readSourceFile(dir)
+	}
+	f.Places, f.Big, err = readPlaces(dir, files, max)
+	return f, true, err
 }
 
 // ReadFolder reads a per-file folder back: its places in document order.
@@ -63,6 +107,12 @@ func ReadFolderUpTo(dir string, max int64) (places []extract.Place, big bool, er
 	if err != nil {
 		return nil, false, err
 	}
+	return readPlaces(dir, files, max)
+}
+
+// readPlaces reads the place files of dir, or reports big when they hold
+// more than max bytes together (max < 0: any size).
+func readPlaces(dir string, files []placeFile, max int64) (places []extract.Place, big bool, err error) {
 	total := int64(0)
 	for _, pf := range files {
 		data, over, err := readUpTo(filepath.Join(dir, pf.file), max-total, max >= 0)
@@ -81,7 +131,7 @@ func ReadFolderUpTo(dir string, max int64) (places []extract.Place, big bool, er
 // readUpTo reads the file at path, or reports over when bounded and it is
 // larger than room bytes.
 func readUpTo(path string, room int64, bounded bool) (data []byte, over bool, err error) {
-	f, err := os.Open(path)
+	f, err := workspace.OpenRead(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("content: read %s: %w", path, err)
 	}

@@ -48,12 +48,28 @@ func sourceLine(s Source) string {
 // before the line); ok is false when neither holds one that parses.
 func ReadSource(dir string) (s Source, ok bool) {
 	if m, err := os.ReadFile(filepath.Join(dir, ManifestName)); err == nil {
-		for _, line := range strings.Split(string(m), "\n") {
-			if rest, found := strings.CutPrefix(line, sourcePrefix); found {
-				return parseSource(rest)
-			}
+		if s, ok, found := manifestSource(m); found {
+			return s, ok
 		}
 	}
+	return readSourceFile(dir)
+}
+
+// manifestSource parses the first source line of the bytes of .places;
+// found says whether there is one.
+func manifestSource(m []byte) (s Source, ok, found bool) {
+	for _, line := range strings.Split(string(m), "\n") {
+		if rest, found := strings.CutPrefix(line, sourcePrefix); found {
+			s, ok := parseSource(rest)
+			return s, ok, true
+		}
+	}
+	return Source{}, false, false
+}
+
+// readSourceFile reads the .source file of a per-file folder written
+// before the source line.
+func readSourceFile(dir string) (Source, bool) {
 	data, err := os.ReadFile(filepath.Join(dir, SourceName))
 	if err != nil || len(data) > 64 {
 		return Source{}, false

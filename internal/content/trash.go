@@ -56,7 +56,7 @@ func (t *Trash) Remove(dir string) error {
 	}
 	t.n++
 	dst := filepath.Join(t.dir, strconv.Itoa(t.n))
-	if err := os.Rename(dir, dst); err != nil {
+	if err := workspace.RenameOnce(dir, dst); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			if _, serr := os.Lstat(dir); errors.Is(serr, os.ErrNotExist) {
 				return nil
@@ -79,10 +79,10 @@ func (t *Trash) Reuse(stage string) bool {
 	for len(t.free) > 0 {
 		src := t.free[len(t.free)-1]
 		t.free = t.free[:len(t.free)-1]
-		err := os.Rename(src, stage)
+		err := workspace.RenameOnce(src, stage)
 		if errors.Is(err, os.ErrNotExist) {
 			if workspace.MkdirAll(filepath.Dir(stage)) == nil {
-				err = os.Rename(src, stage)
+				err = workspace.RenameOnce(src, stage)
 			}
 		}
 		if err == nil {
@@ -94,19 +94,30 @@ func (t *Trash) Reuse(stage string) bool {
 }
 
 // WriteStage writes the per-file folder of one source file into dir, a
-// staging folder that is new or a recycled per-file folder (Trash.Reuse):
-// its places as WriteFolder does, with src, when set, as the source line
-// of .places.
+// staging folder that is new or, when recycled, a recycled per-file folder
+// (Trash.Reuse): its places as WriteFolder does, with src, when set, as
+// the source line of .places.
 // The files of a recycled folder are written over in place; those the new
 // set does not have are deleted, and the folder is then fsynced so that
-// none comes back after a crash. It returns the number of TSVs written.
-func WriteStage(dir string, places []extract.Place, src *Source) (int, error) {
-	if err := workspace.MkdirAll(dir); err != nil {
-		return 0, fmt.Errorf("content: create %s: %w", dir, err)
+// none comes back after a crash. A new folder is created, not listed (one
+// listing and no failing probe per small file, issue 35); a dir that
+// exists after all is listed as a recycled one. It returns the number of
+// TSVs written.
+func WriteStage(dir string, recycled bool, places []extract.Place, src *Source) (int, error) {
+	var before []os.DirEntry
+	var err error
+	if !recycled {
+		err = workspace.Mkdir(dir)
+		if errors.Is(err, os.ErrNotExist) {
+			err = workspace.MkdirAll(dir)
+		}
 	}
-	before, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, fmt.Errorf("content: list %s: %w", dir, err)
+	if recycled || errors.Is(err, os.ErrExist) {
+		if before, err = os.ReadDir(dir); err != nil {
+			return 0, fmt.Errorf("content: list %s: %w", dir, err)
+		}
+	} else if err != nil {
+		return 0, fmt.Errorf("content: create %s: %w", dir, err)
 	}
 	n, written, err := writeFolder(dir, places, src)
 	if err != nil {

@@ -49,7 +49,7 @@ func TestTrashRecycles(t *testing.T) {
 			root := t.TempDir()
 			published := filepath.Join(root, "content", "営業", "A社.xlsx")
 			old := []extract.Place{{Name: "Sheet1", Lines: []string{"古い行がずっと長く続く"}}, {Name: "Sheet2", Lines: []string{"a"}}, {Name: "Sheet3", Lines: []string{"c"}}}
-			if _, err := content.WriteStage(published, old, &content.Source{ModTime: time.Unix(0, 1), Size: 9}); err != nil {
+			if _, err := content.WriteStage(published, false, old, &content.Source{ModTime: time.Unix(0, 1), Size: 9}); err != nil {
 				t.Fatal(err)
 			}
 			trash := content.NewTrash(filepath.Join(root, "tmp", "trash"))
@@ -66,7 +66,7 @@ func TestTrashRecycles(t *testing.T) {
 			if trash.Reuse(filepath.Join(root, "tmp", "w1", "stage", "8")) {
 				t.Fatal("Reuse handed out one folder twice")
 			}
-			if _, err := content.WriteStage(stage, c.places, c.src); err != nil {
+			if _, err := content.WriteStage(stage, true, c.places, c.src); err != nil {
 				t.Fatal(err)
 			}
 			if got := names(t, stage); !reflect.DeepEqual(got, c.want) {
@@ -87,7 +87,34 @@ func TestTrashRecycles(t *testing.T) {
 			if ok != (c.src != nil) || ok && (!s.ModTime.Equal(c.src.ModTime) || s.Size != c.src.Size) {
 				t.Fatalf("ReadSource = %v, %v, want %v", s, ok, c.src)
 			}
+			// ReadFileFolder reads the same in one pass over .places.
+			f, isFolder, err := content.ReadFileFolder(stage, -1)
+			if err != nil || !isFolder || f.Big || !reflect.DeepEqual(f.Places, want) || f.HasSource != ok || ok && !f.Source.ModTime.Equal(s.ModTime) {
+				t.Fatalf("ReadFileFolder = %+v, %v, %v, want %v and source %v", f, isFolder, err, want, c.src)
+			}
+			if f, _, err := content.ReadFileFolder(stage, 0); len(c.places) > 0 && (err != nil || !f.Big || f.Places != nil) {
+				t.Fatalf("ReadFileFolder(max 0) = %+v, %v, want Big", f, err)
+			}
 		})
+	}
+}
+
+// TestWriteStageExisting: a stage that is not said to be recycled but
+// exists after all (left by an earlier try) is listed and cleaned as a
+// recycled one, and a folder without .places is no per-file folder.
+func TestWriteStageExisting(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "stage", "1")
+	if _, err := content.WriteStage(dir, false, []extract.Place{{Name: "Sheet1", Lines: []string{"a"}}, {Name: "Sheet2", Lines: []string{"b"}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := content.WriteStage(dir, false, []extract.Place{{Name: "Sheet2", Lines: []string{"c"}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(t, dir), []string{".places", "Sheet2.tsv"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("stage holds %v, want %v", got, want)
+	}
+	if _, ok, err := content.ReadFileFolder(filepath.Dir(dir), -1); ok || err != nil {
+		t.Fatalf("ReadFileFolder(source folder) = %v, %v, want not a per-file folder", ok, err)
 	}
 }
 
@@ -96,7 +123,7 @@ func TestTrashRecycles(t *testing.T) {
 func TestTrashNil(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "a.txt")
-	if _, err := content.WriteStage(dir, []extract.Place{{Name: extract.PlaceText, Lines: []string{"x"}}}, nil); err != nil {
+	if _, err := content.WriteStage(dir, false, []extract.Place{{Name: extract.PlaceText, Lines: []string{"x"}}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var trash *content.Trash
@@ -133,8 +160,8 @@ func TestSourceLine(t *testing.T) {
 		wantOK  bool
 		wantTSV int
 	}{
-		{"line in .places", func(dir string) error { _, err := content.WriteStage(dir, places, &src); return err }, src, true, 2},
-		{"no source", func(dir string) error { _, err := content.WriteStage(dir, places, nil); return err }, content.Source{}, false, 2},
+		{"line in .places", func(dir string) error { _, err := content.WriteStage(dir, false, places, &src); return err }, src, true, 2},
+		{"no source", func(dir string) error { _, err := content.WriteStage(dir, false, places, nil); return err }, content.Source{}, false, 2},
 		{"legacy .source file", func(dir string) error {
 			if _, err := content.WriteFolder(dir, places); err != nil {
 				return err

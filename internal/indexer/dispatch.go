@@ -267,8 +267,8 @@ func (r *run) dispatch(l *lanes) {
 		l.byID[int64(j.pos)] = j
 		// A published per-file folder, if there is one, becomes the stage:
 		// the worker writes over its files (content.Trash).
-		r.trash.Reuse(j.stage)
-		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage,
+		recycled := r.trash.Reuse(j.stage)
+		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage, Recycled: recycled,
 			ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, HiddenSheets: r.hiddenSheetsOf(t.File.RelPath)}
 		l.load[slot]++
 		l.alone[slot] = t.Count > 0

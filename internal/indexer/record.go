@@ -35,7 +35,11 @@ func (r *run) record(j *job, res worker.Result) {
 		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: a.row.Error})
 		r.progress.Failed++
 	}
-	workspace.RemoveAll(j.stage)
+	if a.swapped == "" {
+		// The swap renamed a swapped stage away: only a stage left by a
+		// failure is removed (no failing unlinkat per file, issue 35).
+		workspace.RemoveAll(j.stage)
+	}
 	r.ocrRecorded(int64(j.pos), t.File.RelPath, a.row.State, res.Response)
 	r.rows[i] = a.row
 	r.queueRow(a.row, a.swapped)

@@ -5,11 +5,12 @@ package worker
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // groupTree is the worker's process group (setProcessGroup).
@@ -43,9 +44,13 @@ func processRSS(pid int) int64 {
 		p := queue[0]
 		queue = queue[1:]
 		largest = max(largest, vmRSS(p))
-		files, _ := filepath.Glob("/proc/" + strconv.Itoa(p) + "/task/[0-9]*/children")
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
+		// One listing of the tasks and one read per task, without a
+		// glob's stat of each match (issue 35: this runs ten times a
+		// second per worker).
+		tasks := "/proc/" + strconv.Itoa(p) + "/task"
+		ents, _ := os.ReadDir(tasks)
+		for _, e := range ents {
+			b, _ := workspace.ReadFile(tasks + "/" + e.Name() + "/children")
 			for _, c := range strings.Fields(string(b)) {
 				if n, err := strconv.Atoi(c); err == nil && !seen[n] {
 					seen[n] = true
@@ -59,7 +64,7 @@ func processRSS(pid int) int64 {
 
 // vmRSS reads VmRSS of pid from /proc (Linux).
 func vmRSS(pid int) int64 {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	data, err := workspace.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0
 	}

@@ -11,6 +11,10 @@ type Request struct {
 	// recycled per-file folder whose files are written over
 	// (content.WriteStage).
 	Stage string `json:"stage"`
+	// Recycled says that Stage is a recycled per-file folder (it exists
+	// and holds another file's TSVs); otherwise it does not exist yet and
+	// the worker creates it without listing it (issue 35).
+	Recycled bool `json:"recycled,omitempty"`
 	// ModTime (Unix nanoseconds) and Size are the crawled time and size of
 	// the source, written beside the TSVs as the staged folder's .source
 	// (content.WriteSource) when ModTime is set: the worker fsyncs it with

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -56,6 +57,13 @@ type ServeConfig struct {
 // its request pipe, read by a goroutine of its own so that a file being
 // extracted (or hung) does not keep it from seeing the end.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error {
+	if os.Getenv("GOMAXPROCS") == "" {
+		// A worker reads one file at a time and the coordinator runs one
+		// worker per CPU: a second P only adds spinning threads and
+		// futex wake-ups, which cost a tenth of a small-file build's
+		// CPU (issue 35).
+		runtime.GOMAXPROCS(1)
+	}
 	if cfg.MemLimit > 0 {
 		// A soft limit makes the GC work harder near the cap; the
 		// supervisor's RSS watch is the hard one.
@@ -103,6 +111,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 		}
 		return cfg.OCR()
 	})
+	clearScratch(filepath.Join(cfg.Scratch, "x"))
 	for line := range reqs {
 		var req Request
 		if err := json.Unmarshal(line, &req); err != nil {
@@ -121,7 +130,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 func handle(ctx context.Context, req Request, scratch string, memLimit int64, ocr *ocrSession) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
-	clearScratch(dir)
+	// Emptied after each file, and when the worker starts (Serve): a
+	// killed worker's leftovers go before its successor's first file,
+	// without a listing of an empty folder per file (issue 35).
 	defer clearScratch(dir)
 	if err := workspace.MkdirAll(dir); err != nil {
 		return writeFailed(resp, err)
@@ -145,7 +156,7 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	if req.ModTime != 0 {
 		src = &content.Source{ModTime: time.Unix(0, req.ModTime), Size: req.Size}
 	}
-	n, err := content.WriteStage(req.Stage, res.Places, src)
+	n, err := content.WriteStage(req.Stage, req.Recycled, res.Places, src)
 	if err != nil {
 		return writeFailed(resp, err)
 	}

@@ -3,6 +3,7 @@ package workspace
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
@@ -49,7 +50,7 @@ var (
 // The system calls behind Rename, Remove and RemoveAll: seams through which
 // tests inject sharing errors.
 var (
-	osRename    = os.Rename
+	osRename    = rename
 	osRemove    = os.Remove
 	osRemoveAll = os.RemoveAll
 )
@@ -81,6 +82,48 @@ func Rename(oldpath, newpath string) error {
 	})
 }
 
+// RenameOnce is Rename without the retries, for callers that have a
+// fallback of their own when a rename is refused (content.Trash): one
+// try, and no probe of newpath.
+func RenameOnce(oldpath, newpath string) error {
+	if err := injectedFault(opRename, newpath); err != nil {
+		return err
+	}
+	return osRename(oldpath, newpath)
+}
+
+// OpenRead opens a file of the workspace for reading, close-on-exec and
+// without os.Open's poller probe on Unix (openFile).
+func OpenRead(path string) (*os.File, error) { return openFile(path, os.O_RDONLY, 0) }
+
+// ReadFile is os.ReadFile through OpenRead.
+func ReadFile(path string) ([]byte, error) {
+	f, err := OpenRead(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	// At least 512 bytes, as os.ReadFile: files under /proc say 0.
+	data := make([]byte, 0, max(st.Size()+1, 512))
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+}
+
 // Remove removes a file or an empty folder, retrying sharing errors on
 // Windows. A path that does not exist is no error.
 func Remove(path string) error {
@@ -108,6 +151,16 @@ func RemoveAll(path string) error {
 	})
 }
 
+// Mkdir creates one folder (mode 0755) whose parent exists; an existing
+// one is os.ErrExist, a missing parent os.ErrNotExist (one mkdirat where
+// MkdirAll stats first).
+func Mkdir(path string) error {
+	if err := injectedFault(opMkdir, path); err != nil {
+		return err
+	}
+	return os.Mkdir(path, 0o755)
+}
+
 // MkdirAll creates a folder and its parents (mode 0755).
 func MkdirAll(path string) error {
 	if err := injectedFault(opMkdir, path); err != nil {
@@ -124,7 +177,7 @@ func WriteNewFile(path string, fill func(*bufio.Writer)) error {
 	if err := injectedFault(opCreate, path); err != nil {
 		return fmt.Errorf("workspace: create %s: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := openFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("workspace: create %s: %w", path, err)
 	}

@@ -105,7 +105,7 @@ func TestRenameRetriesSharingViolation(t *testing.T) {
 		}
 		return os.Rename(o, n)
 	}
-	t.Cleanup(func() { osRename = os.Rename })
+	t.Cleanup(func() { osRename = rename })
 	if err := WriteFileAtomic(p, []byte("new")); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@
 //	go run ./bench/cmd/scale -size 100MB    # 2,000 files in 40 folders
 //	go run ./bench/cmd/scale -size 1GB      # 20,000 files in 400 folders
 //	go run ./bench/cmd/scale -size 10GB     # 200,000 files in 4,000 folders
+//	go run ./bench/cmd/scale -size 100MB -file-bytes 20KB -per-folder 25 -gen-only  # issue 35: 5,000 files of 4–36 KB
+//	go run ./bench/cmd/scale -size 90MB -file-bytes 4.5KB -per-folder 40 -gen-only  # issue 35: 20,000 files of 1–8 KB
 //	go run ./bench/cmd/scale -table         # the table of the results file only
 //	go run ./bench/cmd/scale -size 1GB -search-only -queries=false   # the web phase alone
 //	go run ./bench/cmd/scale -size 10GB -change 2   # rewrite 1 % of the tree (0: back), to time
@@ -101,6 +103,8 @@ func main() {
 	web := flag.Bool("web", true, "time keystroke to first hit in the web UI with headless chromium (skipped when it is not found)")
 	recollOnly := flag.Bool("recoll-only", false, "measure only Recoll's full build and add it to this size's results")
 	fb := flag.String("fumibako", "", "fumibako binary (default: build ./cmd/fumibako into -dir)")
+	fileBytes := flag.String("file-bytes", "", "mean text per file (e.g. 20KB; default 50KB): files hold 0.2–1.8× the mean (issue 35's small-file trees)")
+	perFolder := flag.Int("per-folder", 0, "mean files per folder (default 50)")
 	change := flag.Int("change", -1, "rewrite 1 % of the tree's files with text variant N (0: back as generated) and exit, to time a 1 % change by hand with two binaries")
 	flag.Parse()
 	results := filepath.Join(*dir, "results.json")
@@ -108,14 +112,14 @@ func main() {
 		printTable(os.Stdout, readResults(results))
 		return
 	}
-	n, err := searchcorpus.ParseSize(*size)
+	spec, key, err := treeSpec(*size, *fileBytes, *perFolder)
 	if err != nil {
 		fatal(err)
 	}
-	key := sizeName(n)
+	n := spec.TextBytes
 	base := filepath.Join(*dir, strings.ToLower(key))
 	res := Result{Size: key, When: time.Now().UTC().Format(time.RFC3339), Phases: map[string]Phase{}}
-	tree := openTree(base, searchcorpus.TreeSpec{TextBytes: n}, *regen, &res)
+	tree := openTree(base, spec, *regen, &res)
 	if *genOnly {
 		return
 	}
@@ -181,6 +185,28 @@ func main() {
 	all := readResults(results)
 	keepEarlier(&res, all[key])
 	writeResults(results, all, res)
+}
+
+// treeSpec is the tree of the flags and its results key: the size
+// (100MB), and for another file size or folder size those too
+// (100MB-20000-25per), so that each shape is a result of its own.
+func treeSpec(size, fileBytes string, perFolder int) (searchcorpus.TreeSpec, string, error) {
+	n, err := searchcorpus.ParseSize(size)
+	if err != nil {
+		return searchcorpus.TreeSpec{}, "", err
+	}
+	spec := searchcorpus.TreeSpec{TextBytes: n, FilesPerFolder: perFolder}
+	key := sizeName(n)
+	if fileBytes != "" {
+		if spec.MeanFileBytes, err = searchcorpus.ParseSize(fileBytes); err != nil || spec.MeanFileBytes <= 0 {
+			return spec, "", fmt.Errorf("bad -file-bytes %q", fileBytes)
+		}
+		key += "-" + sizeName(spec.MeanFileBytes)
+	}
+	if perFolder > 0 {
+		key += fmt.Sprintf("-%dper", perFolder)
+	}
+	return spec, key, nil
 }
 
 // openTree finds the tree of spec under base, or generates it (again with
