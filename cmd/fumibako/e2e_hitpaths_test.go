@@ -118,11 +118,11 @@ func TestIssue31SearchOrderDatesPaths(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--sort", "name"}, "--sort の値「name」は使えません"},
+		{[]string{"--sort", "name"}, "「--sort」の値「name」は使えません"},
 		{[]string{"--since", "4月1日"}, "日付「4月1日」を読めません"},
 		{[]string{"--since", "2024-04-05", "--until", "2024-04-01"}, "期間の終わり（2024-04-01）が始まり（2024-04-05）より前です"},
 		{[]string{"--format", "csv"}, "--format は --export といっしょに指定してください。"},
-		{[]string{"--export", "x.txt", "--format", "xml"}, "--format の値「xml」は使えません"},
+		{[]string{"--export", "x.txt", "--format", "xml"}, "「--format」の値「xml」は使えません"},
 	} {
 		if _, errOut, code := f.run(append([]string{"search", "りんご"}, tc.args...)...); code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("search %v: exit %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)

@@ -43,7 +43,7 @@ func TestOCRWithTesseract(t *testing.T) {
 	f.write("FAX/fax.tif", string(testcorpus.ScanTIFF([]*image.Gray{fax.Image}, fax.DPI)))
 	f.mustRun("folder", "add", f.root, "--ocr-images")
 	f.mustRun("index", "--workers", "2")
-	if out := f.mustRun("search", "TEXTLAYERPAGE"); !strings.Contains(out, `契約\scan.pdf`) || !strings.Contains(out, "1 ページ\t") {
+	if out := f.mustRun("search", "TEXTLAYERPAGE"); !strings.Contains(out, filepath.Join("契約", "scan.pdf")) || !strings.Contains(out, "1 ページ\t") {
 		t.Errorf("the text layer page:\n%s", out)
 	}
 	// OCR may miss a character here and there (TestScanCorpus measures
@@ -52,12 +52,12 @@ func TestOCRWithTesseract(t *testing.T) {
 		page        testcorpus.ScanPage
 		file, label string
 	}{
-		{scan, `契約\scan.pdf`, "2 ページ（OCR）"},
-		{fax, `FAX\fax.tif`, "画像（OCR）"},
+		{scan, filepath.Join("契約", "scan.pdf"), "2 ページ（OCR）"},
+		{fax, filepath.Join("FAX", "fax.tif"), "画像（OCR）"},
 	} {
 		found := 0
 		for _, w := range c.page.Words {
-			out, _, _ := f.run("search", "--name", c.file[strings.LastIndex(c.file, `\`)+1:], w)
+			out, _, _ := f.run("search", "--name", filepath.Base(c.file), w)
 			if strings.Contains(out, c.file) && strings.Contains(out, c.label) {
 				found++
 			}

@@ -29,7 +29,8 @@ func TestIssue36QueryLimitCLI(t *testing.T) {
 	c.Stdout, c.Stderr = &out, &errb
 	err := c.Run()
 	ee, ok := err.(*exec.ExitError)
-	want := fmt.Sprintf(search.MsgQueryTooLong, "4,096") + "\n"
+	// A usage error: the message, then the help hint (issue 32).
+	want := fmt.Sprintf(msgErrorHead, fmt.Sprintf(search.MsgQueryTooLong, "4,096")) + "\n" + fmt.Sprintf(msgSeeHelp, "search") + "\n"
 	if !ok || ee.ExitCode() != 2 || errb.String() != want || out.Len() != 0 {
 		t.Fatalf("search with 200,000 words: %v\nstdout %q\nstderr %q\nwant exit 2 and %q", err, out.String(), errb.String(), want)
 	}

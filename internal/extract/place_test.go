@@ -35,7 +35,7 @@ func TestTargetsAndVersions(t *testing.T) {
 		{"図.odg", false, "", 0},
 		{"~$見積.xlsx", false, "", 0},
 		{"a.pdf", true, extract.KindPDF, 3},
-		{"スキャン.PDF", true, extract.KindPDF, 2},
+		{"スキャン.PDF", true, extract.KindPDF, 3},
 		{"写真.JPG", true, extract.KindImage, 1},
 		{"fax.tif", true, extract.KindImage, 1},
 		{"a.ts", false, "", 0},

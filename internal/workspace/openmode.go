@@ -3,6 +3,7 @@ package workspace
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // OpenModes are the values of openMode (reference/gui.md §5–§6:
@@ -10,10 +11,10 @@ import (
 var OpenModes = []string{"normal", "readOnly", "new"}
 
 // msgOpenModeIgnored is the notice when openMode holds something else.
-const msgOpenModeIgnored = "設定ファイルの開き方（openMode）の値 %s を読み取れなかったため、無視しました（通常どおり開きます）。"
+const msgOpenModeIgnored = "設定ファイルの開き方（openMode）「%s」を読み取れなかったため、無視しました（通常どおり開きます）。"
 
 // readOpenMode sets s.OpenMode from the openMode key of data. A value of
-// another type or an unknown name is left out with a notice (s.Ignored),
+// another type or an unknown name (in any case) is left out with a notice (s.Ignored),
 // so a hand-edited setting never makes the whole file unreadable.
 func (s *Settings) readOpenMode(data []byte) {
 	var top map[string]json.RawMessage
@@ -24,16 +25,19 @@ func (s *Settings) readOpenMode(data []byte) {
 	if !ok {
 		return
 	}
+	// A name in another case (readonly, written by hand) is the mode.
+	shown := string(raw)
 	var v string
 	if json.Unmarshal(raw, &v) == nil {
 		for _, m := range OpenModes {
-			if v == m {
-				s.OpenMode = v
+			if strings.EqualFold(v, m) {
+				s.OpenMode = m
 				return
 			}
 		}
+		shown = v
 	}
-	note := fmt.Sprintf(msgOpenModeIgnored, string(raw))
+	note := fmt.Sprintf(msgOpenModeIgnored, shown)
 	if s.Ignored != "" {
 		note = s.Ignored + "\n" + note
 	}

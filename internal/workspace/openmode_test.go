@@ -22,7 +22,7 @@ func TestOpenModeTolerant(t *testing.T) {
 		{"readOnly", `"readOnly"`, "readOnly", false},
 		{"new", `"new"`, "new", false},
 		{"unknown name", `"edit"`, "", true},
-		{"wrong case", `"readonly"`, "", true},
+		{"another case", `"readonly"`, "readOnly", false},
 		{"number", `3`, "", true},
 		{"object", `{"a": 1}`, "", true},
 	} {

@@ -27,8 +27,12 @@ func TestReadmeText(t *testing.T) {
 			t.Errorf("README.ja.txt lacks %q", want)
 		}
 	}
-	// Issue 32: the old README promised a folder picker and opening a
-	// file by a click on its row.
+	// Issue 32: the old README promised a folder picker before there was
+	// one (now ［フォルダを選ぶ…］, which it names) and opening a file by a
+	// single click on its row (a double click or Enter opens it).
+	if !strings.Contains(text, "［フォルダを選ぶ…］") {
+		t.Error("README.ja.txt does not name the folder picker")
+	}
 	for _, wrong := range []string{"フォルダを選び", "行をクリックすると元のファイルを開け"} {
 		if strings.Contains(text, wrong) {
 			t.Errorf("README.ja.txt promises %q", wrong)
