@@ -25,39 +25,9 @@ import (
 // testdata/TestDocPptNative, rewritten with -update. Small files built
 // here cover the piece table and the failures.
 
-// legacyRender prints a result like the package's golden files:
-//
-//	== <place>
-//	<line>
-//	-- log
-//	<log line>
-//
-// or "!! <message>" for a failure.
-func legacyRender(res *extract.Result, err error) string {
-	var b strings.Builder
-	if err != nil {
-		var fe *extract.Error
-		if errors.As(err, &fe) {
-			b.WriteString("!! " + fe.Msg + "\n")
-		} else {
-			b.WriteString("!! (not *Error) " + err.Error() + "\n")
-		}
-		return b.String()
-	}
-	for _, p := range res.Places {
-		b.WriteString("== " + p.Name + "\n")
-		for _, l := range p.Lines {
-			b.WriteString(l + "\n")
-		}
-	}
-	if len(res.Log) > 0 {
-		b.WriteString("-- log\n")
-		for _, l := range res.Log {
-			b.WriteString(l + "\n")
-		}
-	}
-	return b.String()
-}
+// legacyRender prints a result like the package's golden files
+// (fixture.RenderResult, the form of every reader's goldens).
+func legacyRender(res *extract.Result, err error) string { return fixturepkg.RenderResult(res, err) }
 
 // legacyGolden compares got with testdata/TestDocPptNative/<name>.golden
 // of package extract, rewriting it under -update.
