@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/ocr"
@@ -62,9 +60,9 @@ type OCRWait struct {
 	Pages   int
 }
 
-// The waiting list, work/store/ocr_waiting.tsv, is written like the seed's
-// other TSVs: UTF-8 with a BOM, TAB-separated, CRLF-ended, no header, one
-// line per file:
+// The waiting list, work/store/ocr_waiting.tsv, is one of the workspace's
+// small TSVs (workspace.EncodeTSV: UTF-8 with a BOM, TAB-separated,
+// CRLF-ended), no header, one line per file:
 //
 //	<relative path><TAB><pages waiting>
 //
@@ -84,16 +82,14 @@ func ReadOCRWaiting(path string) ([]OCRWait, error) {
 	if err != nil {
 		return nil, fmt.Errorf("indexer: read %s: %w", path, err)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var out []OCRWait
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		rel, n, ok := strings.Cut(line, "\t")
-		pages, err := strconv.Atoi(n)
-		if !ok || rel == "" || err != nil || pages <= 0 {
+	for _, row := range workspace.DecodeTSV(data) {
+		if len(row) < 2 || row[0] == "" {
 			continue
 		}
-		out = append(out, OCRWait{RelPath: rel, Pages: pages})
+		if pages, err := strconv.Atoi(row[1]); err == nil && pages > 0 {
+			out = append(out, OCRWait{RelPath: row[0], Pages: pages})
+		}
 	}
 	return out, nil
 }
@@ -101,12 +97,11 @@ func ReadOCRWaiting(path string) ([]OCRWait, error) {
 // encodeOCRWaiting is the bytes of a waiting list, in path order.
 func encodeOCRWaiting(list []OCRWait) []byte {
 	sort.Slice(list, func(i, j int) bool { return workspace.FoldKey(list[i].RelPath) < workspace.FoldKey(list[j].RelPath) })
-	var b bytes.Buffer
-	b.WriteString("\xef\xbb\xbf")
-	for _, w := range list {
-		fmt.Fprintf(&b, "%s\t%d\r\n", ingestlist.CleanError(w.RelPath), w.Pages)
+	rows := make([][]string, len(list))
+	for i, w := range list {
+		rows[i] = []string{ingestlist.CleanError(w.RelPath), strconv.Itoa(w.Pages)}
 	}
-	return b.Bytes()
+	return workspace.EncodeTSV(rows)
 }
 
 // OCRWaitingTotal sums a waiting list: pages and files.

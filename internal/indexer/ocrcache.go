@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -87,18 +86,17 @@ func (r *run) writeKeyList(rel string, keys []string, merge bool) {
 			keys = append(old, keys...)
 		}
 	}
-	var b bytes.Buffer
-	b.WriteString("\xef\xbb\xbf" + ingestlist.CleanError(rel) + "\r\n")
+	rows := [][]string{{ingestlist.CleanError(rel)}}
 	seen := map[string]bool{}
 	for _, k := range keys {
 		if !seen[k] && workspace.ValidOCRKey(k) {
 			seen[k] = true
-			b.WriteString(k + "\r\n")
+			rows = append(rows, []string{k})
 		}
 	}
 	err := workspace.MkdirAll(filepath.Dir(path))
 	if err == nil {
-		err = workspace.WriteFileAtomic(path, b.Bytes())
+		err = workspace.WriteFileAtomic(path, workspace.EncodeTSV(rows))
 	}
 	if err != nil && !r.noteFault(err) {
 		r.logf(Warn, "    OCR の結果の一覧を保存できませんでした。")
@@ -135,16 +133,14 @@ func readKeyList(path string) (string, []string, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	lines := strings.Split(strings.TrimPrefix(string(data), "\xef\xbb\xbf"), "\n")
 	var rel string
 	var keys []string
-	for i, l := range lines {
-		l = strings.TrimSuffix(l, "\r")
+	for i, row := range workspace.DecodeTSV(data) {
 		switch {
 		case i == 0:
-			rel = l
-		case workspace.ValidOCRKey(l):
-			keys = append(keys, l)
+			rel = row[0]
+		case workspace.ValidOCRKey(row[0]):
+			keys = append(keys, row[0])
 		}
 	}
 	return rel, keys, nil

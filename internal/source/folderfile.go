@@ -18,38 +18,25 @@ const FileName = "source_folder.txt"
 // fileComment is the comment line of source_folder.txt.
 const fileComment = "# fumibako: インデックス名<TAB>元のフォルダ（インデックス作成のたびに書き直します）"
 
-const bom = "\ufeff"
-
 // FilePath is store/content/<index>/source_folder.txt.
 func FilePath(contentRoot, index string) string {
 	return filepath.Join(contentRoot, index, FileName)
 }
 
-// Format returns the bytes of source_folder.txt for an index and its root.
+// Format returns the bytes of source_folder.txt for an index and its root
+// (one of the workspace's small TSVs, workspace.EncodeTSV).
 func Format(index, root string) []byte {
-	return []byte(bom + fileComment + "\r\n" + clean(index) + "\t" + clean(root) + "\r\n")
-}
-
-// clean keeps a field on its line: TAB, CR and LF become spaces (a legal
-// index name or path has none).
-func clean(s string) string {
-	return strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)
+	return workspace.EncodeTSV([][]string{{fileComment}, {index, root}})
 }
 
 // Parse reads source_folder.txt bytes: the index name and root of its
 // first data line; ok is false when there is none.
 func Parse(data []byte) (index, root string, ok bool) {
-	data = bytes.TrimPrefix(data, []byte(bom))
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if line == "" || strings.HasPrefix(line, "#") {
+	for _, row := range workspace.DecodeTSV(data) {
+		if strings.HasPrefix(row[0], "#") || len(row) < 2 || strings.TrimSpace(row[1]) == "" {
 			continue
 		}
-		name, path, found := strings.Cut(line, "\t")
-		if !found || strings.TrimSpace(path) == "" {
-			continue
-		}
-		return name, path, true
+		return row[0], row[1], true
 	}
 	return "", "", false
 }
