@@ -3,9 +3,7 @@ package xlsx_test
 import (
 	"archive/zip"
 	"bytes"
-	"errors"
 	"io"
-	"strings"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -15,25 +13,6 @@ import (
 
 // xlsxFuzzLimits keep fuzzed inputs small and fast.
 var xlsxFuzzLimits = extract.Limits{ZipPartBytes: 1 << 20, ZipTotalBytes: 4 << 20, ZipEntries: 200, XMLDepth: 64}
-
-// xlsxCheckOutcome fails on anything but places or an *extract.Error, and
-// on a panic that the reader turned into a corrupt-file error.
-func xlsxCheckOutcome(t *testing.T, res *extract.Result, err error) {
-	t.Helper()
-	if err == nil {
-		if res == nil {
-			t.Fatal("nil result without error")
-		}
-		return
-	}
-	var fe *extract.Error
-	if !errors.As(err, &fe) {
-		t.Fatalf("error %v (%T) is not an *extract.Error", err, err)
-	}
-	if fe.Cause != nil && strings.Contains(fe.Cause.Error(), "panic while reading") {
-		t.Fatalf("reader panicked: %v", fe.Cause)
-	}
-}
 
 // FuzzXlsx feeds whole files, seeded with the golden fixtures. The seeds
 // are some kilobytes, so minimizing a new input takes long: run with a
@@ -46,7 +25,7 @@ func FuzzXlsx(f *testing.F) {
 	f.Add(xlsxMinimal(f, map[string]string{"S": `<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>`}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := xlsxExtract(t, data, "fuzz.xlsx", xlsxFuzzLimits)
-		xlsxCheckOutcome(t, res, err)
+		fixture.CheckNative(t, res, err)
 	})
 }
 
@@ -92,6 +71,6 @@ func FuzzXlsxParts(f *testing.F) {
 			return b
 		}, repl)
 		res, err := xlsxExtract(t, data, "fuzz.xlsx", xlsxFuzzLimits)
-		xlsxCheckOutcome(t, res, err)
+		fixture.CheckNative(t, res, err)
 	})
 }
