@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,24 +45,15 @@ func TestGroupCommitKills(t *testing.T) {
 		seed = s
 	}
 	rng := rand.New(rand.NewSource(seed))
-	kills, finished := 0, 0
-	maxDelay := 800
-	for i := 0; i < 200 && kills < 16; i++ {
-		c := f.cmd("index", "--workers", "2")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- c.Wait() }()
-		select {
-		case <-exited:
-			finished++
-			maxDelay = max(20, maxDelay*2/3)
+	kills, _ := killRuns(t, f, rng, killPlan{runs: 200, kills: 16, minDelay: 5, maxDelay: 800, floor: 20,
+		touch: func() {
 			for j := 0; j < n/3; j++ {
 				p := filepath.Join(f.root, filepath.FromSlash(rels[rng.Intn(n)]))
 				os.Chtimes(p, time.Now(), time.Now().Add(time.Duration(rng.Intn(100000))*time.Second))
 			}
-		case <-time.After(time.Duration(5+rng.Intn(maxDelay)) * time.Millisecond):
+		},
+		// Half the kills take the workers first, then the coordinator.
+		beforeKill: func(c *exec.Cmd) {
 			if rng.Intn(2) == 0 {
 				for _, pid := range childPids(c.Process.Pid) {
 					if p, err := os.FindProcess(pid); err == nil {
@@ -70,13 +61,8 @@ func TestGroupCommitKills(t *testing.T) {
 					}
 				}
 			}
-			c.Process.Signal(syscall.SIGKILL)
-			<-exited
-			kills++
-			checkDoneHasContent(t, f)
-		}
-	}
-	t.Logf("%d kills, %d runs that finished first", kills, finished)
+		},
+		afterKill: func() { checkDoneHasContent(t, f) }})
 	if kills < 12 {
 		t.Fatalf("only %d kills", kills)
 	}

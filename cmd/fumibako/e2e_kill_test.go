@@ -64,32 +64,13 @@ func TestKillAtRandomMoments(t *testing.T) {
 	before := checksums(t, f.root)
 	f.mustRun("folder", "add", f.root)
 	rng := rand.New(rand.NewSource(3))
-	kills, finished := 0, 0
-	// The kill moment is random within maxDelay; runs that finish first
-	// shrink it, so a fast machine still gets its kills mid-run.
-	maxDelay := 600
-	for i := 0; i < 200 && kills < 24; i++ {
-		c := f.cmd("index", "--workers", "2")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- c.Wait() }()
-		select {
-		case <-exited: // finished before the kill: give the next run work again
-			finished++
-			maxDelay = max(20, maxDelay*2/3)
+	kills, _ := killRuns(t, f, rng, killPlan{runs: 200, kills: 24, minDelay: 5, maxDelay: 600, floor: 20,
+		touch: func() {
 			for j := 0; j < 120; j++ {
 				p := filepath.Join(f.root, files[rng.Intn(len(files))].Rel)
 				os.Chtimes(p, time.Now(), time.Now().Add(time.Duration(rng.Intn(100000))*time.Second))
 			}
-		case <-time.After(time.Duration(5+rng.Intn(maxDelay)) * time.Millisecond):
-			c.Process.Signal(syscall.SIGKILL)
-			<-exited
-			kills++
-		}
-	}
-	t.Logf("%d kills, %d runs that finished first", kills, finished)
+		}})
 	if kills < 20 {
 		t.Fatalf("only %d kills", kills)
 	}

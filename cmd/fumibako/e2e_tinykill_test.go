@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -84,30 +83,13 @@ func TestIssue35TinyTreeKills(t *testing.T) {
 	rels := tinyTree(t, f.root, n, 35)
 	f.mustRun("folder", "add", f.root)
 	rng := rand.New(rand.NewSource(35))
-	kills, finished := 0, 0
-	maxDelay := 4000
-	for i := 0; i < 60 && kills < 12; i++ {
-		c := f.cmd("index", "--workers", "2")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- c.Wait() }()
-		select {
-		case <-exited: // finished first: give the next run work again
-			finished++
-			maxDelay = max(50, maxDelay*2/3)
+	kills, _ := killRuns(t, f, rng, killPlan{runs: 60, kills: 12, minDelay: 20, maxDelay: 4000, floor: 50,
+		touch: func() {
 			for range n / 10 {
 				p := filepath.Join(f.root, filepath.FromSlash(rels[rng.Intn(n)]))
 				os.Chtimes(p, time.Now(), time.Now().Add(time.Duration(rng.Intn(100000))*time.Second))
 			}
-		case <-time.After(time.Duration(20+rng.Intn(maxDelay)) * time.Millisecond):
-			c.Process.Signal(syscall.SIGKILL)
-			<-exited
-			kills++
-		}
-	}
-	t.Logf("%d kills, %d runs that finished first", kills, finished)
+		}})
 	if kills < 8 {
 		t.Fatalf("only %d kills", kills)
 	}
