@@ -91,7 +91,7 @@ func (e *exporter) makeProfile(ctx context.Context) error {
 	if _, err := e.soffice1(ctx, "--terminate_after_init"); err != nil {
 		return fmt.Errorf("creating the LibreOffice profile: %w", err)
 	}
-	if err := libreoffice.EnsureLibreOfficeLocale(dir); err != nil {
+	if err := libreoffice.EnsureLocale(dir); err != nil {
 		return fmt.Errorf("setting LibreOffice's locale: %w", err)
 	}
 	return nil

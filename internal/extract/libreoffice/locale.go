@@ -49,9 +49,9 @@ const locale = "ja-JP"
 // profile of their own (tools/xlsxagree).
 const Locale = locale
 
-// EnsureLibreOfficeLocale makes such a profile folder carry locale, as
+// EnsureLocale makes such a profile folder carry locale, as
 // the conversions' own profiles do (ensureLocale).
-func EnsureLibreOfficeLocale(profile string) error { return ensureLocale(profile) }
+func EnsureLocale(profile string) error { return ensureLocale(profile) }
 
 // localeItem is the profile setting of locale, as LibreOffice writes it.
 const localeItem = `<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>` + locale + `</value></prop></item>`

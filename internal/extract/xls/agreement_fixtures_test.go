@@ -12,10 +12,10 @@ import (
 func init() {
 	xls.AgreementXlsxFixtures = func(tb testing.TB) map[string][]byte {
 		return map[string][]byte{
-			"cells":      fixture.XlsxCellsFixture(tb),
-			"layout":     fixture.XlsxLayoutFixture(tb),
-			"visibility": fixture.XlsxVisibilityFixture(tb),
-			"objects":    fixture.XlsxObjectsFixture(tb),
+			"cells":      fixture.XlsxCells(tb),
+			"layout":     fixture.XlsxLayout(tb),
+			"visibility": fixture.XlsxVisibility(tb),
+			"objects":    fixture.XlsxObjects(tb),
 		}
 	}
 }

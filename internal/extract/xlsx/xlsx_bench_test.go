@@ -70,7 +70,7 @@ func BenchmarkXlsxRows(b *testing.B) {
 func BenchmarkXlsxSmall(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "small.xlsx")
-	fixture.XlsxNoErr(b, os.WriteFile(path, fixture.XlsxObjectsFixture(b), 0o644))
+	fixture.XlsxNoErr(b, os.WriteFile(path, fixture.XlsxObjects(b), 0o644))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := extract.Extract(context.Background(), path, "small.xlsx", extract.Options{Scratch: dir}); err != nil {

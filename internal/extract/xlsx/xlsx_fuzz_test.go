@@ -56,11 +56,11 @@ func xlsxPartsOf(tb testing.TB, data []byte, names ...string) []string {
 // than the ZIP checksums.
 func FuzzXlsxParts(f *testing.F) {
 	names := []string{"xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/styles.xml", "xl/drawings/drawing1.xml", "xl/comments1.xml", "xl/threadedComments/threadedComment1.xml"}
-	for _, build := range []func(testing.TB) []byte{fixture.XlsxCellsFixture, fixture.XlsxObjectsFixture} {
+	for _, build := range []func(testing.TB) []byte{fixture.XlsxCells, fixture.XlsxObjects} {
 		p := xlsxPartsOf(f, build(f), names...)
 		f.Add(p[0], p[1], p[2], p[3], p[4], p[5])
 	}
-	base := fixture.XlsxObjectsFixture(f)
+	base := fixture.XlsxObjects(f)
 	f.Fuzz(func(t *testing.T, sheet, sst, styles, drawing, comments, threaded string) {
 		repl := map[string]string{names[0]: sheet, names[1]: sst, names[2]: styles, names[3]: drawing, names[4]: comments, names[5]: threaded}
 		data := fixture.XlsxPatch(t, base, func(n string, b []byte) []byte {

@@ -129,7 +129,7 @@ func xlsxZipOf(tb testing.TB, files map[string]string) []byte {
 }
 
 func TestXlsxFailures(t *testing.T) {
-	cells := fixture.XlsxCellsFixture(t)
+	cells := fixture.XlsxCells(t)
 	bigSheet := `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>` + strings.Repeat("x", 5000) + `</t></is></c></row></sheetData></worksheet>`
 	tests := []struct {
 		name    string
@@ -170,7 +170,7 @@ func TestXlsxFailures(t *testing.T) {
 // a log line but keeps cells and header/footer; a broken chart part only
 // empties the chart.
 func TestXlsxBrokenObjects(t *testing.T) {
-	data := fixture.XlsxPatch(t, fixture.XlsxObjectsFixture(t), func(n string, b []byte) []byte {
+	data := fixture.XlsxPatch(t, fixture.XlsxObjects(t), func(n string, b []byte) []byte {
 		if n == "xl/drawings/drawing1.xml" {
 			return b[:len(b)/2]
 		}
@@ -191,7 +191,7 @@ func TestXlsxBrokenObjects(t *testing.T) {
 		t.Errorf("log = %q", res.Log)
 	}
 
-	data = fixture.XlsxPatch(t, fixture.XlsxObjectsFixture(t), func(n string, b []byte) []byte {
+	data = fixture.XlsxPatch(t, fixture.XlsxObjects(t), func(n string, b []byte) []byte {
 		if n == "xl/charts/chart1.xml" {
 			return []byte("<c:chartSpace")
 		}
@@ -218,7 +218,7 @@ func TestXlsxBrokenObjects(t *testing.T) {
 func TestXlsxCanceled(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.xlsx")
-	if err := os.WriteFile(path, fixture.XlsxCellsFixture(t), 0o644); err != nil {
+	if err := os.WriteFile(path, fixture.XlsxCells(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
