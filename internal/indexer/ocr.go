@@ -5,19 +5,19 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/ocr"
+	"github.com/fumibako/fumibako/internal/ocrcache"
 	"github.com/fumibako/fumibako/internal/worker"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // OCR runs (issue 29; DESIGN.md "OCR runs"). Workers read scans by OCR and
 // hand each page recognized to the coordinator (worker.Interim), which
-// stores it in the page cache (ocrcache.go) before it reads the file's
+// stores it in the page cache (package ocrcache) before it reads the file's
 // result. Files read without their OCR pages for want of an engine are 済
 // and listed in the waiting list; once an engine is found at the start of
 // a run, exactly those files are read again.
@@ -202,12 +202,7 @@ func (r *run) ocrInterim(id int64, m worker.Interim) {
 			r.logDetail(fmt.Sprintf("OCR page key %q is not valid; not cached", pg.Key))
 			return
 		}
-		path := workspace.OCRCacheEntry(r.ws.OCRCache(), pg.Key)
-		err := workspace.MkdirAll(filepath.Dir(path))
-		if err == nil {
-			err = workspace.WriteFileAtomic(path, worker.EncodeOCRLines(pg.Lines))
-		}
-		if err != nil {
+		if err := ocrcache.Write(r.ws.OCRCache(), pg.Key, pg.Lines); err != nil {
 			if !r.noteFault(err) {
 				r.logf(Warn, "    OCR の結果を保存できませんでした（このページは次に取り込むときにまた OCR で読みます）。")
 				r.logDetail(err.Error())

@@ -25,7 +25,7 @@
 // ocrProgress before each page and after the last); the supervisor passes
 // them to Config.Interim in order, before the result, and each
 // ocrProgress gives the page it starts at least Config.OCRPageTimeout past
-// the file's deadline. The worker reads the OCR page cache (ocrcache.go)
+// the file's deadline. The worker reads the OCR page cache (package ocrcache)
 // but never writes it: the coordinator stores the pages handed over.
 //
 // A worker never writes workspace state: it reads the source read-only,

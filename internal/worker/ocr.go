@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ocrcache"
 )
 
 // sender writes the worker's lines (responses and interim messages) to
@@ -47,7 +48,7 @@ func (s *ocrSession) options() *extract.OCR {
 	return &extract.OCR{
 		Engine: s.engine,
 		Cached: func(key string) ([]string, bool) {
-			lines, ok := ReadOCRCache(s.cache, key)
+			lines, ok := ocrcache.Read(s.cache, key)
 			if ok {
 				s.use(key)
 			}

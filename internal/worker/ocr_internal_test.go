@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ocrcache"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -114,28 +115,6 @@ func TestPipelineOCR(t *testing.T) {
 	}
 }
 
-// TestOCRLinesRoundTrip: a cache entry gives back the lines written, a
-// line break inside a line as U+2028.
-func TestOCRLinesRoundTrip(t *testing.T) {
-	tests := []struct {
-		name  string
-		lines []string
-		want  []string
-	}{
-		{"no text", []string{}, []string{}},
-		{"lines", []string{"見積書", "", "株式会社 山田"}, []string{"見積書", "", "株式会社 山田"}},
-		{"breaks inside", []string{"a\r\nb", "c\nd\re"}, []string{"a\u2028b", "c\u2028d\u2028e"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := DecodeOCRLines(EncodeOCRLines(tt.lines))
-			if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
-				t.Errorf("DecodeOCRLines(EncodeOCRLines(%q)) = %q, want %q", tt.lines, got, tt.want)
-			}
-		})
-	}
-}
-
 // fakeEngine recognizes any page as one line.
 type fakeEngine struct{ calls *int }
 
@@ -153,7 +132,7 @@ func TestServeOCR(t *testing.T) {
 	cache := t.TempDir()
 	p := workspace.OCRCacheEntry(cache, cached)
 	os.MkdirAll(filepath.Dir(p), 0o755)
-	os.WriteFile(p, EncodeOCRLines([]string{"前に読んだ"}), 0o644)
+	os.WriteFile(p, ocrcache.Encode([]string{"前に読んだ"}), 0o644)
 	defer func(f func(context.Context, string, string, extract.Options) (*extract.Result, error)) {
 		extractFile = f
 	}(extractFile)

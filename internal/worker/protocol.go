@@ -53,7 +53,7 @@ type Response struct {
 	// recognized), OCRWaiting those that need OCR but were not read for
 	// want of an engine (extract.Result), and OCRKeys lists the page keys
 	// the file used, cached or recognized, so that the coordinator keeps
-	// their cache entries (indexer/ocrcache.go).
+	// their cache entries (package ocrcache).
 	OCRPages   int      `json:"ocrPages,omitempty"`
 	OCRWaiting int      `json:"ocrWaiting,omitempty"`
 	OCRKeys    []string `json:"ocrKeys,omitempty"`

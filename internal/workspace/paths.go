@@ -172,7 +172,7 @@ func ValidOCRKey(key string) bool {
 }
 
 // OCRKeyLists is work/ocr/files: per source file that used OCR, the keys
-// of its pages (indexer/ocrcache.go), which keep their cache entries.
+// of its pages (package ocrcache), which keep their cache entries.
 func (w *Workspace) OCRKeyLists() string { return filepath.Join(w.Work(), "ocr", "files") }
 
 // OCRSwept is work/ocr/swept, whose modification time is when the OCR

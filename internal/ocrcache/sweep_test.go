@@ -1,4 +1,4 @@
-package indexer_test
+package ocrcache_test
 
 import (
 	"os"
@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/ocrcache"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
-// TestSweepOCRCache: key lists of files gone from the ingest list go; an
+// TestSweep: key lists of files gone from the ingest list go; an
 // entry no file lists goes once it is past the grace period; over the cap
 // the oldest entries go, used or not.
-func TestSweepOCRCache(t *testing.T) {
+func TestSweep(t *testing.T) {
 	now := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	key := func(c byte) string { return strings.Repeat(string(c), 64) }
 	type entry struct {
@@ -61,7 +61,7 @@ func TestSweepOCRCache(t *testing.T) {
 				}
 				return false
 			}
-			indexer.SweepOCRCache(ws, listed, now, tt.limit)
+			ocrcache.Sweep(ws, listed, now, tt.limit)
 			var kept []string
 			for _, e := range tt.entries {
 				if _, err := os.Stat(workspace.OCRCacheEntry(ws.OCRCache(), e.key)); err == nil {
@@ -69,7 +69,7 @@ func TestSweepOCRCache(t *testing.T) {
 				}
 			}
 			if strings.Join(kept, ",") != strings.Join(tt.kept, ",") {
-				t.Errorf("SweepOCRCache kept %v, want %v", kept, tt.kept)
+				t.Errorf("Sweep kept %v, want %v", kept, tt.kept)
 			}
 			if ls, _ := os.ReadDir(ws.OCRKeyLists()); len(ls) != tt.lists2 {
 				t.Errorf("key lists left: %d, want %d", len(ls), tt.lists2)
