@@ -4,6 +4,14 @@
 #   allbad   every page's object becomes a string
 #   crop     the one page is shown twice from one shared content stream:
 #            page 1 crops the upper half, page 2 the lower half
+#   notounicode  every font loses its /ToUnicode map (what many writers
+#            leave out): the text can only come from the font itself
+#   glyphnames   as notounicode, and each font's glyphs get the names
+#            other writers give them, taken from the map removed: a
+#            TrueType font program gets a 'post' table of format 2 (Adobe
+#            Glyph List names, uniXXXX, ligatures as f_f_i), a Type 1
+#            font's built-in /Encoding names the same instead of cidNNN;
+#            needs python3-fonttools (Debian)
 import re, sys
 
 mode, src, dst = sys.argv[1:4]
@@ -12,6 +20,77 @@ s = open(src, 'rb').read()
 def pages():
     kids = re.search(rb'/Kids \[\n((?:\s+\d+ 0 R\n)+)\s+\]', s)
     return [int(n) for n in re.findall(rb'(\d+) 0 R', kids.group(1))]
+
+def stream(s, num):
+    """The data of stream object num (QDF streams are not compressed)."""
+    i = s.index(b'\n%d 0 obj\n' % num) + 1
+    n = int(re.search(rb'/Length (\d+) 0 R', s[i:]).group(1))
+    length = int(re.search(rb'\n%d 0 obj\n(\d+)\n' % n, s).group(1))
+    j = s.index(b'stream\n', i) + len(b'stream\n')
+    return s[j:j + length]
+
+def replace_stream(s, num, data):
+    """Replaces stream object num's data (fix-qdf fixes its /Length)."""
+    i = s.index(b'\n%d 0 obj\n' % num) + 1
+    j = s.index(b'stream\n', i) + len(b'stream\n')
+    k = s.index(b'endstream', j)
+    head = re.sub(rb'/Length1 \d+', b'/Length1 %d' % len(data), s[i:j])
+    return s[:i] + head + data + b'\n' + s[k:]
+
+def to_unicode(cmap):
+    """code -> text of a ToUnicode CMap's bfchar entries (LibreOffice's)."""
+    m = {}
+    for sec in re.findall(rb'beginbfchar\n(.*?)endbfchar', cmap, re.S):
+      for code, hexs in re.findall(rb'<([0-9A-Fa-f]+)> <([0-9A-Fa-f]+)>', sec):
+        m[int(code, 16)] = bytes.fromhex(hexs.decode()).decode('utf-16-be')
+    return m
+
+def glyph_name(text):
+    """A glyph's name as the Adobe Glyph List spec forms it."""
+    from fontTools import agl
+    def one(c):
+        if ord(c) in agl.UV2AGL:
+            return agl.UV2AGL[ord(c)]
+        return 'uni%04X' % ord(c) if ord(c) < 0x10000 else 'u%05X' % ord(c)
+    return '_'.join(one(c) for c in text)
+
+def name_glyphs(s, tu, desc):
+    i = s.index(b'\n%d 0 obj\n' % desc) + 1
+    d = s[i:s.index(b'endobj', i)]
+    tt = re.search(rb'/FontFile2 (\d+) 0 R', d)
+    t1 = re.search(rb'/FontFile (\d+) 0 R', d)
+    if tt:
+        return replace_stream(s, int(tt.group(1)), post_names(stream(s, int(tt.group(1))), tu))
+    if t1:
+        data = stream(s, int(t1.group(1)))
+        for code, text in tu.items():
+            data = re.sub(rb'dup %d /[^ ]+ put' % code, b'dup %d /%s put' % (code, glyph_name(text).encode()), data, count=1)
+        return replace_stream(s, int(t1.group(1)), data)
+    return s
+
+def post_names(ttf, tu):
+    """ttf with a 'post' table of format 2 naming each glyph that a code
+    of tu reaches through the font's (3,0) or (1,0) cmap."""
+    import io, struct
+    from fontTools.ttLib import TTFont
+    from fontTools.ttLib.tables.DefaultTable import DefaultTable
+    f = TTFont(io.BytesIO(ttf))
+    n = f['maxp'].numGlyphs
+    names = ['.notdef'] + ['glyph%d' % g for g in range(1, n)]
+    for sub in f['cmap'].tables:
+        for code, gname in sub.cmap.items():
+            if (code & 0xff) in tu and code in (code & 0xff, 0xf000 | (code & 0xff)):
+                names[f.getGlyphID(gname)] = glyph_name(tu[code & 0xff])
+    old = f.reader['post']
+    data = struct.pack('>I', 0x20000) + old[4:32] + struct.pack('>H', n)
+    data += b''.join(struct.pack('>H', 258 + g) for g in range(n))
+    data += b''.join(bytes([len(x)]) + x.encode() for x in names)
+    post = DefaultTable('post')
+    post.data = data
+    f['post'] = post
+    out = io.BytesIO()
+    f.save(out)
+    return out.getvalue()
 
 def replace_object(s, num, body):
     i = s.index(b'\n%d 0 obj\n' % num) + 1
@@ -37,6 +116,14 @@ elif mode == 'crop':
     s = s[:x] + b'%d 0 obj\n' % new + bottom + b'\nendobj\n\n' + s[x:]
     s = re.sub(rb'/Count 1\n', b'/Count 2\n', s, count=1)
     s = re.sub(rb'(/Kids \[\n\s+%d 0 R\n)' % first, lambda m: m.group(1) + b'    %d 0 R\n' % new, s, count=1)
+elif mode in ('notounicode', 'glyphnames'):
+    if mode == 'glyphnames':
+        for font in re.findall(rb'\n(\d+) 0 obj\n<<\n((?:  .*\n)+?)>>', s):
+            tu = re.search(rb'/ToUnicode (\d+) 0 R', font[1])
+            fd = re.search(rb'/FontDescriptor (\d+) 0 R', font[1])
+            if tu and fd:
+                s = name_glyphs(s, to_unicode(stream(s, int(tu.group(1)))), int(fd.group(1)))
+    s = re.sub(rb'\n  /ToUnicode \d+ 0 R', b'', s)
 else:
     sys.exit('unknown mode ' + mode)
 open(dst, 'wb').write(s)
