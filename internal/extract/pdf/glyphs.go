@@ -43,14 +43,29 @@ func needsGlyphs(s string) bool {
 }
 
 // fontCache holds the programs read for a document, by the SHA-256 of
-// their bytes (the engine's font handles are new on every call).
-type fontCache map[[32]byte]*fontProgram
+// their bytes (the engine's font handles are new on every call), and
+// counts the characters looked at.
+type fontCache struct {
+	progs map[[32]byte]*fontProgram
+	chars int
+}
+
+// maxGlyphChars bounds the characters of one document looked at one by
+// one: go-pdfium keeps every object and font handle it hands out (two a
+// character) until its instance closes, so past this many a document's
+// further unmapped codes are dropped, and the instance is replaced after
+// the document (read).
+const maxGlyphChars = 200_000
 
 // recoverGlyphs replaces, in text (the UTF-16 of chars [0, n) as
 // FPDFText_GetText gives it), the codes of unmapped characters with the
 // text their font program gives; codes it cannot recover stay for
 // cleanText to drop.
-func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text string, fonts fontCache) string {
+func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text string, fonts *fontCache) string {
+	if fonts.chars+n > maxGlyphChars {
+		return text
+	}
+	fonts.chars += n
 	units := utf16.Encode([]rune(text))
 	// A recovered character replaces its code in the text; the engine
 	// leaves some codes (\x02, \x03) out of the text altogether, and
@@ -162,7 +177,7 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 // call and its base font name leaves out the subset tag (two subsets of
 // one font are two fonts with one name), so the run is told by the
 // object's bounds and the font's name together.
-func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts fontCache, cur **fontProgram, curName *string, fetches *int) *fontProgram {
+func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts *fontCache, cur **fontProgram, curName *string, fetches *int) *fontProgram {
 	obj, err := inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: tp, Index: i})
 	if err != nil {
 		return nil
@@ -191,10 +206,13 @@ func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts fontCa
 		return nil
 	}
 	key := sha256.Sum256(d.FontData)
-	p, ok := fonts[key]
+	p, ok := fonts.progs[key]
 	if !ok {
 		p = parseFontProgram(d.FontData)
-		fonts[key] = p
+		if fonts.progs == nil {
+			fonts.progs = map[[32]byte]*fontProgram{}
+		}
+		fonts.progs[key] = p
 	}
 	*cur = p
 	return p

@@ -91,6 +91,10 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 		// A module memory never shrinks: after a large document a
 		// fresh instance gives the memory back to the system.
 		discard()
+	case engine.glyphChars > maxGlyphChars:
+		// The handles of characters read one by one (glyphs.go) stay
+		// with the instance until it closes.
+		discard()
 	}
 	return res, nil
 }
@@ -134,7 +138,8 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 	// (pdftotext keeps the others too); only a document none of whose
 	// pages can be read fails.
 	pages := make([]page, n.PageCount)
-	fonts := fontCache{}
+	fonts := &fontCache{}
+	defer func() { engine.glyphChars += fonts.chars }()
 	var scans []int
 	var firstErr error
 	failed := 0
@@ -237,7 +242,7 @@ func PageLog(n int) string {
 	return "    一部を読み取れませんでした: " + extract.PageName(n)
 }
 
-func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, fonts fontCache, i int) (page, error) {
+func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, fonts *fontCache, i int) (page, error) {
 	var p page
 	pg, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: i})
 	if err != nil {

@@ -35,7 +35,7 @@ import (
 
 // pageText returns the text of a page as the engine lays it out, lines
 // separated by CR LF, cleaned of what is no text.
-func pageText(inst pdfium.Pdfium, pg requests.Page, fonts fontCache) (string, error) {
+func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache) (string, error) {
 	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: pg})
 	if err != nil {
 		return "", err
