@@ -10,8 +10,9 @@
 #            other writers give them, taken from the map removed: a
 #            TrueType font program gets a 'post' table of format 2 (Adobe
 #            Glyph List names, uniXXXX, ligatures as f_f_i), a Type 1
-#            font's built-in /Encoding names the same instead of cidNNN;
-#            needs python3-fonttools (Debian)
+#            font's glyphs are renamed the same instead of cidNNN (its
+#            CharStrings and built-in /Encoding); needs python3-fonttools
+#            (Debian)
 import re, sys
 
 mode, src, dst = sys.argv[1:4]
@@ -62,11 +63,38 @@ def name_glyphs(s, tu, desc):
     if tt:
         return replace_stream(s, int(tt.group(1)), post_names(stream(s, int(tt.group(1))), tu))
     if t1:
-        data = stream(s, int(t1.group(1)))
-        for code, text in tu.items():
-            data = re.sub(rb'dup %d /[^ ]+ put' % code, b'dup %d /%s put' % (code, glyph_name(text).encode()), data, count=1)
-        return replace_stream(s, int(t1.group(1)), data)
+        data, lengths = type1_names(stream(s, int(t1.group(1))), tu)
+        s = replace_stream(s, int(t1.group(1)), data)
+        i = s.index(b'\n%s 0 obj\n' % t1.group(1)) + 1
+        j = s.index(b'stream\n', i)
+        head = s[i:j]
+        for k, n in zip((b'/Length1', b'/Length2', b'/Length3'), lengths):
+            head = re.sub(k + rb' \d+', k + b' %d' % n, head)
+        return s[:i] + head + s[j:]
     return s
+
+def type1_names(data, tu):
+    """A Type 1 program whose glyphs (cidNNN in LibreOffice's) are
+    renamed, in its built-in /Encoding and its encrypted CharStrings
+    alike, and the lengths of its clear-text, eexec and trailer parts."""
+    from fontTools.misc import eexec
+    a = data.index(b'eexec') + len(b'eexec')
+    while data[a:a + 1] in (b'\r', b'\n', b' '):
+        a += 1
+    b = data.index(b'0' * 64)
+    while data[b - 1:b] in (b'\r', b'\n'):
+        b -= 1
+    clear, private = data[:a], eexec.decrypt(data[a:b], 55665)[0]
+    for code, text in tu.items():
+        m = re.search(rb'dup %d /([^ ]+) put' % code, clear)
+        if not m or m.group(1) == b'.notdef':
+            continue
+        old, new = m.group(1), glyph_name(text).encode()
+        clear = clear.replace(b'/%s put' % old, b'/%s put' % new)
+        private = re.sub(rb'/%s (\d+ (RD|-\|) )' % re.escape(old), lambda x: b'/' + new + b' ' + x.group(1), private, count=1)
+    enc = eexec.encrypt(private, 55665)[0]
+    out = clear + enc + data[b:]
+    return out, (len(clear), len(enc), len(data) - b)
 
 def post_names(ttf, tu):
     """ttf with a 'post' table of format 2 naming each glyph that a code
