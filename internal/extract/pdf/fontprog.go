@@ -24,9 +24,11 @@ import (
 //   - Type 1 (`%!` text, or PFB segments 80 01 <length, 4 bytes LE>): the
 //     font's built-in encoding, `dup <code> /<name> put` entries of its
 //     clear-text part before `eexec`, names read as glyphname.go says.
+//   - Bare CFF (FontFile3 /Type1C: major version 1, header size ≥ 4): its
+//     built-in encoding and charset (cff.go), names the same.
 //
-// Anything else (a bare CFF program, Type 3 glyph procedures, a broken
-// program) gives no text, and the engine's code stays dropped. Every
+// Anything else (a CID-keyed CFF program, Type 3 glyph procedures, a
+// broken program) gives no text, and the engine's code stays dropped. Every
 // offset and count is checked against the program's length: the program
 // comes from the file.
 type fontProgram struct {
@@ -36,7 +38,7 @@ type fontProgram struct {
 	sym      cmapTable // (3,0)
 	mac      cmapTable // (1,0)
 	uni      map[uint16]rune
-	type1    map[uint32]string // code → glyph name of a Type 1 built-in encoding
+	builtin  map[uint32]string // code → glyph name of a Type 1 or CFF built-in encoding
 	memo     map[uint32]string
 }
 
@@ -53,13 +55,18 @@ func parseFontProgram(data []byte) *fontProgram {
 	case bytes.HasPrefix(data, []byte{0, 1, 0, 0}), bytes.HasPrefix(data, []byte("true")), bytes.HasPrefix(data, []byte("OTTO")):
 		return parseSFNT(data)
 	case bytes.HasPrefix(data, []byte("%!")), data[0] == 0x80 && data[1] == 1:
-		enc := type1Encoding(type1ClearText(data))
-		if len(enc) == 0 {
-			return nil
-		}
-		return &fontProgram{type1: enc, memo: map[uint32]string{}}
+		return builtinProgram(type1Encoding(type1ClearText(data)))
+	case data[0] == 1 && data[2] >= 4:
+		return builtinProgram(cffEncoding(data))
 	}
 	return nil
+}
+
+func builtinProgram(enc map[uint32]string) *fontProgram {
+	if len(enc) == 0 {
+		return nil
+	}
+	return &fontProgram{builtin: enc, memo: map[uint32]string{}}
 }
 
 // text returns the text of a character code, "" when unknown or no text.
@@ -68,8 +75,8 @@ func (p *fontProgram) text(code uint32) string {
 		return t
 	}
 	var t string
-	if p.type1 != nil {
-		t = glyphNameText(p.type1[code])
+	if p.builtin != nil {
+		t = glyphNameText(p.builtin[code])
 	} else {
 		t = p.sfntText(code)
 	}

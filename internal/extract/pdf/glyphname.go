@@ -13,7 +13,7 @@ import (
 // A name is cut at its first period (`a.sc`, `one.oldstyle` are styles of
 // `a`, `one`), split at underscores into components (`f_f_i` is the
 // ligature of f, f, i), and each component is, in this order:
-//   - a name of the Adobe Glyph List (agl/glyphlist.txt, 4,281 names:
+//   - a name of the Adobe Glyph List (glyphdata/glyphlist.txt, 4,281 names:
 //     `A`, `Zhecyrillic`, `afii10070`, `fi`), the ligatures ff fi fl ffi ffl
 //     st written as their letters, as pdftotext writes them;
 //   - `uniXXXX…`: groups of four upper-case hex digits, each a BMP
@@ -25,7 +25,7 @@ import (
 // name) has no text, and then the name has none: a glyph whose text is
 // unknown is dropped, never guessed.
 
-//go:embed agl/glyphlist.txt
+//go:embed glyphdata/glyphlist.txt
 var glyphListText string
 
 var (

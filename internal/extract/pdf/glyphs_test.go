@@ -28,6 +28,9 @@ func TestGlyphFonts(t *testing.T) {
 		// Without them, glyph names give the same text (pdftotext
 		// gives the Type 1 line only).
 		{"qpdf-glyphnames.pdf", text},
+		// The Type 1 fonts as bare CFF (Type1C): the engine maps
+		// all but the ligature f_f_i, the CFF's encoding gives it.
+		{"qpdf-type1c.pdf", text},
 		// Without maps nor names the glyphs are unknown: the
 		// engine's codes below U+0020 are dropped; those above it
 		// stand as the engine gives them (" !\"#$" for "Q 1234"),
@@ -85,7 +88,7 @@ func TestGlyphNameText(t *testing.T) {
 // TestFontProgram maps codes to text through the font programs of the
 // fixtures (testdata/fontprog, from gen.sh): a TrueType subset with and
 // without 'post' names, reached through its (3,0) cmap, and a Type 1
-// subset's built-in encoding.
+// subset's built-in encoding, as Type 1 and as bare CFF.
 func TestFontProgram(t *testing.T) {
 	tests := []struct {
 		file  string
@@ -94,6 +97,7 @@ func TestFontProgram(t *testing.T) {
 		{"dejavu-post.ttf", map[uint32]string{1: "L", 2: "o", 11: "ff", 0x20: "Q", 0x22: "2", 0: "", 0xff: ""}},
 		{"dejavu-nopost.ttf", map[uint32]string{1: "", 2: "", 0x20: ""}},
 		{"noto-type1.pfa", map[uint32]string{1: "D", 5: " ", 12: "ffi", 25: "8", 0: "", 200: ""}},
+		{"noto-type1c.cff", map[uint32]string{1: "D", 5: " ", 12: "ffi", 25: "8", 0: "", 200: ""}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -20,7 +20,9 @@
 #                         without text (the fonts give no names)
 #   qpdf-glyphnames.pdf   lo-glyphs.pdf without its ToUnicode maps, its fonts'
 #                         glyphs named as other writers name them (qdfedit.py
-#                         glyphnames: a 'post' table, a Type 1 /Encoding)
+#                         glyphnames: a 'post' table, Type 1 glyph names)
+#   qpdf-type1c.pdf       the same with the Type 1 fonts as bare CFF
+#                         (FontFile3 /Type1C, qdfedit.py type1c)
 # Needs soffice, /usr/bin/python3 with LibreOffice's uno module and
 # fontTools (python3-fonttools), qpdf, fix-qdf.
 set -e
@@ -51,8 +53,9 @@ qdf badpage lo-horizontal.pdf qpdf-badpage.pdf
 qdf allbad lo-horizontal.pdf qpdf-allbad.pdf
 qdf notounicode lo-glyphs.pdf qpdf-notounicode.pdf
 qdf glyphnames lo-glyphs.pdf qpdf-glyphnames.pdf
-# The font programs of those two (QDF files: the first /FontFile2 and
-# /FontFile of each), seeds of FuzzFontProgram.
+qdf type1c lo-glyphs.pdf qpdf-type1c.pdf
+# The font programs of those (QDF files: the first /FontFile2, /FontFile
+# and /FontFile3 of each), seeds of FuzzFontProgram.
 prog() { # prog PDF KEY OUT
 	qpdf --show-object="$(grep -a -m1 "/$2 " "$1" | awk '{print $2}')" --filtered-stream-data "$1" >"$3"
 }
@@ -60,5 +63,6 @@ mkdir -p fontprog
 prog qpdf-glyphnames.pdf FontFile2 fontprog/dejavu-post.ttf
 prog qpdf-glyphnames.pdf FontFile fontprog/noto-type1.pfa
 prog qpdf-notounicode.pdf FontFile2 fontprog/dejavu-nopost.ttf
+prog qpdf-type1c.pdf FontFile3 fontprog/noto-type1c.cff
 qpdf --rotate=+90:1 --rotate=+270:3 lo-horizontal.pdf qpdf-rotated.pdf
 { printf 'From: soumu@example.jp\r\nSubject: mitsumori\r\nContent-Type: application/pdf\r\n\r\n'; cat lo-horizontal.pdf; } >junk-header.pdf

@@ -6,6 +6,9 @@
 #            page 1 crops the upper half, page 2 the lower half
 #   notounicode  every font loses its /ToUnicode map (what many writers
 #            leave out): the text can only come from the font itself
+#   type1c   as glyphnames, and each Type 1 font program becomes the bare
+#            CFF program (FontFile3 /Type1C) of the same glyphs and built-in
+#            encoding, as Acrobat Distiller and Ghostscript embed them
 #   glyphnames   as notounicode, and each font's glyphs get the names
 #            other writers give them, taken from the map removed: a
 #            TrueType font program gets a 'post' table of format 2 (Adobe
@@ -31,12 +34,14 @@ def stream(s, num):
     return s[j:j + length]
 
 def replace_stream(s, num, data):
-    """Replaces stream object num's data (fix-qdf fixes its /Length)."""
+    """Replaces stream object num's data and its /Length object."""
     i = s.index(b'\n%d 0 obj\n' % num) + 1
     j = s.index(b'stream\n', i) + len(b'stream\n')
     k = s.index(b'endstream', j)
     head = re.sub(rb'/Length1 \d+', b'/Length1 %d' % len(data), s[i:j])
-    return s[:i] + head + data + b'\n' + s[k:]
+    s = s[:i] + head + data + b'\n' + s[k:]
+    n = int(re.search(rb'/Length (\d+) 0 R', head).group(1))
+    return re.sub(rb'\n%d 0 obj\n\d+\n' % n, b'\n%d 0 obj\n%d\n' % (n, len(data)), s, count=1)
 
 def to_unicode(cmap):
     """code -> text of a ToUnicode CMap's bfchar entries (LibreOffice's)."""
@@ -120,6 +125,44 @@ def post_names(ttf, tu):
     f.save(out)
     return out.getvalue()
 
+def to_type1c(s, num):
+    """Stream num, a Type 1 program, becomes the CFF program of its
+    glyphs (charstrings converted by fontTools) and built-in encoding."""
+    import io, os, tempfile
+    from fontTools import t1Lib
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.recordingPen import RecordingPen
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+    with tempfile.NamedTemporaryFile(suffix='.pfa', delete=False) as f:
+        f.write(stream(s, num))
+    try:
+        t1 = t1Lib.T1Font(f.name)
+        t1.parse()
+    finally:
+        os.unlink(f.name)
+    cs = t1.font['CharStrings']
+    names = list(cs.keys())
+    charstrings = {}
+    for n in names:
+        rec = RecordingPen()
+        cs[n].draw(rec)
+        pen = T2CharStringPen(cs[n].width, None)
+        rec.replay(pen)
+        charstrings[n] = pen.getCharString()
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder(names)
+    fb.setupCFF(t1.font['FontName'], {}, charstrings, {})
+    cff = fb.font['CFF '].cff
+    cff.topDictIndex[0].Encoding = list(t1.font['Encoding'])
+    out = io.BytesIO()
+    cff.compile(out, fb.font)
+    s = replace_stream(s, num, out.getvalue())
+    i = s.index(b'\n%d 0 obj\n' % num) + 1
+    j = s.index(b'stream\n', i)
+    head = re.sub(rb'\n  /Length[123] \d+', b'', s[i:j])
+    head = head.replace(b'<<\n', b'<<\n  /Subtype /Type1C\n', 1)
+    return s[:i] + head + s[j:]
+
 def replace_object(s, num, body):
     i = s.index(b'\n%d 0 obj\n' % num) + 1
     j = s.index(b'endobj', i)
@@ -144,14 +187,18 @@ elif mode == 'crop':
     s = s[:x] + b'%d 0 obj\n' % new + bottom + b'\nendobj\n\n' + s[x:]
     s = re.sub(rb'/Count 1\n', b'/Count 2\n', s, count=1)
     s = re.sub(rb'(/Kids \[\n\s+%d 0 R\n)' % first, lambda m: m.group(1) + b'    %d 0 R\n' % new, s, count=1)
-elif mode in ('notounicode', 'glyphnames'):
-    if mode == 'glyphnames':
+elif mode in ('notounicode', 'glyphnames', 'type1c'):
+    if mode in ('glyphnames', 'type1c'):
         for font in re.findall(rb'\n(\d+) 0 obj\n<<\n((?:  .*\n)+?)>>', s):
             tu = re.search(rb'/ToUnicode (\d+) 0 R', font[1])
             fd = re.search(rb'/FontDescriptor (\d+) 0 R', font[1])
             if tu and fd:
                 s = name_glyphs(s, to_unicode(stream(s, int(tu.group(1)))), int(fd.group(1)))
     s = re.sub(rb'\n  /ToUnicode \d+ 0 R', b'', s)
+    if mode == 'type1c':
+        for num in re.findall(rb'\n  /FontFile (\d+) 0 R', s):
+            s = to_type1c(s, int(num))
+        s = re.sub(rb'\n  /FontFile (\d+ 0 R)', rb'\n  /FontFile3 \1', s)
 else:
     sys.exit('unknown mode ' + mode)
 open(dst, 'wb').write(s)
