@@ -259,7 +259,11 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, 
 		p.images = hasImage(inst, ref)
 	}
 	p.annots = annotations(inst, ref)
-	p.fields = forms.fields(ref)
+	var sigs []rect
+	p.fields, sigs = forms.fields(ref)
+	if len(sigs) > 0 {
+		p.fields = append(p.fields, signatureTexts(inst, doc, ref, i, sigs)...)
+	}
 	return p, nil
 }
 

@@ -16,6 +16,9 @@
 #                         header at byte 80, as readers accept within 1,024)
 #   lo-glyphs.pdf         soffice from src/glyphs.fodt: a TrueType subset
 #                         (DejaVu Serif) and a Type 1 one (Noto Serif CJK JP)
+#   qpdf-signature.pdf    lo-form.pdf with a signed signature field whose
+#                         widget shows who signed and when (qdfedit.py
+#                         signature)
 #   qpdf-notounicode.pdf  lo-glyphs.pdf without its ToUnicode maps and so
 #                         without text (the fonts give no names)
 #   qpdf-glyphnames.pdf   lo-glyphs.pdf without its ToUnicode maps, its fonts'
@@ -51,6 +54,7 @@ qdf() { # qdf MODE IN OUT
 qdf crop lo-crop.pdf qpdf-cropped.pdf
 qdf badpage lo-horizontal.pdf qpdf-badpage.pdf
 qdf allbad lo-horizontal.pdf qpdf-allbad.pdf
+qdf signature lo-form.pdf qpdf-signature.pdf
 qdf notounicode lo-glyphs.pdf qpdf-notounicode.pdf
 qdf glyphnames lo-glyphs.pdf qpdf-glyphnames.pdf
 qdf type1c lo-glyphs.pdf qpdf-type1c.pdf

@@ -4,6 +4,9 @@
 #   allbad   every page's object becomes a string
 #   crop     the one page is shown twice from one shared content stream:
 #            page 1 crops the upper half, page 2 the lower half
+#   signature  a signed signature field on page 1 (lo-form.pdf): a /Sig
+#            widget whose appearance stream shows who signed and when, as
+#            signing tools draw it (Helvetica, no embedded font)
 #   notounicode  every font loses its /ToUnicode map (what many writers
 #            leave out): the text can only come from the font itself
 #   type1c   as glyphnames, and each Type 1 font program becomes the bare
@@ -187,6 +190,28 @@ elif mode == 'crop':
     s = s[:x] + b'%d 0 obj\n' % new + bottom + b'\nendobj\n\n' + s[x:]
     s = re.sub(rb'/Count 1\n', b'/Count 2\n', s, count=1)
     s = re.sub(rb'(/Kids \[\n\s+%d 0 R\n)' % first, lambda m: m.group(1) + b'    %d 0 R\n' % new, s, count=1)
+elif mode == 'signature':
+    new = max(int(n) for n in re.findall(rb'\n(\d+) 0 obj\n', s)) + 1
+    # fix-qdf wants a stream's length object right after the stream.
+    widget, ap, length, font = new, new + 1, new + 2, new + 3
+    content = (b'BT /F1 11 Tf 8 38 Td (Signed by YAMADA Taro SIGNERZZ) Tj '
+               b'0 -16 Td (2026-12-05 SIGDATEYY) Tj ET\n')
+    # The value: a signature dictionary (its /Contents a stand-in, no
+    # real PKCS#7: the fixture tests the text shown, not the signing).
+    objs = (b'%d 0 obj\n<< /Type /Annot /Subtype /Widget /FT /Sig /T (Signature1) /F 4\n'
+            b'   /Rect [ 300 80 540 140 ] /AP << /N %d 0 R >>\n'
+            b'   /V << /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached\n'
+            b'         /Name (YAMADA Taro) /M (D:20261205090000+09\'00\') /Reason (SIGREASONXX)\n'
+            b'         /ByteRange [ 0 0 0 0 ] /Contents <00> >> >>\nendobj\n\n' % (widget, ap))
+    objs += (b'%d 0 obj\n<< /Type /XObject /Subtype /Form /BBox [ 0 0 240 60 ]\n'
+             b'   /Resources << /Font << /F1 %d 0 R >> >> /Length %d 0 R >>\nstream\n' % (ap, font, length))
+    objs += content + b'endstream\nendobj\n\n'
+    objs += b'%d 0 obj\n%d\nendobj\n\n' % (length, len(content))
+    objs += b'%d 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>\nendobj\n\n' % font
+    x = s.index(b'\nxref\n') + 1
+    s = s[:x] + objs + s[x:]
+    s = s.replace(b'  /Annots [\n', b'  /Annots [\n    %d 0 R\n' % widget, 1)
+    s = s.replace(b'    /Fields [\n', b'    /Fields [\n      %d 0 R\n' % widget, 1)
 elif mode in ('notounicode', 'glyphnames', 'type1c'):
     if mode in ('glyphnames', 'type1c'):
         for font in re.findall(rb'\n(\d+) 0 obj\n<<\n((?:  .*\n)+?)>>', s):
