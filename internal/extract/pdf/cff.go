@@ -186,7 +186,16 @@ func cffEncoding(b []byte) map[uint32]string {
 		}
 		return ""
 	}
-	// glyph → SID
+	sids := cffCharset(b, charsetOff, n)
+	if sids == nil {
+		return nil
+	}
+	return cffCodes(b, encOff, sids, name)
+}
+
+// cffCharset returns the SID of each of n glyphs (glyph 0 is .notdef);
+// nil for a predefined expert charset or an offset outside the program.
+func cffCharset(b []byte, charsetOff, n int) []int {
 	sids := make([]int, n)
 	switch {
 	case charsetOff == 0:
@@ -202,14 +211,11 @@ func cffEncoding(b []byte) map[uint32]string {
 			}
 		case 1, 2:
 			wide := b[charsetOff] == 2
-			for g := 1; g < n; {
-				step := 3
-				if wide {
-					step = 4
-				}
-				if p+step > len(b) {
-					break
-				}
+			step := 3
+			if wide {
+				step = 4
+			}
+			for g := 1; g < n && p+step <= len(b); p += step {
 				first := int(binary.BigEndian.Uint16(b[p:]))
 				left := int(b[p+2])
 				if wide {
@@ -218,12 +224,17 @@ func cffEncoding(b []byte) map[uint32]string {
 				for k := 0; k <= left && g < n; k, g = k+1, g+1 {
 					sids[g] = first + k
 				}
-				p += step
 			}
 		}
 	default:
 		return nil
 	}
+	return sids
+}
+
+// cffCodes returns code → glyph name of the custom encoding at encOff.
+func cffCodes(b []byte, encOff int, sids []int, name func(int) string) map[uint32]string {
+	n := len(sids)
 	enc := map[uint32]string{}
 	format := b[encOff]
 	p := encOff + 1

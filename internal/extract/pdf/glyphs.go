@@ -66,6 +66,7 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 		return text
 	}
 	fonts.chars += n
+	engine.glyphChars += n // the caller holds the engine's lock
 	units := utf16.Encode([]rune(text))
 	// A recovered character replaces its code in the text; the engine
 	// leaves some codes (\x02, \x03) out of the text altogether, and
@@ -86,31 +87,7 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 	// from the font's program: a font without a ToUnicode map can also
 	// give codes that look like letters (" !\"#$" for "Q 1234"), which
 	// the program tells right where it has names.
-	type char struct {
-		prog     *fontProgram
-		code     uint32
-		unmapped bool
-	}
-	chars := make([]char, n)
-	unmappedFonts := map[*fontProgram]bool{}
-	var cur *fontProgram
-	curName := "\x00"
-	fetches := 0
-	for i := range chars {
-		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
-		if err != nil {
-			continue
-		}
-		p := fontOf(inst, tp, i, fonts, &cur, &curName, &fetches)
-		if p == nil {
-			continue
-		}
-		e, err := inst.FPDFText_HasUnicodeMapError(&requests.FPDFText_HasUnicodeMapError{TextPage: tp, Index: i})
-		chars[i] = char{prog: p, code: uint32(u.Unicode), unmapped: err == nil && e.HasUnicodeMapError}
-		if chars[i].unmapped {
-			unmappedFonts[p] = true
-		}
-	}
+	chars, unmappedFonts := pageChars(inst, tp, n, fonts)
 	for i, c := range chars {
 		t := ""
 		if c.prog != nil && unmappedFonts[c.prog] {
@@ -169,6 +146,40 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// pageChar is a character of a text page: its font's program, its code
+// as the engine gives it, and whether the engine could not map it.
+type pageChar struct {
+	prog     *fontProgram
+	code     uint32
+	unmapped bool
+}
+
+// pageChars returns the characters [0, n) of a text page and the fonts
+// with an unmapped character.
+func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fontCache) ([]pageChar, map[*fontProgram]bool) {
+	chars := make([]pageChar, n)
+	unmappedFonts := map[*fontProgram]bool{}
+	var cur *fontProgram
+	curName := "\x00"
+	fetches := 0
+	for i := range chars {
+		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
+		if err != nil {
+			continue
+		}
+		p := fontOf(inst, tp, i, fonts, &cur, &curName, &fetches)
+		if p == nil {
+			continue
+		}
+		e, err := inst.FPDFText_HasUnicodeMapError(&requests.FPDFText_HasUnicodeMapError{TextPage: tp, Index: i})
+		chars[i] = pageChar{prog: p, code: uint32(u.Unicode), unmapped: err == nil && e.HasUnicodeMapError}
+		if chars[i].unmapped {
+			unmappedFonts[p] = true
+		}
+	}
+	return chars, unmappedFonts
 }
 
 // fontOf returns the program of the font of char i, fetched once for a

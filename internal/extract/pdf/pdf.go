@@ -139,7 +139,6 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 	// pages can be read fails.
 	pages := make([]page, n.PageCount)
 	fonts := &fontCache{}
-	defer func() { engine.glyphChars += fonts.chars }()
 	var scans []int
 	var firstErr error
 	failed := 0
