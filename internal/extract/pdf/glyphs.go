@@ -59,8 +59,7 @@ const maxGlyphChars = 200_000
 
 // recoverGlyphs replaces, in text (the UTF-16 of chars [0, n) as
 // FPDFText_GetText gives it), the codes of unmapped characters with the
-// text their font program gives; codes it cannot recover stay for
-// cleanText to drop.
+// text their font program gives, and drops those it cannot recover.
 func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text string, fonts *fontCache) string {
 	if fonts.chars+n > maxGlyphChars {
 		return text
@@ -111,9 +110,10 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 				insert[ti] += pending.String()
 				pending.Reset()
 			}
-			if t != "" {
-				repl[ti] = t
-			}
+			// An unmapped character the program cannot tell is
+			// dropped: what the engine put there is its code, even
+			// when it looks like a letter.
+			repl[ti] = t
 		case ti < 0:
 			pending.WriteString(t)
 		}
