@@ -142,8 +142,10 @@ func IsTarget(name string) bool {
 //	.pdf 3: form fields as ページNNN[フォーム], characters outside the BMP
 //	    whole, unmapped glyphs dropped, a bad page skipped, cropped pages'
 //	    own text (issue 33)
+//	.pdf 4: glyphs of fonts without a ToUnicode map read from the font's
+//	    program (glyph names, cmap, Type 1 built-in encoding; issue 33)
 var extractVersions = map[string]int{
-	".pdf": 3,
+	".pdf": 4,
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
 	".docx": 5, ".docm": 5, ".doc": 7,

@@ -87,6 +87,9 @@ var engine struct {
 	err  error
 	once bool
 	mem  *memoryBound // the linear memory's bound (memory.go)
+	// glyphChars counts the characters the instance has looked at one
+	// by one (glyphs.go), whose handles it keeps until it closes.
+	glyphChars int
 }
 
 // instance returns the worker's PDFium instance, starting the engine on
@@ -119,6 +122,7 @@ func discard() {
 		engine.inst.Close()
 		engine.inst = nil
 	}
+	engine.glyphChars = 0
 }
 
 // unavailable is the engine's own failure: the run's, not the file's.

@@ -21,8 +21,10 @@ import (
 //   - a check box or radio button that is on: its export value, unless it
 //     is one of the words that only say "on" (Yes, On, 1, ...), which
 //     would match every checked box;
-//   - push buttons, signatures (their value is a signature dictionary, no
-//     text) and unchecked boxes: nothing.
+//   - a signature field: the text its widget shows (its appearance
+//     stream: who signed, when, where, as signing tools draw it); its
+//     value is a signature dictionary, no text (signature.go);
+//   - push buttons and unchecked boxes: nothing.
 //
 // Field names (/T) are kept out: they are the form designer's keys
 // (`Text1`, `txtName`), not what the user sees. A field with several
@@ -77,17 +79,20 @@ func (f *formEnv) close() {
 	f.inst.FPDFDOC_ExitFormFillEnvironment(&requests.FPDFDOC_ExitFormFillEnvironment{FormHandle: f.handle})
 }
 
-// fields returns the values of the page's form fields, one line each.
-func (f *formEnv) fields(pg requests.Page) []string {
+// fields returns the values of the page's form fields, one line each,
+// and the rectangles of its signature widgets (signature.go reads their
+// text).
+func (f *formEnv) fields(pg requests.Page) ([]string, []rect) {
 	if f == nil {
-		return nil
+		return nil, nil
 	}
 	inst := f.inst
 	n, err := inst.FPDFPage_GetAnnotCount(&requests.FPDFPage_GetAnnotCount{Page: pg})
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var lines []string
+	var sigs []rect
 	seen := map[[2]string]bool{}
 	for j := 0; j < n.Count; j++ {
 		a, err := inst.FPDFPage_GetAnnot(&requests.FPDFPage_GetAnnot{Page: pg, Index: j})
@@ -96,7 +101,9 @@ func (f *formEnv) fields(pg requests.Page) []string {
 		}
 		st, err := inst.FPDFAnnot_GetSubtype(&requests.FPDFAnnot_GetSubtype{Annotation: a.Annotation})
 		if err == nil && st.Subtype == enums.FPDF_ANNOT_SUBTYPE_WIDGET {
-			if v := f.value(a.Annotation); v != "" {
+			if r, ok := f.signature(a.Annotation); ok {
+				sigs = append(sigs, r)
+			} else if v := f.value(a.Annotation); v != "" {
 				// The field's name only tells a second widget of
 				// the same field from another field of equal value.
 				name, _ := inst.FPDFAnnot_GetFormFieldName(&requests.FPDFAnnot_GetFormFieldName{FormHandle: f.handle, Annotation: a.Annotation})
@@ -112,7 +119,21 @@ func (f *formEnv) fields(pg requests.Page) []string {
 		}
 		inst.FPDFPage_CloseAnnot(&requests.FPDFPage_CloseAnnot{Annotation: a.Annotation})
 	}
-	return lines
+	return lines, sigs
+}
+
+// signature returns the rectangle of a signature field's widget.
+func (f *formEnv) signature(a references.FPDF_ANNOTATION) (rect, bool) {
+	t, err := f.inst.FPDFAnnot_GetFormFieldType(&requests.FPDFAnnot_GetFormFieldType{FormHandle: f.handle, Annotation: a})
+	if err != nil || t.FormFieldType != enums.FPDF_FORMFIELD_TYPE_SIGNATURE {
+		return rect{}, false
+	}
+	r, err := f.inst.FPDFAnnot_GetRect(&requests.FPDFAnnot_GetRect{Annotation: a})
+	if err != nil {
+		return rect{}, false
+	}
+	box := normRect(rect{float64(r.Rect.Left), float64(r.Rect.Bottom), float64(r.Rect.Right), float64(r.Rect.Top)})
+	return box, box.right > box.left && box.top > box.bottom
 }
 
 // value returns the text a widget's field shows, "" for none.

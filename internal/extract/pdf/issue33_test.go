@@ -57,6 +57,19 @@ func TestIssue33(t *testing.T) {
 			},
 		},
 		{
+			// A signed signature field: the text its widget shows
+			// (its appearance stream), never its name (Signature1) nor
+			// its signature dictionary's entries (SIGREASONXX). Poppler
+			// redraws fields under /NeedAppearances and so shows none.
+			file: "qpdf-signature.pdf",
+			places: map[string][]string{
+				"ページ001":       {"同意する", "不要", "確認済"},
+				"ページ001[フォーム]": {"大阪府FORMCC", "転出届FORMDD", "Signed by YAMADA Taro SIGNERZZ 2026-12-05 SIGDATEYY"},
+				"ページ002":       {"申請書の本文", "FORMPAGE"},
+				"ページ002[フォーム]": {"山田太郎FORMAA", "東京都千代田区 丸の内一丁目FORMBB"},
+			},
+		},
+		{
 			// One content stream, two pages cropped to its halves:
 			// each page gives the text inside its crop box.
 			file: "qpdf-cropped.pdf",

@@ -5,7 +5,8 @@
 // ページNNN[コメント]; the values of its form fields as ページNNN[フォーム]
 // (form.go); the title and subject as 文書情報. Page text is decoded as
 // UTF-16 as a whole, cleaned of what is no text, and cut to the page's
-// crop box (text.go). A page that cannot be read is skipped with a log
+// crop box (text.go); glyphs of fonts without a Unicode map are read from
+// the font's embedded program (glyphs.go, fontprog.go, glyphname.go). A page that cannot be read is skipped with a log
 // line naming it (PageLog); only a document none of whose pages can be
 // read fails (issue 33). A document that
 // needs a password to open gets extract.MsgPassword; one that only
@@ -90,6 +91,10 @@ func read(ctx context.Context, path string, opt extract.Options) (*extract.Resul
 		// A module memory never shrinks: after a large document a
 		// fresh instance gives the memory back to the system.
 		discard()
+	case engine.glyphChars > maxGlyphChars:
+		// The handles of characters read one by one (glyphs.go) stay
+		// with the instance until it closes.
+		discard()
 	}
 	return res, nil
 }
@@ -133,6 +138,7 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 	// (pdftotext keeps the others too); only a document none of whose
 	// pages can be read fails.
 	pages := make([]page, n.PageCount)
+	fonts := &fontCache{}
 	var scans []int
 	var firstErr error
 	failed := 0
@@ -140,7 +146,7 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p, err := readPage(inst, doc.Document, forms, i)
+		p, err := readPage(inst, doc.Document, forms, fonts, i)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("extract: pdf page %d: %w", i+1, err)
@@ -235,7 +241,7 @@ func PageLog(n int) string {
 	return "    一部を読み取れませんでした: " + extract.PageName(n)
 }
 
-func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, i int) (page, error) {
+func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, fonts *fontCache, i int) (page, error) {
 	var p page
 	pg, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: i})
 	if err != nil {
@@ -243,7 +249,7 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, 
 	}
 	defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: pg.Page})
 	ref := requests.Page{ByReference: &pg.Page}
-	text, err := pageText(inst, ref)
+	text, err := pageText(inst, ref, fonts)
 	if err != nil {
 		return p, err
 	}
@@ -252,7 +258,11 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, 
 		p.images = hasImage(inst, ref)
 	}
 	p.annots = annotations(inst, ref)
-	p.fields = forms.fields(ref)
+	var sigs []rect
+	p.fields, sigs = forms.fields(ref)
+	if len(sigs) > 0 {
+		p.fields = append(p.fields, signatureTexts(inst, doc, ref, i, sigs)...)
+	}
 	return p, nil
 }
 

@@ -14,7 +14,20 @@
 #   qpdf-rotated.pdf      lo-horizontal.pdf with pages 1 and 3 turned (/Rotate)
 #   junk-header.pdf       lo-horizontal.pdf after a mail header (the %PDF-
 #                         header at byte 80, as readers accept within 1,024)
-# Needs soffice, /usr/bin/python3 with LibreOffice's uno module, qpdf, fix-qdf.
+#   lo-glyphs.pdf         soffice from src/glyphs.fodt: a TrueType subset
+#                         (DejaVu Serif) and a Type 1 one (Noto Serif CJK JP)
+#   qpdf-signature.pdf    lo-form.pdf with a signed signature field whose
+#                         widget shows who signed and when (qdfedit.py
+#                         signature)
+#   qpdf-notounicode.pdf  lo-glyphs.pdf without its ToUnicode maps and so
+#                         without text (the fonts give no names)
+#   qpdf-glyphnames.pdf   lo-glyphs.pdf without its ToUnicode maps, its fonts'
+#                         glyphs named as other writers name them (qdfedit.py
+#                         glyphnames: a 'post' table, Type 1 glyph names)
+#   qpdf-type1c.pdf       the same with the Type 1 fonts as bare CFF
+#                         (FontFile3 /Type1C, qdfedit.py type1c)
+# Needs soffice, /usr/bin/python3 with LibreOffice's uno module and
+# fontTools (python3-fonttools), qpdf, fix-qdf.
 set -e
 profile=$(mktemp -d)
 out=$(mktemp -d)
@@ -24,6 +37,8 @@ lo --convert-to pdf --outdir "$out" src/supplementary.fodt
 cp "$out/supplementary.pdf" lo-supplementary.pdf
 lo --convert-to pdf --outdir "$out" src/crop.fodt
 cp "$out/crop.pdf" lo-crop.pdf
+lo --convert-to pdf --outdir "$out" src/glyphs.fodt
+cp "$out/glyphs.pdf" lo-glyphs.pdf
 
 PIPE=fumibako-gen-$$
 export PIPE
@@ -33,11 +48,25 @@ wait
 
 qdf() { # qdf MODE IN OUT
 	qpdf --qdf --object-streams=disable "$2" "$out/in.qdf"
-	python3 qdfedit.py "$1" "$out/in.qdf" "$out/out.qdf"
+	/usr/bin/python3 qdfedit.py "$1" "$out/in.qdf" "$out/out.qdf"
 	fix-qdf "$out/out.qdf" >"$3"
 }
 qdf crop lo-crop.pdf qpdf-cropped.pdf
 qdf badpage lo-horizontal.pdf qpdf-badpage.pdf
 qdf allbad lo-horizontal.pdf qpdf-allbad.pdf
+qdf signature lo-form.pdf qpdf-signature.pdf
+qdf notounicode lo-glyphs.pdf qpdf-notounicode.pdf
+qdf glyphnames lo-glyphs.pdf qpdf-glyphnames.pdf
+qdf type1c lo-glyphs.pdf qpdf-type1c.pdf
+# The font programs of those (QDF files: the first /FontFile2, /FontFile
+# and /FontFile3 of each), seeds of FuzzFontProgram.
+prog() { # prog PDF KEY OUT
+	qpdf --show-object="$(grep -a -m1 "/$2 " "$1" | awk '{print $2}')" --filtered-stream-data "$1" >"$3"
+}
+mkdir -p fontprog
+prog qpdf-glyphnames.pdf FontFile2 fontprog/dejavu-post.ttf
+prog qpdf-glyphnames.pdf FontFile fontprog/noto-type1.pfa
+prog qpdf-notounicode.pdf FontFile2 fontprog/dejavu-nopost.ttf
+prog qpdf-type1c.pdf FontFile3 fontprog/noto-type1c.cff
 qpdf --rotate=+90:1 --rotate=+270:3 lo-horizontal.pdf qpdf-rotated.pdf
 { printf 'From: soumu@example.jp\r\nSubject: mitsumori\r\nContent-Type: application/pdf\r\n\r\n'; cat lo-horizontal.pdf; } >junk-header.pdf

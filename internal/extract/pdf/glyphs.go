@@ -1,0 +1,241 @@
+package pdf
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+)
+
+// Characters without a Unicode map (issue 33). When a font has no
+// ToUnicode map and its encoding gives the engine no glyph name it knows,
+// the engine flags the character (FPDFText_HasUnicodeMapError) and puts
+// its character code in the text instead: \x01–\x1f for the glyphs of a
+// subset numbered from 1 (LibreOffice's, pdfTeX's ligatures), or a letter
+// that is not the glyph's ("0SVIQ" for "Lorem"). Such a character is
+// recovered from the font's embedded program (fontprog.go: its cmap and
+// glyph names, its built-in encoding), as pdftotext and pdf.js do, and
+// dropped when the program does not tell (cleanText).
+//
+// Only pages whose text holds a control character other than the line
+// breaks are looked at character by character, so the text of ordinary
+// PDFs is what the engine gives, byte for byte, at no cost. A page of
+// codes at or above U+0020 stays as the engine gives it: telling those
+// from real letters would take a call per character on every page.
+
+// maxFontFetches bounds how often one page fetches a font program (each
+// fetch copies the program out of the engine).
+const maxFontFetches = 256
+
+// needsGlyphs reports whether a page's text holds codes of unmapped
+// glyphs (control characters the engine does not generate).
+func needsGlyphs(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\r' && c != '\n' && c != '\t' {
+			return true
+		}
+	}
+	return false
+}
+
+// fontCache holds the programs read for a document, by the SHA-256 of
+// their bytes (the engine's font handles are new on every call), and
+// counts the characters looked at.
+type fontCache struct {
+	progs map[[32]byte]*fontProgram
+	chars int
+}
+
+// maxGlyphChars bounds the characters of one document looked at one by
+// one: go-pdfium keeps every object and font handle it hands out (two a
+// character) until its instance closes, so past this many a document's
+// further unmapped codes are dropped, and the instance is replaced after
+// the document (read).
+const maxGlyphChars = 200_000
+
+// recoverGlyphs replaces, in text (the UTF-16 of chars [0, n) as
+// FPDFText_GetText gives it), the codes of unmapped characters with the
+// text their font program gives, and drops those it cannot recover.
+func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text string, fonts *fontCache) string {
+	if fonts.chars+n > maxGlyphChars {
+		return text
+	}
+	fonts.chars += n
+	engine.glyphChars += n // the caller holds the engine's lock
+	units := utf16.Encode([]rune(text))
+	// A recovered character replaces its code in the text; the engine
+	// leaves some codes (\x02, \x03) out of the text altogether, and
+	// such a character goes in before the next character that has a
+	// place in the text.
+	repl := map[int]string{}
+	insert := map[int]string{}
+	var pending strings.Builder
+	textIndex := func(i int) int {
+		ti, err := inst.FPDFText_GetTextIndexFromCharIndex(&requests.FPDFText_GetTextIndexFromCharIndex{TextPage: tp, NCharIndex: i})
+		if err != nil || ti.TextIndex < 0 || ti.TextIndex >= len(units) {
+			return -1
+		}
+		return ti.TextIndex
+	}
+	// First each character's font and whether the engine mapped it;
+	// then every character of a font with an unmapped one takes its text
+	// from the font's program: a font without a ToUnicode map can also
+	// give codes that look like letters (" !\"#$" for "Q 1234"), which
+	// the program tells right where it has names.
+	chars, unmappedFonts := pageChars(inst, tp, n, fonts)
+	for i, c := range chars {
+		t := ""
+		if c.prog != nil && unmappedFonts[c.prog] {
+			t = c.prog.text(c.code)
+		}
+		if t == "" && !c.unmapped {
+			// The engine's character stands; a recovered one waiting
+			// for its place goes in before it.
+			if pending.Len() > 0 {
+				if ti := textIndex(i); ti >= 0 {
+					insert[ti] += pending.String()
+					pending.Reset()
+				}
+			}
+			continue
+		}
+		ti := textIndex(i)
+		switch {
+		case ti >= 0 && uint32(units[ti]) == c.code:
+			if pending.Len() > 0 {
+				insert[ti] += pending.String()
+				pending.Reset()
+			}
+			// An unmapped character the program cannot tell is
+			// dropped: what the engine put there is its code, even
+			// when it looks like a letter.
+			repl[ti] = t
+		case ti < 0:
+			pending.WriteString(t)
+		}
+	}
+	if pending.Len() > 0 {
+		insert[len(units)] += pending.String()
+	}
+	if len(repl) == 0 && len(insert) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i <= len(units); i++ {
+		b.WriteString(insert[i])
+		if i == len(units) {
+			break
+		}
+		if t, ok := repl[i]; ok {
+			b.WriteString(t)
+			continue
+		}
+		r := rune(units[i])
+		if utf16.IsSurrogate(r) && i+1 < len(units) {
+			if d := utf16.DecodeRune(r, rune(units[i+1])); d != 0xfffd {
+				b.WriteRune(d)
+				i++
+				continue
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// pageChar is a character of a text page: its font's program, its code
+// as the engine gives it, and whether the engine could not map it.
+type pageChar struct {
+	prog     *fontProgram
+	code     uint32
+	unmapped bool
+}
+
+// pageChars returns the characters [0, n) of a text page and the fonts
+// with an unmapped character.
+func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fontCache) ([]pageChar, map[*fontProgram]bool) {
+	chars := make([]pageChar, n)
+	unmappedFonts := map[*fontProgram]bool{}
+	var cur *fontProgram
+	curName := "\x00"
+	fetches := 0
+	for i := range chars {
+		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
+		if err != nil {
+			continue
+		}
+		p := fontOf(inst, tp, i, fonts, &cur, &curName, &fetches)
+		if p == nil {
+			continue
+		}
+		e, err := inst.FPDFText_HasUnicodeMapError(&requests.FPDFText_HasUnicodeMapError{TextPage: tp, Index: i})
+		chars[i] = pageChar{prog: p, code: uint32(u.Unicode), unmapped: err == nil && e.HasUnicodeMapError}
+		if chars[i].unmapped {
+			unmappedFonts[p] = true
+		}
+	}
+	return chars, unmappedFonts
+}
+
+// fontOf returns the program of the font of char i, fetched once for a
+// run of characters of one text object (cur, curName) and at most
+// maxFontFetches times a page. The engine's handles are new on every
+// call and its base font name leaves out the subset tag (two subsets of
+// one font are two fonts with one name), so the run is told by the
+// object's bounds and the font's name together.
+func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts *fontCache, cur **fontProgram, curName *string, fetches *int) *fontProgram {
+	obj, err := inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: tp, Index: i})
+	if err != nil {
+		return nil
+	}
+	font, err := inst.FPDFTextObj_GetFont(&requests.FPDFTextObj_GetFont{PageObject: obj.TextObject})
+	if err != nil {
+		return nil
+	}
+	name := ""
+	if bn, err := inst.FPDFFont_GetBaseFontName(&requests.FPDFFont_GetBaseFontName{Font: font.Font}); err == nil {
+		name = bn.BaseFontName
+	}
+	if b, err := inst.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj.TextObject}); err == nil {
+		name = fmt.Sprintf("%s %g %g %g %g", name, b.Left, b.Bottom, b.Right, b.Top)
+	}
+	if name == *curName {
+		return *cur
+	}
+	*curName, *cur = name, nil
+	if *fetches >= maxFontFetches {
+		return nil
+	}
+	*fetches++
+	d, err := inst.FPDFFont_GetFontData(&requests.FPDFFont_GetFontData{Font: font.Font})
+	if err != nil || len(d.FontData) == 0 {
+		return nil
+	}
+	key := sha256.Sum256(d.FontData)
+	p, ok := fonts.progs[key]
+	if !ok {
+		p = parseFontProgram(d.FontData)
+		if fonts.progs == nil {
+			fonts.progs = map[[32]byte]*fontProgram{}
+		}
+		fonts.progs[key] = p
+	}
+	*cur = p
+	return p
+}
+
+// dropText reports whether a recovered text is no text (a glyph named
+// after a control character).
+func dropText(t string) bool {
+	for _, r := range t {
+		if dropRune(r) || r == '\r' || r == '\n' {
+			return true
+		}
+	}
+	return false
+}
