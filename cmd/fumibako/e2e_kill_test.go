@@ -95,8 +95,8 @@ func TestCrashBetweenSteps(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGKILL test")
 	}
-	points := []string{"after-list-rewrite", "after-start-record:3", "after-swap:2", "after-publish:1",
-		"after-publish:3", "after-pending-remove", "after-rewriting", "before-ended"}
+	points := []string{"after-list-rewrite", "after-start-record:3", "after-batch-append:2", "after-batch-sync:2",
+		"after-publish:1", "after-publish:3", "after-pending-remove", "after-rewriting", "before-batch-delete", "before-ended"}
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
 			f := newFixture(t)

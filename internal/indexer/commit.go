@@ -16,9 +16,10 @@ import (
 // the durable steps of the files that finish close together and makes them
 // durable in one commit, in the order the crash rules need:
 //
-//  1. fsync the folders that per-file folders were swapped into
-//     (content.SwapUnsynced): the TSVs are durable before any row that
-//     claims them (rule 3);
+//  1. fsync the run's batch file (batchfile.go) once, and the folders
+//     that per-file folders were swapped into (content.SwapUnsynced):
+//     the records and TSVs are durable before any row that claims them
+//     (rule 3);
 //  2. write the queued rows and fsync the ingest list: a 済 row never
 //     becomes durable before its TSVs;
 //  3. write the queued 出 records and fsync the journal (with the 始
@@ -72,9 +73,15 @@ func (r *run) queuePublished(folder string) {
 // it are still tried, as the appends they replace were.
 func (r *run) commit() {
 	b := &r.batch
-	if b.size() == 0 && len(b.dirs) == 0 && (r.journal == nil || !r.journal.Dirty()) {
+	if b.size() == 0 && len(b.dirs) == 0 && !r.batchDirty() && (r.journal == nil || !r.journal.Dirty()) {
 		return
 	}
+	// The batch file's records before any row that claims them (rule 3).
+	if err := r.syncBatch(); err != nil && !r.noteFault(err) {
+		r.logf(Error, "    %s", msgSwapFailed)
+		r.logDetail(err.Error())
+	}
+	crashPoint("after-batch-sync")
 	dirs := make([]string, 0, len(b.dirs))
 	for d := range b.dirs {
 		dirs = append(dirs, d)

@@ -22,6 +22,9 @@ type job struct {
 	target plan.Target
 	stage  string
 	slot   int
+	// recycled: stage is a published per-file folder from the trash,
+	// there whatever the worker answers.
+	recycled bool
 }
 
 type result struct {
@@ -238,6 +241,7 @@ func (l *lanes) finished(id int64) *job {
 
 // dispatch hands targets out while a slot has room, idle slots first.
 func (r *run) dispatch(l *lanes) {
+	inline := r.inline()
 	for r.fault == nil && r.lostRoot == "" && l.next < len(r.targets) {
 		t := r.targets[l.next]
 		slot := l.free(t)
@@ -267,9 +271,9 @@ func (r *run) dispatch(l *lanes) {
 		l.byID[int64(j.pos)] = j
 		// A published per-file folder, if there is one, becomes the stage:
 		// the worker writes over its files (content.Trash).
-		recycled := r.trash.Reuse(j.stage)
-		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage, Recycled: recycled,
-			ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, HiddenSheets: r.hiddenSheetsOf(t.File.RelPath)}
+		j.recycled = r.trash.Reuse(j.stage)
+		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage, Recycled: j.recycled,
+			Inline: inline, ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, HiddenSheets: r.hiddenSheetsOf(t.File.RelPath)}
 		l.load[slot]++
 		l.alone[slot] = t.Count > 0
 		l.inFlight++

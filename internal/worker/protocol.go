@@ -1,6 +1,9 @@
 package worker
 
-import "github.com/fumibako/fumibako/internal/workspace"
+import (
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
 
 // Request asks a worker to extract one file.
 type Request struct {
@@ -21,6 +24,13 @@ type Request struct {
 	// the TSVs, so the coordinator's swap needs no write of its own.
 	ModTime int64 `json:"mtime,omitempty"`
 	Size    int64 `json:"size,omitempty"`
+	// Inline lets the worker return the places in its Response instead
+	// of writing Stage (issue 35: the coordinator appends them to its
+	// batch file, content/batch.go), when their place TSVs would hold at
+	// most content.InlineMax bytes and every line is valid UTF-8 (JSON
+	// carries nothing else unchanged); otherwise it writes Stage as
+	// without it.
+	Inline bool `json:"inline,omitempty"`
 	// HiddenSheets: read hidden sheets too (the root's hiddenSheets,
 	// extract.Options.HiddenSheets; issue 31).
 	HiddenSheets bool `json:"hiddenSheets,omitempty"`
@@ -57,6 +67,12 @@ type Response struct {
 	OCRPages   int      `json:"ocrPages,omitempty"`
 	OCRWaiting int      `json:"ocrWaiting,omitempty"`
 	OCRKeys    []string `json:"ocrKeys,omitempty"`
+
+	// Inline says that the places are in Places (Request.Inline), as
+	// content.NormalizePlaces gives them: nothing was written to Stage.
+	// A file with no text is inline with no places.
+	Inline bool            `json:"inlined,omitempty"`
+	Places []extract.Place `json:"places,omitempty"`
 }
 
 // Interim is a message a worker sends about the request it is working on,

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -104,7 +105,11 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 			gone()
 		}
 	}()
-	out := &sender{enc: json.NewEncoder(w)}
+	enc := json.NewEncoder(w)
+	// Inline places are mostly text: <, > and & as themselves, not as
+	// six-byte escapes.
+	enc.SetEscapeHTML(false)
+	out := &sender{enc: enc}
 	engine := sync.OnceValue(func() extract.Recognizer {
 		if cfg.OCR == nil {
 			return nil
@@ -152,6 +157,16 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	}
 	resp.Log, resp.NoText = res.Log, res.NoText
 	resp.OCRPages, resp.OCRWaiting, resp.OCRKeys = res.OCRPages, res.OCRWaiting, ocr.used()
+	if req.Inline {
+		places, size, err := content.NormalizePlaces(res.Places)
+		if err != nil {
+			return writeFailed(resp, err)
+		}
+		if size <= content.InlineMax && validUTF8(places) {
+			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, places
+			return resp
+		}
+	}
 	var src *content.Source
 	if req.ModTime != 0 {
 		src = &content.Source{ModTime: time.Unix(0, req.ModTime), Size: req.Size}
@@ -162,6 +177,23 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	}
 	resp.OK, resp.TSVCount = true, n
 	return resp
+}
+
+// validUTF8 reports whether every name and line is valid UTF-8, which
+// JSON carries unchanged (it would replace a bad byte with U+FFFD, where
+// a place TSV keeps it).
+func validUTF8(places []extract.Place) bool {
+	for _, p := range places {
+		if !utf8.ValidString(p.Name) {
+			return false
+		}
+		for _, l := range p.Lines {
+			if !utf8.ValidString(l) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // extractFile is extract.Extract (a seam: tests make a file hang).

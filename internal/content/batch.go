@@ -1,0 +1,522 @@
+package content
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
+)
+
+// The batch file (issue 35): the places of small files, appended by the
+// coordinator, instead of one per-file folder each. A worker returns the
+// places of a file whose place TSVs would hold at most InlineMax bytes on
+// its pipe (worker.Response.Places); the coordinator appends them as one
+// record to its run's batch file, fsyncs the file once per group commit
+// (before the rows that claim the records), and hands a folder's records
+// to its publish (package bodyindex). A larger file keeps its per-file
+// folder. Once every folder a batch file names is published and the
+// journal says so, the file is deleted: by the run at its end, else by
+// the next start, which first publishes from it the folders the journal
+// shows unpublished.
+//
+// Location: work/store/batch/<run>.places, <run> being 20 decimal digits
+// of the run's start (Unix nanoseconds, UTC) and `-<pid>`, so that the
+// names sort in run order: a later run's record for a file overrides an
+// earlier one's.
+//
+// Format (little-endian; no fsync per append: a kill keeps every record
+// written, a power loss may cut the tail, which the group commit's fsync
+// bounds):
+//
+//	header   8 bytes  "FBBATCH1"
+//	record   repeated:
+//	  length  uint32  bytes of body (at most BatchRecordMax)
+//	  crc     uint32  CRC-32C (Castagnoli) of body
+//	  body    length bytes:
+//	    kind    1 byte   'P' the places of one file, 'D' drop a folder
+//	    path    uvarint n, n bytes UTF-8: 'P' the file's relative path
+//	            (`<index>\<dir>\<file>`, the ingest list's key), 'D' the
+//	            folder (`<index>\<dir>`, relative to store/content)
+//	    'P' only:
+//	    mtime   int64   crawled modification time, Unix nanoseconds (0: unknown)
+//	    size    int64   crawled size in bytes
+//	    places  uvarint count, then per place:
+//	              name   uvarint n, n bytes (the place as the body index
+//	                     stores it: FileName's round trip, NormalizePlaces)
+//	              lines  uvarint count, then per line uvarint n, n bytes
+//	                     (no CR or LF in a line)
+//
+// Example (one record, 'P' for `営業\見積.txt`, one place `本文` with the
+// line `合計`): "FBBATCH1", length, crc, 'P', 14, "営業\見積.txt",
+// mtime, size, 1, 6, "本文", 1, 6, "合計".
+//
+// A 'D' record (a folder set aside, issue 36) drops the records before it
+// of files in that folder: their 失敗 rows follow it, so a kill never
+// publishes the text of a file the list calls failed.
+//
+// Reading (ReadBatch) takes records up to the first one that is cut short
+// (a torn tail), whose checksum does not match, whose length is over
+// BatchRecordMax, or whose body does not parse (an invalid path, a count
+// past the body's end, invalid UTF-8): that record and everything after it
+// are ignored, and Tail says why. A file without the header holds no
+// records (Tail says so). Nothing in a batch file is trusted beyond its
+// checksum: every count is checked against the bytes left before use.
+
+// BatchMagic starts every batch file (format version 1).
+const BatchMagic = "FBBATCH1"
+
+// BatchExt is the extension of batch files under workspace.BatchDir.
+const BatchExt = ".places"
+
+// InlineMax is the most place-TSV bytes (BOM, lines, CRLF) of a file that
+// goes through the batch file; a larger file keeps its per-file folder and
+// is streamed at its publish (bodyindex's streamText, 4 MiB).
+const InlineMax = 4 << 20
+
+// BatchRecordMax bounds one record's body: InlineMax of text with room for
+// the names and counts. A reader refuses a larger length before
+// allocating.
+const BatchRecordMax = InlineMax + 1<<20
+
+// Record kinds.
+const (
+	batchPlaces = 'P'
+	batchDrop   = 'D'
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// BatchRecord is one record of a batch file: the places of one file, or
+// (Drop) the end of the earlier records of a folder.
+type BatchRecord struct {
+	Drop bool
+	// Path is the file's relative path, or the folder for Drop.
+	Path    string
+	ModTime int64 // Unix nanoseconds, 0 unknown
+	Size    int64
+	Places  []extract.Place
+}
+
+// AppendBatchRecord appends rec's bytes (length, checksum, body) to b.
+func AppendBatchRecord(b []byte, rec BatchRecord) []byte {
+	start := len(b)
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0)
+	body := len(b)
+	if rec.Drop {
+		b = append(b, batchDrop)
+		b = appendString(b, rec.Path)
+	} else {
+		b = append(b, batchPlaces)
+		b = appendString(b, rec.Path)
+		b = binary.LittleEndian.AppendUint64(b, uint64(rec.ModTime))
+		b = binary.LittleEndian.AppendUint64(b, uint64(rec.Size))
+		b = binary.AppendUvarint(b, uint64(len(rec.Places)))
+		for _, p := range rec.Places {
+			b = appendString(b, p.Name)
+			b = binary.AppendUvarint(b, uint64(len(p.Lines)))
+			for _, l := range p.Lines {
+				b = appendString(b, l)
+			}
+		}
+	}
+	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-body))
+	binary.LittleEndian.PutUint32(b[start+4:], crc32.Checksum(b[body:], castagnoli))
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// Tail says how a batch file ended: Clean at the end of a record, or why
+// reading stopped (the bytes from Offset on are ignored).
+type Tail struct {
+	Clean  bool
+	Offset int64
+	Reason string // "torn", "checksum", "length", "record", "header"
+}
+
+// BatchEntry is a record read back with where its bytes lie in the file
+// (Offset of its length field, Len bytes in all), so that a caller can
+// keep the offset instead of the record and read it again (ReadBatchAt).
+type BatchEntry struct {
+	BatchRecord
+	Offset, Len int64
+}
+
+// ReadBatch reads the records of a batch file from r, stopping at the
+// first bad or torn one (the format comment above).
+func ReadBatch(r io.Reader) ([]BatchEntry, Tail) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var magic [len(BatchMagic)]byte
+	if _, err := io.ReadFull(br, magic[:]); err != nil || string(magic[:]) != BatchMagic {
+		return nil, Tail{Reason: "header"}
+	}
+	off := int64(len(BatchMagic))
+	var out []BatchEntry
+	var head [8]byte
+	for {
+		n, err := io.ReadFull(br, head[:])
+		if err == io.EOF && n == 0 {
+			return out, Tail{Clean: true, Offset: off}
+		}
+		if err != nil {
+			return out, Tail{Offset: off, Reason: "torn"}
+		}
+		size := binary.LittleEndian.Uint32(head[:4])
+		if size > BatchRecordMax || size == 0 {
+			return out, Tail{Offset: off, Reason: "length"}
+		}
+		body := make([]byte, size)
+		if _, err := io.ReadFull(br, body); err != nil {
+			return out, Tail{Offset: off, Reason: "torn"}
+		}
+		if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(head[4:]) {
+			return out, Tail{Offset: off, Reason: "checksum"}
+		}
+		rec, err := parseBatchBody(body)
+		if err != nil {
+			return out, Tail{Offset: off, Reason: "record"}
+		}
+		out = append(out, BatchEntry{BatchRecord: rec, Offset: off, Len: int64(len(head)) + int64(size)})
+		off += int64(len(head)) + int64(size)
+	}
+}
+
+// ReadBatchAt reads back the record of n bytes at off in f (a BatchEntry's
+// Offset and Len).
+func ReadBatchAt(f io.ReaderAt, off, n int64) (BatchRecord, error) {
+	if n < 8 || n > 8+BatchRecordMax {
+		return BatchRecord{}, fmt.Errorf("content: batch record at %d: bad length %d", off, n)
+	}
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, off); err != nil {
+		return BatchRecord{}, fmt.Errorf("content: read batch record at %d: %w", off, err)
+	}
+	body := b[8:]
+	if int64(binary.LittleEndian.Uint32(b[:4])) != n-8 || crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[4:8]) {
+		return BatchRecord{}, fmt.Errorf("content: batch record at %d: bad checksum", off)
+	}
+	rec, err := parseBatchBody(body)
+	if err != nil {
+		return BatchRecord{}, fmt.Errorf("content: batch record at %d: %w", off, err)
+	}
+	return rec, nil
+}
+
+var errBatchRecord = errors.New("content: bad batch record")
+
+// batchBody reads a record's body, every count checked against the bytes
+// left before anything is allocated.
+type batchBody struct {
+	b   []byte
+	err error
+}
+
+func (d *batchBody) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errBatchRecord
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *batchBody) int64() int64 {
+	if d.err != nil || len(d.b) < 8 {
+		d.err = errBatchRecord
+		return 0
+	}
+	v := int64(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return v
+}
+
+func (d *batchBody) string() string {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		d.err = errBatchRecord
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	if !utf8.ValidString(s) {
+		d.err = errBatchRecord
+	}
+	return s
+}
+
+// count reads a count of items each taking at least one byte.
+func (d *batchBody) count() int {
+	n := d.uvarint()
+	if d.err == nil && n > uint64(len(d.b)) {
+		d.err = errBatchRecord
+	}
+	return int(n)
+}
+
+func parseBatchBody(b []byte) (BatchRecord, error) {
+	d := &batchBody{b: b[1:]}
+	var rec BatchRecord
+	switch b[0] {
+	case batchDrop:
+		rec.Drop = true
+		rec.Path = d.string()
+		if d.err == nil && !validBatchPath(rec.Path, 1) {
+			d.err = errBatchRecord
+		}
+	case batchPlaces:
+		rec.Path = d.string()
+		if d.err == nil && !validBatchPath(rec.Path, 2) {
+			d.err = errBatchRecord
+		}
+		rec.ModTime, rec.Size = d.int64(), d.int64()
+		n := d.count()
+		for i := 0; i < n && d.err == nil; i++ {
+			p := extract.Place{Name: d.string()}
+			lines := d.count()
+			if d.err == nil && lines > 0 {
+				p.Lines = make([]string, 0, lines)
+			}
+			for j := 0; j < lines && d.err == nil; j++ {
+				l := d.string()
+				if strings.ContainsAny(l, "\r\n") {
+					d.err = errBatchRecord
+				}
+				p.Lines = append(p.Lines, l)
+			}
+			rec.Places = append(rec.Places, p)
+		}
+	default:
+		return rec, errBatchRecord
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errBatchRecord
+	}
+	return rec, d.err
+}
+
+// validBatchPath checks a record's path as the journal checks its paths:
+// at least min `\`-separated segments, each a stored name
+// (workspace.TestStoredIndexName), so a record can never name a place
+// outside store/content.
+func validBatchPath(p string, min int) bool {
+	segs := strings.Split(p, `\`)
+	if len(segs) < min {
+		return false
+	}
+	for _, s := range segs {
+		if !workspace.TestStoredIndexName(s) || strings.ContainsRune(s, '/') {
+			return false
+		}
+	}
+	return true
+}
+
+// NormalizePlaces returns the places of a file as its per-file folder
+// would read back (WriteStage, then ReadFileFolder): lines cleaned of CR
+// and LF, trailing empty lines removed, places without text left out,
+// each name through its TSV file name and back (FileName, PlaceName); and
+// the bytes those TSVs would hold. It fails as WriteStage does on a name
+// that cannot be stored or two places of one name.
+func NormalizePlaces(places []extract.Place) (out []extract.Place, tsvBytes int64, err error) {
+	seen := map[string]bool{}
+	for _, p := range places {
+		lines := trimTrailingEmpty(cleanLines(p.Lines))
+		if len(lines) == 0 {
+			continue
+		}
+		name, err := FileName(p.Name)
+		if err != nil {
+			return nil, 0, err
+		}
+		if seen[strings.ToLower(name)] {
+			return nil, 0, fmt.Errorf("content: two places named %q in one file", p.Name)
+		}
+		seen[strings.ToLower(name)] = true
+		place, ok := PlaceName(name)
+		if !ok {
+			return nil, 0, fmt.Errorf("content: place %q has no readable file name %q", p.Name, name)
+		}
+		tsvBytes += int64(len(bom))
+		for _, l := range lines {
+			tsvBytes += int64(len(l)) + 2
+		}
+		out = append(out, extract.Place{Name: place, Lines: lines})
+	}
+	return out, tsvBytes, nil
+}
+
+// BatchWriter appends records to one run's batch file. It is not safe for
+// concurrent use (the coordinator's goroutine alone appends).
+type BatchWriter struct {
+	path  string
+	f     *os.File
+	off   int64
+	dirty bool // appended since the last Sync
+	buf   []byte
+}
+
+// CreateBatch creates the batch file at path (it must not exist) with its
+// header, and fsyncs its folder so that the file survives a power loss
+// with the records the group commit syncs into it.
+func CreateBatch(path string) (*BatchWriter, error) {
+	if err := workspace.MkdirAll(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("content: create %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("content: create %s: %w", path, err)
+	}
+	w := &BatchWriter{path: path, f: f, dirty: true}
+	if err := workspace.Append(f, []byte(BatchMagic)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.off = int64(len(BatchMagic))
+	if err := workspace.SyncDir(filepath.Dir(path)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Path is the batch file's path.
+func (w *BatchWriter) Path() string { return w.path }
+
+// Append writes rec in one write, without an fsync, and returns where it
+// lies (for ReadBatchAt).
+func (w *BatchWriter) Append(rec BatchRecord) (off, n int64, err error) {
+	if w.off < 0 {
+		return 0, 0, fmt.Errorf("content: batch file %s: append after a failed one", w.path)
+	}
+	w.buf = AppendBatchRecord(w.buf[:0], rec)
+	if len(w.buf)-8 > BatchRecordMax {
+		return 0, 0, fmt.Errorf("content: batch record of %s: %d bytes over the limit", rec.Path, len(w.buf))
+	}
+	if err := workspace.Append(w.f, w.buf); err != nil {
+		// A short write may have left part of the record: the reader
+		// stops there, and nothing after it may be appended.
+		w.off = -1
+		return 0, 0, err
+	}
+	off, n = w.off, int64(len(w.buf))
+	w.off += n
+	w.dirty = true
+	if cap(w.buf) > 1<<20 {
+		w.buf = nil
+	}
+	return off, n, nil
+}
+
+// Dirty reports whether records were appended since the last Sync.
+func (w *BatchWriter) Dirty() bool { return w.dirty }
+
+// Sync fsyncs the file: every record appended so far is durable.
+func (w *BatchWriter) Sync() error {
+	if !w.dirty {
+		return nil
+	}
+	if err := workspace.Sync(w.f); err != nil {
+		return err
+	}
+	w.dirty = false
+	return nil
+}
+
+// ReadAt reads back a record appended before (Append's off and n).
+func (w *BatchWriter) ReadAt(off, n int64) (BatchRecord, error) {
+	r, err := workspace.OpenRead(w.path)
+	if err != nil {
+		return BatchRecord{}, fmt.Errorf("content: read %s: %w", w.path, err)
+	}
+	defer r.Close()
+	return ReadBatchAt(r, off, n)
+}
+
+// Close closes the file.
+func (w *BatchWriter) Close() error {
+	if w.f == nil {
+		return nil
+	}
+	err := w.f.Close()
+	w.f = nil
+	return err
+}
+
+// ListBatches returns the batch files in dir, oldest run first.
+func ListBatches(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("content: list %s: %w", dir, err)
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), BatchExt) && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ReadBatchFile reads the records of the batch file at path (ReadBatch).
+func ReadBatchFile(path string) ([]BatchEntry, Tail, error) {
+	f, err := workspace.OpenRead(path)
+	if err != nil {
+		return nil, Tail{}, fmt.Errorf("content: read %s: %w", path, err)
+	}
+	defer f.Close()
+	recs, tail := ReadBatch(f)
+	return recs, tail, nil
+}
+
+// LatestRecords reads the batch files at paths (oldest first) and returns
+// the latest record of each file (keyed by workspace.FoldKey of its
+// relative path), later records overriding earlier ones and a Drop
+// removing the earlier records of its folder; with the tails of the files
+// that did not end cleanly, for the log.
+func LatestRecords(paths []string) (map[string]BatchRecord, []string, error) {
+	latest := map[string]BatchRecord{}
+	var torn []string
+	for _, p := range paths {
+		recs, tail, err := ReadBatchFile(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !tail.Clean {
+			torn = append(torn, fmt.Sprintf("%s: %s at %d", p, tail.Reason, tail.Offset))
+		}
+		for _, e := range recs {
+			if e.Drop {
+				fk := workspace.FoldKey(e.Path)
+				for k, r := range latest {
+					if workspace.FoldKey(FolderOf(r.Path)) == fk {
+						delete(latest, k)
+					}
+				}
+				continue
+			}
+			latest[workspace.FoldKey(e.Path)] = e.BatchRecord
+		}
+	}
+	return latest, torn, nil
+}
