@@ -269,8 +269,8 @@ type item struct {
 	// load reads a fresh file's batch record again when its text was not
 	// kept in memory (places nil, dir "").
 	load  func() ([]extract.Place, error)
-	old    int
-	entry  fileEntry
+	old   int
+	entry fileEntry
 }
 
 // brokenFolder is a per-file folder that could not be read.
