@@ -229,12 +229,23 @@ func (d *batchBody) uvarint() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
+	// Only the shortest encoding, the one the writer gives: a record
+	// reads one way and writes back to the same bytes.
+	if n <= 0 || n != uvarintLen(v) {
 		d.err = errBatchRecord
 		return 0
 	}
 	d.b = d.b[n:]
 	return v
+}
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
 }
 
 func (d *batchBody) int64() int64 {
