@@ -381,6 +381,7 @@ type BatchWriter struct {
 	off   int64
 	dirty bool // appended since the last Sync
 	buf   []byte
+	err   error // a failed append: every later one gives it again
 }
 
 // CreateBatch creates the batch file at path (it must not exist) with its
@@ -413,8 +414,8 @@ func (w *BatchWriter) Path() string { return w.path }
 // Append writes rec in one write, without an fsync, and returns where it
 // lies (for ReadBatchAt).
 func (w *BatchWriter) Append(rec BatchRecord) (off, n int64, err error) {
-	if w.off < 0 {
-		return 0, 0, fmt.Errorf("content: batch file %s: append after a failed one", w.path)
+	if w.err != nil {
+		return 0, 0, w.err
 	}
 	w.buf = AppendBatchRecord(w.buf[:0], rec)
 	if len(w.buf)-8 > BatchRecordMax {
@@ -423,7 +424,7 @@ func (w *BatchWriter) Append(rec BatchRecord) (off, n int64, err error) {
 	if err := workspace.Append(w.f, w.buf); err != nil {
 		// A short write may have left part of the record: the reader
 		// stops there, and nothing after it may be appended.
-		w.off = -1
+		w.err = err
 		return 0, 0, err
 	}
 	off, n = w.off, int64(len(w.buf))

@@ -300,6 +300,10 @@ func (r *run) removeOldBatches() {
 	b.old, b.oldRecs = nil, nil
 }
 
+// beforeBatchDelete is a seam: tests look at the run's batch file just
+// before the run deletes it.
+var beforeBatchDelete = func(path string) {}
+
 // removeBatch deletes the run's batch file at its end (finish), after the
 // final commit, when every folder it names is published: otherwise the
 // next start needs it.
@@ -315,6 +319,7 @@ func (r *run) removeBatch() {
 		return
 	}
 	crashPoint("before-batch-delete")
+	beforeBatchDelete(b.w.Path())
 	if err := workspace.Remove(b.w.Path()); err != nil && !os.IsNotExist(err) {
 		r.logDetail(err.Error())
 	}
