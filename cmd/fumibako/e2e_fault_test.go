@@ -34,12 +34,12 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 		// find nothing to ingest (the rows appended before it were kept).
 		done bool
 	}{
-		{spec: "scratch:1:ENOSPC"},          // the run's scratch folder
-		{spec: "worker/scratch:2:EROFS"},    // a worker's scratch, second file
-		{spec: "batch:1:ENOSPC"}, // the batch file's folder (issue 35)
-		{spec: "batch:4:EIO"},    // a record of a small file's places
-		{spec: "batch:2:EROFS"},  // the batch file's header
-		{spec: "swap:2:EROFS"}, // swapping a file's TSVs in
+		{spec: "scratch:1:ENOSPC"},       // the run's scratch folder
+		{spec: "worker/scratch:2:EROFS"}, // a worker's scratch, second file
+		{spec: "batch:1:ENOSPC"},         // the batch file's folder (issue 35)
+		{spec: "batch:4:EIO"},            // a record of a small file's places
+		{spec: "batch:2:EROFS"},          // the batch file's header
+		{spec: "swap:2:EROFS"},           // swapping a file's TSVs in
 		{spec: "swap:4:ENOSPC"},
 		{spec: "list-rewrite:1:ENOSPC"}, // the rewrite after the crawl
 		{spec: "list-rewrite:1:EROFS"},

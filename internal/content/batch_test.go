@@ -168,7 +168,7 @@ func TestLatestRecords(t *testing.T) {
 	}
 	want := map[string][]string{
 		`営業\見積\a社.txt`: {"二度目"}, // B社 dropped, A社 written again after the drop
-		`営業\空.txt`:      {"新しい"},
+		`営業\空.txt`:     {"新しい"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("LatestRecords = %+v", got)
