@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -20,7 +19,8 @@ import (
 // The batch file (issue 35): the places of small files, appended by the
 // coordinator, instead of one per-file folder each. A worker returns the
 // places of a file whose place TSVs would hold at most InlineMax bytes on
-// its pipe (worker.Response.Places); the coordinator appends them as one
+// its pipe (worker.Response.Places, in AppendPlaces' encoding, the places
+// part of a record); the coordinator appends them as one
 // record to its run's batch file, fsyncs the file once per group commit
 // (before the rows that claim the records), and hands a folder's records
 // to its publish (package bodyindex). A larger file keeps its per-file
@@ -67,7 +67,8 @@ import (
 // Reading (ReadBatch) takes records up to the first one that is cut short
 // (a torn tail), whose checksum does not match, whose length is over
 // BatchRecordMax, or whose body does not parse (an invalid path, a count
-// past the body's end, invalid UTF-8): that record and everything after it
+// past the body's end, a varint longer than it needs, a line holding CR or
+// LF): that record and everything after it
 // are ignored, and Tail says why. A file without the header holds no
 // records (Tail says so). Nothing in a batch file is trusted beyond its
 // checksum: every count is checked against the bytes left before use.
@@ -120,18 +121,37 @@ func AppendBatchRecord(b []byte, rec BatchRecord) []byte {
 		b = appendString(b, rec.Path)
 		b = binary.LittleEndian.AppendUint64(b, uint64(rec.ModTime))
 		b = binary.LittleEndian.AppendUint64(b, uint64(rec.Size))
-		b = binary.AppendUvarint(b, uint64(len(rec.Places)))
-		for _, p := range rec.Places {
-			b = appendString(b, p.Name)
-			b = binary.AppendUvarint(b, uint64(len(p.Lines)))
-			for _, l := range p.Lines {
-				b = appendString(b, l)
-			}
-		}
+		b = AppendPlaces(b, rec.Places)
 	}
 	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-body))
 	binary.LittleEndian.PutUint32(b[start+4:], crc32.Checksum(b[body:], castagnoli))
 	return b
+}
+
+// AppendPlaces appends the places part of a 'P' record (count, then each
+// name and its lines) to b: also what a worker sends on its pipe for an
+// inline result (worker.Response.Places, ParsePlaces).
+func AppendPlaces(b []byte, places []extract.Place) []byte {
+	b = binary.AppendUvarint(b, uint64(len(places)))
+	for _, p := range places {
+		b = appendString(b, p.Name)
+		b = binary.AppendUvarint(b, uint64(len(p.Lines)))
+		for _, l := range p.Lines {
+			b = appendString(b, l)
+		}
+	}
+	return b
+}
+
+// ParsePlaces reads what AppendPlaces wrote, with the checks of a
+// record's body.
+func ParsePlaces(b []byte) ([]extract.Place, error) {
+	d := &batchBody{b: b}
+	places := d.places()
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errBatchRecord
+	}
+	return places, d.err
 }
 
 func appendString(b []byte, s string) []byte {
@@ -264,11 +284,10 @@ func (d *batchBody) string() string {
 		d.err = errBatchRecord
 		return ""
 	}
+	// Bytes as the extractor gave them, valid UTF-8 or not, as a place
+	// TSV keeps them.
 	s := string(d.b[:n])
 	d.b = d.b[n:]
-	if !utf8.ValidString(s) {
-		d.err = errBatchRecord
-	}
 	return s
 }
 
@@ -279,6 +298,28 @@ func (d *batchBody) count() int {
 		d.err = errBatchRecord
 	}
 	return int(n)
+}
+
+// places reads a count of places, each a name and its lines.
+func (d *batchBody) places() []extract.Place {
+	var out []extract.Place
+	n := d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		p := extract.Place{Name: d.string()}
+		lines := d.count()
+		if d.err == nil && lines > 0 {
+			p.Lines = make([]string, 0, lines)
+		}
+		for j := 0; j < lines && d.err == nil; j++ {
+			l := d.string()
+			if strings.ContainsAny(l, "\r\n") {
+				d.err = errBatchRecord
+			}
+			p.Lines = append(p.Lines, l)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 func parseBatchBody(b []byte) (BatchRecord, error) {
@@ -297,22 +338,7 @@ func parseBatchBody(b []byte) (BatchRecord, error) {
 			d.err = errBatchRecord
 		}
 		rec.ModTime, rec.Size = d.int64(), d.int64()
-		n := d.count()
-		for i := 0; i < n && d.err == nil; i++ {
-			p := extract.Place{Name: d.string()}
-			lines := d.count()
-			if d.err == nil && lines > 0 {
-				p.Lines = make([]string, 0, lines)
-			}
-			for j := 0; j < lines && d.err == nil; j++ {
-				l := d.string()
-				if strings.ContainsAny(l, "\r\n") {
-					d.err = errBatchRecord
-				}
-				p.Lines = append(p.Lines, l)
-			}
-			rec.Places = append(rec.Places, p)
-		}
+		rec.Places = d.places()
 	default:
 		return rec, errBatchRecord
 	}

@@ -28,7 +28,7 @@ func (inlineSlot) Pipeline(in <-chan worker.Request, done func(worker.Request, w
 			continue
 		}
 		places := []extract.Place{{Name: "本文", Lines: []string{"text of " + req.Name}}}
-		done(req, worker.Result{Outcome: worker.Finished, Response: worker.Response{ID: req.ID, OK: true, TSVCount: 1, Inline: true, Places: places}})
+		done(req, worker.Result{Outcome: worker.Finished, Response: worker.Response{ID: req.ID, OK: true, TSVCount: 1, Inline: true, Places: content.AppendPlaces(nil, places)}})
 	}
 }
 

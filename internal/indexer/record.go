@@ -112,7 +112,11 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 		// Rule 3: the record is in the batch file before the 済 row,
 		// and durable before it is (the commit fsyncs the batch file
 		// first, commit.go).
-		if err := r.appendBatch(t.File.RelPath, t.File.ModTime.UnixNano(), t.File.Size, resp.Places); err != nil {
+		places, err := content.ParsePlaces(resp.Places)
+		if err == nil {
+			err = r.appendBatch(t.File.RelPath, t.File.ModTime.UnixNano(), t.File.Size, places)
+		}
+		if err != nil {
 			if r.noteFault(err) {
 				a.lines = append(a.lines, msgFaultKept)
 				a.level, a.counted = Warn, false

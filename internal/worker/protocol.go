@@ -1,9 +1,6 @@
 package worker
 
-import (
-	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/workspace"
-)
+import "github.com/fumibako/fumibako/internal/workspace"
 
 // Request asks a worker to extract one file.
 type Request struct {
@@ -68,11 +65,19 @@ type Response struct {
 	OCRWaiting int      `json:"ocrWaiting,omitempty"`
 	OCRKeys    []string `json:"ocrKeys,omitempty"`
 
-	// Inline says that the places are in Places (Request.Inline), as
-	// content.NormalizePlaces gives them: nothing was written to Stage.
-	// A file with no text is inline with no places.
-	Inline bool            `json:"inlined,omitempty"`
-	Places []extract.Place `json:"places,omitempty"`
+	// Inline says that the places came with the Response (Request.Inline),
+	// as content.NormalizePlaces gives them: nothing was written to
+	// Stage. Places holds them in content.AppendPlaces' encoding (read
+	// with content.ParsePlaces; a file with no text has a count of 0).
+	// They travel as a binary frame before the Response's line, not in
+	// its JSON, which cost more CPU to write and read than the rest of a
+	// small file's path (issue 35):
+	//
+	//	#<n>\n<n bytes: content.AppendPlaces>{"id":7,"ok":true,…,"inlined":true}\n
+	//
+	// The frame belongs to the Response that follows it.
+	Inline bool   `json:"inlined,omitempty"`
+	Places []byte `json:"-"`
 }
 
 // Interim is a message a worker sends about the request it is working on,

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -105,11 +104,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 			gone()
 		}
 	}()
-	enc := json.NewEncoder(w)
-	// Inline places are mostly text: <, > and & as themselves, not as
-	// six-byte escapes.
-	enc.SetEscapeHTML(false)
-	out := &sender{enc: enc}
+	out := &sender{enc: json.NewEncoder(w), w: w}
 	engine := sync.OnceValue(func() extract.Recognizer {
 		if cfg.OCR == nil {
 			return nil
@@ -125,7 +120,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 		ocr := newOCRSession(req.ID, engine(), cfg.OCRCache, out)
 		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr)
 		outstanding.Add(-1)
-		if err := out.send(resp); err != nil {
+		if err := out.sendResponse(resp); err != nil {
 			return fmt.Errorf("worker: write response: %w", err)
 		}
 	}
@@ -162,8 +157,8 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 		if err != nil {
 			return writeFailed(resp, err)
 		}
-		if size <= content.InlineMax && validUTF8(places) {
-			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, places
+		if size <= content.InlineMax {
+			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, content.AppendPlaces(nil, places)
 			return resp
 		}
 	}
@@ -177,23 +172,6 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	}
 	resp.OK, resp.TSVCount = true, n
 	return resp
-}
-
-// validUTF8 reports whether every name and line is valid UTF-8, which
-// JSON carries unchanged (it would replace a bad byte with U+FFFD, where
-// a place TSV keeps it).
-func validUTF8(places []extract.Place) bool {
-	for _, p := range places {
-		if !utf8.ValidString(p.Name) {
-			return false
-		}
-		for _, l := range p.Lines {
-			if !utf8.ValidString(l) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // extractFile is extract.Extract (a seam: tests make a file hang).
