@@ -65,7 +65,7 @@ func (r *run) ingest() {
 	defer l.close()
 
 	stopping := false
-	var grace <-chan time.Time
+	var grace, commitDue <-chan time.Time
 	stopCh, killCh := r.opt.Stop, r.opt.Kill
 	for {
 		if !stopping {
@@ -79,12 +79,24 @@ func (r *run) ingest() {
 		if l.inFlight == 0 && (stopping || r.fault != nil || r.lostRoot != "" || l.next >= total) {
 			break
 		}
-		// Commit on idle (commit.go): when no result is waiting, or the
-		// batch is full, make the finished files durable before blocking.
-		if n := r.batch.size(); n > 0 && (len(l.results) == 0 && len(r.pub.results) == 0 || n >= maxBatch) {
-			r.commit()
+		// Commit on idle (commit.go): when no result is waiting and the
+		// last commit is commitEvery old, or the batch is full, make the
+		// finished files durable before blocking; idle sooner, wake for
+		// it then.
+		if n := r.batch.size(); n > 0 {
+			idle := len(l.results) == 0 && len(r.pub.results) == 0
+			since := time.Since(r.lastCommit)
+			switch {
+			case n >= maxBatch || idle && since >= commitEvery:
+				r.commit()
+				commitDue = nil
+			case idle && commitDue == nil:
+				commitDue = time.After(commitEvery - since)
+			}
 		}
 		select {
+		case <-commitDue:
+			commitDue = nil
 		case res := <-l.results:
 			// A job's interim messages were queued before its result.
 			r.takeInterim(l)
