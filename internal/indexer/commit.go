@@ -35,8 +35,9 @@ import (
 // queued rows and 出 records: their jobs are redone and their folders
 // published again, which the seed's recovery does anyway and which is
 // idempotent. The coordinator commits whenever no result is waiting
-// (commit on idle), so a file's row is written as soon as the coordinator
-// has nothing else to do, and a batch forms while results arrive faster
+// (commit on idle) and the last commit is commitEvery old, so a file's row
+// is written at most that long after the coordinator has nothing else to
+// do, and a batch forms while results arrive faster
 // than they are recorded or within commitEvery of the last commit (issue
 // 35: small files finish every millisecond or so, and three fsyncs per
 // file were most of the batch path's cost): a kill loses at most the rows

@@ -30,8 +30,8 @@
 //     idempotent.
 //
 // Rules 2–4 are kept by the group commit (commit.go): rows and 出 records
-// wait for the commit the coordinator makes whenever no result is waiting,
-// which fsyncs the batch file and the folders, then writes and fsyncs the
+// wait for the commit the coordinator makes whenever no result is waiting
+// and the last commit is commitEvery (50 ms) old, which fsyncs the batch file and the folders, then writes and fsyncs the
 // rows, then writes 出 and fsyncs the journal. The batch files of earlier
 // runs are read by the start, which publishes the folders the journal
 // shows unpublished with their records and deletes the files before the
