@@ -34,11 +34,12 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 		// find nothing to ingest (the rows appended before it were kept).
 		done bool
 	}{
-		{spec: "scratch:1:ENOSPC"},          // the run's scratch folder
-		{spec: "worker/scratch:2:EROFS"},    // a worker's scratch, second file
-		{spec: "worker/place-tsv:3:ENOSPC"}, // a worker's place TSVs
-		{spec: "worker/place-tsv:1:EIO"},
-		{spec: "swap:2:EROFS"}, // swapping a file's TSVs in
+		{spec: "scratch:1:ENOSPC"},       // the run's scratch folder
+		{spec: "worker/scratch:2:EROFS"}, // a worker's scratch, second file
+		{spec: "batch:1:ENOSPC"},         // the batch file's folder (issue 35)
+		{spec: "batch:4:EIO"},            // a record of a small file's places
+		{spec: "batch:2:EROFS"},          // the batch file's header
+		{spec: "swap:2:EROFS"},           // swapping a file's TSVs in
 		{spec: "swap:4:ENOSPC"},
 		{spec: "list-rewrite:1:ENOSPC"}, // the rewrite after the crawl
 		{spec: "list-rewrite:1:EROFS"},
@@ -55,7 +56,7 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 		{spec: "run-stats:1:EROFS"},
 		{spec: "pending-remove:1:ENOSPC", removed: true},
 		{spec: "list-append:3:ENOSPC:once"}, // one failed write, the rest work
-		{spec: "worker/place-tsv:2:EROFS:once"},
+		{spec: "batch:3:EROFS:once"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.ReplaceAll(tt.spec, "/", "-"), func(t *testing.T) {

@@ -169,6 +169,8 @@ func leftovers(t testing.TB, ws string) []string {
 			out = append(out, rel)
 		case !d.IsDir() && d.Name() == ".places":
 			out = append(out, rel) // an unpublished per-file folder
+		case !d.IsDir() && filepath.Dir(p) == filepath.Join(work, "store", "batch"):
+			out = append(out, rel) // a batch file left (issue 35)
 		}
 		return nil
 	})

@@ -269,6 +269,16 @@ func TestExportRefusals(t *testing.T) {
 		t.Errorf("export with a per-file folder: exit %d\n%s", code, errOut)
 	}
 	os.RemoveAll(pending)
+	// A batch file a killed run left (issue 35) holds places not yet
+	// published too.
+	batch := filepath.Join(f.ws, "work", "store", "batch", "00000000000000000001-1.places")
+	os.MkdirAll(filepath.Dir(batch), 0o755)
+	os.WriteFile(batch, []byte("FBBATCH1"), 0o644)
+	_, errOut, code = f.run("export", "営業", "--out", out)
+	if code != 1 || !strings.Contains(errOut, "取り込みが途中のファイルが残っているためエクスポートできません。") {
+		t.Errorf("export with a batch file left: exit %d\n%s", code, errOut)
+	}
+	os.Remove(batch)
 	_, errOut, code = f.run("export", "無い", "--out", out)
 	if code != 1 || !strings.Contains(errOut, "インデックス「無い」はありません。") {
 		t.Errorf("export of no index: exit %d\n%s", code, errOut)

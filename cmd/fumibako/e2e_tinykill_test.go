@@ -83,7 +83,13 @@ func TestIssue35TinyTreeKills(t *testing.T) {
 	rels := tinyTree(t, f.root, n, 35)
 	f.mustRun("folder", "add", f.root)
 	rng := rand.New(rand.NewSource(35))
+	batchLeft := 0 // kills that left a batch file: the batch path ran
 	kills, _ := killRuns(t, f, rng, killPlan{runs: 60, kills: 12, minDelay: 20, maxDelay: 4000, floor: 50,
+		afterKill: func() {
+			if ents, _ := os.ReadDir(filepath.Join(f.ws, "work", "store", "batch")); len(ents) > 0 {
+				batchLeft++
+			}
+		},
 		touch: func() {
 			for range n / 10 {
 				p := filepath.Join(f.root, filepath.FromSlash(rels[rng.Intn(n)]))
@@ -92,6 +98,9 @@ func TestIssue35TinyTreeKills(t *testing.T) {
 		}})
 	if kills < 8 {
 		t.Fatalf("only %d kills", kills)
+	}
+	if batchLeft == 0 {
+		t.Errorf("no kill left a batch file: the small files did not go through the batch path")
 	}
 	// A file in flight at two kills in a row fails as interrupted (seed);
 	// nothing else may fail, and --retry-failed takes those again.

@@ -61,6 +61,32 @@ func Publish(dir string, removed []string) error { return PublishTrash(dir, remo
 // trash (content.Trash.Remove: a worker writes over them later) instead of
 // deleting them; a nil trash deletes them.
 func PublishTrash(dir string, removed []string, trash *content.Trash) error {
+	return PublishFresh(dir, removed, trash, nil)
+}
+
+// Fresh is a file's new text handed to a publish from outside dir's
+// per-file folders: a record of the coordinator's batch file (issue 35,
+// content/batch.go). It replaces a per-file folder of the same name.
+type Fresh struct {
+	Name    string // the file's name in dir
+	ModTime int64  // crawled modification time, Unix nanoseconds (0: unknown)
+	Size    int64
+	// Load returns the file's places as content.NormalizePlaces gives
+	// them. It is called once to count them and, when the publish keeps
+	// no more text in memory (keepText), once more to encode them.
+	Load func() ([]extract.Place, error)
+}
+
+// PublishFresh is PublishTrash with the files of fresh merged too, as if
+// each had a per-file folder in dir (a folder that does not exist yet is
+// created). A file whose Load fails is left out and reported by a
+// *LostError, as a damaged per-file folder is.
+func PublishFresh(dir string, removed []string, trash *content.Trash, fresh []Fresh) error {
+	if len(fresh) > 0 {
+		if err := makeFolder(dir); err != nil {
+			return err
+		}
+	}
 	defer markChanging(dir)()
 	old, err := OpenFolder(dir)
 	if err != nil {
@@ -69,10 +95,17 @@ func PublishTrash(dir string, removed []string, trash *content.Trash) error {
 	if old != nil {
 		defer old.Close()
 	}
-	fresh, freshDirs, broken, err := readFileFolders(dir)
+	kept := int64(0)
+	fresh2, freshDirs, broken, err := readFileFolders(dir, &kept)
 	if err != nil {
 		return err
 	}
+	broken = append(broken, addFresh(fresh2, fresh, &kept)...)
+	return publishItems(dir, old, fresh2, freshDirs, broken, removed, trash)
+}
+
+// publishItems is the rest of PublishFresh once the fresh files are read.
+func publishItems(dir string, old *Folder, fresh map[string]item, freshDirs []string, broken []brokenFolder, removed []string, trash *content.Trash) error {
 	lost := &LostError{Dir: dir}
 	drop := map[string]bool{}
 	for _, r := range removed {
@@ -112,6 +145,9 @@ func PublishTrash(dir string, removed []string, trash *content.Trash) error {
 		}
 	}
 	for _, b := range broken {
+		if b.dir == "" {
+			continue // a batch record: nothing on disk to remove
+		}
 		if err := content.RemoveFileFolder(b.dir); err != nil {
 			return err
 		}
@@ -160,6 +196,10 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 			places, err := items[i].places, error(nil)
 			if items[i].old >= 0 {
 				places, err = old.Places(items[i].old)
+			} else if places == nil && items[i].load != nil {
+				// A batch record not kept in memory (keepText).
+				places, err = items[i].load()
+				places = nonEmpty(places)
 			}
 			if err != nil {
 				unreadable = append(unreadable, i)
@@ -226,8 +266,11 @@ type item struct {
 	name   string
 	dir    string          // per-file folder of a fresh file whose text is streamed when encoded
 	places []extract.Place // a fresh file's text, when kept in memory (dir "")
-	old    int
-	entry  fileEntry
+	// load reads a fresh file's batch record again when its text was not
+	// kept in memory (places nil, dir "").
+	load  func() ([]extract.Place, error)
+	old   int
+	entry fileEntry
 }
 
 // brokenFolder is a per-file folder that could not be read.

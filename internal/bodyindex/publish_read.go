@@ -7,22 +7,23 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // readFileFolders reads the per-file folders directly inside dir.
-func readFileFolders(dir string) (fresh map[string]item, dirs []string, broken []brokenFolder, err error) {
+// kept counts the text kept in memory (readFileFolder).
+func readFileFolders(dir string, kept *int64) (fresh map[string]item, dirs []string, broken []brokenFolder, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("bodyindex: read folder %s: %w", dir, err)
 	}
 	fresh = map[string]item{}
-	kept := int64(0)
 	for _, e := range ents {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		sub := filepath.Join(dir, e.Name())
-		it, ok, err := readFileFolder(e.Name(), sub, &kept)
+		it, ok, err := readFileFolder(e.Name(), sub, kept)
 		if !ok {
 			continue // a source subfolder
 		}
@@ -98,4 +99,57 @@ func entryOfDir(name, dir string) (fileEntry, error) {
 		return nil
 	})
 	return e, err
+}
+
+// addFresh adds the files of a batch (PublishFresh) to fresh, replacing
+// a per-file folder of the same name: within a run a file has one or the
+// other, and across runs the start publishes what a run left before the
+// next one ingests anything. The text is kept in memory up to keepText
+// bytes for the folder, as readFileFolder keeps it; beyond that only the
+// row is kept and Load is called again when the file is encoded.
+func addFresh(fresh map[string]item, list []Fresh, kept *int64) (broken []brokenFolder) {
+	for _, f := range list {
+		places, err := f.Load()
+		if err != nil {
+			broken = append(broken, brokenFolder{name: f.Name, err: err})
+			continue
+		}
+		places = nonEmpty(places)
+		it := item{name: f.Name, old: -1, places: places, entry: entryOf(f.Name, places)}
+		it.entry.mtime, it.entry.size = f.ModTime, f.Size
+		if *kept += it.entry.textBytes; *kept > keepText {
+			it.places, it.load = nil, f.Load
+		}
+		fresh[fileKey(f.Name)] = it
+	}
+	return broken
+}
+
+// makeFolder creates dir for a publish of batch records (its files may
+// never have had a per-file folder there) and fsyncs the folders that got
+// a new entry, so the published index cannot vanish with its folder.
+func makeFolder(dir string) error {
+	top := dir
+	for {
+		if _, err := os.Stat(top); err == nil {
+			break
+		}
+		parent := filepath.Dir(top)
+		if parent == top {
+			break
+		}
+		top = parent
+	}
+	if top == dir {
+		return nil
+	}
+	if err := workspace.MkdirAll(dir); err != nil {
+		return fmt.Errorf("bodyindex: create %s: %w", dir, err)
+	}
+	for d := dir; d != top; d = filepath.Dir(d) {
+		if err := workspace.SyncDir(filepath.Dir(d)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

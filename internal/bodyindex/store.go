@@ -14,6 +14,11 @@ func (Store) PublishTrash(dir string, removed []string, trash *content.Trash) er
 	return PublishTrash(dir, removed, trash)
 }
 
+// PublishFresh calls PublishFresh.
+func (Store) PublishFresh(dir string, removed []string, trash *content.Trash, fresh []Fresh) error {
+	return PublishFresh(dir, removed, trash, fresh)
+}
+
 // Rebuild calls Rebuild.
 func (Store) Rebuild(dir string) error { return Rebuild(dir) }
 

@@ -1,6 +1,8 @@
 // Package content owns the per-file place TSVs under work/store/content:
 // their file names, their bytes, the staging folder a worker fills, and the
-// atomic swap that puts one source file's folder in place.
+// atomic swap that puts one source file's folder in place; and the batch
+// files under work/store/batch that hold the places of small files instead
+// (batch.go, issue 35: format, reader, writer).
 //
 // Layout (DESIGN.md "Layout on disk", reference/extraction.md §1):
 //

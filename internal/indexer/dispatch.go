@@ -22,6 +22,9 @@ type job struct {
 	target plan.Target
 	stage  string
 	slot   int
+	// recycled: stage is a published per-file folder from the trash,
+	// there whatever the worker answers.
+	recycled bool
 }
 
 type result struct {
@@ -62,7 +65,7 @@ func (r *run) ingest() {
 	defer l.close()
 
 	stopping := false
-	var grace <-chan time.Time
+	var grace, commitDue <-chan time.Time
 	stopCh, killCh := r.opt.Stop, r.opt.Kill
 	for {
 		if !stopping {
@@ -76,12 +79,24 @@ func (r *run) ingest() {
 		if l.inFlight == 0 && (stopping || r.fault != nil || r.lostRoot != "" || l.next >= total) {
 			break
 		}
-		// Commit on idle (commit.go): when no result is waiting, or the
-		// batch is full, make the finished files durable before blocking.
-		if n := r.batch.size(); n > 0 && (len(l.results) == 0 && len(r.pub.results) == 0 || n >= maxBatch) {
-			r.commit()
+		// Commit on idle (commit.go): when no result is waiting and the
+		// last commit is commitEvery old, or the batch is full, make the
+		// finished files durable before blocking; idle sooner, wake for
+		// it then.
+		if n := r.batch.size(); n > 0 {
+			idle := len(l.results) == 0 && len(r.pub.results) == 0
+			since := time.Since(r.lastCommit)
+			switch {
+			case n >= maxBatch || idle && since >= commitEvery:
+				r.commit()
+				commitDue = nil
+			case idle && commitDue == nil:
+				commitDue = time.After(commitEvery - since)
+			}
 		}
 		select {
+		case <-commitDue:
+			commitDue = nil
 		case res := <-l.results:
 			// A job's interim messages were queued before its result.
 			r.takeInterim(l)
@@ -238,6 +253,7 @@ func (l *lanes) finished(id int64) *job {
 
 // dispatch hands targets out while a slot has room, idle slots first.
 func (r *run) dispatch(l *lanes) {
+	inline := r.inline()
 	for r.fault == nil && r.lostRoot == "" && l.next < len(r.targets) {
 		t := r.targets[l.next]
 		slot := l.free(t)
@@ -267,9 +283,9 @@ func (r *run) dispatch(l *lanes) {
 		l.byID[int64(j.pos)] = j
 		// A published per-file folder, if there is one, becomes the stage:
 		// the worker writes over its files (content.Trash).
-		recycled := r.trash.Reuse(j.stage)
-		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage, Recycled: recycled,
-			ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, HiddenSheets: r.hiddenSheetsOf(t.File.RelPath)}
+		j.recycled = r.trash.Reuse(j.stage)
+		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage, Recycled: j.recycled,
+			Inline: inline, ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, HiddenSheets: r.hiddenSheetsOf(t.File.RelPath)}
 		l.load[slot]++
 		l.alone[slot] = t.Count > 0
 		l.inFlight++

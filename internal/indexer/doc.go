@@ -17,18 +17,25 @@
 //  2. 始 MUST be appended (written; fsynced by the next group commit) before
 //     the file is handed to a worker; a kill after 始 and before the row is
 //     the only way a job counts as interrupted.
-//  3. A file's place TSVs MUST be swapped into store/content, and the
-//     folder they went into fsynced, before its 済 row is appended, so a
-//     済 row always has its TSVs or its body index.
+//  3. A file's places MUST be stored, and durable, before its 済 row is
+//     appended: a small file's as a record of the run's batch file
+//     (batchfile.go), fsynced; a large file's as place TSVs swapped into
+//     store/content, the folder they went into fsynced. So a 済 row always
+//     has its batch record, its per-file folder or its body index; a
+//     folder set aside (rule 8) drops its records with a 'D' record made
+//     durable with its files' 失敗 rows.
 //  4. A folder's body index MUST be published (written and renamed) before
 //     出 is appended, and 出 MUST follow the rows of the folder's files;
 //     without 出 the next start publishes the folder again, which is
 //     idempotent.
 //
 // Rules 2–4 are kept by the group commit (commit.go): rows and 出 records
-// wait for the commit the coordinator makes whenever no result is waiting,
-// which syncs the folders, then writes and fsyncs the rows, then writes 出
-// and fsyncs the journal.
+// wait for the commit the coordinator makes whenever no result is waiting
+// and the last commit is commitEvery (50 ms) old, which fsyncs the batch file and the folders, then writes and fsyncs the
+// rows, then writes 出 and fsyncs the journal. The batch files of earlier
+// runs are read by the start, which publishes the folders the journal
+// shows unpublished with their records and deletes the files before the
+// new journal replaces the old one; a run deletes its own at its end.
 //  5. pending_remove.tsv MUST be written before the ingest-list rows of
 //     vanished files are dropped, and a folder's removals are cleared only
 //     after that folder was published.

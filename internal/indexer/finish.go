@@ -26,6 +26,7 @@ func (r *run) finish() error {
 	r.publishPending()
 	r.stopPublisher()
 	r.commit()
+	r.removeBatch()
 	crashPoint("before-summary")
 	r.writeSourceFiles()
 	r.writeSummaries()

@@ -104,9 +104,14 @@ func (r *run) openStartJournal(readable bool) {
 	r.startJournal = w
 }
 
-// closeStartJournal closes it once the start's publishes are done.
+// closeStartJournal closes it once the start's publishes are done, their
+// 出 records fsynced (the batch files those publishes read are deleted
+// next, batchfile.go).
 func (r *run) closeStartJournal() {
 	if r.startJournal != nil {
+		if err := r.startJournal.Sync(); err != nil {
+			r.noteJournalErr(err)
+		}
 		if err := r.startJournal.Close(); err != nil {
 			r.noteJournalErr(err)
 		}
@@ -135,15 +140,29 @@ func (r *run) logFailed(folder string, names []string) {
 	}
 }
 
-// setAside fails the files whose per-file folders wait in folder with msg,
-// removes those per-file folders and the folder's pending removals, and
-// closes the folder for this run (出). It returns the files' names.
+// setAside fails the files whose per-file folders or batch records wait
+// in folder with msg, removes those per-file folders, drops those records
+// (a 'D' record, batchfile.go, durable with the rows) and the folder's
+// pending removals, and closes the folder for this run (出). It returns
+// the files' names.
 func (r *run) setAside(folder, msg string) []string {
 	k := workspace.FoldKey(folder)
 	dir := content.Dir(r.ws.ContentRoot(), folder)
-	names := fileFolders(dir)
-	r.failRows(folder, names, msg)
+	folders := fileFolders(dir)
+	names := append([]string(nil), folders...)
+	seen := map[string]bool{}
 	for _, n := range names {
+		seen[workspace.FoldKey(n)] = true
+	}
+	for _, n := range r.batchNames(folder) {
+		if !seen[workspace.FoldKey(n)] {
+			names = append(names, n)
+		}
+	}
+	r.dropBatch(folder)
+	r.forgetBatch(folder)
+	r.failRows(folder, names, msg)
+	for _, n := range folders {
 		if err := content.RemoveFileFolder(filepath.Join(dir, n)); err != nil && !r.noteFault(err) {
 			r.logf(Warn, msgPublishFail, err)
 		}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/fumibako/fumibako/internal/bodyindex"
+
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -39,6 +41,7 @@ type publisher struct {
 type pubJob struct {
 	folder  string
 	removed []string
+	fresh   []bodyindex.Fresh // the folder's batch records (batchfile.go)
 }
 
 type pubResult struct {
@@ -56,7 +59,7 @@ func (r *run) startPublisher(folders int) *publisher {
 		go func() {
 			defer p.done.Done()
 			for j := range p.jobs {
-				p.results <- pubResult{folder: j.folder, err: publishDir(body, root, j.folder, j.removed, trash)}
+				p.results <- pubResult{folder: j.folder, err: publishDir(body, root, j.folder, j.removed, trash, j.fresh)}
 			}
 		}()
 	}
@@ -77,7 +80,7 @@ func (r *run) publishAsync(folder string) {
 	}
 	r.pub.inFlight[k] = true
 	r.beginPublish(folder)
-	r.pub.jobs <- pubJob{folder: folder, removed: append([]string(nil), r.removals[k]...)}
+	r.pub.jobs <- pubJob{folder: folder, removed: append([]string(nil), r.removals[k]...), fresh: r.freshOf(folder)}
 }
 
 // publishReturned completes a publish that returned.

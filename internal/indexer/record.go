@@ -21,6 +21,7 @@ type applied struct {
 	counted bool // counts as done in the progress
 	outcome Outcome
 	swapped string // the per-file folder its TSVs were swapped into
+	inline  bool   // its places went into the batch file (batchfile.go)
 }
 
 // record applies one worker result: swap the TSVs in, queue the row for
@@ -35,9 +36,11 @@ func (r *run) record(j *job, res worker.Result) {
 		r.sum.Failures = append(r.sum.Failures, Failure{RelPath: t.File.RelPath, Msg: a.row.Error})
 		r.progress.Failed++
 	}
-	if a.swapped == "" {
-		// The swap renamed a swapped stage away: only a stage left by a
-		// failure is removed (no failing unlinkat per file, issue 35).
+	if a.swapped == "" && (!a.inline || j.recycled) {
+		// The swap renamed a swapped stage away, and an inline result
+		// wrote none: only a stage left by a failure, or a recycled one
+		// the worker did not use, is removed (no failing unlinkat per
+		// file, issue 35).
 		workspace.RemoveAll(j.stage)
 	}
 	r.ocrRecorded(int64(j.pos), t.File.RelPath, a.row.State, res.Response)
@@ -105,6 +108,30 @@ func (r *run) apply(j *job, res worker.Result, row ingestlist.Row) applied {
 // applyDone swaps an extracted file's TSVs in and makes its row 済.
 func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 	t := j.target
+	if resp.Inline {
+		// Rule 3: the record is in the batch file before the 済 row,
+		// and durable before it is (the commit fsyncs the batch file
+		// first, commit.go).
+		places, err := content.ParsePlaces(resp.Places)
+		if err == nil {
+			err = r.appendBatch(t.File.RelPath, t.File.ModTime.UnixNano(), t.File.Size, places)
+		}
+		if err != nil {
+			if r.noteFault(err) {
+				a.lines = append(a.lines, msgFaultKept)
+				a.level, a.counted = Warn, false
+				return
+			}
+			a.row = failedRow(a.row, now, msgSwapFailed)
+			a.lines = append(a.lines, sprintf(msgFileFailed, a.row.Error))
+			a.detail = err.Error()
+			a.level = Error
+			return
+		}
+		a.inline = true
+		r.markDone(t, resp, a, now)
+		return
+	}
 	dst := content.Dir(r.ws.ContentRoot(), t.File.RelPath)
 	// Rule 3: the TSVs are in place before the 済 row, and durable
 	// before it is (the commit syncs dst's folder first, commit.go).
@@ -124,6 +151,11 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 	}
 	crashPoint("after-swap")
 	a.swapped = dst
+	r.markDone(t, resp, a, now)
+}
+
+// markDone makes an extracted file's row 済 once its places are stored.
+func (r *run) markDone(t plan.Target, resp worker.Response, a *applied, now string) {
 	a.lines = append(a.lines, resp.Log...)
 	a.lines = append(a.lines, sprintf(msgTSVCount, resp.TSVCount))
 	a.row.State, a.row.Error = ingestlist.Done, ""

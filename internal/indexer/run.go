@@ -182,6 +182,8 @@ type run struct {
 	keepJournal bool
 	marked      bool       // the indexes are marked as changing (markChanging)
 	batch       batch      // steps waiting for the group commit (commit.go)
+	batchFile   batchState // small files' places (batchfile.go)
+	lastCommit  time.Time  // when the last group commit was made (commit.go)
 	pub         *publisher // folders published in parallel (publisher.go)
 	scratch     string
 	trash       *content.Trash // published per-file folders, for the workers to write over

@@ -63,8 +63,11 @@ func (r *run) start() error {
 
 	r.dropRemovedIndexes()
 
-	// Folders to publish before anything else.
+	// Folders to publish before anything else: those the journal shows
+	// unpublished, with the batch records the previous runs left for them
+	// (batchfile.go).
 	folders := map[string]string{}
+	batchFolders := r.readOldBatches()
 	if rec.Readable {
 		for _, f := range rec.Unpublished {
 			folders[workspace.FoldKey(f)] = f
@@ -79,7 +82,11 @@ func (r *run) start() error {
 				folders[workspace.FoldKey(rel)] = rel
 			}
 		}
+		for k, f := range batchFolders {
+			folders[k] = f
+		}
 	}
+	r.keepOldBatches(folders)
 	pending, err := journal.ReadPendingRemove(r.ws.PendingRemove())
 	if err != nil {
 		return err
@@ -90,12 +97,19 @@ func (r *run) start() error {
 		r.removals[k] = append(r.removals[k], content.BaseOf(rm.RelPath))
 	}
 	if len(folders) == 0 {
-		return nil
+		r.removeOldBatches()
+		return r.faultErr()
 	}
 	r.markChanging() // (pending removals after an idle journal)
 	r.publishLeftovers(folders, rec.Readable)
 	// A workspace fault stops the run here: the journal is not replaced,
-	// so the next start finds the same folders to publish.
+	// so the next start finds the same folders to publish, and the same
+	// batch files. Otherwise their folders are published and their 出
+	// durable (closeStartJournal): the batch files go before the new
+	// journal replaces the old one.
+	if r.fault == nil {
+		r.removeOldBatches()
+	}
 	return r.faultErr()
 }
 
@@ -349,7 +363,7 @@ func (r *run) rowsIn(folder string) int {
 // next run). A folder whose publish fails otherwise is set aside.
 func (r *run) publish(folder string) bool {
 	r.beginPublish(folder)
-	return r.published(folder, publishDir(r.opt.Body, r.ws.ContentRoot(), folder, r.removals[workspace.FoldKey(folder)], r.trash))
+	return r.published(folder, publishDir(r.opt.Body, r.ws.ContentRoot(), folder, r.removals[workspace.FoldKey(folder)], r.trash, r.freshOf(folder)))
 }
 
 // trashBody is a BodyIndex that can move the per-file folders it merged
@@ -358,11 +372,20 @@ type trashBody interface {
 	PublishTrash(dir string, removed []string, trash *content.Trash) error
 }
 
-// publishDir publishes a folder's body index (any goroutine: it touches
-// only that folder, and the trash, which locks).
-func publishDir(body BodyIndex, contentRoot, folder string, removed []string, trash *content.Trash) error {
+// publishDir publishes a folder's body index with its per-file folders
+// and its batch records fresh (any goroutine: it touches only that
+// folder, the trash, which locks, and fresh's Load, which reads the batch
+// file only).
+func publishDir(body BodyIndex, contentRoot, folder string, removed []string, trash *content.Trash, fresh []bodyindex.Fresh) error {
 	crashPublishing(folder)
-	dir := content.Dir(contentRoot, folder)
+	return publishFolder(body, content.Dir(contentRoot, folder), removed, trash, fresh)
+}
+
+// publishFolder is publishDir of the folder dir, without its crash hook.
+func publishFolder(body BodyIndex, dir string, removed []string, trash *content.Trash, fresh []bodyindex.Fresh) error {
+	if fb, ok := body.(freshPublisher); ok && len(fresh) > 0 {
+		return fb.PublishFresh(dir, removed, trash, fresh)
+	}
 	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
 		// Nothing was ever stored for this folder (every file in it failed,
 		// or its index was deleted by hand): nothing to publish or remove.
@@ -385,7 +408,7 @@ func (r *run) published(folder string, err error) bool {
 	var rebuild *bodyindex.RebuildError
 	if errors.As(err, &rebuild) {
 		r.rebuild(folder)
-		err = r.opt.Body.Publish(dir, r.removals[k])
+		err = publishFolder(r.opt.Body, dir, r.removals[k], nil, r.freshOf(folder))
 	}
 	// The publish came back: a kill from here on is no death in it
 	// (poison.go), whatever it gave.
@@ -406,6 +429,7 @@ func (r *run) published(folder string, err error) bool {
 		return true
 	}
 	crashPoint("after-publish")
+	r.forgetBatch(folder)
 	r.endPublish(folder)
 	delete(r.removals, k)
 	delete(r.toPublish, k)

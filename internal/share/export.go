@@ -63,6 +63,11 @@ func Export(ws *workspace.Workspace, name string, w io.Writer, opt ExportOptions
 	if !ok {
 		return nil, refused(nil, MsgNotFound, name)
 	}
+	// A killed run's batch file holds places not yet published (issue 35),
+	// as a per-file folder does: the next run publishes them.
+	if batches, _ := content.ListBatches(ws.BatchDir()); len(batches) > 0 {
+		return nil, refused(nil, MsgUnpublished, dirName)
+	}
 	files, total, err := listIndex(ws.ContentRoot(), dirName)
 	if err != nil {
 		return nil, err

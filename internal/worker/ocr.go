@@ -3,6 +3,8 @@ package worker
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"strconv"
 	"sync"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -14,12 +16,30 @@ import (
 type sender struct {
 	mu  sync.Mutex
 	enc *json.Encoder
+	w   io.Writer // what enc writes to
 }
 
 func (s *sender) send(v any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.enc.Encode(v)
+}
+
+// sendResponse writes a Response, after the frame of its inline places
+// when it has them (Response.Places).
+func (s *sender) sendResponse(resp Response) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if resp.Inline {
+		head := "#" + strconv.Itoa(len(resp.Places)) + "\n"
+		if _, err := io.WriteString(s.w, head); err != nil {
+			return err
+		}
+		if _, err := s.w.Write(resp.Places); err != nil {
+			return err
+		}
+	}
+	return s.enc.Encode(resp)
 }
 
 // ocrSession equips one request's extraction with OCR (extract.OCR): the

@@ -84,6 +84,9 @@ type pipe struct {
 	// OCR page's allowance moved it past the file's own deadline.
 	due         time.Time
 	ocrExtended bool
+	// frame holds the inline places the worker sent for the head, until
+	// its Response (protocol.go, Response.Places).
+	frame []byte
 }
 
 // arm starts the deadline of the request at the head of the queue.
@@ -234,6 +237,7 @@ func (p *pipe) restart() {
 // fail gives the head of the queue res (its worker is gone) and restarts
 // the rest.
 func (p *pipe) fail(res Result) {
+	p.frame = nil
 	head := p.queue[0]
 	p.queue = p.queue[1:]
 	p.done(head, res)
@@ -243,6 +247,10 @@ func (p *pipe) fail(res Result) {
 // answer takes one line of the worker's: the result of the request at the
 // head of the queue, or a broken worker.
 func (p *pipe) answer(line []byte) {
+	if len(line) > 0 && line[0] == '#' {
+		p.frame = line[1:]
+		return
+	}
 	var wl wireLine
 	err := json.Unmarshal(line, &wl)
 	resp := wl.Response
@@ -261,6 +269,10 @@ func (p *pipe) answer(line []byte) {
 	head := p.queue[0]
 	p.queue = p.queue[1:]
 	p.arm()
+	if resp.Inline {
+		resp.Places = p.frame
+	}
+	p.frame = nil
 	if resp.Fault != "" {
 		p.done(head, faultResult(resp))
 		return

@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -60,11 +62,7 @@ func startExec(cfg Config, scratch string) (proc, error) {
 	p.out = make(chan []byte, Depth+1)
 	p.done = make(chan struct{})
 	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64*1024), 64<<20)
-		for sc.Scan() {
-			p.out <- append([]byte(nil), sc.Bytes()...)
-		}
+		readMessages(stdout, p.out)
 		cmd.Wait()
 		close(p.done)
 	}()
@@ -112,4 +110,63 @@ func (p *execProc) close() {
 func (p *execProc) killTree() {
 	p.tree.kill()
 	p.cmd.Process.Kill()
+}
+
+// maxLine bounds a line of the worker's (a Response with its log lines).
+const maxLine = 64 << 20
+
+// readMessages reads the worker's messages from r into out until r ends
+// or breaks: each JSON line (without its line end), and each frame of
+// inline places (Response.Places: "#<n>\n" and n bytes) as '#' and its n
+// bytes. A line over maxLine, or a frame over content.BatchRecordMax,
+// ends the reading, as the end of the pipe does (the worker is then taken
+// for broken).
+func readMessages(r io.Reader, out chan<- []byte) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br)
+		if err != nil {
+			return
+		}
+		if len(line) > 0 && line[0] == '#' {
+			n, err := strconv.Atoi(string(line[1:]))
+			if err != nil || n < 0 || n > content.BatchRecordMax {
+				return
+			}
+			msg := make([]byte, 1+n)
+			msg[0] = '#'
+			if _, err := io.ReadFull(br, msg[1:]); err != nil {
+				return
+			}
+			out <- msg
+			continue
+		}
+		out <- line
+	}
+}
+
+// readLine reads one line, without its LF (and a CR before it), as
+// bufio.Scanner's lines; a last line without LF counts.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxLine {
+			return nil, bufio.ErrTooLong
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && len(line) > 0:
+			return line, nil
+		case err != nil:
+			return nil, err
+		}
+		line = line[:len(line)-1]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		return line, nil
+	}
 }

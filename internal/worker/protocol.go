@@ -21,6 +21,13 @@ type Request struct {
 	// the TSVs, so the coordinator's swap needs no write of its own.
 	ModTime int64 `json:"mtime,omitempty"`
 	Size    int64 `json:"size,omitempty"`
+	// Inline lets the worker return the places in its Response instead
+	// of writing Stage (issue 35: the coordinator appends them to its
+	// batch file, content/batch.go), when their place TSVs would hold at
+	// most content.InlineMax bytes and every line is valid UTF-8 (JSON
+	// carries nothing else unchanged); otherwise it writes Stage as
+	// without it.
+	Inline bool `json:"inline,omitempty"`
 	// HiddenSheets: read hidden sheets too (the root's hiddenSheets,
 	// extract.Options.HiddenSheets; issue 31).
 	HiddenSheets bool `json:"hiddenSheets,omitempty"`
@@ -57,6 +64,20 @@ type Response struct {
 	OCRPages   int      `json:"ocrPages,omitempty"`
 	OCRWaiting int      `json:"ocrWaiting,omitempty"`
 	OCRKeys    []string `json:"ocrKeys,omitempty"`
+
+	// Inline says that the places came with the Response (Request.Inline),
+	// as content.NormalizePlaces gives them: nothing was written to
+	// Stage. Places holds them in content.AppendPlaces' encoding (read
+	// with content.ParsePlaces; a file with no text has a count of 0).
+	// They travel as a binary frame before the Response's line, not in
+	// its JSON, which cost more CPU to write and read than the rest of a
+	// small file's path (issue 35):
+	//
+	//	#<n>\n<n bytes: content.AppendPlaces>{"id":7,"ok":true,…,"inlined":true}\n
+	//
+	// The frame belongs to the Response that follows it.
+	Inline bool   `json:"inlined,omitempty"`
+	Places []byte `json:"-"`
 }
 
 // Interim is a message a worker sends about the request it is working on,

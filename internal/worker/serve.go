@@ -104,7 +104,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 			gone()
 		}
 	}()
-	out := &sender{enc: json.NewEncoder(w)}
+	out := &sender{enc: json.NewEncoder(w), w: w}
 	engine := sync.OnceValue(func() extract.Recognizer {
 		if cfg.OCR == nil {
 			return nil
@@ -120,7 +120,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 		ocr := newOCRSession(req.ID, engine(), cfg.OCRCache, out)
 		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr)
 		outstanding.Add(-1)
-		if err := out.send(resp); err != nil {
+		if err := out.sendResponse(resp); err != nil {
 			return fmt.Errorf("worker: write response: %w", err)
 		}
 	}
@@ -152,6 +152,16 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	}
 	resp.Log, resp.NoText = res.Log, res.NoText
 	resp.OCRPages, resp.OCRWaiting, resp.OCRKeys = res.OCRPages, res.OCRWaiting, ocr.used()
+	if req.Inline {
+		places, size, err := content.NormalizePlaces(res.Places)
+		if err != nil {
+			return writeFailed(resp, err)
+		}
+		if size <= content.InlineMax {
+			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, content.AppendPlaces(nil, places)
+			return resp
+		}
+	}
 	var src *content.Source
 	if req.ModTime != 0 {
 		src = &content.Source{ModTime: time.Unix(0, req.ModTime), Size: req.Size}

@@ -26,7 +26,8 @@ import (
 // the coordinator (and the other commands). Steps, from the path and the
 // operation (stepOf): list-rewrite, list-rename, list-append,
 // journal-create, journal-append, pending-remove, run-stats, settings,
-// scratch, place-tsv, swap, publish, summary, remove, other.
+// scratch, place-tsv, batch (the batch files: their folder, header and
+// records), swap, publish, summary, remove, other.
 func injectedFault(op, path string) error {
 	faultOnce.Do(parseFault)
 	if faultSpec.step == "" {
@@ -117,6 +118,8 @@ func stepOf(op, path string) string {
 		return "summary"
 	case strings.HasPrefix(base, ".fumibako-index"):
 		return "publish"
+	case strings.Contains(slash, "/store/batch/") || strings.HasSuffix(slash, "/store/batch"):
+		return "batch"
 	case strings.Contains(slash, "/stage/"):
 		return "place-tsv"
 	case strings.Contains(slash, "/work/tmp/"):

@@ -98,6 +98,10 @@ func (w *Workspace) LegacyIngesting() string { return filepath.Join(w.Work(), "i
 // PendingRemove is work/store/pending_remove.tsv.
 func (w *Workspace) PendingRemove() string { return filepath.Join(w.Store(), "pending_remove.tsv") }
 
+// BatchDir is work/store/batch, the runs' batch files of small files'
+// places (package content, batch.go; issue 35).
+func (w *Workspace) BatchDir() string { return filepath.Join(w.Store(), "batch") }
+
 // ContentRoot is work/store/content.
 func (w *Workspace) ContentRoot() string { return filepath.Join(w.Store(), "content") }
 
