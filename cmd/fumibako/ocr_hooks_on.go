@@ -32,7 +32,7 @@ import (
 // an image-only page, whose key is the SHA-256 of its text and whose
 // recognized text is "OCR " + its text. The reader uses extract.OCR
 // exactly as the real readers do: Progress before each page and after the
-// last, Cached, then Engine.Recognize and PageDone; with no engine it
+// last, Cached, then Engine().Recognize and PageDone; with no engine it
 // counts Result.OCRWaiting and succeeds.
 
 const fakeOCRProgram = "fake-tesseract"
@@ -127,10 +127,10 @@ func readOCRTest(ctx context.Context, path string, opt extract.Options) (*extrac
 			if got, ok := cached(o, key); ok {
 				lines = got
 				res.OCRPages++
-			} else if o.Engine == nil {
+			} else if o.Engine == nil || o.Engine() == nil {
 				res.OCRWaiting++
 			} else {
-				got, err := o.Engine.Recognize(ctx, pageImage{text: p})
+				got, err := o.Engine().Recognize(ctx, pageImage{text: p})
 				if err != nil {
 					return nil, err
 				}

@@ -18,10 +18,14 @@ import (
 // of the workspace, stores it), so a kill or a deadline loses at most the
 // page in flight.
 type OCR struct {
-	// Engine recognizes one page; nil when no OCR engine is installed.
-	// A reader then reads what has a text layer, counts the pages that
-	// need OCR in Result.OCRWaiting, and the file succeeds.
-	Engine Recognizer
+	// Engine returns the recognizer of pages, nil when no OCR engine is
+	// installed: a reader then reads what has a text layer, counts the
+	// pages that need OCR in Result.OCRWaiting, and the file succeeds.
+	// It is called only when a file has a page that needs OCR, so that
+	// finding and probing the engine (Tesseract's --version and
+	// --list-langs) costs nothing in a run of files without scans
+	// (issue 35); nil is the same as a func returning nil.
+	Engine func() Recognizer
 	// Cached returns the lines recognized earlier for a page key.
 	Cached func(key string) (lines []string, ok bool)
 	// PageDone reports a page just recognized (not one from Cached); it

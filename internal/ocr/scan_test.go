@@ -104,7 +104,7 @@ func TestScanCorpus(t *testing.T) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		opt := extract.Options{Scratch: t.TempDir(), OCR: &extract.OCR{Engine: eng}}
+		opt := extract.Options{Scratch: t.TempDir(), OCR: &extract.OCR{Engine: func() extract.Recognizer { return eng }}}
 		res, err := extract.Extract(context.Background(), p, name, opt)
 		if err != nil {
 			t.Fatalf("Extract(%s) = %v", name, err)

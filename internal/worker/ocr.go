@@ -47,7 +47,7 @@ func (s *sender) sendResponse(resp Response) error {
 // and of the progress as Interim messages on the response pipe.
 type ocrSession struct {
 	id     int64
-	engine extract.Recognizer
+	engine func() extract.Recognizer
 	cache  string
 	out    interface{ send(any) error }
 
@@ -56,7 +56,7 @@ type ocrSession struct {
 	lost error           // a page could not be handed over
 }
 
-func newOCRSession(id int64, engine extract.Recognizer, cache string, out *sender) *ocrSession {
+func newOCRSession(id int64, engine func() extract.Recognizer, cache string, out *sender) *ocrSession {
 	return &ocrSession{id: id, engine: engine, cache: cache, out: out, seen: map[string]bool{}}
 }
 

@@ -145,11 +145,11 @@ func TestServeOCR(t *testing.T) {
 				res.OCRPages++
 				continue
 			}
-			if o.Engine == nil {
+			if o.Engine == nil || o.Engine() == nil {
 				res.OCRWaiting++
 				continue
 			}
-			lines, err := o.Engine.Recognize(ctx, nil)
+			lines, err := o.Engine().Recognize(ctx, nil)
 			if err != nil {
 				return nil, err
 			}

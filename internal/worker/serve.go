@@ -40,7 +40,8 @@ type ServeConfig struct {
 	// OCR returns the OCR engine (issue 29), or nil when none is
 	// installed: then files that need OCR are read without those pages
 	// and say how many wait (Response.OCRWaiting). It is called once, at
-	// the first file. nil: no engine.
+	// the first page that needs OCR (extract.OCR.Engine), not for every
+	// worker of every run. nil: no engine.
 	OCR func() extract.Recognizer
 	// OCRCache is the OCR page cache folder (workspace.OCRCache), read
 	// only; "" reads no cache.
@@ -117,7 +118,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 		if err := json.Unmarshal(line, &req); err != nil {
 			return fmt.Errorf("worker: bad request %q: %w", line, err)
 		}
-		ocr := newOCRSession(req.ID, engine(), cfg.OCRCache, out)
+		ocr := newOCRSession(req.ID, engine, cfg.OCRCache, out)
 		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr)
 		outstanding.Add(-1)
 		if err := out.sendResponse(resp); err != nil {

@@ -68,7 +68,7 @@ func (s *seam) ocr(engine bool) *extract.OCR {
 	}
 	if engine {
 		s.engine = &fakeEngine{}
-		o.Engine = s.engine
+		o.Engine = func() extract.Recognizer { return s.engine }
 	}
 	return o
 }
@@ -183,7 +183,7 @@ func TestReadImages(t *testing.T) {
 			// Read again: every page from the cache, none recognized.
 			calls := s.engine.calls
 			s.events = nil
-			res2, err := extract.Extract(context.Background(), write(t, tc.name, tc.file), tc.name, extract.Options{OCR: &extract.OCR{Engine: s.engine, Cached: func(k string) ([]string, bool) { l, ok := s.cache[k]; return l, ok }}})
+			res2, err := extract.Extract(context.Background(), write(t, tc.name, tc.file), tc.name, extract.Options{OCR: &extract.OCR{Engine: func() extract.Recognizer { return s.engine }, Cached: func(k string) ([]string, bool) { l, ok := s.cache[k]; return l, ok }}})
 			if err != nil {
 				t.Fatal(err)
 			}

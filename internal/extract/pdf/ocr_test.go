@@ -86,7 +86,7 @@ func TestReadScannedPages(t *testing.T) {
 			}
 			eng := &sizeEngine{}
 			if tc.engine {
-				o.Engine = eng
+				o.Engine = func() extract.Recognizer { return eng }
 			}
 			res, err := read(context.Background(), tc.path, extract.Options{Scratch: t.TempDir(), OCR: o, MemLimit: tc.memLimit})
 			if err != nil {

@@ -23,10 +23,11 @@ const MsgFailed = "画像の文字の読み取り（OCR）に失敗しました"
 
 // Run reads the pages of one file by OCR.
 type Run struct {
-	opt   *extract.OCR
-	res   *extract.Result
-	total int
-	done  int
+	opt    *extract.OCR
+	res    *extract.Result
+	engine extract.Recognizer
+	total  int
+	done   int
 }
 
 // New starts the OCR of total pages into res; opt must not be nil.
@@ -38,11 +39,19 @@ func New(opt *extract.OCR, res *extract.Result, total int) *Run {
 // Result.OCRWaiting and not decoded at all (a later run with an engine
 // reads them).
 func (r *Run) Waiting() bool {
-	if r.opt.Engine != nil {
+	if r.recognizer() != nil {
 		return false
 	}
 	r.res.OCRWaiting += r.total
 	return true
+}
+
+// recognizer is the engine, asked for once (extract.OCR.Engine).
+func (r *Run) recognizer() extract.Recognizer {
+	if r.engine == nil && r.opt.Engine != nil {
+		r.engine = r.opt.Engine()
+	}
+	return r.engine
 }
 
 // Page returns the lines of the next page image, from the cache or the
@@ -57,7 +66,7 @@ func (r *Run) Page(ctx context.Context, img image.Image) ([]string, error) {
 	lines, ok := r.cached(key)
 	if !ok {
 		var err error
-		lines, err = r.opt.Engine.Recognize(ctx, img)
+		lines, err = r.recognizer().Recognize(ctx, img)
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, cerr
 		}
