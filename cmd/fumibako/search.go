@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
 	"github.com/fumibako/fumibako/internal/watch"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -195,10 +196,10 @@ func checkSearchFlags(f *searchFlags) (format string, err error) {
 	if !search.ValidSort(f.sort) {
 		return "", usagef("search", msgFlagBadValue, "--sort", f.sort, msgBadSort)
 	}
-	format = search.FormatText
+	format = export.FormatText
 	if f.export != "" || f.format != "" {
 		var ok bool
-		if format, ok = search.FormatFor(f.export, f.format); !ok {
+		if format, ok = export.FormatFor(f.export, f.format); !ok {
 			return "", usagef("search", msgFlagBadValue, "--format", f.format, msgBadFormat)
 		}
 		if f.export == "" {
@@ -321,7 +322,7 @@ func anyIndexed(contentRoot string, indexes []search.Index) bool {
 	return false
 }
 
-// writeExport writes the export file in its format (search.WriteFormat)
+// writeExport writes the export file in its format (export.WriteFormat)
 // through workspace.CreateAtomic, so that a failed write leaves the
 // previous file.
 func writeExport(path, format, word string, hits []search.Hit, fresh func(search.Hit) search.Freshness, textExtra bool) error {
@@ -329,7 +330,7 @@ func writeExport(path, format, word string, hits []search.Hit, fresh func(search
 	if err != nil {
 		return err
 	}
-	if err := search.WriteFormat(f, format, word, hits, fresh, textExtra); err != nil {
+	if err := export.WriteFormat(f, format, word, hits, fresh, textExtra); err != nil {
 		f.Abort()
 		return err
 	}

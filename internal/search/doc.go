@@ -1,8 +1,9 @@
 // Package search finds lines in the body indexes under work/store/content
 // (package bodyindex): query parsing and folding, matching, filters, hit
-// order, the cap, place labels and the export file search_results.txt. It
-// reads the body index only, never the per-file TSVs that wait to be
-// published, and writes nothing but the export it is asked for.
+// order, the cap and place labels. It reads the body index only, never the
+// per-file TSVs that wait to be published, and writes nothing. Its
+// sub-packages: export writes hits to search_results.txt, .csv and JSON
+// lines; linedfa is the lazy DFA a regex query scans blocks with.
 //
 // # Queries (DESIGN.md "Search", reference/search.md §2–§4)
 //
