@@ -16,6 +16,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/search"
 	"github.com/fumibako/fumibako/internal/search/export"
+	"github.com/fumibako/fumibako/internal/search/order"
 	"github.com/fumibako/fumibako/internal/watch"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -155,7 +156,7 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 		collected = append(collected, h)
 		return true
 	})
-	search.SortFiles(collected, f.sort)
+	order.Files(collected, f.sort)
 	if export == "" {
 		for _, h := range collected {
 			if out.print(h) != nil {
@@ -193,7 +194,7 @@ func checkSearchFlags(f *searchFlags) (format string, err error) {
 	default:
 		return "", usagef("search", msgFlagBadValue, "--color", f.color, msgBadColor)
 	}
-	if !search.ValidSort(f.sort) {
+	if !order.Valid(f.sort) {
 		return "", usagef("search", msgFlagBadValue, "--sort", f.sort, msgBadSort)
 	}
 	format = export.FormatText

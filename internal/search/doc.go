@@ -3,8 +3,9 @@
 // order, the cap and place labels. It reads the body index only, never the
 // per-file TSVs that wait to be published, and writes nothing. Its
 // sub-packages: export writes hits to search_results.txt, .csv and JSON
-// lines; foldregex compiles a regex word for the folded lines it runs on;
-// linedfa is the lazy DFA a regex query scans blocks with.
+// lines; order reorders a whole result list by file (--sort); foldregex
+// compiles a regex word for the folded lines it runs on; linedfa is the
+// lazy DFA a regex query scans blocks with.
 //
 // # Queries (DESIGN.md "Search", reference/search.md §2–§4)
 //
