@@ -41,7 +41,7 @@ func (s *Server) resolveSource(rel string) (source.File, error) {
 	if err != nil {
 		return source.File{}, err
 	}
-	if p := source.UnreachableFolder(s.ws.ContentRoot(), st, rel, openProbeWait, s.probe.reached); p != "" {
+	if p := source.UnreachableFolder(s.ws.ContentRoot(), st, rel, openProbeWait, s.probe.Reached); p != "" {
 		return source.File{}, &sourceError{Code: http.StatusGatewayTimeout, Msg: fmt.Sprintf(msgUnreachable, p), Err: "web: source folder not answering: " + p}
 	}
 	return source.Resolve(s.ws.ContentRoot(), st, l, rel)

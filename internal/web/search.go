@@ -268,7 +268,7 @@ func (s *Server) doneLine(st search.Stats) doneLine {
 			d.Cut += search.CutAtMessage(st)
 		}
 	}
-	if s.run.running() || s.otherLock.Load() {
+	if s.run.Running() || s.otherLock.Load() {
 		d.Indexing = search.MsgDuringIndexing
 	}
 	for _, p := range st.Problems {

@@ -19,7 +19,7 @@ func TestNatural(t *testing.T) {
 		{"第2回", "第10回", -1},
 		{"第10回", "第2回", 1},
 		{"第２回", "第10回", -1},
-		{"第２回", "第2回", 1}, // equal in value: by bytes
+		{"第２回", "第2回", 1},       // equal in value: by bytes
 		{"file007", "file7", 1}, // more leading zeros after
 		{"ABC", "abd", -1},
 		{"a", "a1", -1},
