@@ -40,26 +40,17 @@ func Compile(pattern string, fold, kana bool) (*Regex, error) {
 		}
 	}
 	adjust(tree, fold, kana)
-	re, err := regexp.Compile(tree.String())
-	if err != nil {
-		return nil, err
-	}
-	t := &Regex{Re: re}
-	if m, err := linedfa.Compile(tree); err == nil {
-		t.DFA = m
-	}
-	for _, lit := range required(tree) {
-		if !fold {
-			lit = textfold.CaseNeedle(lit)
+	var lit func(string) string
+	if !fold {
+		lit = func(l string) string {
+			l = textfold.CaseNeedle(l)
 			if kana {
-				lit = textfold.Kana(lit)
+				l = textfold.Kana(l)
 			}
-		}
-		if lit != "" {
-			t.Required = append(t.Required, lit)
+			return l
 		}
 	}
-	return t, nil
+	return compiled(tree, lit)
 }
 
 // CompilePieces compiles a literal word whose folded form has
@@ -71,6 +62,13 @@ func CompilePieces(pieces []textfold.Piece, kana bool) (*Regex, error) {
 	if err != nil {
 		return nil, err
 	}
+	return compiled(tree, nil)
+}
+
+// compiled makes the Regex of an adjusted tree: its regexp, its DFA when
+// linedfa can build one, and the literals every match holds, each put in
+// the space of the folded text by lit (nil: they are in it already).
+func compiled(tree *syntax.Regexp, lit func(string) string) (*Regex, error) {
 	re, err := regexp.Compile(tree.String())
 	if err != nil {
 		return nil, err
@@ -79,9 +77,12 @@ func CompilePieces(pieces []textfold.Piece, kana bool) (*Regex, error) {
 	if m, err := linedfa.Compile(tree); err == nil {
 		t.DFA = m
 	}
-	for _, lit := range required(tree) {
-		if lit != "" {
-			t.Required = append(t.Required, lit)
+	for _, l := range required(tree) {
+		if lit != nil {
+			l = lit(l)
+		}
+		if l != "" {
+			t.Required = append(t.Required, l)
 		}
 	}
 	return t, nil
