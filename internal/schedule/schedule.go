@@ -110,7 +110,7 @@ func (s *Scheduler) indexArgs() []string {
 
 // Install registers the daily run, replacing fumibako's earlier entry:
 // it refuses paths the scheduler's format cannot carry (checkPaths), and
-// reads back what it registered (schedule_verify.go), taking it off again
+// reads back what it registered (verify.go), taking it off again
 // when it is not what was meant.
 func (s *Scheduler) Install(h, m int) error {
 	if err := s.checkPaths(); err != nil {

@@ -51,8 +51,9 @@
 //	GET  /api/events          server-sent events: state (indexing.View), log ([]indexing.LogLine)
 //	GET  /api/failures        the failure list, newest first
 //	GET  /api/log             indexing_log.txt
-//	GET  /api/indexes         index names, when each was last updated and the
+//	GET  /api/indexes         index names, when each was last updated, the
 //	                          search-target tree's exclusions (settings searchExcludes)
+//	                          and the open menu's default mode (openMode)
 //	GET  /api/tree?path=…     sub-folders of a search-target tree node (tree.go)
 //	GET  /api/search?q=…      NDJSON stream of hits, then a done line (search.go)
 //	GET  /api/preview?path=…  the place around a hit (PreviewView)
