@@ -2,11 +2,8 @@ package layers_test
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"testing"
 )
@@ -31,41 +28,15 @@ var oversizedPackages = map[string]bool{
 }
 
 // packageLines returns the lines of each package (folder) under the
-// module's internal, cmd, tools and bench folders.
+// module's internal, cmd, tools and bench folders: its non-test,
+// non-generated Go files (a generated table is data, not code to split).
 func packageLines(t *testing.T) map[string]int {
-	root := filepath.Join("..", "..")
 	lines := map[string]int{}
-	fset := token.NewFileSet()
-	for _, dir := range []string{"internal", "cmd", "tools", "bench"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-				return nil
-			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			f, err := parser.ParseFile(fset, p, src, parser.PackageClauseOnly|parser.ParseComments)
-			if err != nil {
-				return err
-			}
-			if ast.IsGenerated(f) {
-				return nil // a generated table is data, not code to split
-			}
-			rel, _ := filepath.Rel(root, filepath.Dir(p))
-			lines[filepath.ToSlash(rel)] += strings.Count(string(src), "\n")
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+	productFiles(t, func(rel string, src []byte, _ *token.FileSet, f *ast.File) {
+		if !ast.IsGenerated(f) {
+			lines[path.Dir(rel)] += strings.Count(string(src), "\n")
 		}
-	}
+	})
 	return lines
 }
 
