@@ -398,18 +398,6 @@ func findOrphan(ws *workspace.Workspace, s *workspace.Settings, name string) (wo
 	return workspace.KnownIndex{}, false
 }
 
-// newestBroken returns the newest settings.json.broken-* of the workspace.
-func newestBroken(ws *workspace.Workspace) string {
-	matches, _ := filepath.Glob(ws.SettingsPath() + ".broken-*")
-	newest, at := "", int64(0)
-	for _, m := range matches {
-		if st, err := os.Stat(m); err == nil && (newest == "" || st.ModTime().UnixNano() >= at) {
-			newest, at = m, st.ModTime().UnixNano()
-		}
-	}
-	return newest
-}
-
 // errNothingRestored ends a folder restore that changed nothing, so that
 // the settings are not written.
 var errNothingRestored = errors.New("cmd: nothing restored")
@@ -421,7 +409,7 @@ var errNothingRestored = errors.New("cmd: nothing restored")
 // what it does to w. It returns how many it offered or registered.
 func restoreFolders(w io.Writer, ws *workspace.Workspace, s *workspace.Settings, from string, onlyList bool) (int, error) {
 	if from == "" {
-		from = newestBroken(ws)
+		from = workspace.NewestMovedAside(ws.SettingsPath())
 	}
 	type cand struct {
 		root   workspace.Root

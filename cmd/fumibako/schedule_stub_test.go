@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/schedule"
 )
 
 // Stub schedulers: shell scripts named crontab, systemctl, systemd-analyze
@@ -107,7 +109,7 @@ func cronArgs(t *testing.T, line string) []string {
 	if len(fields) != 6 {
 		t.Fatalf("crontab line %q", line)
 	}
-	cmd := cronPercent(strings.TrimSuffix(fields[5], cronMark))
+	cmd := cronPercent(strings.TrimSuffix(fields[5], schedule.CronMark))
 	cmd = strings.TrimSuffix(cmd, " >/dev/null 2>&1")
 	out, err := exec.Command("sh", "-c", "set -- "+cmd+"\nfor a do printf '%s\\0' \"$a\"; done").Output()
 	if err != nil {
@@ -194,7 +196,7 @@ func TestIssue36ScheduleStubs(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "登録しました（crontab）") {
 				t.Fatalf("install = exit %d\n%s%s", code, out, errOut)
 			}
-			want := "0 3 * * * backup\n5 2 * * * " + cronWord(exe) + " '--workspace' " + sub(tt.cronIn) + " 'index' '--plain' >/dev/null 2>&1 # fumibako index\n"
+			want := "0 3 * * * backup\n5 2 * * * " + schedule.CronWord(exe) + " '--workspace' " + sub(tt.cronIn) + " 'index' '--plain' >/dev/null 2>&1 # fumibako index\n"
 			if string(tab) != want {
 				t.Fatalf("crontab =\n%q\nwant\n%q", tab, want)
 			}
@@ -211,7 +213,7 @@ func TestIssue36ScheduleStubs(t *testing.T) {
 				t.Fatalf("install = exit %d\n%s%s", code, out, errOut)
 			}
 			unit, _ := os.ReadFile(filepath.Join(dir, "config", "systemd", "user", "fumibako-index.service"))
-			want := "ExecStart=" + systemdWord(exe, true) + ` "--workspace" ` + sub(tt.unit) + ` "index" "--plain"` + "\n"
+			want := "ExecStart=" + schedule.SystemdWord(exe, true) + ` "--workspace" ` + sub(tt.unit) + ` "index" "--plain"` + "\n"
 			if !strings.HasSuffix(string(unit), want) {
 				t.Fatalf("unit =\n%s\nwant it to end with\n%s", unit, want)
 			}
@@ -296,8 +298,8 @@ func TestIssue36ScheduleWindowsStub(t *testing.T) {
 				k, v, _ := strings.Cut(kv, "=")
 				t.Setenv(k, v)
 			}
-			s := &scheduler{goos: "windows", exe: exe, ws: tt.ws, run: runCommand}
-			err := s.install(2, 5)
+			s := &schedule.Scheduler{GOOS: "windows", Exe: exe, Workspace: tt.ws, Run: schedule.RunCommand}
+			err := s.Install(2, 5)
 			log, _ := os.ReadFile(filepath.Join(dir, "log"))
 			_, statErr := os.Stat(filepath.Join(dir, "tr"))
 			if tt.want == "" {
@@ -356,7 +358,7 @@ func TestScheduleCrontabRead(t *testing.T) {
 				}
 				return
 			}
-			if lines := strings.Split(strings.TrimSuffix(string(tab), "\n"), "\n"); len(lines) != 1 || !strings.HasSuffix(lines[0], cronMark) {
+			if lines := strings.Split(strings.TrimSuffix(string(tab), "\n"), "\n"); len(lines) != 1 || !strings.HasSuffix(lines[0], schedule.CronMark) {
 				t.Errorf("crontab = %q, want fumibako's line alone", tab)
 			}
 		})

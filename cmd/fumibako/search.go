@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
+	"github.com/fumibako/fumibako/internal/search/order"
 	"github.com/fumibako/fumibako/internal/watch"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -154,7 +156,7 @@ func runSearch(e *env, f *searchFlags, words []string) error {
 		collected = append(collected, h)
 		return true
 	})
-	search.SortFiles(collected, f.sort)
+	order.Files(collected, f.sort)
 	if export == "" {
 		for _, h := range collected {
 			if out.print(h) != nil {
@@ -192,13 +194,13 @@ func checkSearchFlags(f *searchFlags) (format string, err error) {
 	default:
 		return "", usagef("search", msgFlagBadValue, "--color", f.color, msgBadColor)
 	}
-	if !search.ValidSort(f.sort) {
+	if !order.Valid(f.sort) {
 		return "", usagef("search", msgFlagBadValue, "--sort", f.sort, msgBadSort)
 	}
-	format = search.FormatText
+	format = export.FormatText
 	if f.export != "" || f.format != "" {
 		var ok bool
-		if format, ok = search.FormatFor(f.export, f.format); !ok {
+		if format, ok = export.FormatFor(f.export, f.format); !ok {
 			return "", usagef("search", msgFlagBadValue, "--format", f.format, msgBadFormat)
 		}
 		if f.export == "" {
@@ -321,7 +323,7 @@ func anyIndexed(contentRoot string, indexes []search.Index) bool {
 	return false
 }
 
-// writeExport writes the export file in its format (search.WriteFormat)
+// writeExport writes the export file in its format (export.WriteFormat)
 // through workspace.CreateAtomic, so that a failed write leaves the
 // previous file.
 func writeExport(path, format, word string, hits []search.Hit, fresh func(search.Hit) search.Freshness, textExtra bool) error {
@@ -329,7 +331,7 @@ func writeExport(path, format, word string, hits []search.Hit, fresh func(search
 	if err != nil {
 		return err
 	}
-	if err := search.WriteFormat(f, format, word, hits, fresh, textExtra); err != nil {
+	if err := export.WriteFormat(f, format, word, hits, fresh, textExtra); err != nil {
 		f.Abort()
 		return err
 	}

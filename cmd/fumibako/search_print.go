@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
 )
 
 // hitPrinter writes hits: JSON lines, or a table (grouped by file with
@@ -43,7 +44,7 @@ func fileHeader(h search.Hit, f search.Freshness, color, full bool) string {
 	if color {
 		head = colorFile + head + colorReset
 	}
-	if m := search.FormatModified(h.Modified); m != "" {
+	if m := export.FormatModified(h.Modified); m != "" {
 		head += "  " + m
 	}
 	if msg := f.Message(); msg != "" {
@@ -107,13 +108,13 @@ func (p *hitPrinter) print(h search.Hit) error {
 		check = p.fresh.Check
 	}
 	if p.json != nil {
-		return p.json.Encode(search.NewJSONHit(h, check))
+		return p.json.Encode(export.NewJSONHit(h, check))
 	}
 	if !p.terminal {
 		b := append(p.line[:0], shownPath(h)...)
 		b = append(append(b, '\t'), h.Label...)
 		b = append(append(b, '\t'), h.Kind...)
-		b = append(append(b, '\t'), search.FormatModified(h.Modified)...)
+		b = append(append(b, '\t'), export.FormatModified(h.Modified)...)
 		b = append(b, '\t')
 		b = appendDisplayLine(b, h, p.color)
 		b = append(b, '\t')

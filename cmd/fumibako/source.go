@@ -104,7 +104,7 @@ func setupOpen(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		if p := source.UnreachableFolder(ws.ContentRoot(), s, args[0], source.OpenWait, source.Stat); p != "" {
+		if p := source.UnreachableFolder(ws.ContentRoot(), s, args[0], source.OpenWait, new(source.Prober).Reached); p != "" {
 			return fatalf(msgUnreachable, p)
 		}
 		f, err := source.Resolve(ws.ContentRoot(), s, l, args[0])

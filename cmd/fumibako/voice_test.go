@@ -155,6 +155,7 @@ var voiceAllowedFiles = map[string]string{
 	"internal/workspace/settings_recover.go":         "settings faults, inside msgSettingsRecovered's （…）",
 	"internal/watch/status.go":                       "watcher states and causes: labels after 「index」 path:",
 	"internal/web/messages.go":                       "status-bar lines, reference/gui.md wording",
+	"internal/web/indexing/messages.go":              "the run's banner lines, reference/gui.md wording",
 	"internal/web/export.go":                         "status-bar line, reference/gui.md wording",
 	"internal/web/open_unix.go":                      "fragments joined to a path",
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Mode is how a file opens (openMode in settings.json; reference/gui.md
@@ -28,15 +29,13 @@ const (
 // Modes are the open modes in the order the open menu lists them.
 var Modes = []Mode{ModeNormal, ModeReadOnly, ModeNew}
 
-// ParseMode reads an openMode value; anything else is ModeNormal and false
-// (settings are read tolerantly: a bad value opens files as usual).
+// ParseMode reads an openMode value with the settings' one check
+// (workspace.ParseOpenMode: any case, "" is normal); anything else is
+// ModeNormal and false (settings are read tolerantly: a bad value opens
+// files as usual).
 func ParseMode(s string) (Mode, bool) {
-	for _, m := range Modes {
-		if string(m) == s {
-			return m, true
-		}
-	}
-	return ModeNormal, s == ""
+	m, ok := workspace.ParseOpenMode(s)
+	return Mode(m), ok
 }
 
 // Messages: the fallbacks say what happened instead (reference/search.md

@@ -340,7 +340,7 @@ func TestParseMode(t *testing.T) {
 		in   string
 		want Mode
 		ok   bool
-	}{{"", ModeNormal, true}, {"normal", ModeNormal, true}, {"readOnly", ModeReadOnly, true}, {"new", ModeNew, true}, {"readonly", ModeNormal, false}, {"edit", ModeNormal, false}} {
+	}{{"", ModeNormal, true}, {"normal", ModeNormal, true}, {"readOnly", ModeReadOnly, true}, {"new", ModeNew, true}, {"readonly", ModeReadOnly, true}, {" New ", ModeNew, true}, {"edit", ModeNormal, false}, {"読み取り専用", ModeNormal, false}} {
 		if m, ok := ParseMode(tt.in); m != tt.want || ok != tt.ok {
 			t.Errorf("ParseMode(%q) = %v %v, want %v %v", tt.in, m, ok, tt.want, tt.ok)
 		}

@@ -34,8 +34,32 @@ var oversized = map[string]bool{
 // maxFileLines of the non-test Go files under the module's folders, with
 // their line counts.
 func sizes(t *testing.T) map[string]int {
-	root := filepath.Join("..", "..")
 	over := map[string]int{}
+	productFiles(t, func(rel string, src []byte, fset *token.FileSet, f *ast.File) {
+		if ast.IsGenerated(f) {
+			// A generated table (textfold's variants) is data, not
+			// code to split.
+			return
+		}
+		if n := strings.Count(string(src), "\n"); n > maxFileLines {
+			over[rel] = n
+		}
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok {
+				if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > maxFuncLines {
+					over[rel+" "+funcName(fd)] = n
+				}
+			}
+		}
+	})
+	return over
+}
+
+// productFiles calls fn with each non-test Go file under the module's
+// internal, cmd, tools and bench folders (testdata left out): its path
+// from the module root, its bytes and its syntax tree.
+func productFiles(t *testing.T, fn func(rel string, src []byte, fset *token.FileSet, f *ast.File)) {
+	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
 	for _, dir := range []string{"internal", "cmd", "tools", "bench"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
@@ -52,34 +76,18 @@ func sizes(t *testing.T) map[string]int {
 			if err != nil {
 				return err
 			}
-			rel, _ := filepath.Rel(root, p)
-			rel = filepath.ToSlash(rel)
 			f, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution|parser.ParseComments)
 			if err != nil {
 				return err
 			}
-			if ast.IsGenerated(f) {
-				// A generated table (textfold's variants) is data, not
-				// code to split.
-				return nil
-			}
-			if n := strings.Count(string(src), "\n"); n > maxFileLines {
-				over[rel] = n
-			}
-			for _, decl := range f.Decls {
-				if fd, ok := decl.(*ast.FuncDecl); ok {
-					if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > maxFuncLines {
-						over[rel+" "+funcName(fd)] = n
-					}
-				}
-			}
+			rel, _ := filepath.Rel(root, p)
+			fn(filepath.ToSlash(rel), src, fset, f)
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	return over
 }
 
 // funcName is Name, or Recv.Name for a method.

@@ -1,8 +1,11 @@
 // Package search finds lines in the body indexes under work/store/content
 // (package bodyindex): query parsing and folding, matching, filters, hit
-// order, the cap, place labels and the export file search_results.txt. It
-// reads the body index only, never the per-file TSVs that wait to be
-// published, and writes nothing but the export it is asked for.
+// order, the cap and place labels. It reads the body index only, never the
+// per-file TSVs that wait to be published, and writes nothing. Its
+// sub-packages: export writes hits to search_results.txt, .csv and JSON
+// lines; order reorders a whole result list by file (--sort); foldregex
+// compiles a regex word for the folded lines it runs on; linedfa is the
+// lazy DFA a regex query scans blocks with.
 //
 // # Queries (DESIGN.md "Search", reference/search.md §2–§4)
 //
@@ -13,7 +16,7 @@
 //     hiragana and katakana equal.
 //   - Several words must all be on the line; a word `-x` excludes lines
 //     holding x. Options.Regex makes each word an RE2 expression (see
-//     regex.go for how it is adjusted to folding and lines).
+//     package foldregex for how it is adjusted to folding and lines).
 //   - Excel shape and comment lines (`<cell><TAB><text>`) match only after
 //     the first TAB; a line without TAB never matches (testCellPrefixedHit).
 //   - A line over extract.LineMaxRunes is stored in pieces that overlap by

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
 )
 
 // TestPageEstimate: Word pages whose numbers are estimates (ページNNN（目安）,
@@ -51,7 +52,7 @@ func TestPageEstimate(t *testing.T) {
 		t.Errorf("JSON of a recorded page %s marks an estimate", b)
 	}
 	var out bytes.Buffer
-	if err := search.WriteExport(&out, "りんご", hits); err != nil {
+	if err := export.Write(&out, "りんご", hits); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "推定.docx\t1 ページ（目安）\t本文\t1\t") {

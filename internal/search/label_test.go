@@ -10,6 +10,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
 )
 
 // TestPlaceLabel: the label of each kind of place without a cell
@@ -141,7 +142,7 @@ func TestHitLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := search.WriteExport(&out, "れもん", hits); err != nil {
+	if err := export.Write(&out, "れもん", hits); err != nil {
 		t.Fatal(err)
 	}
 	rows := strings.Split(strings.TrimSuffix(out.String(), "\r\n\r\n"), "\r\n")[2:]

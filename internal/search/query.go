@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/search/foldregex"
 	"github.com/fumibako/fumibako/internal/search/linedfa"
 	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -110,7 +111,7 @@ type Query struct {
 type term struct {
 	word   string // as typed, without the leading -
 	lit    []byte // literal mode: the word in the match space
-	regex  *regexTerm
+	regex  *foldregex.Regex
 	needle []byte // folded (+kana) text every matching line contains, or nil
 	keys   []uint32
 	scan   *regexp.Regexp // finds candidates in the match space when needle is nil
@@ -279,15 +280,15 @@ func parseKinds(kinds []string) (map[extract.Kind]bool, error) {
 func newTerm(w string, i int, opts Options) (*term, error) {
 	t := &term{word: w}
 	if opts.Regex {
-		rt, err := compileRegex(w, i, !opts.Case, opts.Kana)
+		rt, err := foldregex.Compile(w, !opts.Case, opts.Kana)
 		if err != nil {
-			return nil, err
+			return nil, regexError(w, i, err)
 		}
 		t.setRegex(rt)
 		// With --case a needle is searched in the folded text but the
 		// DFA runs in the original: there the needle alone, as before.
 		if t.needle == nil || !opts.Case {
-			t.dfa = rt.dfa
+			t.dfa = rt.DFA
 		}
 		return t, nil
 	}
@@ -296,12 +297,12 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 		if len(pieces) > 1 || len(pieces) == 1 && len(pieces[0]) > 1 {
 			// Some character may be spelled otherwise in the line (霞が関,
 			// 霞ヶ関): a pattern of alternatives in the folded space.
-			rt, err := compilePieces(pieces, opts.Kana)
+			rt, err := foldregex.CompilePieces(pieces, opts.Kana)
 			if err != nil {
 				return nil, &QueryError{Msg: fmt.Sprintf(MsgBadRegexWord, i+1, w), Word: i, Pos: 0, Cause: err}
 			}
 			t.setRegex(rt)
-			t.dfa = rt.dfa
+			t.dfa = rt.DFA
 			return t, nil
 		}
 		folded := ""
@@ -335,9 +336,9 @@ func newTerm(w string, i int, opts Options) (*term, error) {
 
 // setRegex makes the term match by rt: its required literals give the
 // n-gram keys, and the longest of them is the needle of the first scan.
-func (t *term) setRegex(rt *regexTerm) {
-	t.regex, t.scan = rt, rt.re
-	for _, r := range rt.req {
+func (t *term) setRegex(rt *foldregex.Regex) {
+	t.regex, t.scan = rt, rt.Re
+	for _, r := range rt.Required {
 		t.keys = append(t.keys, textfold.QueryKeys(r)...)
 		if len(r) > len(t.needle) {
 			t.needle = []byte(r)
@@ -348,7 +349,7 @@ func (t *term) setRegex(rt *regexTerm) {
 // find reports whether the term matches text (in the match space).
 func (t *term) find(text []byte) bool {
 	if t.regex != nil {
-		return t.regex.re.Match(text)
+		return t.regex.Re.Match(text)
 	}
 	return bytes.Contains(text, t.lit)
 }
@@ -356,7 +357,7 @@ func (t *term) find(text []byte) bool {
 // all appends the non-empty matches of the term in text.
 func (t *term) all(text []byte, out [][2]int) [][2]int {
 	if t.regex != nil {
-		for _, m := range t.regex.re.FindAllIndex(text, -1) {
+		for _, m := range t.regex.Re.FindAllIndex(text, -1) {
 			if m[1] > m[0] {
 				out = append(out, [2]int{m[0], m[1]})
 			}

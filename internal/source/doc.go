@@ -5,8 +5,9 @@
 // whose folder the user must confirm before anything there is touched;
 // how a hit's file is found when it is not where the index says (the
 // other spelling of a network share, then a folder the user picks and the
-// relative folders under it); and which files of a received index open
-// only read-only (macro-capable ones).
+// relative folders under it); which files of a received index open only
+// read-only (macro-capable ones); and whether a folder answers at all
+// (Prober: a network share that hangs is waited on once, not per poll).
 //
 // It owns one file, written by the coordinator (package indexer) and read
 // by whoever opens a hit (web, cmd):

@@ -88,23 +88,5 @@ func UnreachableFolder(contentRoot string, s *workspace.Settings, rel string, wa
 	return ""
 }
 
-// Stat is a Probe of one call: os.Stat on its own goroutine, abandoned
-// (not stopped: a stat cannot be) once wait passes.
-func Stat(path string, wait time.Duration) (ok, answered bool) {
-	done := make(chan bool, 1)
-	go func() {
-		_, err := os.Stat(path)
-		done <- err == nil
-	}()
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case ok := <-done:
-		return ok, true
-	case <-t.C:
-		return false, false
-	}
-}
-
 // OpenWait bounds how long opening a hit waits for its network folder.
 const OpenWait = 15 * time.Second

@@ -219,10 +219,10 @@ func TestUnreachableFolder(t *testing.T) {
 		})
 	}
 	dir := t.TempDir()
-	if ok, answered := source.Stat(dir, time.Second); !ok || !answered {
-		t.Errorf("Stat of a folder = %v, %v", ok, answered)
+	if ok, answered := new(source.Prober).Reached(dir, time.Second); !ok || !answered {
+		t.Errorf("Reached of a folder = %v, %v", ok, answered)
 	}
-	if ok, answered := source.Stat(filepath.Join(dir, "無い"), time.Second); ok || !answered {
-		t.Errorf("Stat of a missing folder = %v, %v", ok, answered)
+	if ok, answered := new(source.Prober).Reached(filepath.Join(dir, "無い"), time.Second); ok || !answered {
+		t.Errorf("Reached of a missing folder = %v, %v", ok, answered)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/watch"
-	"github.com/fumibako/fumibako/internal/web"
+	"github.com/fumibako/fumibako/internal/web/indexing"
 )
 
 // TestAutoUpdate: 自動で更新する starts the watcher (saved in the
@@ -22,13 +22,13 @@ func TestAutoUpdate(t *testing.T) {
 	}
 	e := newEnv(t, fumibakoBinary(t))
 	e.write("a.txt", []byte("最初"))
-	auto := func(v web.RunView) *web.AutoView {
+	auto := func(v indexing.View) *indexing.AutoView {
 		if v.Auto == nil {
-			return &web.AutoView{}
+			return &indexing.AutoView{}
 		}
 		return v.Auto
 	}
-	waiting := func(v web.RunView) bool { return auto(v).Running && auto(v).Doing == watch.DoingWait }
+	waiting := func(v indexing.View) bool { return auto(v).Running && auto(v).Doing == watch.DoingWait }
 	if resp, m := e.post("/api/auto", map[string]any{"on": true}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("auto on = %d %v", resp.StatusCode, m)
 	}
@@ -37,7 +37,7 @@ func TestAutoUpdate(t *testing.T) {
 		t.Errorf("settings autoUpdate = %v (%v), want on", s != nil && s.AutoUpdate, err)
 	}
 	e.write("b.txt", []byte("二つ目"))
-	v := e.waitRun("the change is picked up", func(v web.RunView) bool { return auto(v).LastChange == `営業\b.txt` })
+	v := e.waitRun("the change is picked up", func(v indexing.View) bool { return auto(v).LastChange == `営業\b.txt` })
 	if v.Locked {
 		t.Errorf("the server's own watcher shows as another process's lock: %+v", v)
 	}
@@ -54,12 +54,12 @@ func TestAutoUpdate(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(other, "c.txt"), []byte("三つ目"), 0o644)
 	// The restarted watcher's full run takes c.txt; then d.txt is an event.
-	e.waitRun("the restart's full run", func(v web.RunView) bool {
+	e.waitRun("the restart's full run", func(v indexing.View) bool {
 		r, ok := e.listRow(`経理\c.txt`)
 		return waiting(v) && ok && r.State == ingestlist.Done
 	})
 	os.WriteFile(filepath.Join(other, "d.txt"), []byte("四つ目"), 0o644)
-	e.waitRun("the new folder's change is picked up", func(v web.RunView) bool { return auto(v).LastChange == `経理\d.txt` })
+	e.waitRun("the new folder's change is picked up", func(v indexing.View) bool { return auto(v).LastChange == `経理\d.txt` })
 	if resp, m := e.post("/api/run/start", map[string]any{}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("run by hand while watching = %d %v", resp.StatusCode, m)
 	}
@@ -68,7 +68,7 @@ func TestAutoUpdate(t *testing.T) {
 	e.waitRun("the run by hand ends", ended)
 	e.waitRun("the watcher resumes", waiting)
 	e.post("/api/auto", map[string]any{"on": false})
-	e.waitRun("the watcher halts", func(v web.RunView) bool { return !auto(v).Running && !auto(v).On })
+	e.waitRun("the watcher halts", func(v indexing.View) bool { return !auto(v).Running && !auto(v).On })
 	if e.ws.IsLocked() {
 		t.Error("the lock is held after 自動で更新する was turned off")
 	}

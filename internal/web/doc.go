@@ -47,12 +47,13 @@
 //
 //	GET  /                    the page, with the session token
 //	GET  /assets/<file>       scripts and styles (plain JavaScript, no build step)
-//	GET  /api/state           StateView: folders (received indexes too), counts, the run (RunView)
-//	GET  /api/events          server-sent events: state (RunView), log ([]LogLine)
+//	GET  /api/state           StateView: folders (received indexes too), counts, the run (indexing.View)
+//	GET  /api/events          server-sent events: state (indexing.View), log ([]indexing.LogLine)
 //	GET  /api/failures        the failure list, newest first
 //	GET  /api/log             indexing_log.txt
-//	GET  /api/indexes         index names, when each was last updated and the
+//	GET  /api/indexes         index names, when each was last updated, the
 //	                          search-target tree's exclusions (settings searchExcludes)
+//	                          and the open menu's default mode (openMode)
 //	GET  /api/tree?path=…     sub-folders of a search-target tree node (tree.go)
 //	GET  /api/search?q=…      NDJSON stream of hits, then a done line (search.go)
 //	GET  /api/preview?path=…  the place around a hit (PreviewView)
@@ -82,10 +83,11 @@
 //
 // # Indexing run
 //
-// One run at a time: the server's own (Server runs indexer.Run in a
-// goroutine, with worker processes started from Options.WorkerExe) or
-// another process's (the workspace lock, shown as such). The run's
-// confirmation (indexer.Options.Confirm) waits for the page's answer for
-// up to 60 minutes, then declines; a stop while it waits declines too.
-// Progress reaches the page as RunView snapshots about ten times a second.
+// One run at a time: the server's own (package indexing: indexer.Run in a
+// goroutine, with worker processes started from Options.WorkerExe, and
+// 自動で更新する) or another process's (the workspace lock, shown as
+// such). The run's confirmation (indexer.Options.Confirm) waits for the
+// page's answer for up to 60 minutes, then declines; a stop while it
+// waits declines too. Progress reaches the page as indexing.View
+// snapshots about ten times a second.
 package web

@@ -10,9 +10,9 @@ import (
 
 // Server-sent events (GET /api/events): the index page's live view.
 //
-//	event: state   data: a RunView (sent at start and on every change,
+//	event: state   data: an indexing.View (sent at start and on every change,
 //	               at most about 10 times a second)
-//	event: log     data: an array of LogLine (lines since the last send)
+//	event: log     data: an array of indexing.LogLine (lines since the last send)
 //
 // The query parameter log=N asks for the kept log lines from sequence N on
 // (a reconnecting page passes the next number it expects).
@@ -36,7 +36,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	for {
 		v, changed := s.runView()
-		if lines := s.run.logsSince(next); len(lines) > 0 {
+		if lines := s.run.LogsSince(next); len(lines) > 0 {
 			next = lines[len(lines)-1].Seq + 1
 			if writeEvent(w, "log", lines) != nil {
 				return

@@ -10,12 +10,13 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
 )
 
 // Export formats: search_results.txt is the reference's file
-// (search.WriteExport, reference/search.md §8), search_results.csv the
+// (export.Write, reference/search.md §8), search_results.csv the
 // same hits for a spreadsheet with each file's time, size and freshness
-// (search.WriteCSV): the writers the CLI's --export uses too.
+// (export.WriteCSV): the writers the CLI's --export uses too.
 const (
 	// Export statuses (reference/search.md §8); the browser shows them.
 	msgExportedFiltered = "絞り込み後の %d 件を %s に出力しました"
@@ -69,13 +70,13 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	name := search.ExportName
+	name := export.TextName
 	switch req.Format {
 	case "", "txt":
-		err = search.WriteExport(&buf, q.Text, hits)
+		err = export.Write(&buf, q.Text, hits)
 	case "csv":
-		name = search.CSVName
-		err = search.WriteCSV(&buf, hits, search.NewChecker(indexes).Check)
+		name = export.CSVName
+		err = export.WriteCSV(&buf, hits, search.NewChecker(indexes).Check)
 	default:
 		writeError(w, http.StatusBadRequest, "web: unknown export format "+req.Format)
 		return

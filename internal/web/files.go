@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/source"
@@ -40,7 +41,7 @@ func (s *Server) resolveSource(rel string) (source.File, error) {
 	if err != nil {
 		return source.File{}, err
 	}
-	if p := source.UnreachableFolder(s.ws.ContentRoot(), st, rel, openProbeWait, s.probe.reached); p != "" {
+	if p := source.UnreachableFolder(s.ws.ContentRoot(), st, rel, openProbeWait, s.probe.Reached); p != "" {
 		return source.File{}, &sourceError{Code: http.StatusGatewayTimeout, Msg: fmt.Sprintf(msgUnreachable, p), Err: "web: source folder not answering: " + p}
 	}
 	return source.Resolve(s.ws.ContentRoot(), st, l, rel)
@@ -179,27 +180,29 @@ func writeOpenError(w http.ResponseWriter, err error, target string) {
 
 // handleOpenMode makes a mode the default (POST /api/open/mode {mode}):
 // the preview's ［▾］ picks a mode and keeps it (reference/gui.md §4.8),
-// as openMode in settings.json.
+// as openMode in settings.json, checked and stored by the settings key
+// as the 設定 screen does (an empty mode is refused: the menu always
+// names one).
 func (s *Server) handleOpenMode(w http.ResponseWriter, r *http.Request) {
 	var req struct{ Mode string }
 	if !readJSON(w, r, &req) {
 		return
 	}
-	mode, ok := desktop.ParseMode(req.Mode)
-	if !ok || req.Mode == "" {
+	key, _ := workspace.LookupSetting("openMode")
+	v, err := key.Check(req.Mode)
+	if err != nil || strings.TrimSpace(req.Mode) == "" {
 		writeError(w, http.StatusBadRequest, "web: bad open mode "+req.Mode)
 		return
 	}
-	_, err := s.changeSettings(func(st *workspace.Settings) (string, error) {
-		if st.OpenMode == string(mode) {
+	_, err = s.changeSettings(func(st *workspace.Settings) (string, error) {
+		if key.Value(s.ws, st) == v {
 			return "", errUnchanged
 		}
-		st.OpenMode = string(mode)
-		return "", nil
+		return "", key.Set(st, v)
 	})
 	if err != nil {
 		writeEditError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"openMode": string(mode)})
+	writeJSON(w, http.StatusOK, map[string]any{"openMode": v})
 }

@@ -10,20 +10,21 @@ import (
 
 	"github.com/fumibako/fumibako/internal/indexer"
 	"github.com/fumibako/fumibako/internal/ingestlist"
+	"github.com/fumibako/fumibako/internal/web/indexing"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // StateView is what the index page shows (reference/gui.md §2).
 type StateView struct {
-	Workspace   string       `json:"workspace"`
-	Folders     []FolderView `json:"folders"`
-	TotalFiles  int          `json:"totalFiles"`
-	Failures    int          `json:"failures"`    // not counting the expected ones (Ignored)
-	Ignored     int          `json:"ignored"`     // failures marked 無視する
-	Interrupted int          `json:"interrupted"` // 未取り込み rows left by a stopped or killed run
-	HasIndex    bool         `json:"hasIndex"`    // some file has been ingested
-	Notice      string       `json:"notice,omitempty"`
-	Run         RunView      `json:"run"`
+	Workspace   string        `json:"workspace"`
+	Folders     []FolderView  `json:"folders"`
+	TotalFiles  int           `json:"totalFiles"`
+	Failures    int           `json:"failures"`    // not counting the expected ones (Ignored)
+	Ignored     int           `json:"ignored"`     // failures marked 無視する
+	Interrupted int           `json:"interrupted"` // 未取り込み rows left by a stopped or killed run
+	HasIndex    bool          `json:"hasIndex"`    // some file has been ingested
+	Notice      string        `json:"notice,omitempty"`
+	Run         indexing.View `json:"run"`
 }
 
 // FolderView is one row of the index list (reference/gui.md §2.2, with
@@ -85,14 +86,14 @@ func (s *Server) loadSettings() (*workspace.Settings, string, error) {
 }
 
 // runView is the runner's snapshot plus the lock held by another process.
-func (s *Server) runView() (RunView, <-chan struct{}) {
-	v, ch := s.run.view(time.Now())
-	if !v.Running && s.run.otherHolds() {
+func (s *Server) runView() (indexing.View, <-chan struct{}) {
+	v, ch := s.run.View(time.Now())
+	if !v.Running && s.run.OtherHolds() {
 		v.Locked = true
 		v.LockMessage = workspace.MsgLocked
 	}
 	s.otherLock.Store(v.Locked)
-	v.Auto = s.auto.view()
+	v.Auto = s.auto.View()
 	return v, ch
 }
 
@@ -134,14 +135,18 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 			v.Interrupted += c.Pending
 		}
 	}
-	exists := s.probe.check(st.Roots)
+	paths := make([]string, len(st.Roots))
+	for i, r := range st.Roots {
+		paths[i] = r.Path
+	}
+	exists := s.probe.Check(paths, folderCheckWait)
 	for i, root := range st.Roots {
 		fv := FolderView{}
 		if c := counts[workspace.FoldKey(root.Name)]; c != nil {
 			fv.Files, fv.Done, fv.Failed, fv.Pending, fv.Last = c.Files, c.Done, c.Failed, c.Pending, c.Last
 			fv.Ignored = ignored[workspace.FoldKey(root.Name)]
 		}
-		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), exists[i]
+		fv.Name, fv.Path, fv.Enabled, fv.Folder = root.Name, root.Path, root.IsEnabled(), string(exists[i])
 		fv.OCRImages, fv.HiddenSheets = root.OCRImages, root.HiddenSheets
 		fv.Last = dateTime(fv.Last)
 		switch {
@@ -184,7 +189,7 @@ func dateTime(s string) string {
 
 // busy refuses an index edit while a run holds the workspace.
 func (s *Server) busy(w http.ResponseWriter, what string) bool {
-	if s.run.running() || s.run.otherHolds() {
+	if s.run.Running() || s.run.OtherHolds() {
 		writeUserError(w, http.StatusConflict, fmt.Sprintf(msgBusy, what))
 		return true
 	}
@@ -199,8 +204,8 @@ func (s *Server) editSettings(w http.ResponseWriter, edit func(*workspace.Settin
 		writeEditError(w, err)
 		return
 	}
-	go s.auto.restart() // the watcher watches the roots as edited
-	s.run.clearFatal()  // a run that ended for want of a folder: its banner goes (issue 32)
+	go s.auto.Restart() // the watcher watches the roots as edited
+	s.run.ClearFatal()  // a run that ended for want of a folder: its banner goes (issue 32)
 	writeJSON(w, http.StatusOK, map[string]string{"message": msg})
 }
 
@@ -391,7 +396,7 @@ func (s *Server) handleFolderRemove(w http.ResponseWriter, r *http.Request) {
 }
 
 // runCovers reports whether the run updates the index name.
-func runCovers(run RunView, name string) bool {
+func runCovers(run indexing.View, name string) bool {
 	return len(run.Only) == 0 || workspace.NameIn(run.Only, name)
 }
 
@@ -418,14 +423,14 @@ func (s *Server) handleRunStart(w http.ResponseWriter, r *http.Request) {
 	}
 	// The background watcher (自動で更新する) hands the lock over: its run
 	// stops as on the stop button, and it resumes when this run ends.
-	s.auto.pause()
-	err := s.run.start(only)
+	s.auto.Pause()
+	err := s.run.Start(only)
 	if err != nil {
-		s.auto.resume()
+		s.auto.Resume()
 	}
 	var le *workspace.LockError
 	switch {
-	case errors.Is(err, errBusy):
+	case errors.Is(err, indexing.ErrBusy):
 		writeUserError(w, http.StatusConflict, workspace.MsgLocked)
 	case errors.As(err, &le):
 		writeUserError(w, http.StatusConflict, le.Error())
@@ -441,7 +446,7 @@ func (s *Server) handleRunConfirm(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	if !s.run.answer(req) {
+	if !s.run.Answer(req) {
 		writeError(w, http.StatusConflict, "no confirmation is pending")
 		return
 	}
@@ -453,5 +458,5 @@ func (s *Server) handleRunStop(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"stopping": s.run.stop(req.Kill)})
+	writeJSON(w, http.StatusOK, map[string]bool{"stopping": s.run.Stop(req.Kill)})
 }

@@ -44,7 +44,7 @@ func (s *Server) ingestList() (*ingestlist.List, error) {
 		if same {
 			return c.l, nil
 		}
-		if s.run.running() && now.Sub(c.at) < listRefresh {
+		if s.run.Running() && now.Sub(c.at) < listRefresh {
 			return c.l, nil
 		}
 	}

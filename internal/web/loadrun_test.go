@@ -23,6 +23,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/testutil"
 	"github.com/fumibako/fumibako/internal/web"
+	"github.com/fumibako/fumibako/internal/web/indexing"
 )
 
 // loadSeconds is how long TestLoad keeps its clients busy:
@@ -87,7 +88,7 @@ func (lc *loadClient) state() (web.StateView, error) {
 }
 
 // waitRun polls the state until cond holds.
-func (lc *loadClient) waitRun(what string, cond func(web.RunView) bool) (web.RunView, error) {
+func (lc *loadClient) waitRun(what string, cond func(indexing.View) bool) (indexing.View, error) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		st, err := lc.state()
@@ -107,7 +108,7 @@ func (lc *loadClient) waitRun(what string, cond func(web.RunView) bool) (web.Run
 // indexRun starts a run through the UI's endpoints, confirms it and, when
 // stopAfter >= 0, presses stop that long after confirming. It returns how
 // the run ended.
-func (lc *loadClient) indexRun(stopAfter time.Duration) (*web.EndView, error) {
+func (lc *loadClient) indexRun(stopAfter time.Duration) (*indexing.EndView, error) {
 	if code, m, err := lc.post("/api/run/start", map[string]any{}); err != nil || code != http.StatusOK {
 		return nil, fmt.Errorf("start: %d %v %v", code, m, err)
 	}

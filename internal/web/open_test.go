@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"testing"
 
@@ -12,7 +13,8 @@ import (
 // TestOpenModes (issue 31): POST /api/open hands the opener the mode asked
 // for, else the settings' openMode, with the hit's place and cell; a bad
 // mode is refused and opens nothing; GET /api/indexes gives the page the
-// default mode and each index's source folder (for full paths).
+// default mode, and a hit carries its file's full path (no second lookup
+// of source folders for the page).
 func TestOpenModes(t *testing.T) {
 	e := newEnv(t, fumibakoBinary(t))
 	e.write("2024/見積.txt", []byte("りんご\n"))
@@ -55,13 +57,47 @@ func TestOpenModes(t *testing.T) {
 		})
 	}
 	setMode("readOnly")
-	var ix struct {
-		Sources  map[string]string
-		Sep      string
-		OpenMode string
-	}
+	var ix map[string]any
 	e.getJSON("/api/indexes", &ix)
-	if ix.OpenMode != "readOnly" || ix.Sources["営業"] != e.root || ix.Sep != string(filepath.Separator) {
-		t.Errorf("/api/indexes = %+v, want openMode readOnly and 営業 at %s", ix, e.root)
+	if ix["openMode"] != "readOnly" {
+		t.Errorf("/api/indexes openMode = %v, want readOnly", ix["openMode"])
+	}
+	// A hit's full path comes with the hit (the one lookup of its source
+	// folder), not from a second map of source folders in /api/indexes.
+	for _, k := range []string{"sources", "sep"} {
+		if _, ok := ix[k]; ok {
+			t.Errorf("/api/indexes has %q: %v", k, ix[k])
+		}
+	}
+	hits := e.searchHits(url.Values{"q": {"りんご"}})
+	if len(hits) != 1 || hits[0]["fullPath"] != full {
+		t.Errorf("search りんご = %+v, want one hit with fullPath %s", hits, full)
+	}
+}
+
+// TestOpenModeDefault: POST /api/open/mode stores the default through the
+// settings key openMode (the one check of its values, any case); a bad or
+// empty mode is refused and leaves the setting as it was.
+func TestOpenModeDefault(t *testing.T) {
+	e := newEnv(t, "")
+	for _, tt := range []struct {
+		mode string
+		code int
+		want string // settings' OpenMode after the request
+	}{
+		{"readOnly", http.StatusOK, "readOnly"},
+		{"NEW", http.StatusOK, "new"},
+		{"edit", http.StatusBadRequest, "new"},
+		{"", http.StatusBadRequest, "new"},
+		{"normal", http.StatusOK, ""},
+	} {
+		resp, m := e.post("/api/open/mode", map[string]any{"mode": tt.mode})
+		if resp.StatusCode != tt.code {
+			t.Errorf("POST /api/open/mode %q = %d %v, want %d", tt.mode, resp.StatusCode, m, tt.code)
+		}
+		st, err := e.ws.LoadSettings()
+		if err != nil || st.OpenMode != tt.want {
+			t.Errorf("after %q: OpenMode = %q (%v), want %q", tt.mode, st.OpenMode, err, tt.want)
+		}
 	}
 }

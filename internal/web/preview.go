@@ -9,6 +9,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
 )
 
 // Preview limits (reference/gui.md §4.6).
@@ -91,7 +92,7 @@ func preview(lines, head []search.PlaceLine, total, col int, grid bool) PreviewV
 			cells = []string{cutText(l.Text)}
 		} else {
 			for _, f := range search.Fields(l.Text) {
-				cells = append(cells, cutText(search.UnquoteCell(l.Text[f[0]:f[1]])))
+				cells = append(cells, cutText(export.UnquoteCell(l.Text[f[0]:f[1]])))
 			}
 		}
 		if l.Continued && len(cells) > 0 && !strings.HasSuffix(cells[len(cells)-1], "…") {

@@ -12,10 +12,11 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/web"
+	"github.com/fumibako/fumibako/internal/web/indexing"
 )
 
 // index runs an indexing run through the API and waits for its end.
-func (e *env) index() web.EndView {
+func (e *env) index() indexing.EndView {
 	e.t.Helper()
 	if resp, m := e.post("/api/run/start", map[string]any{}); resp.StatusCode != http.StatusOK {
 		e.t.Fatalf("start = %d %v", resp.StatusCode, m)

@@ -12,10 +12,11 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/web"
+	"github.com/fumibako/fumibako/internal/web/indexing"
 )
 
 // waitRun polls the state until cond holds (or a minute passes).
-func (e *env) waitRun(what string, cond func(web.RunView) bool) web.RunView {
+func (e *env) waitRun(what string, cond func(indexing.View) bool) indexing.View {
 	e.t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -34,8 +35,8 @@ func (e *env) waitRun(what string, cond func(web.RunView) bool) web.RunView {
 // pngBytes is a binary file that the text reader refuses.
 var pngBytes = []byte{0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48}
 
-func confirming(v web.RunView) bool { return v.Confirm != nil }
-func ended(v web.RunView) bool      { return !v.Running && v.End != nil }
+func confirming(v indexing.View) bool { return v.Confirm != nil }
+func ended(v indexing.View) bool      { return !v.Running && v.End != nil }
 
 func TestRunDeclined(t *testing.T) {
 	e := newEnv(t, "")
@@ -62,7 +63,7 @@ func TestRunDeclined(t *testing.T) {
 				e.post("/api/run/stop", map[string]any{})
 			}
 			v = e.waitRun("the end", ended)
-			if *v.End != (web.EndView{Level: "warn", Text: "インデックス作成を取りやめました"}) {
+			if *v.End != (indexing.EndView{Level: "warn", Text: "インデックス作成を取りやめました"}) {
 				t.Errorf("end = %+v", v.End)
 			}
 		})
@@ -75,10 +76,10 @@ func TestRunDeclined(t *testing.T) {
 // events reads the event stream until the run has ended and returns the
 // RunViews and log lines it saw.
 // Each view is also sent on seen (when not nil).
-func (e *env) events(started chan<- struct{}, seen chan<- web.RunView) ([]web.RunView, []web.LogLine) {
+func (e *env) events(started chan<- struct{}, seen chan<- indexing.View) ([]indexing.View, []indexing.LogLine) {
 	resp := e.do(http.MethodGet, "/api/events", "", nil)
-	var views []web.RunView
-	var logs []web.LogLine
+	var views []indexing.View
+	var logs []indexing.LogLine
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 1<<20)
 	event := ""
@@ -89,7 +90,7 @@ func (e *env) events(started chan<- struct{}, seen chan<- web.RunView) ([]web.Ru
 		case strings.HasPrefix(line, "event: "):
 			event = line[len("event: "):]
 		case strings.HasPrefix(line, "data: ") && event == "state":
-			var v web.RunView
+			var v indexing.View
 			json.Unmarshal([]byte(line[len("data: "):]), &v)
 			views = append(views, v)
 			if seen != nil {
@@ -107,7 +108,7 @@ func (e *env) events(started chan<- struct{}, seen chan<- web.RunView) ([]web.Ru
 				return views, logs
 			}
 		case strings.HasPrefix(line, "data: ") && event == "log":
-			var ls []web.LogLine
+			var ls []indexing.LogLine
 			json.Unmarshal([]byte(line[len("data: "):]), &ls)
 			logs = append(logs, ls...)
 		}
@@ -125,12 +126,12 @@ func TestRunIngests(t *testing.T) {
 	e.write("x.txt", pngBytes)
 
 	type seen struct {
-		views []web.RunView
-		logs  []web.LogLine
+		views []indexing.View
+		logs  []indexing.LogLine
 	}
 	ch := make(chan seen, 1)
 	started := make(chan struct{})
-	stream := make(chan web.RunView, 1000)
+	stream := make(chan indexing.View, 1000)
 	go func() {
 		v, l := e.events(started, stream)
 		ch <- seen{v, l}
@@ -149,7 +150,7 @@ func TestRunIngests(t *testing.T) {
 	}
 	e.post("/api/run/confirm", map[string]any{"proceed": true})
 	v = e.waitRun("the end", ended)
-	want := web.EndView{Level: "fail", Text: "インデックス作成が完了しました（成功 2 件 / 失敗 1 件）",
+	want := indexing.EndView{Level: "fail", Text: "インデックス作成が完了しました（成功 2 件 / 失敗 1 件）",
 		Hint: "失敗したファイルと原因は「取り込みに失敗したファイル」の一覧で確認できます。"}
 	if *v.End != want {
 		t.Errorf("end = %+v, want %+v", *v.End, want)
@@ -204,7 +205,7 @@ func TestRunIngests(t *testing.T) {
 	}
 	e.post("/api/run/confirm", map[string]any{"proceed": true})
 	v = e.waitRun("the second end", ended)
-	if *v.End != (web.EndView{Level: "ok", Text: "取り込みが必要なファイルはありませんでした"}) {
+	if *v.End != (indexing.EndView{Level: "ok", Text: "取り込みが必要なファイルはありませんでした"}) {
 		t.Errorf("end = %+v", *v.End)
 	}
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/search"
-	"github.com/fumibako/fumibako/internal/source"
 )
 
 // The search stream (GET /api/search) is NDJSON, one object per line,
@@ -123,23 +121,15 @@ func (s *Server) handleIndexes(w http.ResponseWriter, r *http.Request) {
 	for _, i := range ix {
 		names = append(names, i.Name)
 	}
-	// sources (each index's source folder, source.Lookup) and sep let the
-	// page show and copy a hit's full path (reference/gui.md §4.7) where
-	// the hit carries no fullPath; openMode is the open menu's default.
-	sources := map[string]string{}
+	// openMode is the open menu's default; a hit's full path comes with
+	// the hit (search.Hit.FullPath, the one lookup of its source folder).
 	openMode := string(desktop.ModeNormal)
 	if st, _, err := s.loadSettings(); err == nil {
-		for _, n := range names {
-			if f, ok := source.Lookup(s.ws.ContentRoot(), st, n); ok {
-				sources[n] = f.Path
-			}
-		}
-		if m, ok := desktop.ParseMode(st.OpenMode); ok {
-			openMode = string(m)
-		}
+		m, _ := desktop.ParseMode(st.OpenMode)
+		openMode = string(m)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"indexes": names, "updated": ix, "excludes": s.searchExcludes(),
-		"sources": sources, "sep": string(filepath.Separator), "openMode": openMode})
+		"openMode": openMode})
 }
 
 // streamWriter writes NDJSON lines and flushes the first hit at once,
@@ -278,7 +268,7 @@ func (s *Server) doneLine(st search.Stats) doneLine {
 			d.Cut += search.CutAtMessage(st)
 		}
 	}
-	if s.run.running() || s.otherLock.Load() {
+	if s.run.Running() || s.otherLock.Load() {
 		d.Indexing = search.MsgDuringIndexing
 	}
 	for _, p := range st.Problems {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/fumibako/fumibako/internal/desktop"
 	"github.com/fumibako/fumibako/internal/indexer"
+	"github.com/fumibako/fumibako/internal/source"
+	"github.com/fumibako/fumibako/internal/web/indexing"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -70,10 +72,10 @@ type Server struct {
 	addrMu sync.RWMutex
 	addr   string // host:port of the listener ("" until known)
 
-	run   *runner
-	auto  *autoWatch  // 自動で更新する (auto.go)
-	probe folderProbe // root existence checks of the index list
-	lists listCache   // the parsed ingest list (listcache.go)
+	run   *indexing.Runner // the one indexing run this server drives
+	auto  *indexing.Auto   // 自動で更新する (run.Auto)
+	probe source.Prober    // whether the roots answer (index list, opening a hit)
+	lists listCache        // the parsed ingest list (listcache.go)
 	hs    *http.Server
 
 	expectedMu sync.Mutex  // serialises edits of expected_failures.tsv (settings.json has its own lock)
@@ -96,8 +98,11 @@ func New(opt Options) (*Server, error) {
 		return nil, fmt.Errorf("web: session token: %w", err)
 	}
 	s := &Server{opt: opt, ws: opt.Workspace, token: hex.EncodeToString(tok), addr: opt.Addr, closing: make(chan struct{})}
-	s.run = newRunner(s)
-	s.auto = &autoWatch{s: s}
+	s.run = indexing.New(s.ws, opt.launch(), func() (*workspace.Settings, error) {
+		st, _, err := s.loadSettings()
+		return st, err
+	})
+	s.auto = s.run.Auto
 	s.routes()
 	return s, nil
 }
@@ -121,7 +126,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.hs = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	hs := s.hs
 	s.addrMu.Unlock()
-	s.auto.sync()
+	s.auto.Sync()
 	err := hs.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
@@ -131,15 +136,15 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // StopRun asks a running indexing run to stop (the stop button); kill
 // skips the grace for files in flight (a second Ctrl-C).
-func (s *Server) StopRun(kill bool) { s.run.stop(kill) }
+func (s *Server) StopRun(kill bool) { s.run.Stop(kill) }
 
 // Shutdown stops a running indexing run (and refuses new ones), waits for
 // it to end and closes the HTTP server. Waiting ends early when ctx is
 // done.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.auto.close()
-	s.run.close()
-	s.run.wait(ctx)
+	s.auto.Close()
+	s.run.Close()
+	s.run.Wait(ctx)
 	s.closeOnce.Do(func() { close(s.closing) })
 	s.addrMu.RLock()
 	hs := s.hs

@@ -108,7 +108,7 @@ func (s *Server) handleSettingSet(w http.ResponseWriter, r *http.Request) {
 	for i, c := range changes {
 		names[i] = c.key.Key
 		if c.key.Key == "autoUpdate" {
-			s.auto.sync() // the watcher starts or stops as the switch on the index page does
+			s.auto.Sync() // the watcher starts or stops as the switch on the index page does
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf(msgSettingSaved, strings.Join(names, "」「"))})

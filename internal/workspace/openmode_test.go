@@ -23,6 +23,8 @@ func TestOpenModeTolerant(t *testing.T) {
 		{"new", `"new"`, "new", false},
 		{"unknown name", `"edit"`, "", true},
 		{"another case", `"readonly"`, "readOnly", false},
+		{"spaces around", `" new "`, "new", false},
+		{"empty text", `""`, "", true},
 		{"number", `3`, "", true},
 		{"object", `{"a": 1}`, "", true},
 	} {
@@ -54,6 +56,34 @@ func TestOpenModeTolerant(t *testing.T) {
 	s, err := ws.LoadSettings()
 	if err != nil || s.OpenMode != "readOnly" {
 		t.Errorf("LoadSettings after save = %q, %v", s.OpenMode, err)
+	}
+}
+
+// TestParseOpenMode: the one check of an openMode value that the
+// settings reader, the settings key, desktop.ParseMode (the CLI's --mode,
+// the web UI's open menu) all use.
+func TestParseOpenMode(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"", "normal", true},
+		{"normal", "normal", true},
+		{"readOnly", "readOnly", true},
+		{"READONLY", "readOnly", true},
+		{" new\t", "new", true},
+		{"edit", "normal", false},
+		{"読み取り専用", "normal", false},
+	} {
+		if got, ok := workspace.ParseOpenMode(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("ParseOpenMode(%q) = %q, %v, want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	k, _ := workspace.LookupSetting("openMode")
+	for _, m := range workspace.OpenModes {
+		if v, err := k.Check(strings.ToUpper(m)); err != nil || v != m {
+			t.Errorf("openMode key Check(%q) = %v, %v, want %q", strings.ToUpper(m), v, err, m)
+		}
 	}
 }
 

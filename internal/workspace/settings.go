@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -236,6 +237,20 @@ func MoveAside(path string) (string, error) {
 		return "", fmt.Errorf("workspace: move %s aside: %w", path, err)
 	}
 	return dst, nil
+}
+
+// NewestMovedAside returns the newest file MoveAside made of path (by
+// modification time; of two alike, the later name), "" when there is none:
+// what `folder restore` offers back from a settings.json moved aside.
+func NewestMovedAside(path string) string {
+	matches, _ := filepath.Glob(path + ".broken-*")
+	newest, at := "", int64(0)
+	for _, m := range matches {
+		if st, err := os.Stat(m); err == nil && (newest == "" || st.ModTime().UnixNano() >= at) {
+			newest, at = m, st.ModTime().UnixNano()
+		}
+	}
+	return newest
 }
 
 // ParseSettings decodes settings.json bytes and checks every root: a root

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -143,4 +144,31 @@ func FuzzSalvageSettings(f *testing.F) {
 			t.Fatalf("ParseSettings(SalvageSettings(%q)) = %+v, %v", data, back, err)
 		}
 	})
+}
+
+// TestNewestMovedAside: the newest file MoveAside made of a path, by
+// modification time; other files beside it do not count.
+func TestNewestMovedAside(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	if got := workspace.NewestMovedAside(path); got != "" {
+		t.Errorf("NewestMovedAside with none = %q", got)
+	}
+	t0 := time.Date(2024, 4, 1, 9, 0, 0, 0, time.UTC)
+	for i, name := range []string{"settings.json.broken-20240401-090000", "settings.json.broken-20240301-090000-2", "settings.json.broken-20240201-090000", "settings.json.bak", "other.json.broken-20250101-000000"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mod := t0.Add(time.Duration(i) * time.Hour) // written later in this order
+		if i >= 3 {
+			mod = t0.Add(48 * time.Hour) // newer, but not settings.json's
+		}
+		if err := os.Chtimes(p, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := workspace.NewestMovedAside(path), filepath.Join(dir, "settings.json.broken-20240201-090000"); got != want {
+		t.Errorf("NewestMovedAside = %q, want %q", got, want)
+	}
 }

@@ -6,26 +6,20 @@
 
 F.open = (() => {
   const el = F.el;
-  // From GET /api/indexes: each index's source folder, the server's path
-  // separator and the settings' openMode.
-  let info = { sources: {}, sep: '\\', openMode: 'normal' };
+  // From GET /api/indexes: the settings' openMode.
+  let info = { openMode: 'normal' };
   const modeLabels = { normal: '開く', readOnly: '読み取り専用で開く', new: 'コピーを新規に開く' };
   const modes = ['normal', 'readOnly', 'new'];
 
   function setIndexes(r) {
-    info = { sources: r.sources || {}, sep: r.sep || '\\', openMode: r.openMode || 'normal' };
+    info = { openMode: r.openMode || 'normal' };
   }
 
-  // fullPath is the file's full source path: the hit's fullPath where the
-  // server sends one, else the index's source folder joined with the
-  // path under it in the server's own form (search.md §8: the relative
-  // `<folder>\<file>` when the folder is unknown).
+  // fullPath is the file's full source path as the server resolved it
+  // from the index's source folder (the hit's fullPath), else the
+  // relative `<folder>\<file>` when the folder is unknown (search.md §8).
   function fullPath(h) {
-    if (h.fullPath) return h.fullPath;
-    const root = info.sources[h.index];
-    if (!root) return h.file;
-    const rest = info.sep === '\\' ? h.path : h.path.replaceAll('\\', info.sep);
-    return root + (root.endsWith(info.sep) ? '' : info.sep) + rest;
+    return h.fullPath || h.file;
   }
 
   async function copyPath(h) {

@@ -1,4 +1,4 @@
-package web
+package source
 
 import (
 	"os"
@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // TestFolderProbeHungShare: a root whose stat hangs (a network share gone
@@ -22,26 +20,26 @@ func TestFolderProbeHungShare(t *testing.T) {
 	missing := filepath.Join(dir, "ない")
 	release := make(chan struct{})
 	var hungStats atomic.Int32
-	p := &folderProbe{stat: func(path string) (os.FileInfo, error) {
+	p := &Prober{stat: func(path string) (os.FileInfo, error) {
 		if path == hung {
 			hungStats.Add(1)
 			<-release
 		}
 		return os.Stat(path)
 	}}
-	roots := []workspace.Root{{Name: "手元", Path: dir}, {Name: "共有", Path: hung}, {Name: "ない", Path: missing}}
+	roots := []string{dir, hung, missing}
 	var wg sync.WaitGroup
-	results := make([][]string, 8)
+	results := make([][]Reach, 8)
 	for i := range results {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			results[i] = p.check(roots)
+			results[i] = p.Check(roots, 300*time.Millisecond)
 		}(i)
 	}
 	wg.Wait()
 	for i, got := range results {
-		if want := []string{"ok", "checking", "missing"}; !slices.Equal(got, want) {
+		if want := []Reach{ReachOK, ReachChecking, ReachMissing}; !slices.Equal(got, want) {
 			t.Errorf("poll %d while the share hangs = %v, want %v", i, got, want)
 		}
 	}
@@ -62,7 +60,7 @@ func TestFolderProbeHungShare(t *testing.T) {
 		}
 		runtime.Gosched()
 	}
-	if got, want := p.check(roots), []string{"ok", "ok", "missing"}; !slices.Equal(got, want) {
+	if got, want := p.Check(roots, 300*time.Millisecond), []Reach{ReachOK, ReachOK, ReachMissing}; !slices.Equal(got, want) {
 		t.Errorf("after the share answered = %v, want %v", got, want)
 	}
 }
@@ -73,7 +71,7 @@ func TestProbeReached(t *testing.T) {
 	dir := t.TempDir()
 	release := make(chan struct{})
 	defer close(release)
-	p := &folderProbe{stat: func(path string) (os.FileInfo, error) {
+	p := &Prober{stat: func(path string) (os.FileInfo, error) {
 		if filepath.Base(path) == "silent" {
 			<-release
 		}
@@ -87,9 +85,9 @@ func TestProbeReached(t *testing.T) {
 		{filepath.Join(dir, "ない"), false, true},
 		{filepath.Join(dir, "silent"), false, false},
 	} {
-		ok, answered := p.reached(tt.path, 50*time.Millisecond)
+		ok, answered := p.Reached(tt.path, 50*time.Millisecond)
 		if ok != tt.ok || answered != tt.answered {
-			t.Errorf("reached(%s) = %v, %v, want %v, %v", tt.path, ok, answered, tt.ok, tt.answered)
+			t.Errorf("Reached(%s) = %v, %v, want %v, %v", tt.path, ok, answered, tt.ok, tt.answered)
 		}
 	}
 }

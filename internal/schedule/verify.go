@@ -1,4 +1,4 @@
-package main
+package schedule
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
 )
 
@@ -59,8 +60,8 @@ func unread(err error) error {
 // crontab returns the user's crontab: "" when there is none (crontab -l
 // fails saying "no crontab for …"), an error when it cannot be read, so
 // that a table that could not be read is never replaced.
-func (s *scheduler) crontab() (string, error) {
-	out, err := s.run("", "crontab", "-l")
+func (s *Scheduler) crontab() (string, error) {
+	out, err := s.Run("", "crontab", "-l")
 	if err != nil {
 		if strings.Contains(out, "no crontab") {
 			return "", nil
@@ -72,14 +73,14 @@ func (s *scheduler) crontab() (string, error) {
 
 // verifyCron checks that the crontab holds exactly one fumibako line, and
 // that it is want.
-func (s *scheduler) verifyCron(want string) error {
+func (s *Scheduler) verifyCron(want string) error {
 	tab, err := s.crontab()
 	if err != nil {
 		return unread(err)
 	}
 	var ours []string
 	for _, l := range strings.Split(tab, "\n") {
-		if strings.Contains(l, strings.TrimSpace(cronMark)) {
+		if strings.Contains(l, strings.TrimSpace(CronMark)) {
 			ours = append(ours, l)
 		}
 	}
@@ -92,7 +93,7 @@ func (s *scheduler) verifyCron(want string) error {
 // verifySystemd reads the unit files back and, where systemd-analyze is
 // installed, lets it check them: an error, or a warning naming one of
 // them, is a failure.
-func (s *scheduler) verifySystemd(files map[string]string) error {
+func (s *Scheduler) verifySystemd(files map[string]string) error {
 	var paths []string
 	for path, want := range files {
 		data, err := os.ReadFile(path)
@@ -107,7 +108,7 @@ func (s *scheduler) verifySystemd(files map[string]string) error {
 	slices.Sort(paths)
 	// Not --user: the system mode needs no running user manager (nor
 	// XDG_RUNTIME_DIR) and reads these files the same way.
-	out, err := s.run("", "systemd-analyze", append([]string{"verify"}, paths...)...)
+	out, err := s.Run("", "systemd-analyze", append([]string{"verify"}, paths...)...)
 	if errors.Is(err, exec.ErrNotFound) {
 		return nil
 	}
@@ -135,18 +136,18 @@ type taskXML struct {
 
 // verifyWindows checks the registered task: one program, exe, with the
 // index arguments, daily at h:m.
-func (s *scheduler) verifyWindows(h, m int) error {
-	out, err := s.run("", "schtasks", "/Query", "/TN", taskName, "/XML")
+func (s *Scheduler) verifyWindows(h, m int) error {
+	out, err := s.Run("", "schtasks", "/Query", "/TN", taskName, "/XML")
 	if err != nil {
 		return unread(err)
 	}
 	var t taskXML
-	dec := xml.NewDecoder(strings.NewReader(decodeToolOutput([]byte(out))))
+	dec := xml.NewDecoder(strings.NewReader(decodeToolOutput([]byte(out), s.ToolEncoding)))
 	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	if err := dec.Decode(&t); err != nil {
 		return unread(fmt.Errorf("schtasks /Query /XML: %w", err))
 	}
-	want := append([]string{s.exe}, s.indexArgs()...)
+	want := append([]string{s.Exe}, s.indexArgs()...)
 	var got []string
 	if len(t.Exec) == 1 {
 		got = append([]string{strings.Trim(t.Exec[0].Command, `"`)}, splitWinArgs(t.Exec[0].Arguments)...)
@@ -163,9 +164,9 @@ func (s *scheduler) verifyWindows(h, m int) error {
 }
 
 // decodeToolOutput turns a Windows tool's output into UTF-8: UTF-16 (a
-// BOM, or NULs as in UTF-16 ASCII), UTF-8 as it is, else the console's
-// code page (Shift_JIS when it is not known).
-func decodeToolOutput(b []byte) string {
+// BOM, or NULs as in UTF-16 ASCII), UTF-8 as it is, else enc (the console's
+// code page; Shift_JIS when it is not known).
+func decodeToolOutput(b []byte, enc encoding.Encoding) string {
 	if len(b) >= 2 && (bytes.HasPrefix(b, []byte{0xff, 0xfe}) || b[1] == 0) {
 		b = bytes.TrimPrefix(b, []byte{0xff, 0xfe})
 		u := make([]uint16, len(b)/2)
@@ -178,7 +179,6 @@ func decodeToolOutput(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
-	enc := codePages[consoleCodePage()]
 	if enc == nil {
 		enc = japanese.ShiftJIS
 	}
@@ -194,7 +194,7 @@ type plistXML struct {
 }
 
 // verifyLaunchd reads the plist back and checks its program arguments.
-func (s *scheduler) verifyLaunchd() error {
+func (s *Scheduler) verifyLaunchd() error {
 	data, err := os.ReadFile(s.plistPath())
 	if err != nil {
 		return unread(err)
@@ -203,7 +203,7 @@ func (s *scheduler) verifyLaunchd() error {
 	if err := xml.Unmarshal(data, &p); err != nil {
 		return unread(fmt.Errorf("%s: %w", filepath.Base(s.plistPath()), err))
 	}
-	want := append([]string{s.exe}, s.indexArgs()...)
+	want := append([]string{s.Exe}, s.indexArgs()...)
 	if !slices.Equal(p.Strings, want) {
 		return mismatch(strings.Join(want, " "), strings.Join(p.Strings, " "))
 	}

@@ -1,4 +1,4 @@
-package search
+package export
 
 import (
 	"encoding/csv"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/search"
 )
 
 // Export formats (issue 31): the CLI's --export picks one from the file's
@@ -46,7 +47,7 @@ func FormatFor(path, format string) (f string, ok bool) {
 // WriteFormat writes hits in format f (FormatFor); fresh, when not nil,
 // tells each file's freshness (the text format's opt-in trailing columns
 // take it; CSV and JSON always carry it when given).
-func WriteFormat(w io.Writer, f, word string, hits []Hit, fresh func(Hit) Freshness, textExtra bool) error {
+func WriteFormat(w io.Writer, f, word string, hits []search.Hit, fresh func(search.Hit) search.Freshness, textExtra bool) error {
 	switch f {
 	case FormatCSV:
 		return WriteCSV(w, hits, fresh)
@@ -56,7 +57,7 @@ func WriteFormat(w io.Writer, f, word string, hits []Hit, fresh func(Hit) Freshn
 	if !textExtra {
 		fresh = nil
 	} else if fresh == nil {
-		fresh = func(Hit) Freshness { return Fresh }
+		fresh = func(search.Hit) search.Freshness { return search.Fresh }
 	}
 	return WriteText(w, word, hits, fresh)
 }
@@ -76,7 +77,7 @@ func WriteFormat(w io.Writer, f, word string, hits []Hit, fresh func(Hit) Freshn
 //
 //	ファイル名,場所,種別,行,セル,更新日時,サイズ,状態,A,B
 //	営業\見積.xlsx,[シート]明細,セル,4,B4,2024/04/01 09:30:00,18432,,,りんご
-func WriteCSV(w io.Writer, hits []Hit, fresh func(Hit) Freshness) error {
+func WriteCSV(w io.Writer, hits []search.Hit, fresh func(search.Hit) search.Freshness) error {
 	io.WriteString(w, "\uFEFF")
 	cw := csv.NewWriter(w)
 	cw.UseCRLF = true
@@ -88,7 +89,7 @@ func WriteCSV(w io.Writer, hits []Hit, fresh func(Hit) Freshness) error {
 	}
 	head := []string{"ファイル名", "場所", "種別", "行", "セル", "更新日時", "サイズ", "状態"}
 	for i := 0; i < cols; i++ {
-		head = append(head, ColumnName(i))
+		head = append(head, search.ColumnName(i))
 	}
 	cw.Write(head)
 	for i, h := range hits {
@@ -100,7 +101,7 @@ func WriteCSV(w io.Writer, hits []Hit, fresh func(Hit) Freshness) error {
 		if fresh != nil {
 			state = fresh(h).Message()
 		}
-		rec := []string{h.Path(), PlaceLabel(h.FileKind, h.Place), h.Kind, strconv.Itoa(h.Row), h.Cell, FormatModified(h.Modified), size, state}
+		rec := []string{h.Path(), search.PlaceLabel(h.FileKind, h.Place), h.Kind, strconv.Itoa(h.Row), h.Cell, FormatModified(h.Modified), size, state}
 		if h.IsName() {
 			rec[1], rec[3] = "", ""
 		}
@@ -115,10 +116,10 @@ func WriteCSV(w io.Writer, hits []Hit, fresh func(Hit) Freshness) error {
 }
 
 // lineCells splits a hit's line into its cells for the CSV.
-func lineCells(h Hit) []string {
+func lineCells(h search.Hit) []string {
 	var out []string
 	if h.FileKind == extract.KindExcel && h.Kind == "セル" {
-		for _, f := range Fields(h.Text) {
+		for _, f := range search.Fields(h.Text) {
 			out = append(out, UnquoteCell(h.Text[f[0]:f[1]]))
 		}
 		return out
@@ -146,16 +147,16 @@ func UnquoteCell(c string) string {
 //	 "modified":"2024-04-01T09:30:00+09:00","size":18432,
 //	 "fullPath":"C:\\共有\\営業\\2024\\見積.xlsx","placeLabel":"[シート]明細","freshness":"changed"}
 type JSONHit struct {
-	Hit
-	PlaceLabel string    `json:"placeLabel,omitempty"`
-	Freshness  Freshness `json:"freshness,omitempty"`
+	search.Hit
+	PlaceLabel string           `json:"placeLabel,omitempty"`
+	Freshness  search.Freshness `json:"freshness,omitempty"`
 }
 
 // NewJSONHit returns h as a JSON line's value.
-func NewJSONHit(h Hit, fresh func(Hit) Freshness) JSONHit {
+func NewJSONHit(h search.Hit, fresh func(search.Hit) search.Freshness) JSONHit {
 	j := JSONHit{Hit: h}
 	if !h.IsName() {
-		j.PlaceLabel = PlaceLabel(h.FileKind, h.Place)
+		j.PlaceLabel = search.PlaceLabel(h.FileKind, h.Place)
 	}
 	if fresh != nil {
 		j.Freshness = fresh(h)
@@ -165,7 +166,7 @@ func NewJSONHit(h Hit, fresh func(Hit) Freshness) JSONHit {
 
 // WriteJSON writes hits as JSON lines (UTF-8 without BOM, LF, one JSONHit
 // per line, HTML characters not escaped).
-func WriteJSON(w io.Writer, hits []Hit, fresh func(Hit) Freshness) error {
+func WriteJSON(w io.Writer, hits []search.Hit, fresh func(search.Hit) search.Freshness) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, h := range hits {

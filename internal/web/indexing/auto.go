@@ -1,8 +1,7 @@
-package web
+package indexing
 
 import (
 	"errors"
-	"net/http"
 	"sync"
 	"time"
 
@@ -35,11 +34,12 @@ type AutoView struct {
 	Error        string         `json:"error,omitempty"`
 }
 
-// autoWatch runs the watcher in the background while the setting is on.
+// Auto runs the watcher in the background while the setting is on.
 // A run started by hand halts it first (the watcher's run stops as on the
 // stop button and releases the lock) and resumes it afterwards.
-type autoWatch struct {
-	s *Server
+type Auto struct {
+	rn       *Runner
+	settings func() (*workspace.Settings, error)
 
 	mu     sync.Mutex
 	stop   chan struct{} // non-nil while a watcher goroutine runs
@@ -52,16 +52,16 @@ type autoWatch struct {
 	err    string
 }
 
-// sync starts or halts the watcher to match the setting.
-func (a *autoWatch) sync() {
-	st, _, err := a.s.loadSettings()
+// Sync starts or halts the watcher to match the setting.
+func (a *Auto) Sync() {
+	st, err := a.settings()
 	on := err == nil && st.AutoUpdate
 	a.mu.Lock()
 	a.on = on
 	a.mu.Unlock()
 	if !on {
 		a.halt()
-		a.s.run.touch()
+		a.rn.touch()
 		return
 	}
 	a.mu.Lock()
@@ -74,7 +74,7 @@ func (a *autoWatch) sync() {
 }
 
 // halt stops the watcher and waits until it has released the lock.
-func (a *autoWatch) halt() {
+func (a *Auto) halt() {
 	a.mu.Lock()
 	stop, done := a.stop, a.done
 	if stop != nil {
@@ -87,34 +87,36 @@ func (a *autoWatch) halt() {
 	}
 }
 
-// restart makes a running watcher start over with the settings as they
+// Restart makes a running watcher start over with the settings as they
 // are now (a folder added, renamed, checked or removed).
-func (a *autoWatch) restart() {
+func (a *Auto) Restart() {
 	a.mu.Lock()
 	running := a.stop != nil
 	a.mu.Unlock()
 	if running {
 		a.halt()
-		a.sync()
+		a.Sync()
 	}
 }
 
-// pause halts the watcher for a run by hand; resume undoes it.
-func (a *autoWatch) pause() {
+// Pause halts the watcher for a run by hand; Resume undoes it.
+func (a *Auto) Pause() {
 	a.mu.Lock()
 	a.paused++
 	a.mu.Unlock()
 	a.halt()
 }
 
-func (a *autoWatch) resume() {
+// Resume undoes a Pause.
+func (a *Auto) Resume() {
 	a.mu.Lock()
 	a.paused--
 	a.mu.Unlock()
-	a.sync()
+	a.Sync()
 }
 
-func (a *autoWatch) close() {
+// Close halts the watcher for good (the server shuts down).
+func (a *Auto) Close() {
 	a.mu.Lock()
 	a.closed = true
 	a.mu.Unlock()
@@ -122,13 +124,13 @@ func (a *autoWatch) close() {
 }
 
 // holds reports whether this server's watcher holds the workspace lock.
-func (a *autoWatch) holds() bool {
+func (a *Auto) holds() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.held
 }
 
-func (a *autoWatch) loop(stop, done chan struct{}) {
+func (a *Auto) loop(stop, done chan struct{}) {
 	defer close(done)
 	for {
 		_, err := a.watch(stop)
@@ -142,7 +144,7 @@ func (a *autoWatch) loop(stop, done chan struct{}) {
 			a.err = err.Error()
 		}
 		a.mu.Unlock()
-		a.s.run.touch()
+		a.rn.touch()
 		select {
 		case <-stop:
 			return
@@ -151,31 +153,27 @@ func (a *autoWatch) loop(stop, done chan struct{}) {
 	}
 }
 
-func (a *autoWatch) watch(stop chan struct{}) (*indexer.Summary, error) {
-	opt := a.s.opt
-	settings, _, err := a.s.loadSettings()
+func (a *Auto) watch(stop chan struct{}) (*indexer.Summary, error) {
+	settings, err := a.settings()
 	if err != nil {
 		return nil, err
 	}
 	return watch.Watch(watch.Options{
-		Index: indexer.NewOptions(a.s.ws, settings, opt.launch()),
-		Settings: func() (*workspace.Settings, error) {
-			st, _, err := a.s.loadSettings()
-			return st, err
-		},
+		Index:     indexer.NewOptions(a.rn.ws, settings, a.rn.launch),
+		Settings:  a.settings,
 		FullEvery: time.Duration(settings.WatchFullRescanHours) * time.Hour,
 		Stop:      stop,
 		Observe: func(st watch.Status) {
 			a.mu.Lock()
 			a.st, a.held = st, true
 			a.mu.Unlock()
-			a.s.run.touch()
+			a.rn.touch()
 		},
 	})
 }
 
-// view is the index page's snapshot.
-func (a *autoWatch) view() *AutoView {
+// View is the index page's snapshot.
+func (a *Auto) View() *AutoView {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	v := &AutoView{On: a.on, Running: a.held, Error: a.err}
@@ -195,23 +193,4 @@ func (a *autoWatch) view() *AutoView {
 		v.Doing = watch.DoingStart
 	}
 	return v
-}
-
-// handleAuto turns 自動で更新する on or off: saved in settings.json, the
-// watcher started or halted.
-func (s *Server) handleAuto(w http.ResponseWriter, r *http.Request) {
-	var req struct{ On bool }
-	if !readJSON(w, r, &req) {
-		return
-	}
-	_, err := s.ws.UpdateSettings(func(st *workspace.Settings) error {
-		st.AutoUpdate = req.On
-		return nil
-	})
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	s.auto.sync()
-	writeJSON(w, http.StatusOK, map[string]bool{"on": req.On})
 }

@@ -1,10 +1,11 @@
-package search_test
+package export_test
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
 )
 
 func TestSafeCell(t *testing.T) {
@@ -34,7 +35,7 @@ func TestSafeCell(t *testing.T) {
 		{"a=1", "a=1"},
 		{"'=1", "'=1"},
 	} {
-		if got := search.SafeCell(tt.in); got != tt.want {
+		if got := export.SafeCell(tt.in); got != tt.want {
 			t.Errorf("SafeCell(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
@@ -50,7 +51,7 @@ func TestIssue15ExportFormulas(t *testing.T) {
 		{Index: "-営業", RelPath: `c.txt`, FileKind: "text", Place: "本文", Kind: "本文", Row: 3, Text: "りんご"},
 	}
 	var b bytes.Buffer
-	if err := search.WriteExport(&b, "りんご", hits); err != nil {
+	if err := export.Write(&b, "りんご", hits); err != nil {
 		t.Fatal(err)
 	}
 	want := "\uFEFF【検索文字列\u3000りんご】 3 件\r\n" +

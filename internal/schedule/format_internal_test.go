@@ -1,4 +1,4 @@
-package main
+package schedule
 
 import (
 	"os"
@@ -41,7 +41,7 @@ func TestSplitWinArgs(t *testing.T) {
 
 // TestSystemdWordAnalyze lets the real systemd-analyze read each quoted
 // path as a program's path (it names the path it did not find), so the
-// escapes of systemdWord are checked by systemd itself, not by a model.
+// escapes of SystemdWord are checked by systemd itself, not by a model.
 func TestSystemdWordAnalyze(t *testing.T) {
 	analyze, err := exec.LookPath("systemd-analyze")
 	if err != nil {
@@ -59,16 +59,16 @@ func TestSystemdWordAnalyze(t *testing.T) {
 	for _, tt := range tests {
 		p := filepath.Join(dir, "missing", tt.name)
 		unit := filepath.Join(dir, "probe.service")
-		os.WriteFile(unit, []byte("[Service]\nType=oneshot\nExecStart="+systemdWord(p, true)+" \"--x\"\n"), 0o644)
+		os.WriteFile(unit, []byte("[Service]\nType=oneshot\nExecStart="+SystemdWord(p, true)+" \"--x\"\n"), 0o644)
 		out, _ := exec.Command(analyze, "verify", unit).CombinedOutput()
 		want := "Command " + p + " is not executable"
 		if tt.refused {
 			want = "Executable name contains special characters: " + p
 		}
 		if !strings.Contains(string(out), want) {
-			t.Errorf("systemdWord(%q) = %s; systemd-analyze says:\n%s", p, systemdWord(p, true), out)
+			t.Errorf("SystemdWord(%q) = %s; systemd-analyze says:\n%s", p, SystemdWord(p, true), out)
 		}
-		s := &scheduler{goos: "linux", exe: p, ws: "/w"}
+		s := &Scheduler{GOOS: "linux", Exe: p, Workspace: "/w"}
 		if err := s.checkPaths(); (err != nil) != tt.refused {
 			t.Errorf("checkPaths(exe %q) = %v, want refused %v", p, err, tt.refused)
 		}
@@ -91,7 +91,7 @@ func TestDecodeToolOutput(t *testing.T) {
 	}
 	sjis, _ := japanese.ShiftJIS.NewEncoder().Bytes([]byte(text))
 	for name, in := range map[string][]byte{"utf16 bom": u16(true), "utf16": u16(false), "utf8": []byte(text), "sjis": sjis} {
-		if got := decodeToolOutput(in); got != text {
+		if got := decodeToolOutput(in, japanese.ShiftJIS); got != text {
 			t.Errorf("%s: %q", name, got)
 		}
 	}
@@ -109,8 +109,8 @@ func TestLaunchdPaths(t *testing.T) {
 		{ws: "/Users/u/\xff", refuse: true},
 	} {
 		fc := &fakeCmds{}
-		s := &scheduler{goos: "darwin", exe: "/Applications/fumi bako/fumibako", ws: tt.ws, dir: t.TempDir(), run: fc.run}
-		err := s.install(2, 5)
+		s := &Scheduler{GOOS: "darwin", Exe: "/Applications/fumi bako/fumibako", Workspace: tt.ws, Dir: t.TempDir(), Run: fc.run}
+		err := s.Install(2, 5)
 		if tt.refuse {
 			if err == nil || !strings.Contains(err.Error(), "launchd の設定ファイル に正しく書けません") || len(fc.lines) > 0 {
 				t.Errorf("install(%q) = %v, ran %q; want a refusal", tt.ws, err, fc.lines)

@@ -1,4 +1,4 @@
-package search
+package export
 
 import (
 	"bufio"
@@ -8,15 +8,16 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/search"
 )
 
-// ExportName is the default name of the result file (reference/search.md
+// TextName is the default name of the result file (reference/search.md
 // §8; the earlier name was 検索結果.txt).
-const ExportName = "search_results.txt"
+const TextName = "search_results.txt"
 
-// WriteExport writes hits in the format of search_results.txt, byte for
+// Write writes hits in the format of search_results.txt, byte for
 // byte as reference/search.md §8 says (WriteText with no extra columns).
-func WriteExport(w io.Writer, word string, hits []Hit) error {
+func Write(w io.Writer, word string, hits []search.Hit) error {
 	return WriteText(w, word, hits, nil)
 }
 
@@ -56,16 +57,16 @@ func WriteExport(w io.Writer, word string, hits []Hit) error {
 // (Freshness.Message: 削除されています, インデックス作成後に変更されています,
 // or empty). The reference's columns keep their places, so a paste into
 // Excel still puts sheet column A in column 5.
-func WriteText(w io.Writer, word string, hits []Hit, fresh func(Hit) Freshness) error {
+func WriteText(w io.Writer, word string, hits []search.Hit, fresh func(search.Hit) search.Freshness) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("\uFEFF【検索文字列\u3000" + word + "】 " + strconv.Itoa(len(hits)) + " 件\r\n")
 	cols := 0
 	for _, h := range hits {
-		cols = max(cols, len(Fields(h.Text)))
+		cols = max(cols, len(search.Fields(h.Text)))
 	}
 	bw.WriteString("ファイル名\t場所\t種別\t行")
 	for i := 0; i < cols; i++ {
-		bw.WriteString("\t" + ColumnName(i))
+		bw.WriteString("\t" + search.ColumnName(i))
 	}
 	if fresh != nil {
 		bw.WriteString("\t更新日時\t状態")
@@ -77,7 +78,7 @@ func WriteText(w io.Writer, word string, hits []Hit, fresh func(Hit) Freshness) 
 		if h.IsName() {
 			bw.WriteString("\t" + h.Kind + "\t\t" + SafeCell(h.Text))
 		} else {
-			bw.WriteString(SafeCell(PlaceLabel(h.FileKind, h.Place)))
+			bw.WriteString(SafeCell(search.PlaceLabel(h.FileKind, h.Place)))
 			bw.WriteByte('\t')
 			bw.WriteString(h.Kind)
 			bw.WriteByte('\t')
@@ -86,7 +87,7 @@ func WriteText(w io.Writer, word string, hits []Hit, fresh func(Hit) Freshness) 
 			bw.WriteString(exportLine(h))
 		}
 		if fresh != nil {
-			for n := len(Fields(h.Text)); n < cols; n++ {
+			for n := len(search.Fields(h.Text)); n < cols; n++ {
 				bw.WriteByte('\t')
 			}
 			bw.WriteString("\t" + FormatModified(h.Modified) + "\t" + fresh(h).Message())
@@ -114,10 +115,10 @@ func FormatModified(t time.Time) string {
 
 // exportLine returns the line column of one hit, every cell through
 // SafeCell.
-func exportLine(h Hit) string {
+func exportLine(h search.Hit) string {
 	if h.FileKind == extract.KindExcel {
 		var b strings.Builder
-		for i, f := range Fields(h.Text) {
+		for i, f := range search.Fields(h.Text) {
 			if i > 0 {
 				b.WriteByte('\t')
 			}

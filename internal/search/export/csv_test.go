@@ -1,10 +1,11 @@
-package search_test
+package export_test
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/search"
+	"github.com/fumibako/fumibako/internal/search/export"
 )
 
 // TestIssue15CSVFormulas: no cell of search_results.csv starts a formula
@@ -18,7 +19,7 @@ func TestIssue15CSVFormulas(t *testing.T) {
 		{Index: "=営業", RelPath: `c.txt`, FileKind: "text", Place: "本文", Kind: "本文", Row: 3, Text: "\u2028=1+1"},
 	}
 	var b bytes.Buffer
-	if err := search.WriteCSV(&b, hits, nil); err != nil {
+	if err := export.WriteCSV(&b, hits, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := "\ufeffファイル名,場所,種別,行,セル,更新日時,サイズ,状態,A,B,C,D\r\n" +

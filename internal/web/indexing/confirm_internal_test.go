@@ -1,4 +1,4 @@
-package web
+package indexing
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 func TestIssue32ConfirmWaitTimesOut(t *testing.T) {
 	defer func(d time.Duration) { confirmWait = d }(confirmWait)
 	confirmWait = 20 * time.Millisecond
-	rn := &runner{changed: make(chan struct{})}
+	rn := &Runner{changed: make(chan struct{})}
 	if a := rn.confirm(&runState{stopCh: make(chan struct{})}, nil); a.Proceed || !a.TimedOut {
 		t.Errorf("confirm with nobody answering = %+v, want timed out", a)
 	}

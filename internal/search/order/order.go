@@ -1,4 +1,11 @@
-package search
+// Package order orders a search's result list by file (CLI --sort; issue
+// 18, issue 31): by path in natural order (第2回 before 第10回), by the
+// files' modification time as indexed, or by their number of hits,
+// keeping each file's hits together and in their search order. The
+// search itself emits hits in path order (package search's doc comment,
+// "Order, cap, streaming"); this is the reordering a front end asks for
+// once it has them all.
+package order
 
 import (
 	"slices"
@@ -6,38 +13,39 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/fumibako/fumibako/internal/search"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // Orders of a result list (CLI --sort, the web UI's sort box; issue 18,
 // issue 31). Hits stay grouped by file; ties keep the path order.
 const (
-	// SortPath is the default: grouped by index, then by folder (a folder
+	// ByPath is the default: grouped by index, then by folder (a folder
 	// before its sub-folders) and file name, all in natural order
-	// (NaturalCompare: 第1回 < 第2回 < 第10回).
-	SortPath = "path"
-	// SortDate puts the files modified last (as indexed) first; files
+	// (Natural: 第1回 < 第2回 < 第10回).
+	ByPath = "path"
+	// ByDate puts the files modified last (as indexed) first; files
 	// whose time is unknown come last.
-	SortDate = "date"
-	// SortHits puts the files with the most hits first.
-	SortHits = "hits"
+	ByDate = "date"
+	// ByHits puts the files with the most hits first.
+	ByHits = "hits"
 )
 
-// ValidSort reports whether s names an order ("" is SortPath).
-func ValidSort(s string) bool {
+// Valid reports whether s names an order ("" is ByPath).
+func Valid(s string) bool {
 	switch s {
-	case "", SortPath, SortDate, SortHits:
+	case "", ByPath, ByDate, ByHits:
 		return true
 	}
 	return false
 }
 
-// SortFiles reorders hits by file in the given order (SortPath when ""),
+// Files reorders hits by file in the given order (ByPath when ""),
 // keeping each file's hits together and in their search order (file-name
 // hit first, then places and lines).
-func SortFiles(hits []Hit, order string) {
+func Files(hits []search.Hit, order string) {
 	type group struct {
-		hits []Hit
+		hits []search.Hit
 		mod  time.Time
 		segs []string // index, folders, file name
 	}
@@ -56,7 +64,7 @@ func SortFiles(hits []Hit, order string) {
 	byPath := func(a, b *group) int { return comparePathSegments(a.segs, b.segs) }
 	cmp := byPath
 	switch order {
-	case SortDate:
+	case ByDate:
 		cmp = func(a, b *group) int {
 			switch {
 			case a.mod.Equal(b.mod):
@@ -70,7 +78,7 @@ func SortFiles(hits []Hit, order string) {
 			}
 			return 1
 		}
-	case SortHits:
+	case ByHits:
 		cmp = func(a, b *group) int {
 			if len(a.hits) != len(b.hits) {
 				return len(b.hits) - len(a.hits)
@@ -92,22 +100,22 @@ func SortFiles(hits []Hit, order string) {
 func comparePathSegments(a, b []string) int {
 	da, db := a[:len(a)-1], b[:len(b)-1]
 	for i := 0; i < min(len(da), len(db)); i++ {
-		if c := NaturalCompare(da[i], db[i]); c != 0 {
+		if c := Natural(da[i], db[i]); c != 0 {
 			return c
 		}
 	}
 	if len(da) != len(db) {
 		return len(da) - len(db)
 	}
-	return NaturalCompare(a[len(a)-1], b[len(b)-1])
+	return Natural(a[len(a)-1], b[len(b)-1])
 }
 
-// NaturalCompare orders names as people count (issue 31): runs of digits,
+// Natural orders names as people count (issue 31): runs of digits,
 // ASCII or full-width (０–９), compare by their value, so 第2回 < 第10回
 // and 第２回 = 第2回 in place; other characters compare ignoring case
 // (workspace.FoldKey). Names equal so far are ordered by fewer leading
 // zeros, then by their bytes, so the order is total.
-func NaturalCompare(a, b string) int {
+func Natural(a, b string) int {
 	fa, fb := workspace.FoldKey(a), workspace.FoldKey(b)
 	zeros := 0
 	for fa != "" && fb != "" {

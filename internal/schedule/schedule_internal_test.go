@@ -1,4 +1,4 @@
-package main
+package schedule
 
 import (
 	"encoding/xml"
@@ -59,26 +59,26 @@ func TestScheduleRoundTrip(t *testing.T) {
 	const exe, ws = "/opt/fumi bako/fumibako", "/home/u/ws"
 	tests := []struct {
 		name        string
-		s           scheduler
+		s           Scheduler
 		install     []string
 		files       map[string]string // name in dir → a line it must hold
 		remove      []string
 		keepCronTab string
 	}{
-		{name: "windows", s: scheduler{goos: "windows", exe: `C:\Program Files\fumibako\fumibako.exe`, ws: `C:\Users\u\ws\`},
+		{name: "windows", s: Scheduler{GOOS: "windows", Exe: `C:\Program Files\fumibako\fumibako.exe`, Workspace: `C:\Users\u\ws\`},
 			install: []string{`schtasks /Create /F /SC DAILY /ST 02:05 /TN fumibako-index /TR "C:\Program Files\fumibako\fumibako.exe" "--workspace" "C:\Users\u\ws\\" "index" "--plain"`,
 				`schtasks /Query /TN fumibako-index /XML`},
 			remove: []string{`schtasks /Query /TN fumibako-index /FO LIST /V`, `schtasks /Delete /F /TN fumibako-index`}},
-		{name: "systemd", s: scheduler{goos: "linux", exe: exe, ws: ws},
+		{name: "systemd", s: Scheduler{GOOS: "linux", Exe: exe, Workspace: ws},
 			install: []string{"systemd-analyze verify {dir}/fumibako-index.service {dir}/fumibako-index.timer",
 				"systemctl --user daemon-reload", "systemctl --user enable --now fumibako-index.timer"},
 			files: map[string]string{"fumibako-index.timer": "OnCalendar=*-*-* 02:05:00",
 				"fumibako-index.service": `ExecStart="/opt/fumi bako/fumibako" "--workspace" "/home/u/ws" "index" "--plain"`},
 			remove: []string{"systemctl --user disable --now fumibako-index.timer", "systemctl --user daemon-reload"}},
-		{name: "crontab", s: scheduler{goos: "linux", exe: exe, ws: ws, cron: true}, keepCronTab: "0 3 * * * backup\n",
+		{name: "crontab", s: Scheduler{GOOS: "linux", Exe: exe, Workspace: ws, Cron: true}, keepCronTab: "0 3 * * * backup\n",
 			install: []string{"crontab -l", "crontab -", "crontab -l"},
 			remove:  []string{"crontab -l", "crontab -l", "crontab -"}},
-		{name: "launchd", s: scheduler{goos: "darwin", exe: exe, ws: ws},
+		{name: "launchd", s: Scheduler{GOOS: "darwin", Exe: exe, Workspace: ws},
 			install: []string{"launchctl unload -w {dir}/jp.fumibako.index.plist", "launchctl load -w {dir}/jp.fumibako.index.plist"},
 			files:   map[string]string{"jp.fumibako.index.plist": "<key>Hour</key>\n\t\t<integer>2</integer>\n\t\t<key>Minute</key>\n\t\t<integer>5</integer>"},
 			remove:  []string{"launchctl unload -w {dir}/jp.fumibako.index.plist"}},
@@ -88,7 +88,7 @@ func TestScheduleRoundTrip(t *testing.T) {
 			dir := t.TempDir()
 			fc := &fakeCmds{tab: tt.keepCronTab}
 			s := tt.s
-			s.dir, s.run = dir, fc.run
+			s.Dir, s.Run = dir, fc.run
 			sub := func(l []string) []string {
 				var out []string
 				for _, x := range l {
@@ -96,7 +96,7 @@ func TestScheduleRoundTrip(t *testing.T) {
 				}
 				return out
 			}
-			if err := s.install(2, 5); err != nil {
+			if err := s.Install(2, 5); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(fc.lines, sub(tt.install)) {
@@ -108,40 +108,40 @@ func TestScheduleRoundTrip(t *testing.T) {
 					t.Errorf("%s = %q (%v), want it to hold %q", name, data, err, want)
 				}
 			}
-			if s.cron {
+			if s.Cron {
 				want := tt.keepCronTab + "5 2 * * * '/opt/fumi bako/fumibako' '--workspace' '/home/u/ws' 'index' '--plain' >/dev/null 2>&1 # fumibako index\n"
 				if fc.tab != want {
 					t.Errorf("crontab = %q, want %q", fc.tab, want)
 				}
 			}
-			if out, _ := s.show(); out == "" {
+			if out, _ := s.Show(); out == "" {
 				t.Errorf("show after install: nothing")
 			}
 			fc.lines = nil
-			had, err := s.remove()
+			had, err := s.Remove()
 			if err != nil || !had {
 				t.Fatalf("remove = %v, %v", had, err)
 			}
-			if s.goos != "windows" && !reflect.DeepEqual(fc.lines, sub(tt.remove)) {
+			if s.GOOS != "windows" && !reflect.DeepEqual(fc.lines, sub(tt.remove)) {
 				t.Errorf("remove ran\n%q\nwant\n%q", fc.lines, sub(tt.remove))
 			}
-			if s.goos == "windows" && !reflect.DeepEqual(fc.lines, tt.remove) {
+			if s.GOOS == "windows" && !reflect.DeepEqual(fc.lines, tt.remove) {
 				t.Errorf("remove ran %q, want %q", fc.lines, tt.remove)
 			}
-			if s.cron && fc.tab != tt.keepCronTab {
+			if s.Cron && fc.tab != tt.keepCronTab {
 				t.Errorf("crontab after remove = %q, want %q", fc.tab, tt.keepCronTab)
 			}
-			if s.goos != "windows" && !s.cron {
-				if out, _ := s.show(); out != "" {
+			if s.GOOS != "windows" && !s.Cron {
+				if out, _ := s.Show(); out != "" {
 					t.Errorf("show after remove = %q", out)
 				}
 			}
 		})
 	}
-	if _, _, ok := parseAt("24:00"); ok {
-		t.Error("parseAt accepts 24:00")
+	if _, _, ok := ParseAt("24:00"); ok {
+		t.Error("ParseAt accepts 24:00")
 	}
-	if h, m, ok := parseAt("2:30"); !ok || h != 2 || m != 30 {
-		t.Errorf("parseAt(2:30) = %d %d %v", h, m, ok)
+	if h, m, ok := ParseAt("2:30"); !ok || h != 2 || m != 30 {
+		t.Errorf("ParseAt(2:30) = %d %d %v", h, m, ok)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package schedule
 
 import (
 	"fmt"
@@ -81,13 +81,13 @@ func visible(p string) string {
 }
 
 // formatName names a scheduler's format in messages.
-func (s *scheduler) formatName() string {
+func (s *Scheduler) formatName() string {
 	switch {
-	case s.goos == "windows":
+	case s.GOOS == "windows":
 		return "タスク スケジューラ"
-	case s.goos == "darwin":
+	case s.GOOS == "darwin":
 		return "launchd の設定ファイル"
-	case s.cron:
+	case s.Cron:
 		return "crontab"
 	}
 	return "systemd のユニット ファイル"
@@ -95,8 +95,8 @@ func (s *scheduler) formatName() string {
 
 // checkPaths refuses the executable's or the workspace's path when the
 // scheduler's format cannot carry it (see the top of this file).
-func (s *scheduler) checkPaths() error {
-	for _, p := range []struct{ what, path string }{{whatExe, s.exe}, {whatWorkspace, s.ws}} {
+func (s *Scheduler) checkPaths() error {
+	for _, p := range []struct{ what, path string }{{whatExe, s.Exe}, {whatWorkspace, s.Workspace}} {
 		if c := s.unsafeChar(p.path, p.what == whatExe); c != "" {
 			return &schedUnsafeError{what: p.what, path: p.path, char: c, format: s.formatName()}
 		}
@@ -107,7 +107,7 @@ func (s *scheduler) checkPaths() error {
 // unsafeChar names the first kind of character of p (the program's path
 // when exe) that the scheduler's format cannot carry, "" when there is
 // none.
-func (s *scheduler) unsafeChar(p string, exe bool) string {
+func (s *Scheduler) unsafeChar(p string, exe bool) string {
 	hasCtl := func(allowed string) string {
 		for _, r := range p {
 			if r == '\n' || r == '\r' {
@@ -123,7 +123,7 @@ func (s *scheduler) unsafeChar(p string, exe bool) string {
 		return ""
 	}
 	switch {
-	case s.goos == "windows":
+	case s.GOOS == "windows":
 		if c := hasCtl(""); c != "" {
 			return c
 		}
@@ -133,12 +133,12 @@ func (s *scheduler) unsafeChar(p string, exe bool) string {
 		if strings.Contains(p, `"`) {
 			return charQuote
 		}
-	case s.goos == "darwin":
+	case s.GOOS == "darwin":
 		if !utf8.ValidString(p) {
 			return charNotUTF8
 		}
 		return hasCtl("\t\n\r")
-	case s.cron:
+	case s.Cron:
 		if c := hasCtl("\t"); c != "" {
 			return c
 		}
@@ -164,17 +164,17 @@ func (s *scheduler) unsafeChar(p string, exe bool) string {
 	return ""
 }
 
-// cronWord quotes one word of the crontab command: shell single quotes,
+// CronWord quotes one word of the crontab command: shell single quotes,
 // with cron's % escaped. checkPaths has refused what it cannot carry.
-func cronWord(s string) string { return strings.ReplaceAll(shQuote(s), "%", `\%`) }
+func CronWord(s string) string { return strings.ReplaceAll(shQuote(s), "%", `\%`) }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// systemdWord quotes one word of an ExecStart line: double quotes, C
+// SystemdWord quotes one word of an ExecStart line: double quotes, C
 // escapes, %% for a specifier's %, and $$ for $ in an argument (exe is
 // false); the program's own path is taken literally by systemd but for
 // its specifiers.
-func systemdWord(s string, exe bool) string {
+func SystemdWord(s string, exe bool) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
