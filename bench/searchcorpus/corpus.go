@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -89,7 +90,7 @@ func Open(dir string, spec Spec) *Corpus {
 		return nil
 	}
 	var c Corpus
-	if json.Unmarshal(data, &c) != nil || c.Spec != spec || !c.Published || c.Format != bodyindex.FormatVersion {
+	if json.Unmarshal(data, &c) != nil || c.Spec != spec || !c.Published || c.Format != format.Version {
 		return nil
 	}
 	c.Dir = dir
@@ -235,7 +236,7 @@ func (c *Corpus) Publish() error {
 		return err
 	}
 	c.Published = true
-	c.Format = bodyindex.FormatVersion
+	c.Format = format.Version
 	return c.save()
 }
 
@@ -246,7 +247,7 @@ func (c *Corpus) IndexBytes() (int64, error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && strings.HasPrefix(d.Name(), bodyindex.ManifestName) {
+		if !d.IsDir() && strings.HasPrefix(d.Name(), format.ManifestName) {
 			st, err := d.Info()
 			if err != nil {
 				return err

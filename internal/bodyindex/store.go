@@ -1,6 +1,10 @@
 package bodyindex
 
-import "github.com/fumibako/fumibako/internal/content"
+import (
+	"github.com/fumibako/fumibako/internal/content"
+
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+)
 
 // Store is the body index as the coordinator uses it (indexer.BodyIndex):
 // the package functions as methods, so callers pass Store{}.
@@ -19,7 +23,7 @@ func (Store) Rebuild(dir string) error { return Rebuild(dir) }
 
 // Files returns the file names of dir's body index with their place counts.
 func (Store) Files(dir string) (map[string]int, error) {
-	files, err := Files(dir)
+	files, err := format.Files(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"unsafe"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 )
 
@@ -135,21 +136,21 @@ func SummaryPath(contentRoot, index string) string {
 }
 
 // RemoveSummary deletes the summary of index (a removed or renamed index).
-// The summary is renamed to a "to delete" name first (deferred.go): a
+// The summary is renamed to a "to delete" name first (format.RemoveOrDefer): a
 // search may hold it open, and Windows keeps the name of an open file
 // that is deleted until it is closed; the name is free at once this way,
 // and the file goes now or at the next start.
 func RemoveSummary(contentRoot, index string) error {
 	path := SummaryPath(contentRoot, index)
 	clearChanging(contentRoot, index) // no summary: nothing to distrust
-	to, err := moveAway(path, filepath.Join(contentRoot, content.DeferredPrefix+summaryPrefix+index))
+	to, err := format.MoveAway(path, filepath.Join(contentRoot, content.DeferredPrefix+summaryPrefix+index))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return removeOrDefer(path)
+		return format.RemoveOrDefer(path)
 	}
-	removeFile(to)
+	format.RemoveFile(to)
 	return nil
 }
 
@@ -164,7 +165,7 @@ type Summary struct {
 	nRows uint32
 	hash  int
 	row   int // R
-	parts [][idSize]byte
+	parts [][format.IDSize]byte
 	// groups holds the first part of each group (column j < G).
 	groups []int
 	dirs   map[string]*SummaryDir
@@ -182,7 +183,7 @@ type Summary struct {
 // among the groups that have that many.
 type keyRecord struct {
 	max int
-	id  [idSize]byte
+	id  [format.IDSize]byte
 }
 
 // SummaryDir is what the summary says about one folder of the index.
@@ -194,7 +195,7 @@ type SummaryDir struct {
 	HasIndex  bool     // the folder has a body index
 	Opaque    bool     // its manifest could not be read when the summary was written
 	FirstPart int      // its parts are FirstPart .. FirstPart+len(PartIDs)-1
-	PartIDs   [][idSize]byte
+	PartIDs   [][format.IDSize]byte
 	// NameColumn is the Candidates bit of the paths of its files.
 	NameColumn int
 	parent     int    // the parent's number (folder 0: none)
@@ -218,7 +219,7 @@ func OpenSummary(contentRoot, index string) (*Summary, error) {
 // openSummary opens the summary with every folder's time to be checked.
 func openSummary(contentRoot, index string) (*Summary, error) {
 	path := SummaryPath(contentRoot, index)
-	f, err := openShared(path)
+	f, err := format.OpenShared(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -235,7 +236,7 @@ func openSummary(contentRoot, index string) (*Summary, error) {
 }
 
 func readSummary(path string, f *os.File) (*Summary, error) {
-	bad := func(what string) error { return &FormatError{Path: path, What: what} }
+	bad := func(what string) error { return &format.MalformedError{Path: path, What: what} }
 	var h [summaryHeaderSize]byte
 	if _, err := io.ReadFull(f, h[:]); err != nil {
 		return nil, bad("header: " + err.Error())
@@ -255,7 +256,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 		hashes < 1 || hashes > 8 || row != (nGroups+nDirs+7)/8+summaryRowCRC {
 		return nil, bad("header out of range")
 	}
-	metaSize := summaryDirSize*nDirs + idSize*nParts + 4*nGroups + nNames
+	metaSize := summaryDirSize*nDirs + format.IDSize*nParts + 4*nGroups + nNames
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -268,7 +269,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	if _, err := io.ReadFull(f, meta); err != nil {
 		return nil, bad("tables: " + err.Error())
 	}
-	crc := crc32.Update(crc32.Checksum(h[:60], castagnoli()), castagnoli(), meta)
+	crc := crc32.Update(crc32.Checksum(h[:60], format.Castagnoli()), format.Castagnoli(), meta)
 	if crc != le.Uint32(h[60:]) {
 		return nil, bad("checksum mismatch")
 	}
@@ -276,9 +277,9 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	s.keys = keyRecord{max: int(le.Uint32(h[40:]))}
 	copy(s.keys.id[:], h[44:60])
 	ids := meta[summaryDirSize*nDirs:]
-	groups := ids[idSize*nParts:]
+	groups := ids[format.IDSize*nParts:]
 	names := groups[4*nGroups:]
-	s.parts = idsOf(ids[:idSize*nParts])
+	s.parts = idsOf(ids[:format.IDSize*nParts])
 	s.groups = make([]int, nGroups)
 	for g := range s.groups {
 		s.groups[g] = int(le.Uint32(groups[4*g:]))
@@ -294,11 +295,11 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 
 // idsOf views the part table as ids, without a copy: it is most of the
 // tables (46,000 parts, 740 KB at 10 GB), and a search reads only a few.
-func idsOf(b []byte) [][idSize]byte {
+func idsOf(b []byte) [][format.IDSize]byte {
 	if len(b) == 0 {
 		return nil
 	}
-	return unsafe.Slice((*[idSize]byte)(unsafe.Pointer(&b[0])), len(b)/idSize)
+	return unsafe.Slice((*[format.IDSize]byte)(unsafe.Pointer(&b[0])), len(b)/format.IDSize)
 }
 
 // Parts returns the number of parts (the length of a Candidates set).
@@ -332,8 +333,8 @@ func (s *Summary) columnsOf(keys []uint32) ([]uint64, error) {
 				return nil, fmt.Errorf("bodyindex: read %s: %w", s.path, err)
 			}
 			bits := buf[:s.row-summaryRowCRC]
-			if crc32.Checksum(bits, castagnoli()) != le.Uint32(buf[s.row-summaryRowCRC:]) {
-				return nil, &FormatError{Path: s.path, What: fmt.Sprintf("row %d: checksum mismatch", r)}
+			if crc32.Checksum(bits, format.Castagnoli()) != le.Uint32(buf[s.row-summaryRowCRC:]) {
+				return nil, &format.MalformedError{Path: s.path, What: fmt.Sprintf("row %d: checksum mismatch", r)}
 			}
 			any := false
 			for w := range set {

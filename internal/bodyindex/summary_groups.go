@@ -2,6 +2,8 @@ package bodyindex
 
 import (
 	"crypto/sha256"
+
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 )
 
 // # Groups of parts
@@ -39,7 +41,7 @@ const groupAnchor = 3
 // part table.
 type summaryGroup struct {
 	first, n int
-	id       [idSize]byte // groupID of its parts
+	id       [format.IDSize]byte // groupID of its parts
 }
 
 // groupParts cuts the parts of each folder into groups.
@@ -49,8 +51,8 @@ func groupParts(dirs []sumDir) []summaryGroup {
 		d := &dirs[i]
 		size, start := int64(0), 0
 		for k, r := range d.parts {
-			size += r.size
-			if k == len(d.parts)-1 || size >= int64(groupMax) || size >= int64(groupMin) && r.id[0]&groupAnchor == 0 {
+			size += r.Size
+			if k == len(d.parts)-1 || size >= int64(groupMax) || size >= int64(groupMin) && r.ID[0]&groupAnchor == 0 {
 				groups = append(groups, summaryGroup{first: d.first + start, n: k + 1 - start, id: groupID(d.parts[start : k+1])})
 				size, start = 0, k+1
 			}
@@ -61,24 +63,24 @@ func groupParts(dirs []sumDir) []summaryGroup {
 
 // groupID names a group by its parts: the first bytes of the SHA-256 of
 // their ids in order. A group with the same parts has the same keys.
-func groupID(parts []partRef) [idSize]byte {
+func groupID(parts []format.PartRef) [format.IDSize]byte {
 	h := sha256.New()
 	for _, r := range parts {
-		h.Write(r.id[:])
+		h.Write(r.ID[:])
 	}
-	var id [idSize]byte
+	var id [format.IDSize]byte
 	copy(id[:], h.Sum(nil))
 	return id
 }
 
 // groupIDs returns the id of each group of a summary read back.
-func (s *Summary) groupIDs() [][idSize]byte {
-	ids := make([][idSize]byte, len(s.groups))
-	refs := make([]partRef, 0, 16)
+func (s *Summary) groupIDs() [][format.IDSize]byte {
+	ids := make([][format.IDSize]byte, len(s.groups))
+	refs := make([]format.PartRef, 0, 16)
 	for g := range s.groups {
 		refs = refs[:0]
 		for _, id := range s.parts[s.groups[g]:s.groupEnd(g)] {
-			refs = append(refs, partRef{id: id})
+			refs = append(refs, format.PartRef{ID: id})
 		}
 		ids[g] = groupID(refs)
 	}

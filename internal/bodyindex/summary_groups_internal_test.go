@@ -8,19 +8,20 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/textfold"
 )
 
 // refs makes parts of the given sizes; a size below 0 marks an anchor
 // part (its id's first byte ends a group that holds groupMin bytes).
-func refs(seed byte, sizes ...int) []partRef {
-	var out []partRef
+func refs(seed byte, sizes ...int) []format.PartRef {
+	var out []format.PartRef
 	for i, n := range sizes {
-		r := partRef{size: int64(n)}
-		r.id[1], r.id[2] = seed, byte(i)
-		r.id[0] = 1 // not an anchor
+		r := format.PartRef{Size: int64(n)}
+		r.ID[1], r.ID[2] = seed, byte(i)
+		r.ID[0] = 1 // not an anchor
 		if n < 0 {
-			r.id[0], r.size = 4, int64(-n)
+			r.ID[0], r.Size = 4, int64(-n)
 		}
 		out = append(out, r)
 	}
@@ -36,15 +37,15 @@ func TestGroupParts(t *testing.T) {
 	t.Cleanup(func() { groupMin, groupMax = gn, gx })
 	tests := []struct {
 		name   string
-		folder [][]partRef
+		folder [][]format.PartRef
 		want   [][2]int // first, n
 	}{
-		{"one small folder", [][]partRef{refs(0, 10, 20)}, [][2]int{{0, 2}}},
-		{"anchor before min does not end", [][]partRef{refs(0, -50, 10, 60)}, [][2]int{{0, 3}}},
-		{"anchor after min ends", [][]partRef{refs(0, 50, -60, 10, 10)}, [][2]int{{0, 2}, {2, 2}}},
-		{"max ends without anchor", [][]partRef{refs(0, 90, 90, 90, 90, 5)}, [][2]int{{0, 3}, {3, 2}}},
-		{"a large part alone", [][]partRef{refs(0, 500, 500)}, [][2]int{{0, 1}, {1, 1}}},
-		{"never across folders", [][]partRef{refs(0, 10, 10), nil, refs(1, 10), refs(2, 150, -10)}, [][2]int{{0, 2}, {2, 1}, {3, 2}}},
+		{"one small folder", [][]format.PartRef{refs(0, 10, 20)}, [][2]int{{0, 2}}},
+		{"anchor before min does not end", [][]format.PartRef{refs(0, -50, 10, 60)}, [][2]int{{0, 3}}},
+		{"anchor after min ends", [][]format.PartRef{refs(0, 50, -60, 10, 10)}, [][2]int{{0, 2}, {2, 2}}},
+		{"max ends without anchor", [][]format.PartRef{refs(0, 90, 90, 90, 90, 5)}, [][2]int{{0, 3}, {3, 2}}},
+		{"a large part alone", [][]format.PartRef{refs(0, 500, 500)}, [][2]int{{0, 1}, {1, 1}}},
+		{"never across folders", [][]format.PartRef{refs(0, 10, 10), nil, refs(1, 10), refs(2, 150, -10)}, [][2]int{{0, 2}, {2, 1}, {3, 2}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,10 +75,10 @@ func TestGroupParts(t *testing.T) {
 	}
 	before := groupParts([]sumDir{{parts: refs(0, sizes...)}})
 	changed := refs(0, sizes...)
-	changed[20].id[3], changed[20].size = 9, 77
+	changed[20].ID[3], changed[20].Size = 9, 77
 	after := groupParts([]sumDir{{parts: changed}})
-	ids := func(gs []summaryGroup) map[[idSize]byte]bool {
-		m := map[[idSize]byte]bool{}
+	ids := func(gs []summaryGroup) map[[format.IDSize]byte]bool {
+		m := map[[format.IDSize]byte]bool{}
 		for _, g := range gs {
 			m[g.id] = true
 		}
@@ -128,7 +129,7 @@ func TestSummaryGroupCandidates(t *testing.T) {
 		for d := range dirs {
 			for k, ref := range dirs[d].parts {
 				j := dirs[d].first + k
-				data, err := os.ReadFile(filepath.Join(root, "案件", relOf(dirs, d), partName(ref.id)))
+				data, err := os.ReadFile(filepath.Join(root, "案件", relOf(dirs, d), format.PartName(ref.ID)))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -84,7 +85,7 @@ func naiveRows(t *testing.T, root string, b []byte) []byte {
 	le := binary.LittleEndian
 	nRows, row := le.Uint32(b[20:]), int(le.Uint32(b[32:]))
 	_, groups := summaryTables(b)
-	col := map[[idSize]byte]int{} // part id -> column
+	col := map[[format.IDSize]byte]int{} // part id -> column
 	for g, gr := range groups {
 		for _, id := range gr.parts {
 			col[id] = g
@@ -100,17 +101,18 @@ func naiveRows(t *testing.T, root string, b []byte) []byte {
 	}
 	for i := range dirs {
 		for _, ref := range dirs[i].parts {
-			path := filepath.Join(root, "案件", relOf(dirs, i), partName(ref.id))
-			data, err := os.ReadFile(path)
+			path := filepath.Join(root, "案件", relOf(dirs, i), format.PartName(ref.ID))
+			k, err := format.OpenKeys(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := ParsePart(path, data)
+			keys, err := k.KeysIn(0, 1<<32)
+			k.Close()
 			if err != nil {
 				t.Fatal(err)
 			}
-			for n := 0; n < p.nKeys; n++ {
-				set(col[ref.id], binary.LittleEndian.Uint32(p.keys[4*n:]))
+			for n := 0; n < len(keys); n += 4 {
+				set(col[ref.ID], binary.LittleEndian.Uint32(keys[n:]))
 			}
 		}
 	}
@@ -121,7 +123,7 @@ func naiveRows(t *testing.T, root string, b []byte) []byte {
 	}
 	for r := 0; r < int(nRows); r++ {
 		b := rows[r*row : (r+1)*row]
-		binary.LittleEndian.PutUint32(b[row-summaryRowCRC:], crc32.Checksum(b[:row-summaryRowCRC], castagnoli()))
+		binary.LittleEndian.PutUint32(b[row-summaryRowCRC:], crc32.Checksum(b[:row-summaryRowCRC], format.Castagnoli()))
 	}
 	return rows
 }

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 )
 
 // envSummaryChild makes the test binary the child of TestKillMidSummary:
@@ -71,7 +73,7 @@ func TestKillMidSummary(t *testing.T) {
 		}
 		deadline := time.Now().Add(20 * time.Second)
 		for {
-			if _, err := os.Stat(path + tmpSuffix); err == nil {
+			if _, err := os.Stat(path + format.TmpSuffix); err == nil {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -89,7 +91,7 @@ func TestKillMidSummary(t *testing.T) {
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, before) {
 			t.Fatalf("round %d: the summary changed although its writer was killed", round)
 		}
-		if _, err := os.Stat(path + tmpSuffix); err != nil {
+		if _, err := os.Stat(path + format.TmpSuffix); err != nil {
 			t.Fatalf("round %d: no temporary file after the kill: %v", round, err)
 		}
 		if !Changing(root, "案件") {
@@ -100,7 +102,7 @@ func TestKillMidSummary(t *testing.T) {
 		}
 		reused := *counts
 		got, _ := os.ReadFile(path)
-		if _, err := os.Stat(path + tmpSuffix); !os.IsNotExist(err) {
+		if _, err := os.Stat(path + format.TmpSuffix); !os.IsNotExist(err) {
 			t.Errorf("round %d: the temporary file is still there: %v", round, err)
 		}
 		if Changing(root, "案件") {

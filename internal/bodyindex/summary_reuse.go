@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"slices"
+
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 )
 
 // A run that changed a few folders changes a few parts; the others keep
@@ -43,7 +45,7 @@ func (m *summaryMatrix) keepColumns(parts summaryParts) {
 		m.dropOld()
 		return
 	}
-	at := make(map[[idSize]byte]int, len(o.groups))
+	at := make(map[[format.IDSize]byte]int, len(o.groups))
 	for j, id := range o.groupIDs() {
 		if _, ok := at[id]; !ok && !full[j] {
 			at[id] = j
@@ -81,7 +83,7 @@ func (s *Summary) fullColumns() (map[int]bool, bool) {
 	and := bytes.Repeat([]byte{0xFF}, s.row-summaryRowCRC)
 	for r := 0; r < len(buf); r += s.row {
 		b := buf[r : r+s.row]
-		if crc32.Checksum(b[:s.row-summaryRowCRC], castagnoli()) != binary.LittleEndian.Uint32(b[s.row-summaryRowCRC:]) {
+		if crc32.Checksum(b[:s.row-summaryRowCRC], format.Castagnoli()) != binary.LittleEndian.Uint32(b[s.row-summaryRowCRC:]) {
 			return nil, false
 		}
 		for i := range and {
@@ -120,7 +122,7 @@ func (m *summaryMatrix) copyOld(rows, buf []byte, lo, hi int) {
 	}
 	for r := 0; r < hi-lo; r++ {
 		b := src[r*o.row : (r+1)*o.row]
-		if crc32.Checksum(b[:o.row-summaryRowCRC], castagnoli()) != binary.LittleEndian.Uint32(b[o.row-summaryRowCRC:]) {
+		if crc32.Checksum(b[:o.row-summaryRowCRC], format.Castagnoli()) != binary.LittleEndian.Uint32(b[o.row-summaryRowCRC:]) {
 			m.dropOld()
 			return
 		}
@@ -185,7 +187,7 @@ func copyChunks(dst []byte, dRow int, src []byte, sRow int, n int, chunks []bitC
 }
 
 // maxGroupKeys returns the most keys a group has (the sum of its parts'
-// partKeyCount) and the least id among the groups with that many, which
+// format.PartKeyCount) and the least id among the groups with that many, which
 // choose the row count and go into the header. A group kept from the old
 // summary (from[g] >= 0) has the count it had then (its id names its
 // parts): when the old summary's record names a kept group, that group
@@ -193,7 +195,7 @@ func copyChunks(dst []byte, dRow int, src []byte, sRow int, n int, chunks []bitC
 // every part is counted.
 func maxGroupKeys(parts summaryParts, groups []summaryGroup, from []int, rec keyRecord, counted *int) keyRecord {
 	best := keyRecord{max: -1}
-	consider := func(n int, id [idSize]byte) {
+	consider := func(n int, id [format.IDSize]byte) {
 		if n > best.max || n == best.max && bytes.Compare(id[:], best.id[:]) < 0 {
 			best.max, best.id = n, id
 		}
@@ -211,7 +213,7 @@ func maxGroupKeys(parts summaryParts, groups []summaryGroup, from []int, rec key
 		n := 0
 		for _, path := range parts.paths[gr.first : gr.first+gr.n] {
 			*counted++
-			n += partKeyCount(path)
+			n += format.PartKeyCount(path)
 		}
 		consider(n, gr.id)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 )
 
 // summaryCounts records what the writes read through the test hook.
@@ -25,8 +27,8 @@ func hookSummary(t *testing.T) *summaryCounts {
 
 // readGroup is a group of a summary read back: its id and its parts.
 type readGroup struct {
-	id    [idSize]byte
-	parts [][idSize]byte
+	id    [format.IDSize]byte
+	parts [][format.IDSize]byte
 }
 
 // summaryTables returns where the rows of a summary start and its groups.
@@ -34,19 +36,19 @@ func summaryTables(b []byte) (rowsAt int, groups []readGroup) {
 	le := binary.LittleEndian
 	nDirs, nParts, nNames, nGroups := int(le.Uint32(b[12:])), int(le.Uint32(b[16:])), int(le.Uint32(b[28:])), int(le.Uint32(b[36:]))
 	at := summaryHeaderSize + summaryDirSize*nDirs
-	var ids [][idSize]byte
+	var ids [][format.IDSize]byte
 	for j := 0; j < nParts; j++ {
-		ids = append(ids, [idSize]byte(b[at+idSize*j:]))
+		ids = append(ids, [format.IDSize]byte(b[at+format.IDSize*j:]))
 	}
-	at += idSize * nParts
+	at += format.IDSize * nParts
 	for g := 0; g < nGroups; g++ {
 		first, end := int(le.Uint32(b[at+4*g:])), nParts
 		if g+1 < nGroups {
 			end = int(le.Uint32(b[at+4*g+4:]))
 		}
-		refs := make([]partRef, 0, end-first)
+		refs := make([]format.PartRef, 0, end-first)
 		for _, id := range ids[first:end] {
-			refs = append(refs, partRef{id: id})
+			refs = append(refs, format.PartRef{ID: id})
 		}
 		groups = append(groups, readGroup{id: groupID(refs), parts: ids[first:end]})
 	}
@@ -72,7 +74,7 @@ func groupOf(t *testing.T, b []byte, file string) readGroup {
 	_, gs := summaryTables(b)
 	for _, g := range gs {
 		for _, id := range g.parts {
-			if partName(id) == filepath.Base(file) {
+			if format.PartName(id) == filepath.Base(file) {
 				return g
 			}
 		}
@@ -87,7 +89,7 @@ func resign(b []byte, edit func(h []byte)) []byte {
 	b = slices.Clone(b)
 	edit(b[:summaryHeaderSize])
 	rowsAt, _ := summaryTables(b)
-	crc := crc32.Update(crc32.Checksum(b[:60], castagnoli()), castagnoli(), b[summaryHeaderSize:rowsAt])
+	crc := crc32.Update(crc32.Checksum(b[:60], format.Castagnoli()), format.Castagnoli(), b[summaryHeaderSize:rowsAt])
 	binary.LittleEndian.PutUint32(b[60:], crc)
 	return b
 }
@@ -126,7 +128,7 @@ func TestSummaryReuse(t *testing.T) {
 
 	// A part gone from its folder: read (it fails, and lets every search
 	// through), not copied.
-	parts, _ := filepath.Glob(filepath.Join(idx, "部1", "課1", partPrefix+"*"))
+	parts, _ := filepath.Glob(filepath.Join(idx, "部1", "課1", format.ManifestName+"."+"*"))
 	if len(parts) == 0 {
 		t.Fatal("no part in 部1/課1")
 	}
@@ -171,7 +173,7 @@ func TestSummaryReuse(t *testing.T) {
 		t.Fatalf("%d groups of %d parts: groups of several parts are not tested", nGroups, all)
 	}
 	le := binary.LittleEndian
-	if _, gs := summaryTables(fresh); !slices.ContainsFunc(gs, func(g readGroup) bool { return g.id == [idSize]byte(s0[44:]) }) {
+	if _, gs := summaryTables(fresh); !slices.ContainsFunc(gs, func(g readGroup) bool { return g.id == [format.IDSize]byte(s0[44:]) }) {
 		t.Fatal("the changes remove the group with the most keys: the key record is not tested")
 	}
 	// The group of the part that was gone is read again from s1 (its

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -111,7 +112,7 @@ func (m *summaryMatrix) writeRows(w io.Writer) error {
 		fillBand(rows, m.row, m.nRows, uint32(lo), uint32(hi), m.columns(), cols)
 		for r := 0; r < hi-lo; r++ {
 			b := rows[r*m.row : (r+1)*m.row]
-			binary.LittleEndian.PutUint32(b[m.row-summaryRowCRC:], crc32.Checksum(b[:m.row-summaryRowCRC], castagnoli()))
+			binary.LittleEndian.PutUint32(b[m.row-summaryRowCRC:], crc32.Checksum(b[:m.row-summaryRowCRC], format.Castagnoli()))
 		}
 		if _, err := w.Write(rows); err != nil {
 			return err
@@ -231,13 +232,13 @@ func fillGroup(col []uint64, parts []string, nRows, lo uint32) {
 // fillPart sets the rows of the part's keys in the band of col, false
 // when the part cannot be read.
 func fillPart(col []uint64, path string, nRows, lo uint32) bool {
-	k, err := openKeys(path)
+	k, err := format.OpenKeys(path)
 	if err != nil {
 		return false
 	}
 	defer k.Close()
 	from, to := bandKeys(nRows, lo, len(col))
-	keys, err := k.keysIn(from, to)
+	keys, err := k.KeysIn(from, to)
 	if err != nil {
 		return false
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/textfold"
 )
 
@@ -96,7 +97,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 			t.Errorf("Dir(%q) is not fresh right after writing", tt.rel)
 		}
 		if tt.hasIndex {
-			f, err := bodyindex.OpenFolder(path)
+			f, err := format.OpenFolder(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -59,7 +60,7 @@ type sumDir struct {
 	mtime  int64
 	flags  uint32
 	first  int
-	parts  []partRef
+	parts  []format.PartRef
 	files  []string // file names from the manifest
 	gone   []bool   // parts[k] is not in the folder (nil: all are)
 }
@@ -83,7 +84,7 @@ func WriteSummary(contentRoot, index string) error {
 func writeSummary(contentRoot, index string) error {
 	root := filepath.Join(contentRoot, index)
 	// A temporary file a crash left behind goes, written now or not.
-	workspace.Remove(SummaryPath(contentRoot, index) + tmpSuffix)
+	workspace.Remove(SummaryPath(contentRoot, index) + format.TmpSuffix)
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return RemoveSummary(contentRoot, index)
 	}
@@ -131,7 +132,7 @@ func writeSummary(contentRoot, index string) error {
 // summaryParts are the parts of an index, folder by folder in manifest
 // order: the summary's columns.
 type summaryParts struct {
-	ids   [][idSize]byte
+	ids   [][format.IDSize]byte
 	paths []string
 	gone  []bool // the manifest lists it but its folder does not hold it
 	bytes int64
@@ -143,10 +144,10 @@ func listSummaryParts(root string, dirs []sumDir) summaryParts {
 		d := &dirs[i]
 		d.first = len(p.ids)
 		for k, r := range d.parts {
-			p.ids = append(p.ids, r.id)
-			p.paths = append(p.paths, filepath.Join(root, relOf(dirs, i), partName(r.id)))
+			p.ids = append(p.ids, r.ID)
+			p.paths = append(p.paths, filepath.Join(root, relOf(dirs, i), format.PartName(r.ID)))
 			p.gone = append(p.gone, d.gone != nil && d.gone[k])
-			p.bytes += r.size
+			p.bytes += r.Size
 		}
 	}
 	return p
@@ -201,7 +202,7 @@ func walkForSummary(root string) []sumDir {
 		var subs []string
 		for _, e := range ents {
 			n := e.Name()
-			if n == ManifestName {
+			if n == format.ManifestName {
 				dirs[i].flags |= dirHasIndex
 			}
 			if e.IsDir() && !strings.HasPrefix(n, ".") {
@@ -209,14 +210,14 @@ func walkForSummary(root string) []sumDir {
 			}
 		}
 		if dirs[i].flags&dirHasIndex != 0 {
-			m, err := readManifest(path)
+			m, err := format.ReadManifest(path)
 			if err != nil || m == nil {
 				dirs[i].flags |= dirOpaque
 			} else {
-				dirs[i].parts = m.parts
-				dirs[i].gone = goneParts(ents, m.parts)
-				for _, f := range m.files {
-					dirs[i].files = append(dirs[i].files, f.name)
+				dirs[i].parts = m.Parts
+				dirs[i].gone = goneParts(ents, m.Parts)
+				for _, f := range m.Files {
+					dirs[i].files = append(dirs[i].files, f.Name)
 				}
 			}
 		}
@@ -232,10 +233,10 @@ func walkForSummary(root string) []sumDir {
 // lacks: such a part is read, not kept, by the next summary (reading it
 // fails, and its column lets every search through to report it). nil
 // when every part is there.
-func goneParts(ents []os.DirEntry, parts []partRef) []bool {
+func goneParts(ents []os.DirEntry, parts []format.PartRef) []bool {
 	var gone []bool
 	for k, r := range parts {
-		name := partName(r.id)
+		name := format.PartName(r.ID)
 		if _, ok := slices.BinarySearchFunc(ents, name, func(e os.DirEntry, n string) int { return strings.Compare(e.Name(), n) }); ok {
 			continue
 		}
@@ -283,7 +284,7 @@ func pathKeys(dirs []sumDir, i int) []uint32 {
 }
 
 // encodeSummaryHead encodes the header and the tables.
-func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, groups []summaryGroup, nRows uint32, row int, keys keyRecord) []byte {
+func encodeSummaryHead(dirs []sumDir, ids [][format.IDSize]byte, groups []summaryGroup, nRows uint32, row int, keys keyRecord) []byte {
 	var names []byte
 	le := binary.LittleEndian
 	table := make([]byte, summaryDirSize*len(dirs))
@@ -298,7 +299,7 @@ func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, groups []summaryGroup,
 		le.PutUint32(e[20:], d.flags)
 		le.PutUint64(e[24:], uint64(d.mtime))
 	}
-	h := make([]byte, summaryHeaderSize, summaryHeaderSize+len(table)+idSize*len(ids)+4*len(groups)+len(names))
+	h := make([]byte, summaryHeaderSize, summaryHeaderSize+len(table)+format.IDSize*len(ids)+4*len(groups)+len(names))
 	copy(h, summaryMagic)
 	le.PutUint32(h[8:], SummaryVersion)
 	le.PutUint32(h[12:], uint32(len(dirs)))
@@ -318,7 +319,7 @@ func encodeSummaryHead(dirs []sumDir, ids [][idSize]byte, groups []summaryGroup,
 		out = le.AppendUint32(out, uint32(g.first))
 	}
 	out = append(out, names...)
-	crc := crc32.Update(crc32.Checksum(out[:60], castagnoli()), castagnoli(), out[summaryHeaderSize:])
+	crc := crc32.Update(crc32.Checksum(out[:60], format.Castagnoli()), format.Castagnoli(), out[summaryHeaderSize:])
 	le.PutUint32(out[60:], crc)
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
@@ -264,7 +265,7 @@ func (r *run) dropRemovedIndexes() {
 func (r *run) freeRemoved() {
 	for _, rm := range r.toFree {
 		dir := filepath.Join(r.ws.ContentRoot(), rm.Name)
-		if err := bodyindex.RemoveIndexTree(dir); err != nil {
+		if err := format.RemoveIndexTree(dir); err != nil {
 			r.logf(Warn, "    インデックス「%s」を削除できませんでした: %v", rm.Name, err)
 			continue
 		}
@@ -382,7 +383,7 @@ func publishDir(body BodyIndex, contentRoot, folder string, removed []string, tr
 func (r *run) published(folder string, err error) bool {
 	k := workspace.FoldKey(folder)
 	dir := content.Dir(r.ws.ContentRoot(), folder)
-	var rebuild *bodyindex.RebuildError
+	var rebuild *format.RebuildError
 	if errors.As(err, &rebuild) {
 		r.rebuild(folder)
 		err = r.opt.Body.Publish(dir, r.removals[k])

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -344,7 +345,7 @@ func (w *walker) dir(path, index string, rel []string, segs []string, at int) bo
 		}
 		for _, e := range ents {
 			n := e.Name()
-			if n == bodyindex.ManifestName {
+			if n == format.ManifestName {
 				hasIndex = true
 			}
 			if e.IsDir() && !strings.HasPrefix(n, ".") {

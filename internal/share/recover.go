@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -184,7 +185,7 @@ func appendRows(ws *workspace.Workspace, name, staged string) error {
 // search holds open on Windows.
 func removeStage(dir string) {
 	if old := filepath.Join(dir, "old"); dirExists(old) {
-		bodyindex.RemoveIndexTree(old)
+		format.RemoveIndexTree(old)
 	}
 	workspace.RemoveAll(dir)
 }

@@ -43,6 +43,7 @@ import (
 
 	"github.com/fumibako/fumibako/bench/searchcorpus"
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 )
 
 // Result is one run at one size, as kept in the results file.
@@ -365,7 +366,7 @@ func indexSizes(ws, index string) (idx, sum, work float64) {
 		}
 		mb := float64(st.Size()) / 1e6
 		work += mb
-		if strings.HasPrefix(d.Name(), bodyindex.ManifestName) {
+		if strings.HasPrefix(d.Name(), format.ManifestName) {
 			idx += mb
 		}
 		return nil

@@ -1,4 +1,4 @@
-package bodyindex_test
+package format
 
 import (
 	"errors"
@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/testutil"
 	"github.com/fumibako/fumibako/internal/textfold"
@@ -27,27 +27,33 @@ var compatPlaces = map[string][]extract.Place{
 	"空.txt":   nil,
 }
 
+func place(name string, lines ...string) extract.Place {
+	return extract.Place{Name: name, Lines: lines}
+}
+
 // TestBackwardsCompat reads the fixture of every released version: the
 // current one must read back exactly, an older one must give the rebuild
 // error, never a misread.
 func TestBackwardsCompat(t *testing.T) {
-	cur := testutil.FixturePath(fmt.Sprintf("v%d", bodyindex.FormatVersion))
+	cur := testutil.FixturePath(fmt.Sprintf("v%d", Version))
 	if testutil.Update() {
 		os.RemoveAll(cur)
 		os.MkdirAll(cur, 0o755)
+		var files []testFile
 		for name, places := range compatPlaces {
-			stage(t, cur, name, places...)
+			files = append(files, testFile{name, places})
 		}
-		if err := bodyindex.Publish(cur, nil); err != nil {
-			t.Fatal(err)
-		}
+		// One chunk of small files, sorted as the file table is (none of
+		// these names changes when upper-cased): the bytes Publish writes.
+		slices.SortFunc(files, func(a, b testFile) int { return strings.Compare(a.name, b.name) })
+		writeFolder(t, cur, files...)
 	}
 	dirs := testutil.Fixtures(t, "v*")
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			files, err := bodyindex.Files(dir)
+			files, err := Files(dir)
 			if dir != cur {
-				var rb *bodyindex.RebuildError
+				var rb *RebuildError
 				if !errors.As(err, &rb) {
 					t.Fatalf("Files(%s) = %v, want RebuildError", dir, err)
 				}
@@ -57,7 +63,7 @@ func TestBackwardsCompat(t *testing.T) {
 				t.Fatalf("Files = %v, %v", files, err)
 			}
 			for name, want := range compatPlaces {
-				got, err := bodyindex.ReadFile(dir, name)
+				got, err := ReadFile(dir, name)
 				if err != nil || (len(want) > 0 || len(got) > 0) && !reflect.DeepEqual(got, want) {
 					t.Fatalf("ReadFile(%s) = %q, %v, want %q", name, got, err, want)
 				}
@@ -69,7 +75,7 @@ func TestBackwardsCompat(t *testing.T) {
 // fixtureFiles returns the manifest and parts of the current fixture, the
 // seeds of the fuzz targets.
 func fixtureFiles(t testing.TB) (manifest []byte, parts [][]byte) {
-	dir := testutil.FixturePath(fmt.Sprintf("v%d", bodyindex.FormatVersion))
+	dir := testutil.FixturePath(fmt.Sprintf("v%d", Version))
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -80,9 +86,9 @@ func fixtureFiles(t testing.TB) (manifest []byte, parts [][]byte) {
 			t.Fatal(err)
 		}
 		switch {
-		case e.Name() == bodyindex.ManifestName:
+		case e.Name() == ManifestName:
 			manifest = b
-		case strings.HasPrefix(e.Name(), bodyindex.ManifestName):
+		case strings.HasPrefix(e.Name(), ManifestName):
 			parts = append(parts, b)
 		}
 	}
@@ -98,7 +104,7 @@ func FuzzOpen(f *testing.F) {
 	}
 	f.Add([]byte("FUMIBAKP\x01\x00\x00\x00\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := bodyindex.ParsePart("fuzz", data)
+		p, err := ParsePart("fuzz", data)
 		if err != nil {
 			return
 		}
@@ -128,23 +134,24 @@ func FuzzOpen(f *testing.F) {
 func FuzzManifest(f *testing.F) {
 	m, _ := fixtureFiles(f)
 	f.Add(m)
-	src := testutil.FixturePath(fmt.Sprintf("v%d", bodyindex.FormatVersion))
+	src := testutil.FixturePath(fmt.Sprintf("v%d", Version))
 	ents, _ := os.ReadDir(src)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := tempDir(t)
+		dir := t.TempDir()
+		t.Cleanup(ReleaseMappings)
 		for _, e := range ents {
 			b, _ := os.ReadFile(filepath.Join(src, e.Name()))
 			os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
 		}
-		os.WriteFile(filepath.Join(dir, bodyindex.ManifestName), data, 0o644)
-		if _, err := bodyindex.Files(dir); err != nil {
-			var rb *bodyindex.RebuildError
+		os.WriteFile(filepath.Join(dir, ManifestName), data, 0o644)
+		if _, err := Files(dir); err != nil {
+			var rb *RebuildError
 			if !errors.As(err, &rb) {
 				t.Fatalf("Files = %v, want RebuildError", err)
 			}
 			return
 		}
-		fo, err := bodyindex.OpenFolder(dir)
+		fo, err := OpenFolder(dir)
 		if err != nil {
 			return
 		}

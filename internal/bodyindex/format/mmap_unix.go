@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package bodyindex
+package format
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func mapFile(path string) ([]byte, func() error, os.FileInfo, error) {
 		return []byte{}, func() error { return nil }, st, nil
 	}
 	if size > partLimit {
-		return nil, nil, nil, &FormatError{Path: path, What: fmt.Sprintf("size %d over the limit", size)}
+		return nil, nil, nil, &MalformedError{Path: path, What: fmt.Sprintf("size %d over the limit", size)}
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {

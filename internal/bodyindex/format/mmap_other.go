@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package bodyindex
+package format
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ func mapFile(path string) ([]byte, func() error, os.FileInfo, error) {
 		return nil, nil, nil, err
 	}
 	if len(data) > partLimit {
-		return nil, nil, nil, &FormatError{Path: path, What: fmt.Sprintf("size %d over the limit", len(data))}
+		return nil, nil, nil, &MalformedError{Path: path, What: fmt.Sprintf("size %d over the limit", len(data))}
 	}
 	return data, func() error { return nil }, st, nil
 }

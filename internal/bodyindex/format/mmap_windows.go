@@ -1,6 +1,6 @@
 //go:build windows
 
-package bodyindex
+package format
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func mapFile(path string) ([]byte, func() error, os.FileInfo, error) {
 		return []byte{}, func() error { return nil }, st, nil
 	}
 	if size > partLimit {
-		return nil, nil, nil, &FormatError{Path: path, What: fmt.Sprintf("size %d over the limit", size)}
+		return nil, nil, nil, &MalformedError{Path: path, What: fmt.Sprintf("size %d over the limit", size)}
 	}
 	m, err := windows.CreateFileMapping(h, nil, windows.PAGE_READONLY, 0, 0, nil)
 	if err != nil {

@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"errors"
@@ -24,15 +24,15 @@ import (
 // folder instead, so the folder goes at once. No space is ever leaked and
 // the old name is free at once.
 
-// removeFile is a fault seam: tests make it fail as Windows does while a
+// RemoveFile is a fault seam: tests make it fail as Windows does while a
 // file is mapped. It is os.Remove, not the retrying workspace.Remove: a
 // mapped file stays undeletable until it is unmapped, so the deferral comes
 // at once instead of after seconds of retries.
-var removeFile = os.Remove
+var RemoveFile = os.Remove
 
-// removeOrDefer removes path, or when that fails renames it to a "to
+// RemoveOrDefer removes path, or when that fails renames it to a "to
 // delete" name next to it. It fails only when neither works.
-func removeOrDefer(path string) error {
+func RemoveOrDefer(path string) error {
 	dir, base := filepath.Split(path)
 	return removeOrMove(path, filepath.Join(dir, content.DeferredPrefix+base))
 }
@@ -40,23 +40,23 @@ func removeOrDefer(path string) error {
 // removeOrMove removes path, or when that fails renames it to the "to
 // delete" name to.
 func removeOrMove(path, to string) error {
-	err := removeFile(path)
+	err := RemoveFile(path)
 	if err == nil || errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if _, merr := moveAway(path, to); merr != nil {
+	if _, merr := MoveAway(path, to); merr != nil {
 		return err
 	}
 	return nil
 }
 
-// moveAway renames path to the "to delete" name to, numbered when an
+// MoveAway renames path to the "to delete" name to, numbered when an
 // earlier deferral that is still mapped holds that name; it returns the
 // name used.
-func moveAway(path, to string) (string, error) {
+func MoveAway(path, to string) (string, error) {
 	name := to
 	for n := 2; ; n++ {
-		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) || removeFile(name) == nil {
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) || RemoveFile(name) == nil {
 			break
 		}
 		if n > 20 {
@@ -78,14 +78,14 @@ func removeDeferredOf(path string) {
 		if n > 1 {
 			name = d + "." + strconv.Itoa(n)
 		}
-		if errors.Is(removeFile(name), fs.ErrNotExist) {
+		if errors.Is(RemoveFile(name), fs.ErrNotExist) {
 			return
 		}
 	}
 }
 
-// isDeferred reports a name given by removeOrDefer.
-func isDeferred(name string) bool { return strings.HasPrefix(name, content.DeferredPrefix) }
+// IsDeferred reports a name given by RemoveOrDefer.
+func IsDeferred(name string) bool { return strings.HasPrefix(name, content.DeferredPrefix) }
 
 // RemoveIndexTree deletes the folder of a removed index. Files that a
 // search has mapped are moved out of it, next to it, under "to delete"
@@ -105,7 +105,7 @@ func RemoveIndexTree(dir string) error {
 			}
 		case d.IsDir():
 			dirs = append(dirs, path)
-			forgetDir(path, nil) // this process's mappings go when released
+			ForgetDir(path, nil) // this process's mappings go when released
 		default:
 			n++
 			to := filepath.Join(parent, content.DeferredPrefix+index+"."+strconv.Itoa(n)+"."+d.Name())

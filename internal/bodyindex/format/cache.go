@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"errors"
@@ -52,16 +52,16 @@ var cacheLimit = func() int64 {
 // listed by its manifest, and takes a reference on each. vanished reports
 // a part that does not exist: the manifest was replaced meanwhile and the
 // caller reads it again.
-func acquire(dir string, listed, refs []partRef) (ms []*mapping, vanished bool) {
+func acquire(dir string, listed, refs []PartRef) (ms []*mapping, vanished bool) {
 	cache.Lock()
 	defer cache.Unlock()
 	cache.clock++
 	paths := make([]string, len(listed))
 	for i, r := range listed {
-		paths[i] = filepath.Join(dir, partName(r.id))
+		paths[i] = filepath.Join(dir, PartName(r.ID))
 	}
 	for _, r := range refs {
-		path := filepath.Join(dir, partName(r.id))
+		path := filepath.Join(dir, PartName(r.ID))
 		m := cache.m[path]
 		if m != nil {
 			st, err := os.Stat(path)
@@ -150,9 +150,9 @@ func forgetLocked(dir string, keep []string) {
 	}
 }
 
-// forgetDir drops the cached parts of dir that are not in keep (names of
+// ForgetDir drops the cached parts of dir that are not in keep (names of
 // part files), after a publish or a removal.
-func forgetDir(dir string, keep map[string]bool) {
+func ForgetDir(dir string, keep map[string]bool) {
 	cache.Lock()
 	defer cache.Unlock()
 	var paths []string
@@ -176,13 +176,13 @@ func dropLocked(m *mapping) {
 	}
 }
 
-// dropUnused unmaps the parts of dir that no search is using, after dir
+// DropUnused unmaps the parts of dir that no search is using, after dir
 // was published: the publisher (the indexer's coordinator) has no further
 // use for the old parts it read, and the pages it touched would otherwise
 // stay in its memory, counted in its RSS, one republished folder after
 // another until the run ends (issue 21: 135 MB at 1 GB with 1 % of the
 // files changed). A search maps them again when it needs them.
-func dropUnused(dir string) {
+func DropUnused(dir string) {
 	cache.Lock()
 	defer cache.Unlock()
 	for _, p := range cache.byDir[dir] {
@@ -217,4 +217,19 @@ func evictOneLocked() bool {
 	}
 	dropLocked(victim)
 	return true
+}
+
+// Mapped returns how many parts of dir this process keeps mapped, used by
+// a search or cached: Publish's tests check that a publish leaves none of
+// its own behind (issue 21).
+func Mapped(dir string) int {
+	cache.Lock()
+	defer cache.Unlock()
+	n := 0
+	for p, m := range cache.m {
+		if filepath.Dir(p) == dir && m.unmap != nil {
+			n++
+		}
+	}
+	return n
 }

@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"crypto/sha256"
@@ -12,45 +12,45 @@ import (
 	"github.com/fumibako/fumibako/internal/textfold"
 )
 
-// fileText is one source file to encode: its name, its index in the
+// FileText is one source file to encode: its name, its index in the
 // manifest's file table and its places with their lines as stored, or,
 // for a large fresh file, the per-file folder to stream them from (dir,
 // with the counts its file-table row was computed from, which the stream
 // must give again).
-type fileText struct {
-	name   string
-	index  int
-	places []extract.Place
-	dir    string
-	want   fileEntry
+type FileText struct {
+	Name   string
+	Index  int
+	Places []extract.Place
+	Dir    string
+	Want   FileEntry
 }
 
-// fileCount is what the encoder wrote of one file: its lines (each piece
+// FileCount is what the encoder wrote of one file: its lines (each piece
 // of a split line counts) and their bytes with one LF each.
-type fileCount struct {
-	lines int
-	text  int64
+type FileCount struct {
+	Lines int
+	Text  int64
 }
 
 // cursor is the encoder's position in one file: the place, the number of
 // the place's current line (a continuation line keeps the number of the
 // line it continues) and what was written of the file so far.
 type cursor struct {
-	f      fileText
+	f      FileText
 	place  string
 	lineNo int
-	fileCount
+	FileCount
 }
 
-// builtPart is an encoded part and the range of lines it holds, in the
+// BuiltPart is an encoded part and the range of lines it holds, in the
 // manifest's terms.
-type builtPart struct {
-	data      []byte
-	id        [idSize]byte
-	firstFile int
-	firstLine int
-	lastFile  int
-	endLine   int
+type BuiltPart struct {
+	Data      []byte
+	ID        [IDSize]byte
+	FirstFile int
+	FirstLine int
+	LastFile  int
+	EndLine   int
 }
 
 // segRec documents one record of the segs section.
@@ -72,19 +72,19 @@ type blockRec struct {
 	flags     uint32 // reserved, 0
 }
 
-// encoder turns a run of files into parts.
-type encoder struct {
+// Encoder turns a run of files into parts.
+type Encoder struct {
 	// emit takes each part as soon as it is finished, so a large file's
 	// parts are never all held at once; its first error is kept in err.
-	emit    func(builtPart) error
-	err     error
+	emit    func(BuiltPart) error
+	Err     error
 	cur     *partBuilder
-	folded  map[int]int64 // folded bytes per manifest index
+	Folded  map[int]int64 // folded bytes per manifest index
 	grams   *gramSet      // reused from part to part
 	spare   *partBuilder  // buffers of the last part, reused
 	lineBuf []byte
 	keyBuf  []uint32 // the keys of one line
-	counts  map[int]fileCount
+	Counts  map[int]FileCount
 	pieces  []string // of a line split while encoding
 }
 
@@ -112,39 +112,39 @@ type partBuilder struct {
 	endLine    int
 }
 
-func newEncoder(emit func(builtPart) error) *encoder {
-	return &encoder{emit: emit, folded: map[int]int64{}, grams: newGramSet(), counts: map[int]fileCount{}}
+func NewEncoder(emit func(BuiltPart) error) *Encoder {
+	return &Encoder{emit: emit, Folded: map[int]int64{}, grams: newGramSet(), Counts: map[int]FileCount{}}
 }
 
-// encode appends the parts of one chunk of files. A chunk starts a new
-// part; a part closes when it has maxBlocks blocks and more lines follow.
+// Encode appends the parts of one chunk of files. A chunk starts a new
+// part; a part closes when it has MaxBlocks blocks and more lines follow.
 // A file with a dir is read from it a line at a time; one whose lines
 // differ from the counts it was planned with sets err (it changed while
 // it was published). What was written of each file is in counts.
-func (e *encoder) encode(files []fileText) {
+func (e *Encoder) Encode(files []FileText) {
 	for _, f := range files {
 		c := &cursor{f: f}
-		if f.dir != "" && f.places == nil {
-			err := content.EachLine(f.dir, func(place, line string) error {
+		if f.Dir != "" && f.Places == nil {
+			err := content.EachLine(f.Dir, func(place, line string) error {
 				e.put(c, place, line)
-				return e.err
+				return e.Err
 			})
-			if err == nil && (c.lines != f.want.lines || c.text != f.want.textBytes) {
-				err = fmt.Errorf("bodyindex: %s changed while it was published", f.dir)
+			if err == nil && (c.Lines != f.Want.Lines || c.Text != f.Want.TextBytes) {
+				err = fmt.Errorf("bodyindex: %s changed while it was published", f.Dir)
 			}
 			if err != nil {
-				if e.err == nil {
-					e.err = err
+				if e.Err == nil {
+					e.Err = err
 				}
 				return
 			}
 		}
-		for _, p := range f.places {
+		for _, p := range f.Places {
 			for _, line := range p.Lines {
 				e.put(c, p.Name, line)
 			}
 		}
-		e.counts[f.index] = c.fileCount
+		e.Counts[f.Index] = c.FileCount
 	}
 	e.finishPart()
 }
@@ -152,7 +152,7 @@ func (e *encoder) encode(files []fileText) {
 // put adds one stored line at c, first split when it is longer than
 // extract.LineMaxRunes (a line of an index or per-file folder written
 // before the cap: the encoder never holds more of a line than that).
-func (e *encoder) put(c *cursor, place, line string) {
+func (e *Encoder) put(c *cursor, place, line string) {
 	if !extract.NeedsSplit(line) {
 		e.putPiece(c, place, line)
 		return
@@ -167,8 +167,8 @@ func (e *encoder) put(c *cursor, place, line string) {
 // continuation line keeps the number of the line before it; one that
 // starts a place (which nothing continues) is taken as a line of its own,
 // its mark replaced (same length) so that it reads so again.
-func (e *encoder) putPiece(c *cursor, place, line string) {
-	if c.lines == 0 || place != c.place {
+func (e *Encoder) putPiece(c *cursor, place, line string) {
+	if c.Lines == 0 || place != c.place {
 		c.place, c.lineNo = place, 0
 	}
 	cont := extract.IsContinuation(line)
@@ -178,17 +178,17 @@ func (e *encoder) putPiece(c *cursor, place, line string) {
 	if !cont {
 		c.lineNo++
 	}
-	e.addLine(c.f, place, c.lineNo, c.lines, line, cont)
-	c.lines++
-	c.text += int64(len(line)) + 1
+	e.addLine(c.f, place, c.lineNo, c.Lines, line, cont)
+	c.Lines++
+	c.Text += int64(len(line)) + 1
 }
 
 // addLine adds line fileLine of file f, line lineNo of its place; a
 // continuation line (cont) starts a segment of its own, whose first line
 // has the number of the line it continues (doc.go, segs).
-func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line string, cont bool) {
+func (e *Encoder) addLine(f FileText, place string, lineNo, fileLine int, line string, cont bool) {
 	b := e.cur
-	if b != nil && len(b.blocks) == maxBlocks {
+	if b != nil && len(b.blocks) == MaxBlocks {
 		e.finishPart()
 		b = nil
 	}
@@ -198,7 +198,7 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 			fileIndex: map[int]uint32{},
 			grams:     e.grams,
 			lastFile:  -1,
-			firstFile: f.index,
+			firstFile: f.Index,
 			firstLine: fileLine,
 		}
 		if sp := e.spare; sp != nil {
@@ -213,17 +213,17 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 		// line structure even if one did.
 		line = strings.ReplaceAll(line, "\n", "\u2028")
 	}
-	if b.lastFile != f.index || b.lastPlace != place || len(b.segs) == 0 || cont {
-		fi, ok := b.fileIndex[f.index]
+	if b.lastFile != f.Index || b.lastPlace != place || len(b.segs) == 0 || cont {
+		fi, ok := b.fileIndex[f.Index]
 		if !ok {
 			fi = uint32(len(b.files))
-			off, n := b.str(f.name)
+			off, n := b.str(f.Name)
 			b.files = append(b.files, [2]uint32{off, n})
-			b.fileIndex[f.index] = fi
+			b.fileIndex[f.Index] = fi
 		}
 		off, n := b.str(place)
 		b.segs = append(b.segs, segRec{file: fi, nameOff: off, nameLen: n, lineNo: uint32(lineNo), firstLine: uint32(len(b.lines))})
-		b.lastFile, b.lastPlace = f.index, place
+		b.lastFile, b.lastPlace = f.Index, place
 	}
 	b.segs[len(b.segs)-1].lines++
 	start := len(b.fold)
@@ -238,9 +238,9 @@ func (e *encoder) addLine(f fileText, place string, lineNo, fileLine int, line s
 	}
 	b.fold = append(b.fold, '\n')
 	b.rawLen += len(line) + 1
-	e.folded[f.index] += int64(len(b.fold) - start)
-	b.endFile, b.endLine = f.index, fileLine+1
-	if len(b.fold)-b.blockStart >= blockTarget {
+	e.Folded[f.Index] += int64(len(b.fold) - start)
+	b.endFile, b.endLine = f.Index, fileLine+1
+	if len(b.fold)-b.blockStart >= BlockTarget {
 		e.closeBlock()
 	}
 }
@@ -255,7 +255,7 @@ func (b *partBuilder) str(s string) (uint32, uint32) {
 	return off, uint32(len(s))
 }
 
-func (e *encoder) closeBlock() {
+func (e *Encoder) closeBlock() {
 	b := e.cur
 	if b == nil || len(b.lines) == b.blockLine {
 		return
@@ -267,7 +267,7 @@ func (e *encoder) closeBlock() {
 	b.blockLine = len(b.lines)
 }
 
-func (e *encoder) finishPart() {
+func (e *Encoder) finishPart() {
 	e.closeBlock()
 	b := e.cur
 	e.cur = nil
@@ -298,7 +298,7 @@ func (e *encoder) finishPart() {
 		blockSec = append(blockSec, u32s(r.firstLine, r.patchOff, r.patchLen, r.rawLen, r.flags)...)
 	}
 	w := maskWidth(len(b.blocks))
-	if encodeVersion == 2 {
+	if WriteVersion == 2 {
 		w = 8
 	}
 	gramSec := make([]byte, 4+(4+w)*len(keys))
@@ -309,7 +309,7 @@ func (e *encoder) finishPart() {
 	}
 	linesSec := u32s(b.lines...)
 	var gidx []uint32
-	for i := 0; i < len(keys); i += gramIndexStep {
+	for i := 0; i < len(keys); i += GramIndexStep {
 		gidx = append(gidx, keys[i])
 	}
 	// What a search reads first (blocks, gram index, grams) comes first,
@@ -331,7 +331,7 @@ func (e *encoder) finishPart() {
 	}
 	data := make([]byte, 0, size)
 	data = append(data, partMagic...)
-	data = le.AppendUint32(data, encodeVersion)
+	data = le.AppendUint32(data, WriteVersion)
 	data = le.AppendUint32(data, uint32(len(secs)))
 	off := partHeaderSize + sectionEntrySize*len(secs)
 	for _, s := range secs {
@@ -346,10 +346,10 @@ func (e *encoder) finishPart() {
 	}
 	e.spare = b
 	sum := sha256.Sum256(data)
-	p := builtPart{data: data, firstFile: b.firstFile, firstLine: b.firstLine, lastFile: b.endFile, endLine: b.endLine}
-	copy(p.id[:], sum[:idSize])
-	if e.err == nil {
-		e.err = e.emit(p)
+	p := BuiltPart{Data: data, FirstFile: b.firstFile, FirstLine: b.firstLine, LastFile: b.endFile, EndLine: b.endLine}
+	copy(p.ID[:], sum[:IDSize])
+	if e.Err == nil {
+		e.Err = e.emit(p)
 	}
 }
 
@@ -359,60 +359,60 @@ type section struct {
 	data []byte
 }
 
-// fileEntry is one row of the manifest's file table.
-type fileEntry struct {
-	name        string
-	places      int
-	lines       int
-	textBytes   int64
-	foldedBytes int64
-	mtime       int64 // source file's modification time as indexed (Unix ns; 0 unknown)
-	size        int64 // source file's size as indexed
+// FileEntry is one row of the manifest's file table.
+type FileEntry struct {
+	Name        string
+	Places      int
+	Lines       int
+	TextBytes   int64
+	FoldedBytes int64
+	Mtime       int64 // source file's modification time as indexed (Unix ns; 0 unknown)
+	Size        int64 // source file's size as indexed
 }
 
-// partRef is one row of the manifest's part table.
-type partRef struct {
-	id        [idSize]byte
-	size      int64
-	firstFile int
-	firstLine int
-	lastFile  int
-	endLine   int
+// PartRef is one row of the manifest's part table.
+type PartRef struct {
+	ID        [IDSize]byte
+	Size      int64
+	FirstFile int
+	FirstLine int
+	LastFile  int
+	EndLine   int
 }
 
-// encodeManifest returns the bytes of a manifest.
-func encodeManifest(parts []partRef, files []fileEntry) []byte {
+// EncodeManifest returns the bytes of a manifest.
+func EncodeManifest(parts []PartRef, files []FileEntry) []byte {
 	le := binary.LittleEndian
 	var names []byte
 	body := make([]byte, 0, manifestPartSize*len(parts)+manifestFileSize*len(files))
 	for _, p := range parts {
-		body = append(body, p.id[:]...)
-		body = le.AppendUint64(body, uint64(p.size))
-		body = le.AppendUint32(body, uint32(p.firstFile))
-		body = le.AppendUint32(body, uint32(p.firstLine))
-		body = le.AppendUint32(body, uint32(p.lastFile))
-		body = le.AppendUint32(body, uint32(p.endLine))
+		body = append(body, p.ID[:]...)
+		body = le.AppendUint64(body, uint64(p.Size))
+		body = le.AppendUint32(body, uint32(p.FirstFile))
+		body = le.AppendUint32(body, uint32(p.FirstLine))
+		body = le.AppendUint32(body, uint32(p.LastFile))
+		body = le.AppendUint32(body, uint32(p.EndLine))
 	}
 	for _, f := range files {
 		body = le.AppendUint32(body, uint32(len(names)))
-		body = le.AppendUint32(body, uint32(len(f.name)))
-		names = append(names, f.name...)
-		body = le.AppendUint32(body, uint32(f.places))
-		body = le.AppendUint32(body, uint32(f.lines))
-		body = le.AppendUint64(body, uint64(f.textBytes))
-		body = le.AppendUint64(body, uint64(f.foldedBytes))
-		body = le.AppendUint64(body, uint64(f.mtime))
-		body = le.AppendUint64(body, uint64(f.size))
+		body = le.AppendUint32(body, uint32(len(f.Name)))
+		names = append(names, f.Name...)
+		body = le.AppendUint32(body, uint32(f.Places))
+		body = le.AppendUint32(body, uint32(f.Lines))
+		body = le.AppendUint64(body, uint64(f.TextBytes))
+		body = le.AppendUint64(body, uint64(f.FoldedBytes))
+		body = le.AppendUint64(body, uint64(f.Mtime))
+		body = le.AppendUint64(body, uint64(f.Size))
 		body = le.AppendUint64(body, 0)
 	}
 	body = append(body, names...)
 	out := make([]byte, 0, manifestHeaderSize+len(body))
 	out = append(out, manifestMagic...)
-	out = le.AppendUint32(out, encodeVersion)
+	out = le.AppendUint32(out, WriteVersion)
 	out = le.AppendUint32(out, uint32(len(parts)))
 	out = le.AppendUint32(out, uint32(len(files)))
 	out = le.AppendUint32(out, uint32(len(names)))
 	out = le.AppendUint32(out, 0)
-	out = le.AppendUint32(out, crc32.Checksum(body, castagnoli()))
+	out = le.AppendUint32(out, crc32.Checksum(body, Castagnoli()))
 	return append(out, body...)
 }

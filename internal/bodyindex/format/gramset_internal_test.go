@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"math/rand/v2"

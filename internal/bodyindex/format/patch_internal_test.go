@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"math/rand/v2"
@@ -40,13 +40,8 @@ func TestPatchesRoundTrip(t *testing.T) {
 }
 
 func TestLineReader(t *testing.T) {
-	dir := tempDir(t)
 	lines := []string{"Apple ＡＢＣ", "", "日本語", "ｶﾞｽ代 X", "x", "ＡＡ\tＢＢ", "見積 ", "\U000E0100", "サーバー", "last Line"}
-	items := []item{{name: "a.txt", old: -1, places: []extract.Place{{Name: "本文", Lines: lines}}}}
-	items[0].entry = entryOf("a.txt", items[0].places)
-	if err := writeItems(dir, nil, items, &LostError{}); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeFolder(t, t.TempDir(), testFile{"a.txt", []extract.Place{{Name: "本文", Lines: lines}}})
 	f, err := OpenFolder(dir)
 	if err != nil {
 		t.Fatal(err)

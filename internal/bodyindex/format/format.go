@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-// FormatVersion is the version written in the manifest and in every part.
+// Version is the version written in the manifest and in every part.
 // A folder whose index has another version is not read: readers return a
 // *RebuildError and the indexer rebuilds the folder (Rebuild).
 //
@@ -32,18 +32,18 @@ import (
 //	   (at a line's end too). Version 2 and 3 folders are converted in
 //	   place by Rebuild (legacyFolders): their original text reads back
 //	   from the patches, which need no folding, and is folded again.
-const FormatVersion = 4
+const Version = 4
 
-// encodeVersion is the version the encoder writes: FormatVersion, or 2 in
+// WriteVersion is the version the encoder writes: Version, or 2 in
 // tests that make version 2 folders for Rebuild to convert (version 2
 // differs only in its 8-byte gram masks).
-var encodeVersion = uint32(FormatVersion)
+var WriteVersion = uint32(Version)
 
 // File names inside a folder.
 const (
 	ManifestName = ".fumibako-index"
 	partPrefix   = ManifestName + "."
-	tmpSuffix    = ".tmp"
+	TmpSuffix    = ".tmp"
 )
 
 const (
@@ -59,7 +59,7 @@ const (
 	segSize            = 24 // file 4, name off 4, name len 4, line no 4, first line 4, lines 4
 	blockSize          = 20 // first line 4, patch off 4, patch len 4, raw len 4, flags 4
 	maxSections        = 32
-	idSize             = 16 // bytes of SHA-256 that name a part
+	IDSize             = 16 // bytes of SHA-256 that name a part
 )
 
 // Section tags of a part.
@@ -76,60 +76,39 @@ const (
 	lastTag      = tagGramIndex
 )
 
-// gramIndexStep is the stride of the gram index: every gramIndexStep-th
+// GramIndexStep is the stride of the gram index: every GramIndexStep-th
 // key of the gram section, so that a lookup touches one small run of keys.
-const gramIndexStep = 128
+const GramIndexStep = 128
 
-// Sizes that shape parts. Variables so that tests can make small parts.
+// Sizes that shape parts. Variables so that tests, here and in package
+// bodyindex, can make small parts.
 var (
-	// blockTarget closes a block once it holds this many folded bytes.
-	blockTarget = 64 << 10
-	// maxBlocks is the most blocks one part holds (one uint64 mask).
-	maxBlocks = 64
-	// chunkMax and chunkMin bound the text bytes of whole files that the
-	// planner puts into one chunk of parts; chunkAnchor decides, from the
-	// file name alone, where a chunk may end once it holds chunkMin, so that
-	// a changed file moves only the boundaries near it.
-	//
-	// A chunk is the unit of re-encoding: a changed file costs its chunk
-	// (about 300 KB of text with files of 10–90 KB), where 3–4 MB chunks
-	// re-encoded whole folders (1 % of 10 GB changed: 2 min 25 s, against
-	// 58 s with these). Smaller chunks mean more parts, each repeating the
-	// common keys in its gram section: 64 KB–512 KB chunks of about 210 KB
-	// make the index 1.40× the text (128–256 KB: 1.45×; 3–4 MB: 1.25×).
-	// The summary gives a column to a group of about 4 MB of parts
-	// (summary_groups.go), not to each part, so that small parts do not
-	// thin its bits per key. The minimum is small and anchors are 1 file
-	// in 4, so that almost every boundary is an anchor whatever the sizes
-	// before it: a boundary moved by a file that grew, was added or was
-	// removed meets the old ones again at the next anchor (with a 256 KB
-	// minimum and 1 file in 2, a removal re-encoded up to 14 chunks of a
-	// 100-file folder in simulation; here at most 4).
-	chunkMax    = 512 << 10
-	chunkMin    = 64 << 10
-	chunkAnchor = uint32(3) // end before a file whose name hash has these low bits 0
+	// BlockTarget closes a block once it holds this many folded bytes.
+	BlockTarget = 64 << 10
+	// MaxBlocks is the most blocks one part holds (one uint64 mask).
+	MaxBlocks = 64
 )
 
 // partLimit is the largest part accepted by the reader (offsets are
 // uint32).
 const partLimit = 1<<31 - 1
 
-// ErrFormat is the cause of every malformed-index error.
-var ErrFormat = errors.New("bodyindex: malformed index")
+// ErrMalformed is the cause of every malformed-index error.
+var ErrMalformed = errors.New("bodyindex: malformed index")
 
-// FormatError is a malformed manifest or part: the path, what is wrong
+// MalformedError is a malformed manifest or part: the path, what is wrong
 // and where (byte offset).
-type FormatError struct {
+type MalformedError struct {
 	Path   string
 	Offset int64
 	What   string
 }
 
-func (e *FormatError) Error() string {
+func (e *MalformedError) Error() string {
 	return fmt.Sprintf("bodyindex: %s: malformed at offset %d: %s", e.Path, e.Offset, e.What)
 }
 
-func (e *FormatError) Unwrap() error { return ErrFormat }
+func (e *MalformedError) Unwrap() error { return ErrMalformed }
 
 // ErrRebuild is the cause of every *RebuildError.
 var ErrRebuild = errors.New("bodyindex: index needs a rebuild")
@@ -147,8 +126,8 @@ type RebuildError struct {
 }
 
 func (e *RebuildError) Error() string {
-	if e.Version != 0 && e.Version != FormatVersion {
-		return fmt.Sprintf("bodyindex: %s: index format version %d, this build reads %d: rebuild needed", e.Dir, e.Version, FormatVersion)
+	if e.Version != 0 && e.Version != Version {
+		return fmt.Sprintf("bodyindex: %s: index format version %d, this build reads %d: rebuild needed", e.Dir, e.Version, Version)
 	}
 	if e.Cause != nil {
 		return fmt.Sprintf("bodyindex: %s: unreadable index, rebuild needed: %v", e.Dir, e.Cause)
@@ -163,6 +142,6 @@ func (e *RebuildError) Unwrap() []error {
 	return []error{ErrRebuild}
 }
 
-// castagnoli is made on first use (start-up of every command pays for
+// Castagnoli is made on first use (start-up of every command pays for
 // package-level tables).
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+var Castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })

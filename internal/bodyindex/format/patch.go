@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"encoding/binary"

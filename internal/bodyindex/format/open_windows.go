@@ -1,6 +1,6 @@
 //go:build windows
 
-package bodyindex
+package format
 
 import (
 	"os"
@@ -8,10 +8,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// openShared opens a file for reading with FILE_SHARE_DELETE (os.Open
+// OpenShared opens a file for reading with FILE_SHARE_DELETE (os.Open
 // shares read and write only), so that the coordinator can replace or
 // delete a summary while a search reads it.
-func openShared(path string) (*os.File, error) {
+func OpenShared(path string) (*os.File, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}

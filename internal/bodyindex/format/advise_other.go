@@ -1,6 +1,6 @@
 //go:build !linux
 
-package bodyindex
+package format
 
 // adviseRandom and willNeed are Linux's read-ahead advice (advise_linux.go);
 // elsewhere the system's own read-ahead stays.

@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"encoding/binary"
@@ -27,17 +27,17 @@ type FileInfo struct {
 	Size    int64
 }
 
-// manifest is a parsed .fumibako-index.
-type manifest struct {
-	parts []partRef
-	files []fileEntry
+// Manifest is a parsed .fumibako-index.
+type Manifest struct {
+	Parts []PartRef
+	Files []FileEntry
 }
 
-// partName is the file name of a part.
-func partName(id [idSize]byte) string { return partPrefix + hex.EncodeToString(id[:]) }
+// PartName is the file name of a part.
+func PartName(id [IDSize]byte) string { return partPrefix + hex.EncodeToString(id[:]) }
 
-// readManifest reads dir's manifest; a missing one gives nil, nil.
-func readManifest(dir string) (*manifest, error) {
+// ReadManifest reads dir's manifest; a missing one gives nil, nil.
+func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestName)
 	data, err := readSmall(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -60,15 +60,15 @@ func readManifest(dir string) (*manifest, error) {
 
 // parseManifest decodes manifest bytes. Another magic or version gives a
 // *RebuildError; anything else malformed a *FormatError.
-func parseManifest(path string, data []byte) (*manifest, error) {
-	return parseManifestVersion(path, data, FormatVersion)
+func parseManifest(path string, data []byte) (*Manifest, error) {
+	return parseManifestVersion(path, data, Version)
 }
 
 // parseManifestVersion parses a manifest of format version version: the
 // current one, or version 2 or 3, whose manifests have the same layout.
-func parseManifestVersion(path string, data []byte, version uint32) (*manifest, error) {
+func parseManifestVersion(path string, data []byte, version uint32) (*Manifest, error) {
 	le := binary.LittleEndian
-	bad := func(off int, what string) error { return &FormatError{Path: path, Offset: int64(off), What: what} }
+	bad := func(off int, what string) error { return &MalformedError{Path: path, Offset: int64(off), What: what} }
 	if len(data) < manifestHeaderSize {
 		return nil, &RebuildError{Cause: bad(0, "short header")}
 	}
@@ -77,7 +77,7 @@ func parseManifestVersion(path string, data []byte, version uint32) (*manifest, 
 	}
 	if v := le.Uint32(data[8:]); v != version {
 		rb := &RebuildError{Version: int(min(v, 1<<30))}
-		if v > 0 && v < FormatVersion && version == FormatVersion {
+		if v > 0 && v < Version && version == Version {
 			rb.Files = legacyFileNames(path, data)
 		}
 		return nil, rb
@@ -90,51 +90,51 @@ func parseManifestVersion(path string, data []byte, version uint32) (*manifest, 
 		return nil, bad(12, fmt.Sprintf("counts give %d bytes, file has %d", want, len(data)))
 	}
 	body := data[manifestHeaderSize:]
-	if crc32.Checksum(body, castagnoli()) != le.Uint32(data[28:]) {
+	if crc32.Checksum(body, Castagnoli()) != le.Uint32(data[28:]) {
 		return nil, bad(28, "checksum mismatch")
 	}
-	m := &manifest{parts: make([]partRef, nParts), files: make([]fileEntry, nFiles)}
+	m := &Manifest{Parts: make([]PartRef, nParts), Files: make([]FileEntry, nFiles)}
 	p := body
-	for i := range m.parts {
-		r := &m.parts[i]
-		copy(r.id[:], p)
-		r.size = int64(le.Uint64(p[16:]))
-		r.firstFile = int(le.Uint32(p[24:]))
-		r.firstLine = int(le.Uint32(p[28:]))
-		r.lastFile = int(le.Uint32(p[32:]))
-		r.endLine = int(le.Uint32(p[36:]))
-		if r.size <= 0 || r.size > partLimit || r.firstFile > r.lastFile || int64(r.lastFile) >= nFiles {
+	for i := range m.Parts {
+		r := &m.Parts[i]
+		copy(r.ID[:], p)
+		r.Size = int64(le.Uint64(p[16:]))
+		r.FirstFile = int(le.Uint32(p[24:]))
+		r.FirstLine = int(le.Uint32(p[28:]))
+		r.LastFile = int(le.Uint32(p[32:]))
+		r.EndLine = int(le.Uint32(p[36:]))
+		if r.Size <= 0 || r.Size > partLimit || r.FirstFile > r.LastFile || int64(r.LastFile) >= nFiles {
 			return nil, bad(manifestHeaderSize+i*manifestPartSize, "bad part entry")
 		}
 		if i > 0 {
-			prev := m.parts[i-1]
-			if r.firstFile < prev.lastFile || (r.firstFile == prev.lastFile && r.firstLine < prev.endLine) {
+			prev := m.Parts[i-1]
+			if r.FirstFile < prev.LastFile || (r.FirstFile == prev.LastFile && r.FirstLine < prev.EndLine) {
 				return nil, bad(manifestHeaderSize+i*manifestPartSize, "parts out of order")
 			}
 		}
 		p = p[manifestPartSize:]
 	}
 	names := body[manifestPartSize*nParts+manifestFileSize*nFiles:]
-	for i := range m.files {
-		f := &m.files[i]
+	for i := range m.Files {
+		f := &m.Files[i]
 		off, n := int64(le.Uint32(p)), int64(le.Uint32(p[4:]))
 		if off+n > int64(len(names)) {
 			return nil, bad(len(data)-len(p), "file name outside the name pool")
 		}
-		f.name = string(names[off : off+n])
-		if f.name == "" || !utf8.ValidString(f.name) {
+		f.Name = string(names[off : off+n])
+		if f.Name == "" || !utf8.ValidString(f.Name) {
 			return nil, bad(len(data)-len(p), "bad file name")
 		}
-		f.places = int(le.Uint32(p[8:]))
-		f.lines = int(le.Uint32(p[12:]))
-		f.textBytes = int64(le.Uint64(p[16:]) & (1<<62 - 1))
-		f.foldedBytes = int64(le.Uint64(p[24:]) & (1<<62 - 1))
-		f.mtime = int64(le.Uint64(p[32:]))
-		f.size = int64(le.Uint64(p[40:]) & (1<<62 - 1))
+		f.Places = int(le.Uint32(p[8:]))
+		f.Lines = int(le.Uint32(p[12:]))
+		f.TextBytes = int64(le.Uint64(p[16:]) & (1<<62 - 1))
+		f.FoldedBytes = int64(le.Uint64(p[24:]) & (1<<62 - 1))
+		f.Mtime = int64(le.Uint64(p[32:]))
+		f.Size = int64(le.Uint64(p[40:]) & (1<<62 - 1))
 		p = p[manifestFileSize:]
 	}
-	for i, r := range m.parts {
-		if r.endLine > m.files[r.lastFile].lines || r.firstLine >= max(m.files[r.firstFile].lines, 1) {
+	for i, r := range m.Parts {
+		if r.EndLine > m.Files[r.LastFile].Lines || r.FirstLine >= max(m.Files[r.FirstFile].Lines, 1) {
 			return nil, bad(manifestHeaderSize+i*manifestPartSize, "part range outside its files")
 		}
 	}
@@ -151,8 +151,8 @@ func legacyFileNames(path string, data []byte) []string {
 	for _, v := range []uint32{3, 2} {
 		if m, err := parseManifestVersion(path, data, v); err == nil {
 			var out []string
-			for _, f := range m.files {
-				out = append(out, f.name)
+			for _, f := range m.Files {
+				out = append(out, f.Name)
 			}
 			return out
 		}
@@ -163,7 +163,7 @@ func legacyFileNames(path string, data []byte) []string {
 	nParts, nFiles, nNames := int64(le.Uint32(data[12:])), int64(le.Uint32(data[16:])), int64(le.Uint32(data[20:]))
 	table := manifestHeaderSize + manifestPartSize*nParts
 	pool := table + manifestFileSizeV1*nFiles
-	if pool+nNames != int64(len(data)) || crc32.Checksum(data[manifestHeaderSize:], castagnoli()) != le.Uint32(data[28:]) {
+	if pool+nNames != int64(len(data)) || crc32.Checksum(data[manifestHeaderSize:], Castagnoli()) != le.Uint32(data[28:]) {
 		return nil
 	}
 	names := data[pool:]
@@ -181,11 +181,11 @@ func legacyFileNames(path string, data []byte) []string {
 	return out
 }
 
-// info returns the FileInfo of a file entry.
-func (f fileEntry) info() FileInfo {
-	fi := FileInfo{Places: f.places, Lines: f.lines, TextBytes: f.textBytes, Size: f.size}
-	if f.mtime != 0 {
-		fi.ModTime = time.Unix(0, f.mtime)
+// Info returns the FileInfo of a file entry.
+func (f FileEntry) Info() FileInfo {
+	fi := FileInfo{Places: f.Places, Lines: f.Lines, TextBytes: f.TextBytes, Size: f.Size}
+	if f.Mtime != 0 {
+		fi.ModTime = time.Unix(0, f.Mtime)
 	}
 	return fi
 }
@@ -194,7 +194,7 @@ func (f fileEntry) info() FileInfo {
 // reads only the manifest. A folder without a body index gives an empty
 // map; an index of another version or a damaged manifest a *RebuildError.
 func Files(dir string) (map[string]FileInfo, error) {
-	m, err := readManifest(dir)
+	m, err := ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -202,8 +202,8 @@ func Files(dir string) (map[string]FileInfo, error) {
 	if m == nil {
 		return out, nil
 	}
-	for _, f := range m.files {
-		out[f.name] = f.info()
+	for _, f := range m.Files {
+		out[f.Name] = f.Info()
 	}
 	return out, nil
 }

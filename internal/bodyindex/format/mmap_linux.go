@@ -1,6 +1,6 @@
 //go:build linux
 
-package bodyindex
+package format
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func mapFile(path string) ([]byte, func() error, os.FileInfo, error) {
 		return []byte{}, func() error { return nil }, info, nil
 	}
 	if st.Size > partLimit {
-		return nil, nil, nil, &FormatError{Path: path, What: fmt.Sprintf("size %d over the limit", st.Size)}
+		return nil, nil, nil, &MalformedError{Path: path, What: fmt.Sprintf("size %d over the limit", st.Size)}
 	}
 	data, err := syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {

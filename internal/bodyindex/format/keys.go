@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"encoding/binary"
@@ -7,29 +7,29 @@ import (
 	"sort"
 )
 
-// keyFile is the gram keys of a part (the gram section's sorted keys and
+// KeyFile is the gram keys of a part (the gram section's sorted keys and
 // the gram index, doc.go), read from its file a range at a time. The
 // summary writer reads each part of a changed group once per band of
 // rows, 13 to 22 times for a 600 MB summary; mapping and parsing the part
 // each time cost a third of a 10 GB "1 % changed" run, most of it in
 // munmap's TLB shootdowns across the writer's threads. A few small preads
 // read only the band's keys instead.
-type keyFile struct {
+type KeyFile struct {
 	f       *os.File
 	keysOff int64 // file offset of key 0
 	n       int   // key count
 	// indexEntry is the gram index's section entry (nil without one);
-	// keysIn reads index, every gramIndexStep-th key, from it once.
+	// KeysIn reads index, every GramIndexStep-th key, from it once.
 	indexEntry []byte
 	index      []uint32
 }
 
 var errKeys = errors.New("bodyindex: gram section out of range")
 
-// openKeys opens the part at path and reads its header, its section
-// directory and its key count (partKeyCount needs no more); keysIn reads
+// OpenKeys opens the part at path and reads its header, its section
+// directory and its key count (PartKeyCount needs no more); KeysIn reads
 // the gram index.
-func openKeys(path string) (*keyFile, error) {
+func OpenKeys(path string) (*KeyFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func openKeys(path string) (*keyFile, error) {
 	return k, nil
 }
 
-func readKeyFile(f *os.File) (*keyFile, error) {
+func readKeyFile(f *os.File) (*KeyFile, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func readKeyFile(f *os.File) (*keyFile, error) {
 	n, _ := f.ReadAt(head, 0)
 	head = head[:n]
 	le := binary.LittleEndian
-	if len(head) < partHeaderSize || string(head[:8]) != partMagic || le.Uint32(head[8:]) != FormatVersion {
+	if len(head) < partHeaderSize || string(head[:8]) != partMagic || le.Uint32(head[8:]) != Version {
 		return nil, errKeys
 	}
 	count := int(le.Uint32(head[12:]))
@@ -77,12 +77,12 @@ func readKeyFile(f *os.File) (*keyFile, error) {
 	if _, err := f.ReadAt(c[:], off); err != nil {
 		return nil, err
 	}
-	k := &keyFile{f: f, keysOff: off + 4, n: int(le.Uint32(c[:]))}
+	k := &KeyFile{f: f, keysOff: off + 4, n: int(le.Uint32(c[:]))}
 	if int64(k.n) > (size-4)/gramRowMin {
 		return nil, errKeys
 	}
 	if index != nil {
-		if !inFile(index) || int64(le.Uint32(index[8:])) != 4*int64((k.n+gramIndexStep-1)/gramIndexStep) {
+		if !inFile(index) || int64(le.Uint32(index[8:])) != 4*int64((k.n+GramIndexStep-1)/GramIndexStep) {
 			return nil, errKeys
 		}
 		k.indexEntry = index
@@ -91,7 +91,7 @@ func readKeyFile(f *os.File) (*keyFile, error) {
 }
 
 // readIndex reads the gram index, once.
-func (k *keyFile) readIndex() error {
+func (k *KeyFile) readIndex() error {
 	if k.indexEntry == nil || k.index != nil {
 		return nil
 	}
@@ -107,10 +107,10 @@ func (k *keyFile) readIndex() error {
 	return nil
 }
 
-// keysIn returns the keys k with from <= k < to, little-endian, 4 bytes
+// KeysIn returns the keys k with from <= k < to, little-endian, 4 bytes
 // each. The gram index bounds the run to read to at most two strides more
 // than the keys in range.
-func (k *keyFile) keysIn(from, to uint64) ([]byte, error) {
+func (k *KeyFile) KeysIn(from, to uint64) ([]byte, error) {
 	if to <= from {
 		return nil, nil
 	}
@@ -121,7 +121,7 @@ func (k *keyFile) keysIn(from, to uint64) ([]byte, error) {
 	if k.index != nil {
 		a := sort.Search(len(k.index), func(j int) bool { return uint64(k.index[j]) >= from })
 		b := sort.Search(len(k.index), func(j int) bool { return uint64(k.index[j]) >= to })
-		lo, hi = max(0, (a-1)*gramIndexStep), min(k.n, b*gramIndexStep)
+		lo, hi = max(0, (a-1)*GramIndexStep), min(k.n, b*GramIndexStep)
 	}
 	if hi <= lo {
 		return nil, nil
@@ -141,14 +141,14 @@ func (k *keyFile) keysIn(from, to uint64) ([]byte, error) {
 }
 
 // Close closes the part's file.
-func (k *keyFile) Close() error { return k.f.Close() }
+func (k *KeyFile) Close() error { return k.f.Close() }
 
-// partKeyCount returns how many keys a part has, from its header, its
+// PartKeyCount returns how many keys a part has, from its header, its
 // section directory and the first word of its gram section (three small
 // reads: mapping and parsing every part twice cost a third of a
 // summary). 0 when it cannot tell: fillPart then fails on it too.
-func partKeyCount(path string) int {
-	k, err := openKeys(path)
+func PartKeyCount(path string) int {
+	k, err := OpenKeys(path)
 	if err != nil {
 		return 0
 	}

@@ -1,6 +1,6 @@
 //go:build testhooks
 
-package bodyindex
+package format
 
 import "os"
 
@@ -9,6 +9,6 @@ import "os"
 // end-to-end test can have the next run convert them (Rebuild).
 func init() {
 	if os.Getenv("FUMIBAKO_TEST_BODY_VERSION") == "3" {
-		encodeVersion = 3
+		WriteVersion = 3
 	}
 }

@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"errors"
@@ -37,7 +37,7 @@ func ReadPlace(dir, name, place string, first, last int) (lines []PlaceLine, tot
 	defer f.Close()
 	fi := -1
 	for i := range f.files {
-		if f.files[i].name == name {
+		if f.files[i].Name == name {
 			fi = i
 			break
 		}
@@ -47,7 +47,7 @@ func ReadPlace(dir, name, place string, first, last int) (lines []PlaceLine, tot
 	}
 	found, lastNo := false, 0
 	for pi, r := range f.refs {
-		if fi < r.firstFile || fi > r.lastFile {
+		if fi < r.FirstFile || fi > r.LastFile {
 			continue
 		}
 		p := f.parts[pi]

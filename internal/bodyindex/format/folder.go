@@ -1,4 +1,4 @@
-package bodyindex
+package format
 
 import (
 	"errors"
@@ -17,8 +17,8 @@ import (
 // Close unmaps the parts; nothing read from them may be used after.
 type Folder struct {
 	Dir   string
-	files []fileEntry
-	refs  []partRef
+	files []FileEntry
+	refs  []PartRef
 	parts []*Part
 	errs  []error
 	maps  []*mapping
@@ -45,20 +45,20 @@ var ErrNotMapped = errors.New("bodyindex: part not mapped")
 // few parts of its passing group instead of all of them (each is an open,
 // a map and a parse). Any other manifest maps every part. A part left
 // unmapped is nil, with PartErr ErrNotMapped.
-func OpenFolderSome(dir string, ids [][idSize]byte, pass []bool) (*Folder, error) {
+func OpenFolderSome(dir string, ids [][IDSize]byte, pass []bool) (*Folder, error) {
 	for try := 0; ; try++ {
-		m, err := readManifest(dir)
+		m, err := ReadManifest(dir)
 		if err != nil || m == nil {
 			return nil, err
 		}
-		sel := selectParts(m.parts, ids, pass)
-		var chosen []partRef
-		for i, r := range m.parts {
+		sel := selectParts(m.Parts, ids, pass)
+		var chosen []PartRef
+		for i, r := range m.Parts {
 			if sel == nil || sel[i] {
 				chosen = append(chosen, r)
 			}
 		}
-		maps, vanished := acquire(dir, m.parts, chosen)
+		maps, vanished := acquire(dir, m.Parts, chosen)
 		if vanished {
 			if try >= openRetries {
 				return nil, &RebuildError{Dir: dir, Cause: fmt.Errorf("parts keep vanishing: %w", os.ErrNotExist)}
@@ -68,15 +68,15 @@ func OpenFolderSome(dir string, ids [][idSize]byte, pass []bool) (*Folder, error
 			}
 			continue
 		}
-		f := &Folder{Dir: dir, files: m.files, refs: m.parts, maps: maps}
-		for i := range m.parts {
+		f := &Folder{Dir: dir, files: m.Files, refs: m.Parts, maps: maps}
+		for i := range m.Parts {
 			p, err := (*Part)(nil), ErrNotMapped
 			if sel == nil || sel[i] {
 				mp := maps[0]
 				maps = maps[1:]
 				p, err = mp.part, mp.err
-				if err == nil && int64(len(mp.data)) != m.parts[i].size {
-					p, err = nil, &FormatError{Path: mp.path, What: fmt.Sprintf("size %d, manifest says %d", len(mp.data), m.parts[i].size)}
+				if err == nil && int64(len(mp.data)) != m.Parts[i].Size {
+					p, err = nil, &MalformedError{Path: mp.path, What: fmt.Sprintf("size %d, manifest says %d", len(mp.data), m.Parts[i].Size)}
 				}
 			}
 			var rb *RebuildError
@@ -92,12 +92,12 @@ func OpenFolderSome(dir string, ids [][idSize]byte, pass []bool) (*Folder, error
 
 // selectParts returns pass when refs are exactly the parts ids, else nil
 // (map every part).
-func selectParts(refs []partRef, ids [][idSize]byte, pass []bool) []bool {
+func selectParts(refs []PartRef, ids [][IDSize]byte, pass []bool) []bool {
 	if len(ids) != len(refs) || len(pass) != len(refs) {
 		return nil
 	}
 	for i, r := range refs {
-		if r.id != ids[i] {
+		if r.ID != ids[i] {
 			return nil
 		}
 	}
@@ -119,10 +119,10 @@ func (f *Folder) Close() error {
 func (f *Folder) NumFiles() int { return len(f.files) }
 
 // FileName returns the name of file i (files are sorted by name).
-func (f *Folder) FileName(i int) string { return f.files[i].name }
+func (f *Folder) FileName(i int) string { return f.files[i].Name }
 
 // FileInfo returns what the manifest says about file i.
-func (f *Folder) FileInfo(i int) FileInfo { return f.files[i].info() }
+func (f *Folder) FileInfo(i int) FileInfo { return f.files[i].Info() }
 
 // NumParts returns the number of parts.
 func (f *Folder) NumParts() int { return len(f.refs) }
@@ -131,26 +131,26 @@ func (f *Folder) NumParts() int { return len(f.refs) }
 func (f *Folder) Part(i int) *Part { return f.parts[i] }
 
 // PartID returns the id of part i (its file name is derived from it).
-func (f *Folder) PartID(i int) [idSize]byte { return f.refs[i].id }
+func (f *Folder) PartID(i int) [IDSize]byte { return f.refs[i].ID }
 
 // PartErr returns why part i could not be read, or nil.
 func (f *Folder) PartErr(i int) error { return f.errs[i] }
 
 // PartFiles returns the range of manifest files [first, last] whose lines
 // part i holds.
-func (f *Folder) PartFiles(i int) (first, last int) { return f.refs[i].firstFile, f.refs[i].lastFile }
+func (f *Folder) PartFiles(i int) (first, last int) { return f.refs[i].FirstFile, f.refs[i].LastFile }
 
 // Places reads the places of file i back from the parts: the place names
 // and lines exactly as they were published. A file without text gives nil.
 func (f *Folder) Places(i int) ([]extract.Place, error) {
 	fe := f.files[i]
-	if fe.lines == 0 {
+	if fe.Lines == 0 {
 		return nil, nil
 	}
 	var places []extract.Place
 	got, lastNo := 0, 0
 	for pi, r := range f.refs {
-		if i < r.firstFile || i > r.lastFile {
+		if i < r.FirstFile || i > r.LastFile {
 			continue
 		}
 		p := f.parts[pi]
@@ -162,20 +162,20 @@ func (f *Folder) Places(i int) ([]extract.Place, error) {
 		}
 		local := -1
 		for k, n := range p.files {
-			if n == fe.name {
+			if n == fe.Name {
 				local = k
 				break
 			}
 		}
 		if local < 0 {
-			return nil, &FormatError{Path: p.path, What: fmt.Sprintf("file %q missing", fe.name)}
+			return nil, &MalformedError{Path: p.path, What: fmt.Sprintf("file %q missing", fe.Name)}
 		}
 		cache := map[int][]string{}
 		for _, s := range p.segs {
 			if s.File != local {
 				continue
 			}
-			lines, err := p.segmentLines(s, cache)
+			lines, err := p.SegmentLines(s, cache)
 			if err != nil {
 				return nil, err
 			}
@@ -189,11 +189,11 @@ func (f *Folder) Places(i int) ([]extract.Place, error) {
 					want = lastNo
 				}
 				if s.LineNo != want {
-					return nil, &FormatError{Path: p.path, What: fmt.Sprintf("place %q of %q continues at line %d", s.Place, fe.name, s.LineNo)}
+					return nil, &MalformedError{Path: p.path, What: fmt.Sprintf("place %q of %q continues at line %d", s.Place, fe.Name, s.LineNo)}
 				}
 				places[n-1].Lines = append(places[n-1].Lines, lines...)
 			case s.LineNo != 1:
-				return nil, &FormatError{Path: p.path, What: fmt.Sprintf("place %q of %q starts at line %d", s.Place, fe.name, s.LineNo)}
+				return nil, &MalformedError{Path: p.path, What: fmt.Sprintf("place %q of %q starts at line %d", s.Place, fe.Name, s.LineNo)}
 			default:
 				places = append(places, extract.Place{Name: s.Place, Lines: lines})
 			}
@@ -201,15 +201,15 @@ func (f *Folder) Places(i int) ([]extract.Place, error) {
 			got += len(lines)
 		}
 	}
-	if got != fe.lines {
-		return nil, &FormatError{Path: filepath.Join(f.Dir, ManifestName), What: fmt.Sprintf("file %q has %d lines in its parts, manifest says %d", fe.name, got, fe.lines)}
+	if got != fe.Lines {
+		return nil, &MalformedError{Path: filepath.Join(f.Dir, ManifestName), What: fmt.Sprintf("file %q has %d lines in its parts, manifest says %d", fe.Name, got, fe.Lines)}
 	}
 	return places, nil
 }
 
-// segmentLines returns the original lines of a segment, decoding each
+// SegmentLines returns the original lines of a segment, decoding each
 // block once per cache.
-func (p *Part) segmentLines(s Segment, cache map[int][]string) ([]string, error) {
+func (p *Part) SegmentLines(s Segment, cache map[int][]string) ([]string, error) {
 	out := make([]string, 0, s.Lines)
 	for line := s.FirstLine; line < s.FirstLine+s.Lines; {
 		b := p.blockOf(line)
@@ -256,9 +256,21 @@ func ReadFile(dir, name string) ([]extract.Place, error) {
 	}
 	defer f.Close()
 	for i := range f.files {
-		if f.files[i].name == name {
+		if f.files[i].Name == name {
 			return f.Places(i)
 		}
 	}
 	return nil, fmt.Errorf("bodyindex: %s: no file %q in the body index", dir, name)
 }
+
+// Entries returns the rows of the folder's file table, in table order
+// (read-only: Publish merges them with fresh files).
+func (f *Folder) Entries() []FileEntry { return f.files }
+
+// Refs returns the rows of the folder's part table, in search order
+// (read-only: Publish keeps the parts of unchanged chunks).
+func (f *Folder) Refs() []PartRef { return f.refs }
+
+// Legacy reports a folder of an older version opened by OpenLegacy: its
+// parts are never reused as they are.
+func (f *Folder) Legacy() bool { return f.legacy }
