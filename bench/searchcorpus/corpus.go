@@ -59,7 +59,7 @@ func (s *Spec) defaults() {
 // Corpus is a generated corpus.
 type Corpus struct {
 	Spec      Spec
-	Format    int    // bodyindex.FormatVersion it was published with
+	Format    int    // format.Version it was published with
 	Dir       string `json:"-"`
 	Files     int
 	Folders   int

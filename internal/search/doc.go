@@ -1,6 +1,7 @@
 // Package search finds lines in the body indexes under work/store/content
-// (package bodyindex): query parsing and folding, matching, filters, hit
-// order, the cap, place labels and the export file search_results.txt. It
+// (package bodyindex/format; the per-index summary is package bodyindex's):
+// query parsing and folding, matching, filters, hit order, the cap, place
+// labels and the export file search_results.txt. It
 // reads the body index only, never the per-file TSVs that wait to be
 // published, and writes nothing but the export it is asked for.
 //

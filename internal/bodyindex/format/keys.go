@@ -146,7 +146,8 @@ func (k *KeyFile) Close() error { return k.f.Close() }
 // PartKeyCount returns how many keys a part has, from its header, its
 // section directory and the first word of its gram section (three small
 // reads: mapping and parsing every part twice cost a third of a
-// summary). 0 when it cannot tell: fillPart then fails on it too.
+// summary). 0 when it cannot tell: the summary writer then fails on the
+// part too.
 func PartKeyCount(path string) int {
 	k, err := OpenKeys(path)
 	if err != nil {

@@ -72,20 +72,26 @@ type blockRec struct {
 	flags     uint32 // reserved, 0
 }
 
-// Encoder turns a run of files into parts.
+// Encoder turns a run of files into parts (NewEncoder, then Encode once
+// per chunk of files). After each Encode, Err, Folded and Counts give
+// what the manifest's file table needs of the files encoded so far.
 type Encoder struct {
 	// emit takes each part as soon as it is finished, so a large file's
-	// parts are never all held at once; its first error is kept in err.
-	emit    func(BuiltPart) error
-	Err     error
-	cur     *partBuilder
-	Folded  map[int]int64 // folded bytes per manifest index
-	grams   *gramSet      // reused from part to part
-	spare   *partBuilder  // buffers of the last part, reused
+	// parts are never all held at once; its first error is kept in Err.
+	emit func(BuiltPart) error
+	// Err is the first error: of emit, or of a streamed file (FileText.Dir).
+	Err error
+	cur *partBuilder
+	// Folded is the folded bytes written per file, by FileText.Index.
+	Folded  map[int]int64
+	grams   *gramSet     // reused from part to part
+	spare   *partBuilder // buffers of the last part, reused
 	lineBuf []byte
 	keyBuf  []uint32 // the keys of one line
-	Counts  map[int]FileCount
-	pieces  []string // of a line split while encoding
+	// Counts is the lines and text bytes written per file, by
+	// FileText.Index (a split line counts each piece).
+	Counts map[int]FileCount
+	pieces []string // of a line split while encoding
 }
 
 type partBuilder struct {
@@ -119,8 +125,8 @@ func NewEncoder(emit func(BuiltPart) error) *Encoder {
 // Encode appends the parts of one chunk of files. A chunk starts a new
 // part; a part closes when it has MaxBlocks blocks and more lines follow.
 // A file with a dir is read from it a line at a time; one whose lines
-// differ from the counts it was planned with sets err (it changed while
-// it was published). What was written of each file is in counts.
+// differ from the counts it was planned with sets Err (it changed while
+// it was published). What was written of each file is in Counts.
 func (e *Encoder) Encode(files []FileText) {
 	for _, f := range files {
 		c := &cursor{f: f}
