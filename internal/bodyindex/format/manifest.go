@@ -27,6 +27,27 @@ type FileInfo struct {
 	Size    int64
 }
 
+// FileEntry is one row of the manifest's file table.
+type FileEntry struct {
+	Name        string
+	Places      int
+	Lines       int
+	TextBytes   int64
+	FoldedBytes int64
+	Mtime       int64 // source file's modification time as indexed (Unix ns; 0 unknown)
+	Size        int64 // source file's size as indexed
+}
+
+// PartRef is one row of the manifest's part table.
+type PartRef struct {
+	ID        [IDSize]byte
+	Size      int64
+	FirstFile int
+	FirstLine int
+	LastFile  int
+	EndLine   int
+}
+
 // Manifest is a parsed .fumibako-index.
 type Manifest struct {
 	Parts []PartRef
@@ -179,6 +200,43 @@ func legacyFileNames(path string, data []byte) []string {
 		}
 	}
 	return out
+}
+
+// EncodeManifest returns the bytes of a manifest.
+func EncodeManifest(parts []PartRef, files []FileEntry) []byte {
+	le := binary.LittleEndian
+	var names []byte
+	body := make([]byte, 0, manifestPartSize*len(parts)+manifestFileSize*len(files))
+	for _, p := range parts {
+		body = append(body, p.ID[:]...)
+		body = le.AppendUint64(body, uint64(p.Size))
+		body = le.AppendUint32(body, uint32(p.FirstFile))
+		body = le.AppendUint32(body, uint32(p.FirstLine))
+		body = le.AppendUint32(body, uint32(p.LastFile))
+		body = le.AppendUint32(body, uint32(p.EndLine))
+	}
+	for _, f := range files {
+		body = le.AppendUint32(body, uint32(len(names)))
+		body = le.AppendUint32(body, uint32(len(f.Name)))
+		names = append(names, f.Name...)
+		body = le.AppendUint32(body, uint32(f.Places))
+		body = le.AppendUint32(body, uint32(f.Lines))
+		body = le.AppendUint64(body, uint64(f.TextBytes))
+		body = le.AppendUint64(body, uint64(f.FoldedBytes))
+		body = le.AppendUint64(body, uint64(f.Mtime))
+		body = le.AppendUint64(body, uint64(f.Size))
+		body = le.AppendUint64(body, 0)
+	}
+	body = append(body, names...)
+	out := make([]byte, 0, manifestHeaderSize+len(body))
+	out = append(out, manifestMagic...)
+	out = le.AppendUint32(out, WriteVersion)
+	out = le.AppendUint32(out, uint32(len(parts)))
+	out = le.AppendUint32(out, uint32(len(files)))
+	out = le.AppendUint32(out, uint32(len(names)))
+	out = le.AppendUint32(out, 0)
+	out = le.AppendUint32(out, crc32.Checksum(body, Castagnoli()))
+	return append(out, body...)
 }
 
 // Info returns the FileInfo of a file entry.
