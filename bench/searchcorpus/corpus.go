@@ -25,6 +25,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -256,7 +257,7 @@ func (c *Corpus) IndexBytes() (int64, error) {
 		}
 		return nil
 	})
-	if st, err := os.Stat(bodyindex.SummaryPath(c.ContentRoot(), Index)); err == nil {
+	if st, err := os.Stat(summary.Path(c.ContentRoot(), Index)); err == nil {
 		n += st.Size()
 	}
 	return n, err
@@ -266,7 +267,7 @@ func (c *Corpus) IndexBytes() (int64, error) {
 // at its end, and says how long that took.
 func (c *Corpus) Summarize() (time.Duration, error) {
 	t0 := time.Now()
-	err := bodyindex.WriteSummary(c.ContentRoot(), Index)
+	err := summary.Write(c.ContentRoot(), Index)
 	return time.Since(t0), err
 }
 

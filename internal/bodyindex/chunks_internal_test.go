@@ -20,9 +20,11 @@ import (
 // after it.
 func chunkSizes(t testing.TB, block, blocks, lo, hi int, anchorBits uint32) {
 	t.Helper()
-	b, m, cn, cx, ca := format.BlockTarget, format.MaxBlocks, chunkMin, chunkMax, chunkAnchor
-	format.BlockTarget, format.MaxBlocks, chunkMin, chunkMax, chunkAnchor = block, blocks, lo, hi, anchorBits
-	t.Cleanup(func() { format.BlockTarget, format.MaxBlocks, chunkMin, chunkMax, chunkAnchor = b, m, cn, cx, ca })
+	b, m, cn, cx, ca := format.BlockTarget, format.MaxBlocks, format.ChunkMin, format.ChunkMax, format.ChunkAnchor
+	format.BlockTarget, format.MaxBlocks, format.ChunkMin, format.ChunkMax, format.ChunkAnchor = block, blocks, lo, hi, anchorBits
+	t.Cleanup(func() {
+		format.BlockTarget, format.MaxBlocks, format.ChunkMin, format.ChunkMax, format.ChunkAnchor = b, m, cn, cx, ca
+	})
 }
 
 // chunkFile is the text of file i of a test folder, n lines (0: 2 to 12
@@ -243,7 +245,7 @@ func TestRechunkFromOldSizes(t *testing.T) {
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	chunkMin, chunkMax, chunkAnchor = lo, hi, anchorBits
+	format.ChunkMin, format.ChunkMax, format.ChunkAnchor = lo, hi, anchorBits
 	old, _ := partFiles(t, dir)
 	if len(old) != 1 {
 		t.Fatalf("%d parts with the old sizes, want 1", len(old))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -103,7 +104,7 @@ func TestDeferredSummaryAndIndexRemoval(t *testing.T) {
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSummary(root, "営業"); err != nil {
+	if err := summary.Write(root, "営業"); err != nil {
 		t.Fatal(err)
 	}
 	reader, err := format.OpenFolder(dir)
@@ -111,9 +112,9 @@ func TestDeferredSummaryAndIndexRemoval(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := format.RemoveFile
-	summary := SummaryPath(root, "営業")
+	sumPath := summary.Path(root, "営業")
 	format.RemoveFile = func(p string) error {
-		if p == summary {
+		if p == sumPath {
 			return &os.PathError{Op: "remove", Path: p, Err: syscall.Errno(32)} // ERROR_SHARING_VIOLATION
 		}
 		return old(p)
@@ -121,11 +122,11 @@ func TestDeferredSummaryAndIndexRemoval(t *testing.T) {
 	if err := format.RemoveIndexTree(filepath.Join(root, "営業")); err != nil {
 		t.Fatal(err)
 	}
-	if err := RemoveSummary(root, "営業"); err != nil {
+	if err := summary.Remove(root, "営業"); err != nil {
 		t.Fatal(err)
 	}
 	format.RemoveFile = old
-	if _, err := os.Stat(summary); !os.IsNotExist(err) {
+	if _, err := os.Stat(sumPath); !os.IsNotExist(err) {
 		t.Fatalf("summary still under its name: %v", err)
 	}
 	if live, _ := indexFiles(t, dir); len(live) != 0 {

@@ -1,24 +1,18 @@
-// Package bodyindex owns the life cycle of the per-folder body index under
-// work/store/content: publishing the per-file place TSVs of one folder into
-// it (journal 出), rebuilding a folder of another format version or a
-// damaged one, and the per-index summary a search reads first. It does not
-// know queries (package search) or the ingest list (package indexer decides
+// Package bodyindex owns the life cycle of the body index under
+// work/store/content: publishing the per-file place TSVs of one folder
+// into its index (journal 出), rebuilding a folder of another format
+// version or a damaged one, and removing leftovers. It does not know
+// queries (package search) or the ingest list (package indexer decides
 // what to publish).
 //
-// It stands on one floor below it: package bodyindex/format is the folder
-// index's byte layout (manifest, parts, their reader and writer, the n-gram
-// filter of a part), which search reads directly.
+// It stands on two floors below it, which search reads directly:
 //
-// # Files
-//
-// In each folder of an index, the manifest .fumibako-index and its parts
-// .fumibako-index.<hex> (package format); per index, in the content root:
-//
-//	.fumibako-summary.<index>        folders and part filters of the index
-//	                                 (summary.go)
-//	.fumibako-changing.<index>       empty: the index is being changed, so
-//	                                 a search checks the summary's folder
-//	                                 times (changing.go)
+//   - package bodyindex/format: one folder's index, byte for byte (the
+//     manifest .fumibako-index and the parts .fumibako-index.<hex>, their
+//     reader and writer, the n-gram filter of a part);
+//   - package bodyindex/summary: the per-index summary
+//     (.fumibako-summary.<index> in the content root) and the changing
+//     marker that Publish and Rebuild set before they change a folder.
 //
 // Publishing writes the parts first, then the manifest (temporary name,
 // fsync, rename, fsync of the folder), then deletes the parts the manifest
@@ -33,27 +27,32 @@
 //   - Publish(dir, removed) after the per-file folders of dir are in place
 //     (journal 出 once it returns nil or a *LostError; a *LostError names
 //     files whose text was unreadable: ingest them again).
-//   - format.Files(dir) for the completeness check (through Store.Files) (manifest only, cheap).
-//   - A *format.RebuildError from Files or Publish (another format version, or a
-//     damaged index): call Rebuild(dir) and log MsgRebuilt, or, when it
-//     returns a *LostError, MsgRebuildDropped (those files are missing
-//     from Files now, so the ingest-list check ingests them again); then
-//     Publish as usual. format.NeedsRebuild(dir) tells in advance.
+//   - Store.Files(dir) (format.Files) for the completeness check
+//     (manifest only, cheap).
+//   - A *format.RebuildError from Files or Publish (another format
+//     version, or a damaged index): call Rebuild(dir) and log MsgRebuilt,
+//     or, when it returns a *LostError, MsgRebuildDropped (those files
+//     are missing from Files now, so the ingest-list check ingests them
+//     again); then Publish as usual. format.NeedsRebuild(dir) tells in
+//     advance.
+//   - Store.MarkChanging for every index at the start of a run and
+//     Store.WriteSummary for each at its end (package summary).
 //
 // # Chunks
 //
 // Publishing groups the files of a folder, in file-table order, into
-// chunks of whole files of chunkMin to chunkMax bytes of text (64–512
-// KiB); each chunk starts a new part, so a part holds one chunk (or a
-// piece of one large file). A chunk ends, once it holds chunkMin, before
-// a file whose name hashes to an anchor, so that adding, removing or
-// changing a file moves only the boundaries near it. A chunk whose files
-// are all unchanged since the last publish keeps its parts byte for byte;
-// only the chunks holding changed files are encoded again. Small chunks
-// make that cost a few hundred KB per changed file instead of its whole
-// folder, at the price of repeating common keys in each part's gram
-// section (about 1.4× the text in all, instead of 1.25×). The summary
-// filters groups of parts, not parts (summary_groups.go).
+// chunks of whole files of format.ChunkMin to format.ChunkMax bytes of
+// text (64–512 KiB); each chunk starts a new part, so a part holds one
+// chunk (or a piece of one large file). A chunk ends, once it holds
+// format.ChunkMin, before a file whose name hashes to an anchor, so that
+// adding, removing or changing a file moves only the boundaries near it.
+// A chunk whose files are all unchanged since the last publish keeps its
+// parts byte for byte; only the chunks holding changed files are encoded
+// again. Small chunks make that cost a few hundred KB per changed file
+// instead of its whole folder, at the price of repeating common keys in
+// each part's gram section (about 1.4× the text in all, instead of
+// 1.25×). The summary filters groups of parts, not parts (package
+// summary, groups.go).
 //
 // # Memory
 //

@@ -19,10 +19,10 @@ import (
 // every boundary.
 func smallParts(t testing.TB) {
 	t.Helper()
-	b, m, cx, cn, gn, gx := format.BlockTarget, format.MaxBlocks, chunkMax, chunkMin, groupMin, groupMax
-	format.BlockTarget, format.MaxBlocks, chunkMax, chunkMin, groupMin, groupMax = 40, 3, 300, 100, 1500, 3000
+	b, m, cx, cn := format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin
+	format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin = 40, 3, 300, 100
 	t.Cleanup(func() {
-		format.BlockTarget, format.MaxBlocks, chunkMax, chunkMin, groupMin, groupMax = b, m, cx, cn, gn, gx
+		format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin = b, m, cx, cn
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -62,7 +63,7 @@ func Publish(dir string, removed []string) error { return PublishTrash(dir, remo
 // trash (content.Trash.Remove: a worker writes over them later) instead of
 // deleting them; a nil trash deletes them.
 func PublishTrash(dir string, removed []string, trash *content.Trash) error {
-	defer markChanging(dir)()
+	defer summary.BeginChange(dir)()
 	old, err := format.OpenFolder(dir)
 	if err != nil {
 		return err
@@ -261,13 +262,13 @@ func entryOf(name string, places []extract.Place) format.FileEntry {
 	return e
 }
 
-// anchor reports whether a chunk that already holds chunkMin bytes ends
+// anchor reports whether a chunk that already holds format.ChunkMin bytes ends
 // before this file. It depends on the name only, so boundaries stay put
 // when other files change.
 func anchor(name string) bool {
 	h := fnv.New32a()
 	h.Write([]byte(fileKey(name)))
-	return h.Sum32()&chunkAnchor == 0
+	return h.Sum32()&format.ChunkAnchor == 0
 }
 
 // planChunks groups the files with text into chunks of whole files.
@@ -279,7 +280,7 @@ func planChunks(entries []format.FileEntry) [][]int {
 		if e.Lines == 0 {
 			continue
 		}
-		if len(chunk) > 0 && (size+e.TextBytes > int64(chunkMax) || (size >= int64(chunkMin) && anchor(e.Name))) {
+		if len(chunk) > 0 && (size+e.TextBytes > int64(format.ChunkMax) || (size >= int64(format.ChunkMin) && anchor(e.Name))) {
 			chunks = append(chunks, chunk)
 			chunk, size = nil, 0
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -53,7 +54,7 @@ var legacyFolders = map[int]func(dir string) (*format.Folder, error){
 // The indexer calls it for every folder where Files or Publish returned a
 // *RebuildError, and logs that the folder was rebuilt.
 func Rebuild(dir string) error {
-	defer markChanging(dir)()
+	defer summary.BeginChange(dir)()
 	_, err := format.ReadManifest(dir)
 	var rb *format.RebuildError
 	if err == nil {

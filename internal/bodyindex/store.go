@@ -4,6 +4,7 @@ import (
 	"github.com/fumibako/fumibako/internal/content"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 )
 
 // Store is the body index as the coordinator uses it (indexer.BodyIndex):
@@ -35,7 +36,9 @@ func (Store) Files(dir string) (map[string]int, error) {
 }
 
 // MarkChanging calls MarkChanging.
-func (Store) MarkChanging(contentRoot, index string) error { return MarkChanging(contentRoot, index) }
+func (Store) MarkChanging(contentRoot, index string) error {
+	return summary.MarkChanging(contentRoot, index)
+}
 
 // WriteSummary calls WriteSummary.
-func (Store) WriteSummary(contentRoot, index string) error { return WriteSummary(contentRoot, index) }
+func (Store) WriteSummary(contentRoot, index string) error { return summary.Write(contentRoot, index) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
@@ -269,7 +270,7 @@ func (r *run) freeRemoved() {
 			r.logf(Warn, "    インデックス「%s」を削除できませんでした: %v", rm.Name, err)
 			continue
 		}
-		bodyindex.RemoveSummary(r.ws.ContentRoot(), rm.Name)
+		summary.Remove(r.ws.ContentRoot(), rm.Name)
 		r.logf(Info, msgDroppedIndex, rm.Path)
 		r.sum.Freed = append(r.sum.Freed, rm.Name)
 	}

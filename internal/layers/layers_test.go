@@ -277,6 +277,11 @@ func TestCheckCatchesWrongImports(t *testing.T) {
 		{"internal/bodyindex/format", "internal/bodyindex", true},
 		{"internal/bodyindex/format", "internal/search", true},
 		{"internal/bodyindex", "internal/bodyindex/format", false},
+		{"internal/bodyindex/summary", "internal/bodyindex/format", false},
+		{"internal/bodyindex/summary", "internal/bodyindex", true},
+		{"internal/bodyindex/format", "internal/bodyindex/summary", true},
+		{"internal/bodyindex", "internal/bodyindex/summary", false},
+		{"internal/web", "internal/bodyindex/summary", true},
 		{"internal/search", "internal/bodyindex/format", false},
 		{"internal/share", "internal/bodyindex/format", false},
 

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -121,23 +121,23 @@ func placeSummary(ws *workspace.Workspace, p pending, stage string) error {
 	// one file, so removing it afterwards would remove the new one.
 	dropOld := func() {
 		if p.Replace != "" && p.Replace != p.Name {
-			bodyindex.RemoveSummary(croot, p.Replace)
+			summary.Remove(croot, p.Replace)
 		}
 	}
 	staged := filepath.Join(stage, SummaryEntry)
 	switch _, err := os.Stat(staged); {
 	case err == nil:
 		dropOld()
-		if err := workspace.Rename(staged, bodyindex.SummaryPath(croot, p.Name)); err != nil {
+		if err := workspace.Rename(staged, summary.Path(croot, p.Name)); err != nil {
 			return fault(err)
 		}
 	case !p.Summary:
 		dropOld()
-		if err := bodyindex.RemoveSummary(croot, p.Name); err != nil {
+		if err := summary.Remove(croot, p.Name); err != nil {
 			return fault(err)
 		}
 	}
-	if err := workspace.Remove(bodyindex.ChangingPath(croot, p.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := workspace.Remove(summary.ChangingPath(croot, p.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fault(err)
 	}
 	return nil

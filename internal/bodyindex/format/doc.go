@@ -18,7 +18,7 @@
 //	.fumibako-index.<32 hex digits>  a part, named after its content (SHA-256)
 //
 // The per-index summary and changing marker in the content root are
-// package bodyindex's (summary.go, changing.go).
+// package bodyindex/summary's.
 //
 // Dot names cannot clash with source names: the crawl skips dot files and
 // folders. A part's name is the first 16 bytes of the SHA-256 of its bytes,

@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"bytes"
@@ -98,11 +98,11 @@ func resign(b []byte, edit func(h []byte)) []byte {
 // the index as it is, reusing what old allows.
 func rewriteFrom(t *testing.T, root string, old []byte) []byte {
 	t.Helper()
-	path := SummaryPath(root, "案件")
+	path := Path(root, "案件")
 	if err := os.WriteFile(path, old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSummary(root, "案件"); err != nil {
+	if err := Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -156,7 +156,7 @@ func TestSummaryReuse(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	publishSummaryFolder(t, root, "部2/課2", r, 3)
 	publishSummaryFolder(t, root, "部0/課8", r, 1)
-	if err := Publish(filepath.Join(idx, "部3", "課3"), []string{"資料0.txt", "資料1.txt", "資料2.txt", "資料3.txt"}); err != nil {
+	if err := publish(filepath.Join(idx, "部3", "課3"), []string{"資料0.txt", "資料1.txt", "資料2.txt", "資料3.txt"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(filepath.Join(idx, "部1", "課5")); err != nil {

@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"errors"
@@ -27,9 +27,9 @@ import (
 //   - The marker exists, durably (file and content root fsynced), before
 //     the first change to an index whose summary exists. MarkChanging does
 //     it; the indexer calls it for every index at the start of a run, and
-//     Publish and Rebuild call it themselves (markChanging), so that a
+//     Publish and Rebuild call it themselves (BeginChange), so that a
 //     change no run announced still invalidates the summary.
-//   - WriteSummary removes the marker only after the new summary is
+//   - Write removes the marker only after the new summary is
 //     committed (or the one on disk was found fresh), and holds changeMu
 //     while it lists the folders, so that no publish of this process runs
 //     between its listing and the removal.
@@ -41,7 +41,7 @@ import (
 const changingPrefix = ".fumibako-changing."
 
 // changeMu orders publishes (read side, any number at once) against
-// WriteSummary (write side).
+// Write (write side).
 var changeMu sync.RWMutex
 
 // ChangingPath returns where the changing marker of index lives.
@@ -59,7 +59,7 @@ func Changing(contentRoot, index string) bool {
 // above). It does nothing when the index has no summary or is marked
 // already.
 func MarkChanging(contentRoot, index string) error {
-	if _, err := os.Lstat(SummaryPath(contentRoot, index)); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(Path(contentRoot, index)); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if Changing(contentRoot, index) {
@@ -68,7 +68,7 @@ func MarkChanging(contentRoot, index string) error {
 	if err := workspace.WriteFileAtomic(ChangingPath(contentRoot, index), nil); err != nil {
 		// The summary must not be believed through the change: without
 		// it searches list the folders themselves.
-		if rerr := RemoveSummary(contentRoot, index); rerr != nil {
+		if rerr := Remove(contentRoot, index); rerr != nil {
 			return err
 		}
 	}
@@ -80,11 +80,11 @@ func clearChanging(contentRoot, index string) {
 	workspace.Remove(ChangingPath(contentRoot, index))
 }
 
-// markChanging marks the index that the folder dir belongs to, found by
+// BeginChange marks the index that the folder dir belongs to, found by
 // walking up from dir to the folder beside which its summary lies. Publish
 // and Rebuild call it before they change dir, holding changeMu's read
 // side until they return (the returned func releases it).
-func markChanging(dir string) func() {
+func BeginChange(dir string) func() {
 	changeMu.RLock()
 	dir = filepath.Clean(dir)
 	for {
@@ -94,7 +94,7 @@ func markChanging(dir string) func() {
 		}
 		name := filepath.Base(dir)
 		if !strings.HasPrefix(name, ".") {
-			if _, err := os.Lstat(SummaryPath(parent, name)); err == nil {
+			if _, err := os.Lstat(Path(parent, name)); err == nil {
 				MarkChanging(parent, name)
 				break
 			}
@@ -104,12 +104,12 @@ func markChanging(dir string) func() {
 	return changeMu.RUnlock
 }
 
-// MoveSummary moves the summary of index old to index new (a renamed
+// Move moves the summary of index old to index new (a renamed
 // index: the summary names no index inside). One of an index marked as
 // changing is removed instead, as is one that cannot be moved: searches
 // of the index list its folders until the next run writes it.
-func MoveSummary(contentRoot, old, new string) {
-	if Changing(contentRoot, old) || workspace.Rename(SummaryPath(contentRoot, old), SummaryPath(contentRoot, new)) != nil {
-		RemoveSummary(contentRoot, old)
+func Move(contentRoot, old, new string) {
+	if Changing(contentRoot, old) || workspace.Rename(Path(contentRoot, old), Path(contentRoot, new)) != nil {
+		Remove(contentRoot, old)
 	}
 }

@@ -1,4 +1,4 @@
-package bodyindex_test
+package summary_test
 
 import (
 	"os"
@@ -7,25 +7,26 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 )
 
 // TestSummaryBelievedUnlessChanging: outside a change the summary's
 // entries hold without a look at the folders (a folder whose time moved
 // is still believed: nothing stated it); a publish marks the index as
-// changing, after which folder times are checked again; WriteSummary
+// changing, after which folder times are checked again; Write
 // clears the mark; MarkChanging marks an index with a summary and leaves
 // one without alone; a renamed index keeps its summary unless marked.
 func TestSummaryBelievedUnlessChanging(t *testing.T) {
 	root := summaryCorpus(t)
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
-	if bodyindex.Changing(root, "案件") {
+	if summary.Changing(root, "案件") {
 		t.Fatal("marked as changing right after WriteSummary")
 	}
 	fresh := func(rel string) bool {
 		t.Helper()
-		s, err := bodyindex.OpenSummary(root, "案件")
+		s, err := summary.Open(root, "案件")
 		if err != nil || s == nil {
 			t.Fatalf("OpenSummary: %v, %v", s, err)
 		}
@@ -46,40 +47,40 @@ func TestSummaryBelievedUnlessChanging(t *testing.T) {
 	if err := bodyindex.Publish(tokyo, nil); err != nil {
 		t.Fatal(err)
 	}
-	if !bodyindex.Changing(root, "案件") {
+	if !summary.Changing(root, "案件") {
 		t.Fatal("a publish after the summary did not mark the index as changing")
 	}
 	if fresh("東京") || !fresh("東京/2024") {
 		t.Errorf("marked index: 東京 fresh %v (want false), 東京/2024 fresh %v (want true)", fresh("東京"), fresh("東京/2024"))
 	}
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
-	if bodyindex.Changing(root, "案件") || !fresh("東京") {
-		t.Errorf("after WriteSummary: changing %v, 東京 fresh %v", bodyindex.Changing(root, "案件"), fresh("東京"))
+	if summary.Changing(root, "案件") || !fresh("東京") {
+		t.Errorf("after WriteSummary: changing %v, 東京 fresh %v", summary.Changing(root, "案件"), fresh("東京"))
 	}
 	// MarkChanging: an index without a summary needs no mark.
-	if err := bodyindex.MarkChanging(root, "ほか"); err != nil || bodyindex.Changing(root, "ほか") {
-		t.Errorf("MarkChanging of an index without a summary: %v, marked %v", err, bodyindex.Changing(root, "ほか"))
+	if err := summary.MarkChanging(root, "ほか"); err != nil || summary.Changing(root, "ほか") {
+		t.Errorf("MarkChanging of an index without a summary: %v, marked %v", err, summary.Changing(root, "ほか"))
 	}
-	if err := bodyindex.MarkChanging(root, "案件"); err != nil || !bodyindex.Changing(root, "案件") {
-		t.Fatalf("MarkChanging: %v, marked %v", err, bodyindex.Changing(root, "案件"))
+	if err := summary.MarkChanging(root, "案件"); err != nil || !summary.Changing(root, "案件") {
+		t.Fatalf("MarkChanging: %v, marked %v", err, summary.Changing(root, "案件"))
 	}
 	// A marked index's summary is not carried over to a new name.
-	bodyindex.MoveSummary(root, "案件", "新案件")
+	summary.Move(root, "案件", "新案件")
 	for _, n := range []string{"案件", "新案件"} {
-		if _, err := os.Stat(bodyindex.SummaryPath(root, n)); !os.IsNotExist(err) {
+		if _, err := os.Stat(summary.Path(root, n)); !os.IsNotExist(err) {
 			t.Errorf("summary of %s after moving a marked one: %v", n, err)
 		}
 	}
-	if bodyindex.Changing(root, "案件") {
+	if summary.Changing(root, "案件") {
 		t.Error("the mark outlived the summary it marked")
 	}
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
-	bodyindex.MoveSummary(root, "案件", "新案件")
-	if _, err := os.Stat(bodyindex.SummaryPath(root, "新案件")); err != nil {
+	summary.Move(root, "案件", "新案件")
+	if _, err := os.Stat(summary.Path(root, "新案件")); err != nil {
 		t.Errorf("an unmarked summary was not moved: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"encoding/binary"
@@ -53,7 +53,7 @@ func racy(dirs []sumDir) time.Duration {
 	return d
 }
 
-// sumDir is a folder found by WriteSummary.
+// sumDir is a folder found by Write.
 type sumDir struct {
 	parent uint32
 	name   string
@@ -65,11 +65,11 @@ type sumDir struct {
 	gone   []bool   // parts[k] is not in the folder (nil: all are)
 }
 
-// WriteSummary writes the summary of the index folder contentRoot/index
+// Write writes the summary of the index folder contentRoot/index
 // (temporary file, fsync, rename), unless the one on disk is still fresh.
 // Only the coordinator calls it, after publishing. An index folder that
 // does not exist gets its summary removed.
-func WriteSummary(contentRoot, index string) error {
+func Write(contentRoot, index string) error {
 	// No publish of this process runs between the listing and the
 	// removal of the changing mark (changing.go).
 	changeMu.Lock()
@@ -84,9 +84,9 @@ func WriteSummary(contentRoot, index string) error {
 func writeSummary(contentRoot, index string) error {
 	root := filepath.Join(contentRoot, index)
 	// A temporary file a crash left behind goes, written now or not.
-	workspace.Remove(SummaryPath(contentRoot, index) + format.TmpSuffix)
+	workspace.Remove(Path(contentRoot, index) + format.TmpSuffix)
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return RemoveSummary(contentRoot, index)
+		return Remove(contentRoot, index)
 	}
 	if summaryFresh(contentRoot, index) {
 		return nil
@@ -126,7 +126,7 @@ func writeSummary(contentRoot, index string) error {
 	m.nRows = summaryRowCount(maxKeys, m.row, parts.bytes)
 	m.planReuse()
 	head := encodeSummaryHead(dirs, parts.ids, groups, m.nRows, m.row, keys)
-	return streamSummary(SummaryPath(contentRoot, index), head, m)
+	return streamSummary(Path(contentRoot, index), head, m)
 }
 
 // summaryParts are the parts of an index, folder by folder in manifest
@@ -301,7 +301,7 @@ func encodeSummaryHead(dirs []sumDir, ids [][format.IDSize]byte, groups []summar
 	}
 	h := make([]byte, summaryHeaderSize, summaryHeaderSize+len(table)+format.IDSize*len(ids)+4*len(groups)+len(names))
 	copy(h, summaryMagic)
-	le.PutUint32(h[8:], SummaryVersion)
+	le.PutUint32(h[8:], Version)
 	le.PutUint32(h[12:], uint32(len(dirs)))
 	le.PutUint32(h[16:], uint32(len(ids)))
 	le.PutUint32(h[20:], nRows)

@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"encoding/binary"
@@ -35,8 +35,8 @@ type summaryMatrix struct {
 	groups []summaryGroup // column j < G
 	names  [][]uint32     // keys of the paths of folder i, column G+i
 	// old is the summary before, whose columns are copied for the groups
-	// it has (summary_reuse.go); nil: every part is read.
-	old     *Summary
+	// it has (reuse.go); nil: every part is read.
+	old     *Reader
 	from    []int      // column of group j in old, -1: read its parts
 	chunks  []bitChunk // from as chunks of consecutive columns
 	read    int        // parts read for their keys (test hook)
@@ -76,10 +76,6 @@ func streamSummary(path string, head []byte, m *summaryMatrix) error {
 		return err
 	}
 	m.dropOld() // not open while the new one is renamed over it (Windows)
-	if err := beforeCommit(path); err != nil {
-		f.Abort()
-		return err
-	}
 	return f.Commit()
 }
 

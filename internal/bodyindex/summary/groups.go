@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"crypto/sha256"
@@ -24,7 +24,7 @@ import (
 // content) says so once it holds groupMin bytes, so that a changed part
 // changes its own group and at most the next one: the other groups keep
 // their part ids, hence their id, and their columns are copied from the
-// summary before (summary_reuse.go).
+// summary before (reuse.go).
 
 // Sizes of groups, in part bytes. Variables so that tests can make
 // groups of a few small parts.
@@ -74,7 +74,7 @@ func groupID(parts []format.PartRef) [format.IDSize]byte {
 }
 
 // groupIDs returns the id of each group of a summary read back.
-func (s *Summary) groupIDs() [][format.IDSize]byte {
+func (s *Reader) groupIDs() [][format.IDSize]byte {
 	ids := make([][format.IDSize]byte, len(s.groups))
 	refs := make([]format.PartRef, 0, 16)
 	for g := range s.groups {
@@ -88,7 +88,7 @@ func (s *Summary) groupIDs() [][format.IDSize]byte {
 }
 
 // groupEnd returns the part after the last one of group g.
-func (s *Summary) groupEnd(g int) int {
+func (s *Reader) groupEnd(g int) int {
 	if g+1 < len(s.groups) {
 		return s.groups[g+1]
 	}

@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"encoding/binary"
@@ -14,87 +14,8 @@ import (
 	"github.com/fumibako/fumibako/internal/content"
 )
 
-// # Summary (.fumibako-summary.<index>)
-//
-// A search over a large archive must not open every folder's body index to
-// learn that a rare word is in five of them: on a 1 GB archive of 400
-// folders the folder walk and the manifest and part opens cost more than
-// the search itself. The summary of an index answers two questions from
-// one small read: which folders exist (without listing them), and which
-// parts can hold every key of a query (without opening them).
-//
-// It is a cache, written by the coordinator at the end of an indexing run
-// (WriteSummary) into the content root beside the index folder, so that
-// writing it changes no folder of the index. A search believes it whole
-// unless the index is marked as changing (changing.go): a run marks every
-// index before it changes any folder and WriteSummary clears the mark, so
-// outside runs a search reads the summary and the folders that can match,
-// and states no folder. While the mark is there, readers trust a folder's
-// entry only while the folder's modification time is the one recorded
-// (taken before the folder was listed): publishing a folder renames its
-// manifest into it and adding a sub-folder creates an entry, so either
-// changes the time, and such a folder is read directly, as without a
-// summary. A missing, damaged or other-version summary is ignored the same
-// way (the next run writes it again).
-// File systems keep coarse times, so a change in the same tick as the
-// recorded time would go unseen: the writer records a folder only once
-// racyWindow has passed since its time (waiting, then listing it again).
-//
-// All integers are little-endian.
-//
-//	offset  size   field
-//	0       8      magic "FUMIBAKS"
-//	8       4      SummaryVersion
-//	12      4      folder count D (the index folder itself is folder 0)
-//	16      4      part count P
-//	20      4      row count M (a power of two)
-//	24      4      hashes per key H
-//	28      4      name pool size N
-//	32      4      row size R = ceil((G+D)/8) + 4
-//	36      4      group count G (summary_groups.go)
-//	40      4      K: the most keys a group has, counted as the sum of
-//	               its parts' key counts (as their gram sections count
-//	               them; 0 for a part that cannot be read)
-//	44      16     the least id (groupID) among the groups with K keys
-//	               (zero without groups): the next writer chooses the row
-//	               count from it without opening every part that it keeps
-//	60      4      CRC-32C of bytes 0..60 and of the folder table, the part
-//	               table, the group table and the name pool
-//	64      32·D   folder table, parents before children:
-//	                 0  4  parent (0xFFFFFFFF for folder 0)
-//	                 4  4  name offset in the name pool
-//	                 8  4  name length
-//	                 12 4  first part (index into the part table)
-//	                 16 4  part count
-//	                 20 4  flags: 1 has a body index, 2 its manifest could
-//	                       not be read (a search opens it to report why)
-//	                 24 8  modification time (Unix ns)
-//	64+32D  16·P   part table: part ids, folder by folder in manifest order
-//	...     4·G    group table: the first part of each group, ascending
-//	               from 0; group g holds the parts up to the next group's
-//	               first (the last one, up to P). A group holds parts of
-//	               one folder.
-//	...     N      name pool: folder names, UTF-8
-//	...     M·R    rows: a bit-sliced Bloom filter of G+D columns. Bit j of
-//	               row r (byte j/8, bit j%8) is set when a part of group j
-//	               holds a key that hashes to r (j < G), or when a file
-//	               path of folder j-G holds one (its path under the index,
-//	               `\` separated, folded: file-name search, issue 18); the
-//	               last 4 bytes of a row are its CRC-32C.
-//
-// A key k sets H rows of one block of summaryBlock rows: block k >> (32 -
-// log2(M/summaryBlock)) (the key's top bits), and in it rows
-// (a + i·b) mod summaryBlock for i < H, where a and b come from
-// k·0x9E3779B97F4A7C15 (b odd). Keys are hashes, so blocks fill evenly;
-// and a part's keys, sorted, fall into the blocks in order, so that the
-// writer, building the rows band by band, reads only the run of each
-// column's keys that falls in the band instead of all of them per band
-// (at 10 GB, 22 bands of 48 MB made the summary hash every key 22 times).
-// The parts that may hold every key of a
-// query are the parts of the groups in the AND of the rows of all its
-// keys: H rows per key, each ceil((G+D)/8) bytes, so a query reads a few
-// hundred bytes whatever the size of the archive. The exact per-block
-// filter of a part still decides what is read once the part is opened.
+// Version is the version of the summary format (doc.go), apart from
+// the body index format's (format.Version).
 //
 // History:
 //
@@ -112,7 +33,7 @@ import (
 //	5  the same layout; its keys, and its columns for file paths, are of
 //	   the second folding (body index format 4, issue 34), so a summary of
 //	   version 4 is rewritten rather than believed.
-const SummaryVersion = 5
+const Version = 5
 
 const (
 	summaryPrefix     = ".fumibako-summary."
@@ -130,18 +51,18 @@ const (
 	dirOpaque   = 2
 )
 
-// SummaryPath returns where the summary of index lives.
-func SummaryPath(contentRoot, index string) string {
+// Path returns where the summary of index lives.
+func Path(contentRoot, index string) string {
 	return filepath.Join(contentRoot, summaryPrefix+index)
 }
 
-// RemoveSummary deletes the summary of index (a removed or renamed index).
+// Remove deletes the summary of index (a removed or renamed index).
 // The summary is renamed to a "to delete" name first (format.RemoveOrDefer): a
 // search may hold it open, and Windows keeps the name of an open file
 // that is deleted until it is closed; the name is free at once this way,
 // and the file goes now or at the next start.
-func RemoveSummary(contentRoot, index string) error {
-	path := SummaryPath(contentRoot, index)
+func Remove(contentRoot, index string) error {
+	path := Path(contentRoot, index)
 	clearChanging(contentRoot, index) // no summary: nothing to distrust
 	to, err := format.MoveAway(path, filepath.Join(contentRoot, content.DeferredPrefix+summaryPrefix+index))
 	if errors.Is(err, os.ErrNotExist) {
@@ -154,9 +75,9 @@ func RemoveSummary(contentRoot, index string) error {
 	return nil
 }
 
-// Summary is an open summary. It holds the file open for Candidates; Close
+// Reader is an open summary. It holds the file open for Candidates; Close
 // releases it.
-type Summary struct {
+type Reader struct {
 	path  string
 	root  string // the index folder
 	stat  *dirStatter
@@ -168,9 +89,9 @@ type Summary struct {
 	parts [][format.IDSize]byte
 	// groups holds the first part of each group (column j < G).
 	groups []int
-	dirs   map[string]*SummaryDir
+	dirs   map[string]*Dir
 	// entries is the folder table, parents before children.
-	entries []SummaryDir
+	entries []Dir
 	cols    int // G+D
 	// trusted: the index was not marked changing when the summary was
 	// opened, so its entries hold without checking folder times.
@@ -186,8 +107,8 @@ type keyRecord struct {
 	id  [format.IDSize]byte
 }
 
-// SummaryDir is what the summary says about one folder of the index.
-type SummaryDir struct {
+// Dir is what the summary says about one folder of the index.
+type Dir struct {
 	Mtime     int64    // modification time (Unix ns) the entry is valid for
 	Subdirs   []string // sub-folders, by name as on disk
 	Children  []int    // their folder numbers (Entry), in the order of Subdirs
@@ -202,10 +123,10 @@ type SummaryDir struct {
 	name       string // its name in the parent
 }
 
-// OpenSummary opens the summary of index. A missing summary gives nil,
+// Open opens the summary of index. A missing summary gives nil,
 // nil; a damaged one or one of another version gives an error (the caller
 // searches without it).
-func OpenSummary(contentRoot, index string) (*Summary, error) {
+func Open(contentRoot, index string) (*Reader, error) {
 	// The mark is looked at first: a run that starts after this look is
 	// concurrent with the search, which may then see the index as it was.
 	trusted := !Changing(contentRoot, index)
@@ -217,8 +138,8 @@ func OpenSummary(contentRoot, index string) (*Summary, error) {
 }
 
 // openSummary opens the summary with every folder's time to be checked.
-func openSummary(contentRoot, index string) (*Summary, error) {
-	path := SummaryPath(contentRoot, index)
+func openSummary(contentRoot, index string) (*Reader, error) {
+	path := Path(contentRoot, index)
 	f, err := format.OpenShared(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -235,7 +156,7 @@ func openSummary(contentRoot, index string) (*Summary, error) {
 	return s, nil
 }
 
-func readSummary(path string, f *os.File) (*Summary, error) {
+func readSummary(path string, f *os.File) (*Reader, error) {
 	bad := func(what string) error { return &format.MalformedError{Path: path, What: what} }
 	var h [summaryHeaderSize]byte
 	if _, err := io.ReadFull(f, h[:]); err != nil {
@@ -245,7 +166,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	if string(h[:8]) != summaryMagic {
 		return nil, bad("not a summary")
 	}
-	if v := le.Uint32(h[8:]); v != SummaryVersion {
+	if v := le.Uint32(h[8:]); v != Version {
 		return nil, bad(fmt.Sprintf("version %d", v))
 	}
 	nDirs, nParts, nRows := int64(le.Uint32(h[12:])), int64(le.Uint32(h[16:])), le.Uint32(h[20:])
@@ -273,7 +194,7 @@ func readSummary(path string, f *os.File) (*Summary, error) {
 	if crc != le.Uint32(h[60:]) {
 		return nil, bad("checksum mismatch")
 	}
-	s := &Summary{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), cols: int(nGroups + nDirs)}
+	s := &Reader{path: path, f: f, rows: rows, nRows: nRows, hash: hashes, row: int(row), cols: int(nGroups + nDirs)}
 	s.keys = keyRecord{max: int(le.Uint32(h[40:]))}
 	copy(s.keys.id[:], h[44:60])
 	ids := meta[summaryDirSize*nDirs:]
@@ -303,13 +224,13 @@ func idsOf(b []byte) [][format.IDSize]byte {
 }
 
 // Parts returns the number of parts (the length of a Candidates set).
-func (s *Summary) Parts() int { return len(s.parts) }
+func (s *Reader) Parts() int { return len(s.parts) }
 
 // Candidates returns the parts (and folders' file paths, at NameColumn)
 // that may hold every key, as a bit set (bit j%64 of word j/64 for column
 // j): the parts of the groups whose columns pass, then a bit per folder.
 // No keys means every column.
-func (s *Summary) Candidates(keys []uint32) ([]uint64, error) {
+func (s *Reader) Candidates(keys []uint32) ([]uint64, error) {
 	cols, err := s.columnsOf(keys)
 	if err != nil {
 		return nil, err
@@ -319,7 +240,7 @@ func (s *Summary) Candidates(keys []uint32) ([]uint64, error) {
 
 // columnsOf ANDs the rows of keys: the columns (groups, then folders)
 // that may hold every key.
-func (s *Summary) columnsOf(keys []uint32) ([]uint64, error) {
+func (s *Reader) columnsOf(keys []uint32) ([]uint64, error) {
 	set := make([]uint64, (s.cols+63)/64)
 	for j := 0; j < s.cols; j++ {
 		set[j/64] |= 1 << uint(j%64)
@@ -354,7 +275,7 @@ func (s *Summary) columnsOf(keys []uint32) ([]uint64, error) {
 }
 
 // expand turns a set of columns into the set of parts and folders.
-func (s *Summary) expand(cols []uint64) []uint64 {
+func (s *Reader) expand(cols []uint64) []uint64 {
 	nParts := len(s.parts)
 	out := make([]uint64, (nParts+s.cols-len(s.groups)+63)/64)
 	set := func(j int) { out[j/64] |= 1 << uint(j%64) }
@@ -395,7 +316,7 @@ func firstKeyOf(block, nRows uint32) uint64 {
 }
 
 // Close releases the file.
-func (s *Summary) Close() error {
+func (s *Reader) Close() error {
 	if s.stat != nil {
 		s.stat.close()
 	}

@@ -1,4 +1,4 @@
-package bodyindex_test
+package summary_test
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
 
@@ -20,7 +21,7 @@ import (
 // does, so the Wine lane shows both.
 func TestChangingMarkerHeldOpen(t *testing.T) {
 	root := summaryCorpus(t)
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
 	tokyo := filepath.Join(root, "案件", "東京")
@@ -28,32 +29,32 @@ func TestChangingMarkerHeldOpen(t *testing.T) {
 	if err := bodyindex.Publish(tokyo, nil); err != nil {
 		t.Fatal(err)
 	}
-	if !bodyindex.Changing(root, "案件") {
+	if !summary.Changing(root, "案件") {
 		t.Fatal("a publish did not mark the index as changing")
 	}
-	summary := bodyindex.SummaryPath(root, "案件")
+	sumPath := summary.Path(root, "案件")
 
-	release := testutil.HoldLikeExcel(t, summary)
-	if err := bodyindex.WriteSummary(root, "案件"); err == nil {
+	release := testutil.HoldLikeExcel(t, sumPath)
+	if err := summary.Write(root, "案件"); err == nil {
 		t.Fatal("WriteSummary replaced a summary held open without FILE_SHARE_DELETE")
 	}
-	if !bodyindex.Changing(root, "案件") {
+	if !summary.Changing(root, "案件") {
 		t.Error("the marker was cleared although the new summary was not written")
 	}
 	release()
 
-	release = testutil.HoldLikeExcel(t, summary)
+	release = testutil.HoldLikeExcel(t, sumPath)
 	go func() {
 		time.Sleep(300 * time.Millisecond)
 		release()
 	}()
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatalf("WriteSummary with the summary held for 300 ms: %v", err)
 	}
-	if bodyindex.Changing(root, "案件") {
+	if summary.Changing(root, "案件") {
 		t.Error("the marker outlived the summary written after the holder let go")
 	}
-	if _, err := os.Stat(bodyindex.ChangingPath(root, "案件")); !os.IsNotExist(err) {
+	if _, err := os.Stat(summary.ChangingPath(root, "案件")); !os.IsNotExist(err) {
 		t.Errorf("marker file: %v", err)
 	}
 }

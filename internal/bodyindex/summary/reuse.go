@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"bytes"
@@ -75,7 +75,7 @@ func (m *summaryMatrix) planReuse() {
 // first 1024 rows (every summary has that many), false when they cannot
 // be read whole. A group's column with 10 bits per key is never that
 // dense; one that is gets read, which costs only time.
-func (s *Summary) fullColumns() (map[int]bool, bool) {
+func (s *Reader) fullColumns() (map[int]bool, bool) {
 	buf := make([]byte, 1024*s.row)
 	if _, err := s.f.ReadAt(buf, s.rows); err != nil {
 		return nil, false

@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"bytes"
@@ -100,10 +100,10 @@ func TestGroupParts(t *testing.T) {
 // that holds it, and whole groups only.
 func TestSummaryGroupCandidates(t *testing.T) {
 	root := manyPartsCorpus(t)
-	if err := WriteSummary(root, "案件"); err != nil {
+	if err := Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
-	s, err := OpenSummary(root, "案件")
+	s, err := Open(root, "案件")
 	if err != nil || s == nil {
 		t.Fatalf("OpenSummary: %v, %v", s, err)
 	}

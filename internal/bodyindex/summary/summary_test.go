@@ -1,4 +1,4 @@
-package bodyindex_test
+package summary_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/textfold"
 )
 
@@ -36,7 +37,7 @@ func summaryCorpus(t *testing.T) string {
 	return root
 }
 
-func candidates(t *testing.T, s *bodyindex.Summary, word string) []bool {
+func candidates(t *testing.T, s *summary.Reader, word string) []bool {
 	t.Helper()
 	set, err := s.Candidates(textfold.QueryKeys(textfold.String(word)))
 	if err != nil {
@@ -51,13 +52,13 @@ func candidates(t *testing.T, s *bodyindex.Summary, word string) []bool {
 
 // writtenSummary writes the summary of the corpus's index and opens it
 // for the test; it returns the content root and the summary.
-func writtenSummary(t *testing.T) (string, *bodyindex.Summary) {
+func writtenSummary(t *testing.T) (string, *summary.Reader) {
 	t.Helper()
 	root := summaryCorpus(t)
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
-	s, err := bodyindex.OpenSummary(root, "案件")
+	s, err := summary.Open(root, "案件")
 	if err != nil || s == nil {
 		t.Fatalf("OpenSummary: %v, %v", s, err)
 	}
@@ -150,13 +151,13 @@ func TestSummaryRoundTrip(t *testing.T) {
 
 func TestSummaryFreshness(t *testing.T) {
 	root := summaryCorpus(t)
-	path := bodyindex.SummaryPath(root, "案件")
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	path := summary.Path(root, "案件")
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.Stat(path)
 	// Nothing changed: the summary is not written again.
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
 	if after, _ := os.Stat(path); !after.ModTime().Equal(before.ModTime()) {
@@ -172,7 +173,7 @@ func TestSummaryFreshness(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "案件", "空", "新しい"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := bodyindex.OpenSummary(root, "案件")
+	s, err := summary.Open(root, "案件")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,10 +183,10 @@ func TestSummaryFreshness(t *testing.T) {
 		}
 	}
 	s.Close()
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
-	s, err = bodyindex.OpenSummary(root, "案件")
+	s, err = summary.Open(root, "案件")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestSummaryFreshness(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(root, "案件")); err != nil {
 		t.Fatal(err)
 	}
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
@@ -211,21 +212,21 @@ func TestSummaryFreshness(t *testing.T) {
 
 func TestSummaryDamaged(t *testing.T) {
 	root := summaryCorpus(t)
-	if err := bodyindex.WriteSummary(root, "案件"); err != nil {
+	if err := summary.Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
-	path := bodyindex.SummaryPath(root, "案件")
+	path := summary.Path(root, "案件")
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err := bodyindex.OpenSummary(tempDir(t), "案件"); s != nil || err != nil {
+	if s, err := summary.Open(tempDir(t), "案件"); s != nil || err != nil {
 		t.Errorf("missing summary: %v, %v; want nil, nil", s, err)
 	}
 	for _, tt := range []struct {
 		name string
 		edit func([]byte) []byte
-		want string // in the error of OpenSummary or Candidates
+		want string // in the error of Open or Candidates
 	}{
 		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, "not a summary"},
 		{"version", func(b []byte) []byte { b[8] = 9; return b }, "version 9"},
@@ -238,7 +239,7 @@ func TestSummaryDamaged(t *testing.T) {
 			if err := os.WriteFile(path, tt.edit(slices.Clone(good)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, err := bodyindex.OpenSummary(root, "案件")
+			s, err := summary.Open(root, "案件")
 			if err == nil {
 				defer s.Close()
 				// A damaged row is found when a query reads it: try keys
@@ -263,10 +264,10 @@ func FuzzSummary(f *testing.F) {
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		f.Fatal(err)
 	}
-	if err := bodyindex.WriteSummary(root, "x"); err != nil {
+	if err := summary.Write(root, "x"); err != nil {
 		f.Fatal(err)
 	}
-	good, err := os.ReadFile(bodyindex.SummaryPath(root, "x"))
+	good, err := os.ReadFile(summary.Path(root, "x"))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -274,10 +275,10 @@ func FuzzSummary(f *testing.F) {
 	f.Add(good[:64])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		croot := tempDir(t)
-		if err := os.WriteFile(bodyindex.SummaryPath(croot, "x"), data, 0o644); err != nil {
+		if err := os.WriteFile(summary.Path(croot, "x"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := bodyindex.OpenSummary(croot, "x")
+		s, err := summary.Open(croot, "x")
 		if err != nil {
 			return
 		}

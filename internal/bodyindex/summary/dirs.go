@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"encoding/binary"
@@ -12,10 +12,10 @@ import (
 
 // readFolders reads the folder table into s.entries; a non-empty result
 // says what is wrong with it.
-func (s *Summary) readFolders(table, names []byte) string {
+func (s *Reader) readFolders(table, names []byte) string {
 	le := binary.LittleEndian
 	nDirs, nParts := len(table)/summaryDirSize, len(s.parts)
-	entries := make([]SummaryDir, nDirs)
+	entries := make([]Dir, nDirs)
 	for i := range entries {
 		e := table[summaryDirSize*i:]
 		parent, off, n := int(le.Uint32(e)), int(le.Uint32(e[4:])), int(le.Uint32(e[8:]))
@@ -25,7 +25,7 @@ func (s *Summary) readFolders(table, names []byte) string {
 		}
 		name := string(names[off : off+n])
 		d := &entries[i]
-		*d = SummaryDir{Number: i, Mtime: int64(le.Uint64(e[24:])), HasIndex: flags&dirHasIndex != 0, Opaque: flags&dirOpaque != 0,
+		*d = Dir{Number: i, Mtime: int64(le.Uint64(e[24:])), HasIndex: flags&dirHasIndex != 0, Opaque: flags&dirOpaque != 0,
 			FirstPart: first, PartIDs: s.parts[first : first+count], NameColumn: nParts + i, parent: parent, name: name}
 		switch {
 		case i == 0:
@@ -46,11 +46,11 @@ func (s *Summary) readFolders(table, names []byte) string {
 
 // dirMap returns the entries by relative path, made at the first lookup
 // by path: a walk of a trusted summary goes by number and never needs it.
-func (s *Summary) dirMap() map[string]*SummaryDir {
+func (s *Reader) dirMap() map[string]*Dir {
 	if s.dirs != nil {
 		return s.dirs
 	}
-	s.dirs = make(map[string]*SummaryDir, len(s.entries))
+	s.dirs = make(map[string]*Dir, len(s.entries))
 	rels := make([]string, len(s.entries))
 	for i := range s.entries {
 		d := &s.entries[i]
@@ -71,14 +71,14 @@ func joinRel(parent, name string) string {
 
 // Dir returns the entry of the folder at rel (names joined by /, "" for
 // the index folder), or nil.
-func (s *Summary) Dir(rel string) *SummaryDir { return s.dirMap()[rel] }
+func (s *Reader) Dir(rel string) *Dir { return s.dirMap()[rel] }
 
 // FreshDir returns the entry of the folder at rel when the folder still
 // is as the entry says, else nil. Unless the index is marked changing, the
 // entry is believed without a look at the folder (changing.go); an entry
 // recorded without a time (changed while the summary was written) never
 // is.
-func (s *Summary) FreshDir(rel string) *SummaryDir {
+func (s *Reader) FreshDir(rel string) *Dir {
 	d := s.dirMap()[rel]
 	if d == nil || d.Mtime == 0 {
 		return nil
@@ -99,11 +99,11 @@ func (s *Summary) FreshDir(rel string) *SummaryDir {
 // the folders (the index was not marked changing when it was opened):
 // then a folder's entry is fresh whenever its parent's is, and a walk may
 // go from entry to entry (Entry) without looking its folders up by path.
-func (s *Summary) Trusted() bool { return s.trusted }
+func (s *Reader) Trusted() bool { return s.trusted }
 
-// Entry returns the entry of folder number i (SummaryDir.Number,
+// Entry returns the entry of folder number i (Dir.Number,
 // Children) when it is fresh, else nil.
-func (s *Summary) Entry(i int) *SummaryDir {
+func (s *Reader) Entry(i int) *Dir {
 	d := &s.entries[i]
 	if d.Mtime == 0 || !s.trusted {
 		return nil
@@ -120,7 +120,7 @@ func (s *Summary) Entry(i int) *SummaryDir {
 // (the walk lists it itself). A search of a trusted summary then walks
 // only towards what can match, instead of through every folder (4,000
 // at 10 GB) to learn that most have no candidate.
-func (s *Summary) Live(cand []uint64, names bool) (live []bool, indexed []int) {
+func (s *Reader) Live(cand []uint64, names bool) (live []bool, indexed []int) {
 	bit := func(j int) bool { return cand[j/64]&(1<<uint(j%64)) != 0 }
 	live = make([]bool, len(s.entries))
 	indexed = make([]int, len(s.entries))

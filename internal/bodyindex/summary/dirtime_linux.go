@@ -1,6 +1,6 @@
 //go:build linux
 
-package bodyindex
+package summary
 
 import (
 	"syscall"

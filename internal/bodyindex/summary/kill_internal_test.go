@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	if root := os.Getenv(envSummaryChild); root != "" {
 		summaryBudget = 1 // bands of one block of rows
 		afterSummaryBand = func() { time.Sleep(2 * time.Millisecond) }
-		if err := WriteSummary(root, "案件"); err != nil {
+		if err := Write(root, "案件"); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -49,10 +49,10 @@ func TestKillMidSummary(t *testing.T) {
 	}
 	root := manyPartsCorpus(t)
 	counts := hookSummary(t)
-	path := SummaryPath(root, "案件")
+	path := Path(root, "案件")
 	r := rand.New(rand.NewPCG(10, 11))
 	for round, wait := range []time.Duration{0, 10 * time.Millisecond, 30 * time.Millisecond} {
-		if err := WriteSummary(root, "案件"); err != nil {
+		if err := Write(root, "案件"); err != nil {
 			t.Fatal(err)
 		}
 		before, err := os.ReadFile(path)
@@ -97,7 +97,7 @@ func TestKillMidSummary(t *testing.T) {
 		if !Changing(root, "案件") {
 			t.Fatalf("round %d: the mark is gone although the summary was not written", round)
 		}
-		if err := WriteSummary(root, "案件"); err != nil {
+		if err := Write(root, "案件"); err != nil {
 			t.Fatal(err)
 		}
 		reused := *counts

@@ -1,4 +1,4 @@
-package bodyindex
+package summary
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func publishSummaryFolder(t *testing.T, root, rel string, r *rand.Rand, files in
 			t.Fatal(err)
 		}
 	}
-	if err := Publish(dir, nil); err != nil {
+	if err := publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -63,11 +63,11 @@ func withBudget(t *testing.T, budget int, write func()) {
 // writeSummaryBytes writes the summary from scratch and returns its bytes.
 func writeSummaryBytes(t *testing.T, root string) []byte {
 	t.Helper()
-	path := SummaryPath(root, "案件")
+	path := Path(root, "案件")
 	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
-	if err := WriteSummary(root, "案件"); err != nil {
+	if err := Write(root, "案件"); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
