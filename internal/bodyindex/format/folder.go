@@ -212,7 +212,7 @@ func (f *Folder) Places(i int) ([]extract.Place, error) {
 func (p *Part) SegmentLines(s Segment, cache map[int][]string) ([]string, error) {
 	out := make([]string, 0, s.Lines)
 	for line := s.FirstLine; line < s.FirstLine+s.Lines; {
-		b := p.blockOf(line)
+		b := p.blockHolding(line)
 		lines, ok := cache[b]
 		if !ok {
 			text, err := p.Original(b)
@@ -230,8 +230,8 @@ func (p *Part) SegmentLines(s Segment, cache map[int][]string) ([]string, error)
 	return out, nil
 }
 
-// blockOf returns the block holding line i.
-func (p *Part) blockOf(i int) int {
+// blockHolding returns the block holding line i.
+func (p *Part) blockHolding(i int) int {
 	lo, hi := 0, len(p.blocks)
 	for hi-lo > 1 {
 		m := (lo + hi) / 2

@@ -120,7 +120,7 @@ func (p *Part) windowLines(s Segment, cont bool, first, last int, out []PlaceLin
 // lineAt returns the original text of line li of the part, decoding its
 // block once per cache.
 func (p *Part) lineAt(li int, cache map[int][]string) (string, error) {
-	b := p.blockOf(li)
+	b := p.blockHolding(li)
 	lines, ok := cache[b]
 	if !ok {
 		text, err := p.Original(b)
