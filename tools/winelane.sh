@@ -37,7 +37,7 @@ printf '{"Replace":{"%s/src/internal/syscall/windows/zz_winelane_deleteat.go":"%
 	"$goroot" "$PWD" >"$out/overlay.json"
 build() { GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO "$1" -overlay "$out/overlay.json" "${@:2}"; }
 
-pkgs="workspace crawl worker bodyindex content indexer source share desktop"
+pkgs="workspace crawl worker bodyindex bodyindex/format bodyindex/summary content indexer source share desktop"
 # Packages whose suites lean on Linux fakes (shell scripts, /proc) or on
 # LibreOffice, Tesseract or Chromium: only their Windows tests run, by
 # name (web: the folder picker over the drives, GetLogicalDrives).
@@ -84,7 +84,7 @@ run() { # name dir exe args...
 		"$out/$name.log" >>"$log" || true
 }
 for p in $pkgs; do
-	run "$p" "internal/$p" "$out/bin/$p.test.exe" -test.v -test.timeout 10m
+	run "${p//\//_}" "internal/$p" "$(exe "$p")" -test.v -test.timeout 10m
 done
 for f in $focused; do
 	p=${f%%:*}

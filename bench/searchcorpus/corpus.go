@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -58,7 +60,7 @@ func (s *Spec) defaults() {
 // Corpus is a generated corpus.
 type Corpus struct {
 	Spec      Spec
-	Format    int    // bodyindex.FormatVersion it was published with
+	Format    int    // format.Version it was published with
 	Dir       string `json:"-"`
 	Files     int
 	Folders   int
@@ -89,7 +91,7 @@ func Open(dir string, spec Spec) *Corpus {
 		return nil
 	}
 	var c Corpus
-	if json.Unmarshal(data, &c) != nil || c.Spec != spec || !c.Published || c.Format != bodyindex.FormatVersion {
+	if json.Unmarshal(data, &c) != nil || c.Spec != spec || !c.Published || c.Format != format.Version {
 		return nil
 	}
 	c.Dir = dir
@@ -235,7 +237,7 @@ func (c *Corpus) Publish() error {
 		return err
 	}
 	c.Published = true
-	c.Format = bodyindex.FormatVersion
+	c.Format = format.Version
 	return c.save()
 }
 
@@ -246,7 +248,7 @@ func (c *Corpus) IndexBytes() (int64, error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && strings.HasPrefix(d.Name(), bodyindex.ManifestName) {
+		if !d.IsDir() && strings.HasPrefix(d.Name(), format.ManifestName) {
 			st, err := d.Info()
 			if err != nil {
 				return err
@@ -255,7 +257,7 @@ func (c *Corpus) IndexBytes() (int64, error) {
 		}
 		return nil
 	})
-	if st, err := os.Stat(bodyindex.SummaryPath(c.ContentRoot(), Index)); err == nil {
+	if st, err := os.Stat(summary.Path(c.ContentRoot(), Index)); err == nil {
 		n += st.Size()
 	}
 	return n, err
@@ -265,7 +267,7 @@ func (c *Corpus) IndexBytes() (int64, error) {
 // at its end, and says how long that took.
 func (c *Corpus) Summarize() (time.Duration, error) {
 	t0 := time.Now()
-	err := bodyindex.WriteSummary(c.ContentRoot(), Index)
+	err := summary.Write(c.ContentRoot(), Index)
 	return time.Since(t0), err
 }
 

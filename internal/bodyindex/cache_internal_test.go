@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -43,9 +44,9 @@ func TestPublishLeavesNothingMapped(t *testing.T) {
 			if err := Publish(dir, nil); err != nil {
 				t.Fatal(err)
 			}
-			var held *Folder
+			var held *format.Folder
 			if tt.search {
-				f, err := OpenFolder(dir)
+				f, err := format.OpenFolder(dir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -60,42 +61,29 @@ func TestPublishLeavesNothingMapped(t *testing.T) {
 				// The search's mappings of parts the new index still lists
 				// stay cached for later searches (the others are unmapped
 				// when it closes).
-				m, err := readManifest(dir)
+				m, err := format.ReadManifest(dir)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, r := range held.refs {
-					for _, n := range m.parts {
-						if n.id == r.id {
+				for _, r := range held.Refs() {
+					for _, n := range m.Parts {
+						if n.ID == r.ID {
 							want++
 						}
 					}
 				}
-				if want == 0 || want == len(held.refs) {
-					t.Fatalf("%d of the %d old parts reused: the case needs some reused, some not", want, len(held.refs))
+				if want == 0 || want == len(held.Refs()) {
+					t.Fatalf("%d of the %d old parts reused: the case needs some reused, some not", want, len(held.Refs()))
 				}
 				defer held.Close()
 			}
-			if got := mappedUnder(dir); got != want {
+			if got := format.Mapped(dir); got != want {
 				t.Errorf("%d parts of the folder mapped after the publish, want %d", got, want)
 			}
-			places, err := ReadFile(dir, "f7.txt")
+			places, err := format.ReadFile(dir, "f7.txt")
 			if err != nil || len(places) != 1 || !strings.Contains(places[0].Lines[0], "second") {
 				t.Errorf("f7.txt reads %+v, %v", places, err)
 			}
 		})
 	}
-}
-
-// mappedUnder counts the cached mappings of parts in dir.
-func mappedUnder(dir string) int {
-	cache.Lock()
-	defer cache.Unlock()
-	n := 0
-	for p, m := range cache.m {
-		if filepath.Dir(p) == dir && m.unmap != nil {
-			n++
-		}
-	}
-	return n
 }

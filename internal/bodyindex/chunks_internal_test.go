@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/textfold"
@@ -19,9 +20,11 @@ import (
 // after it.
 func chunkSizes(t testing.TB, block, blocks, lo, hi int, anchorBits uint32) {
 	t.Helper()
-	b, m, cn, cx, ca := blockTarget, maxBlocks, chunkMin, chunkMax, chunkAnchor
-	blockTarget, maxBlocks, chunkMin, chunkMax, chunkAnchor = block, blocks, lo, hi, anchorBits
-	t.Cleanup(func() { blockTarget, maxBlocks, chunkMin, chunkMax, chunkAnchor = b, m, cn, cx, ca })
+	b, m, cn, cx, ca := format.BlockTarget, format.MaxBlocks, format.ChunkMin, format.ChunkMax, format.ChunkAnchor
+	format.BlockTarget, format.MaxBlocks, format.ChunkMin, format.ChunkMax, format.ChunkAnchor = block, blocks, lo, hi, anchorBits
+	t.Cleanup(func() {
+		format.BlockTarget, format.MaxBlocks, format.ChunkMin, format.ChunkMax, format.ChunkAnchor = b, m, cn, cx, ca
+	})
 }
 
 // chunkFile is the text of file i of a test folder, n lines (0: 2 to 12
@@ -42,20 +45,20 @@ func chunkFile(i, n int, variant string) []extract.Place {
 
 // partFiles returns, per part id of dir's index, the names of the files
 // it holds.
-func partFiles(t *testing.T, dir string) (map[[idSize]byte][]string, []fileEntry) {
+func partFiles(t *testing.T, dir string) (map[[format.IDSize]byte][]string, []format.FileEntry) {
 	t.Helper()
-	f, err := OpenFolder(dir)
+	f, err := format.OpenFolder(dir)
 	if err != nil || f == nil {
 		t.Fatalf("OpenFolder = %v, %v", f, err)
 	}
 	defer f.Close()
-	out := map[[idSize]byte][]string{}
-	for _, r := range f.refs {
-		for i := r.firstFile; i <= r.lastFile; i++ {
-			out[r.id] = append(out[r.id], f.files[i].name)
+	out := map[[format.IDSize]byte][]string{}
+	for _, r := range f.Refs() {
+		for i := r.FirstFile; i <= r.LastFile; i++ {
+			out[r.ID] = append(out[r.ID], f.Entries()[i].Name)
 		}
 	}
-	return out, slices.Clone(f.files)
+	return out, slices.Clone(f.Entries())
 }
 
 // TestChangedFileReencodesItsChunk publishes a folder of many files, edits
@@ -103,7 +106,7 @@ func TestChangedFileReencodesItsChunk(t *testing.T) {
 			// with chunks of 64–512 KB scaled down 150 times: chunks much
 			// smaller than a folder (this build's 3–4 MB hold a whole
 			// folder of the benchmark; see format.go).
-			chunkSizes(t, blockTarget/150, maxBlocks, (64<<10)/150, (512<<10)/150, 3)
+			chunkSizes(t, format.BlockTarget/150, format.MaxBlocks, (64<<10)/150, (512<<10)/150, 3)
 			dir := tempDir(t)
 			model := map[string][]extract.Place{}
 			for i := 0; i < nFiles; i++ {
@@ -153,7 +156,7 @@ func TestChangedFileReencodesItsChunk(t *testing.T) {
 			for _, c := range planChunks(entries) {
 				var names []string
 				for _, i := range c {
-					names = append(names, entries[i].name)
+					names = append(names, entries[i].Name)
 				}
 				if slices.Contains(fresh, names[0]) {
 					want = append(want, names...)
@@ -199,27 +202,27 @@ func writeModel(t *testing.T, dir string, model map[string][]extract.Place) {
 // the manifest and the parts it lists.
 func checkModel(t *testing.T, dir string, model map[string][]extract.Place) {
 	t.Helper()
-	files, err := Files(dir)
+	files, err := format.Files(dir)
 	if err != nil || len(files) != len(model) {
 		t.Fatalf("Files = %d files, %v; want %d", len(files), err, len(model))
 	}
 	for n, want := range model {
-		got, err := ReadFile(dir, n)
+		got, err := format.ReadFile(dir, n)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("ReadFile(%s) = %q, %v; want %q", n, got, err, want)
 		}
 	}
-	m, err := readManifest(dir)
+	m, err := format.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed := map[string]bool{ManifestName: true}
-	for _, r := range m.parts {
-		listed[partName(r.id)] = true
+	listed := map[string]bool{format.ManifestName: true}
+	for _, r := range m.Parts {
+		listed[format.PartName(r.ID)] = true
 	}
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ManifestName) && !listed[e.Name()] {
+		if strings.HasPrefix(e.Name(), format.ManifestName) && !listed[e.Name()] {
 			t.Fatalf("stale index file %s left", e.Name())
 		}
 	}
@@ -238,11 +241,11 @@ func TestRechunkFromOldSizes(t *testing.T) {
 	dir := tempDir(t)
 	writeModel(t, dir, model)
 	lo, hi, anchorBits := 64<<10, 512<<10, uint32(3) // the sizes published with next
-	chunkSizes(t, blockTarget, maxBlocks, 3<<20, 4<<20, 3)
+	chunkSizes(t, format.BlockTarget, format.MaxBlocks, 3<<20, 4<<20, 3)
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	chunkMin, chunkMax, chunkAnchor = lo, hi, anchorBits
+	format.ChunkMin, format.ChunkMax, format.ChunkAnchor = lo, hi, anchorBits
 	old, _ := partFiles(t, dir)
 	if len(old) != 1 {
 		t.Fatalf("%d parts with the old sizes, want 1", len(old))
@@ -260,14 +263,14 @@ func TestRechunkFromOldSizes(t *testing.T) {
 		t.Fatalf("%d parts after republishing, want the folder cut into chunks", len(parts))
 	}
 	checkModel(t, dir, model)
-	f, err := OpenFolder(dir)
+	f, err := format.OpenFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	keys := textfold.QueryKeys("鬱金香")
-	for i, p := range f.parts {
-		files := parts[f.refs[i].id]
+	for i := 0; i < f.NumParts(); i++ {
+		p, files := f.Part(i), parts[f.Refs()[i].ID]
 		if hit := p.Candidates(keys) != 0; hit != slices.Contains(files, changed) {
 			t.Fatalf("part %d (%v): Candidates = %v", i, files, hit)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -51,8 +52,8 @@ func publishVersion(t testing.TB, dir string, model map[string][]extract.Place, 
 			t.Fatal(err)
 		}
 	}
-	encodeVersion = v
-	defer func() { encodeVersion = FormatVersion }()
+	format.WriteVersion = v
+	defer func() { format.WriteVersion = format.Version }()
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -75,37 +76,37 @@ func copyIndex(t testing.TB, src string) string {
 // fixture in place into the bytes the current version publishes from the
 // same files: nothing is lost or ingested again.
 func TestRebuildConvertsV2(t *testing.T) {
-	cur := filepath.Join("testdata", fmt.Sprintf("v%d", FormatVersion))
+	cur := filepath.Join("format", "testdata", fmt.Sprintf("v%d", format.Version))
 	model := map[string][]extract.Place{}
-	f, err := OpenFolder(cur)
+	f, err := format.OpenFolder(cur)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range f.files {
+	for i := range f.Entries() {
 		places, err := f.Places(i)
 		if err != nil {
 			t.Fatal(err)
 		}
-		model[f.files[i].name] = places
+		model[f.Entries()[i].Name] = places
 	}
 	f.Close()
 	v2 := tempDir(t)
 	publishV2(t, v2, model)
-	if a, b := indexBytes(t, v2), indexBytes(t, filepath.Join("testdata", "v2")); !reflect.DeepEqual(a, b) {
+	if a, b := indexBytes(t, v2), indexBytes(t, filepath.Join("format", "testdata", "v2")); !reflect.DeepEqual(a, b) {
 		t.Fatalf("version 2 encoding (%d files) differs from the v2 fixture (%d files)", len(a), len(b))
 	}
 
-	dir := copyIndex(t, filepath.Join("testdata", "v2"))
-	_, err = Files(dir)
-	var rb *RebuildError
-	if !errors.As(err, &rb) || rb.Version != 2 || !NeedsRebuild(dir) {
+	dir := copyIndex(t, filepath.Join("format", "testdata", "v2"))
+	_, err = format.Files(dir)
+	var rb *format.RebuildError
+	if !errors.As(err, &rb) || rb.Version != 2 || !format.NeedsRebuild(dir) {
 		t.Fatalf("Files(v2) = %v, want RebuildError version 2", err)
 	}
 	if err := Rebuild(dir); err != nil {
 		t.Fatalf("Rebuild(v2) = %v", err)
 	}
 	if a, b := indexBytes(t, dir), indexBytes(t, cur); !reflect.DeepEqual(a, b) {
-		t.Fatalf("converted index %v differs from the v%d fixture %v", keys(a), FormatVersion, keys(b))
+		t.Fatalf("converted index %v differs from the v%d fixture %v", keys(a), format.Version, keys(b))
 	}
 }
 
@@ -168,8 +169,8 @@ func killDuringConvert(t *testing.T, v uint32) {
 		if err := cmd.Wait(); err != nil && stderr.Len() > 0 {
 			t.Fatalf("round %d: child: %s", round, stderr.String())
 		}
-		files, err := Files(dir)
-		if err != nil && !errors.As(err, new(*RebuildError)) || err == nil && len(files) != len(model) {
+		files, err := format.Files(dir)
+		if err != nil && !errors.As(err, new(*format.RebuildError)) || err == nil && len(files) != len(model) {
 			t.Fatalf("round %d: after the kill Files = %d files, %v", round, len(files), err)
 		}
 		if err := Rebuild(dir); err != nil {
@@ -185,7 +186,7 @@ func killDuringConvert(t *testing.T, v uint32) {
 }
 
 // TestRebuildRefoldsV3 converts a version 3 fixture written by the build
-// before the second folding (issue 34; testdata/v3-fold, its lines are
+// before the second folding (issue 34; format/testdata/v3-fold, its lines are
 // below) in place: the original text reads back exactly, and the index is
 // the one this build publishes from the same files, so its folded text and
 // keys are of the second folding (髙橋 is found as 高橋).
@@ -194,32 +195,32 @@ func TestRebuildRefoldsV3(t *testing.T) {
 		"名簿.xlsx": {"髙橋\t山﨑", "渡邊\t齋藤", "霞ヶ関 3カ月"},
 		"構成.docx": {"御 見 積 書", "形式 N01", "サーバー構成 ", "葛\U000E0100飾"},
 	}
-	dir := copyIndex(t, filepath.Join("testdata", "v3-fold"))
-	_, err := Files(dir)
-	var rb *RebuildError
+	dir := copyIndex(t, filepath.Join("format", "testdata", "v3-fold"))
+	_, err := format.Files(dir)
+	var rb *format.RebuildError
 	if !errors.As(err, &rb) || rb.Version != 3 {
 		t.Fatalf("Files(v3) = %v, want RebuildError version 3", err)
 	}
 	if err := Rebuild(dir); err != nil {
 		t.Fatalf("Rebuild(v3) = %v", err)
 	}
-	f, err := OpenFolder(dir)
+	f, err := format.OpenFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	model := map[string][]extract.Place{}
-	for i := range f.files {
+	for i := range f.Entries() {
 		places, err := f.Places(i)
 		if err != nil {
 			t.Fatal(err)
 		}
-		model[f.files[i].name] = places
+		model[f.Entries()[i].Name] = places
 		var lines []string
 		for _, p := range places {
 			lines = append(lines, p.Lines...)
 		}
-		if !reflect.DeepEqual(lines, want[f.files[i].name]) {
-			t.Errorf("%s: %q, want %q", f.files[i].name, lines, want[f.files[i].name])
+		if !reflect.DeepEqual(lines, want[f.Entries()[i].Name]) {
+			t.Errorf("%s: %q, want %q", f.Entries()[i].Name, lines, want[f.Entries()[i].Name])
 		}
 	}
 	f.Close()
@@ -246,7 +247,7 @@ func TestRebuildRefoldsV3(t *testing.T) {
 func partFileOf(t testing.TB, dir string) string {
 	t.Helper()
 	for n := range indexBytes(t, dir) {
-		if strings.HasPrefix(n, partPrefix) && !strings.HasSuffix(n, tmpSuffix) {
+		if strings.HasPrefix(n, format.ManifestName+".") && !strings.HasSuffix(n, format.TmpSuffix) {
 			return n
 		}
 	}

@@ -8,10 +8,11 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
 
-// failWhileMapped makes removeFile fail as Windows does for a file some
+// failWhileMapped makes format.RemoveFile fail as Windows does for a file some
 // process has mapped (ERROR_ACCESS_DENIED), recognising mapped files by
 // inode in /proc/self/maps; on Windows the real os.Remove fails by itself.
 func failWhileMapped(t *testing.T) {
@@ -19,9 +20,9 @@ func failWhileMapped(t *testing.T) {
 	if _, err := os.Stat("/proc/self/maps"); err != nil {
 		testutil.Unavailable(t, "no /proc/self/maps to tell mapped files: %v", err)
 	}
-	old := removeFile
-	t.Cleanup(func() { removeFile = old })
-	removeFile = func(path string) error {
+	old := format.RemoveFile
+	t.Cleanup(func() { format.RemoveFile = old })
+	format.RemoveFile = func(path string) error {
 		if st, err := os.Lstat(path); err == nil && mappedInode(st) {
 			return &os.PathError{Op: "remove", Path: path, Err: syscall.Errno(5)}
 		}

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -29,9 +31,9 @@ func indexFiles(t *testing.T, dir string) (live, deferred []string) {
 	}
 	for _, e := range ents {
 		switch n := e.Name(); {
-		case isDeferred(n):
+		case format.IsDeferred(n):
 			deferred = append(deferred, n)
-		case strings.HasPrefix(n, ManifestName):
+		case strings.HasPrefix(n, format.ManifestName):
 			live = append(live, n)
 		}
 	}
@@ -41,14 +43,14 @@ func indexFiles(t *testing.T, dir string) (live, deferred []string) {
 // wantLive checks that dir holds the manifest and exactly the parts it lists.
 func wantLive(t *testing.T, dir string, live []string) {
 	t.Helper()
-	f, err := OpenFolder(dir)
+	f, err := format.OpenFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	want := []string{ManifestName}
+	want := []string{format.ManifestName}
 	for i := 0; i < f.NumParts(); i++ {
-		want = append(want, partName(f.PartID(i)))
+		want = append(want, format.PartName(f.PartID(i)))
 	}
 	sort.Strings(want)
 	sort.Strings(live)
@@ -69,7 +71,7 @@ func TestDeferredPartDeletion(t *testing.T) {
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	reader, err := OpenFolder(dir) // a search in progress: parts mapped
+	reader, err := format.OpenFolder(dir) // a search in progress: parts mapped
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,29 +104,29 @@ func TestDeferredSummaryAndIndexRemoval(t *testing.T) {
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSummary(root, "営業"); err != nil {
+	if err := summary.Write(root, "営業"); err != nil {
 		t.Fatal(err)
 	}
-	reader, err := OpenFolder(dir)
+	reader, err := format.OpenFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := removeFile
-	summary := SummaryPath(root, "営業")
-	removeFile = func(p string) error {
-		if p == summary {
+	old := format.RemoveFile
+	sumPath := summary.Path(root, "営業")
+	format.RemoveFile = func(p string) error {
+		if p == sumPath {
 			return &os.PathError{Op: "remove", Path: p, Err: syscall.Errno(32)} // ERROR_SHARING_VIOLATION
 		}
 		return old(p)
 	}
-	if err := RemoveIndexTree(filepath.Join(root, "営業")); err != nil {
+	if err := format.RemoveIndexTree(filepath.Join(root, "営業")); err != nil {
 		t.Fatal(err)
 	}
-	if err := RemoveSummary(root, "営業"); err != nil {
+	if err := summary.Remove(root, "営業"); err != nil {
 		t.Fatal(err)
 	}
-	removeFile = old
-	if _, err := os.Stat(summary); !os.IsNotExist(err) {
+	format.RemoveFile = old
+	if _, err := os.Stat(sumPath); !os.IsNotExist(err) {
 		t.Fatalf("summary still under its name: %v", err)
 	}
 	if live, _ := indexFiles(t, dir); len(live) != 0 {
@@ -150,6 +152,6 @@ func TestDeferredSummaryAndIndexRemoval(t *testing.T) {
 // are unmapped (Windows cannot delete a mapped file).
 func tempDir(t testing.TB) string {
 	d := t.TempDir()
-	t.Cleanup(ReleaseMappings)
+	t.Cleanup(format.ReleaseMappings)
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -36,7 +37,7 @@ func TestPublishRereadsText(t *testing.T) {
 		out := map[string]string{}
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
-			if !strings.HasPrefix(e.Name(), ManifestName) {
+			if !strings.HasPrefix(e.Name(), format.ManifestName) {
 				t.Errorf("left in the folder after publishing: %s", e.Name())
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -27,7 +28,7 @@ type numbered struct {
 // its number, from the parts' segments.
 func numberedLines(t *testing.T, dir, name string) []numbered {
 	t.Helper()
-	f, err := OpenFolder(dir)
+	f, err := format.OpenFolder(dir)
 	if err != nil || f == nil {
 		t.Fatalf("OpenFolder = %v, %v", f, err)
 	}
@@ -45,7 +46,7 @@ func numberedLines(t *testing.T, dir, name string) []numbered {
 			if files[s.File] != name {
 				continue
 			}
-			lines, err := p.segmentLines(s, cache)
+			lines, err := p.SegmentLines(s, cache)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +118,7 @@ func TestIssue36PublishLongLines(t *testing.T) {
 				if rows := numberedLines(t, dir, name); !reflect.DeepEqual(rows, want) {
 					t.Errorf("%s: lines %.60v, want %.60v", name, rows, want)
 				}
-				places, err := ReadFile(dir, name)
+				places, err := format.ReadFile(dir, name)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -152,23 +153,23 @@ func TestIssue36PublishLongLines(t *testing.T) {
 // the file's row matches its parts.
 func TestIssue36EncoderSplits(t *testing.T) {
 	long := strings.Repeat("字", 3*extract.LineMaxRunes)
-	var parts []builtPart
-	enc := newEncoder(func(p builtPart) error { parts = append(parts, p); return nil })
-	enc.encode([]fileText{{name: "a.txt", index: 0, places: []extract.Place{{Name: "本文", Lines: []string{"前", long, "後"}}}}})
-	if enc.err != nil {
-		t.Fatal(enc.err)
+	var parts []format.BuiltPart
+	enc := format.NewEncoder(func(p format.BuiltPart) error { parts = append(parts, p); return nil })
+	enc.Encode([]format.FileText{{Name: "a.txt", Index: 0, Places: []extract.Place{{Name: "本文", Lines: []string{"前", long, "後"}}}}})
+	if enc.Err != nil {
+		t.Fatal(enc.Err)
 	}
 	want := append(append([]string{"前"}, extract.AppendLine(nil, long)...), "後")
-	n := enc.counts[0]
+	n := enc.Counts[0]
 	text := int64(0)
 	for _, l := range want {
 		text += int64(len(l)) + 1
 	}
-	if n.lines != len(want) || n.text != text {
+	if n.Lines != len(want) || n.Text != text {
 		t.Errorf("counts = %+v, want %d lines, %d bytes", n, len(want), text)
 	}
 	for _, bp := range parts {
-		p, err := ParsePart("p", bp.data)
+		p, err := format.ParsePart("p", bp.Data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +192,7 @@ func TestIssue36ReadPlace(t *testing.T) {
 	// 600 lines of 10,000 bytes (about 6 MB: the file spans parts), line
 	// 300 and the last one split in three.
 	var stored []string
-	var want []PlaceLine
+	var want []format.PlaceLine
 	for no := 1; no <= 600; no++ {
 		line := strings.Repeat(string(rune('a'+no%26)), 10000) + itoa(no)
 		if no == 300 || no == 600 {
@@ -199,7 +200,7 @@ func TestIssue36ReadPlace(t *testing.T) {
 		}
 		pieces := extract.AppendLine(nil, line)
 		stored = append(stored, pieces...)
-		want = append(want, PlaceLine{No: no, Text: pieces[0], Continued: len(pieces) > 1})
+		want = append(want, format.PlaceLine{No: no, Text: pieces[0], Continued: len(pieces) > 1})
 	}
 	if _, err := content.WriteFolder(filepath.Join(dir, "大.txt"), []extract.Place{{Name: "本文", Lines: stored}, {Name: "注", Lines: []string{"注記"}}}); err != nil {
 		t.Fatal(err)
@@ -207,7 +208,7 @@ func TestIssue36ReadPlace(t *testing.T) {
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	if f, _ := OpenFolder(dir); f == nil || f.NumParts() < 2 {
+	if f, _ := format.OpenFolder(dir); f == nil || f.NumParts() < 2 {
 		t.Fatalf("the file should span parts")
 	} else {
 		f.Close()
@@ -215,7 +216,7 @@ func TestIssue36ReadPlace(t *testing.T) {
 	for _, tc := range []struct {
 		place       string
 		first, last int
-		want        []PlaceLine
+		want        []format.PlaceLine
 	}{
 		{"本文", 1, 3, want[:3]},
 		{"本文", 0, 1, want[:1]},
@@ -223,9 +224,9 @@ func TestIssue36ReadPlace(t *testing.T) {
 		{"本文", 300, 300, want[299:300]},
 		{"本文", 590, 700, want[589:]},
 		{"本文", 601, 700, nil},
-		{"注", 1, 5, []PlaceLine{{No: 1, Text: "注記"}}},
+		{"注", 1, 5, []format.PlaceLine{{No: 1, Text: "注記"}}},
 	} {
-		got, total, err := ReadPlace(dir, "大.txt", tc.place, tc.first, tc.last)
+		got, total, err := format.ReadPlace(dir, "大.txt", tc.place, tc.first, tc.last)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +248,7 @@ func TestIssue36ReadPlace(t *testing.T) {
 	}
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	got, total, err := ReadPlace(dir, "長.txt", "本文", 1, 2)
+	got, total, err := format.ReadPlace(dir, "長.txt", "本文", 1, 2)
 	runtime.ReadMemStats(&m1)
 	if err != nil || total != 2 || len(got) != 2 || !got[0].Continued || got[1].Text != "次の行" {
 		t.Errorf("ReadPlace of a line in %d pieces = %d lines (total %d), %v", len(many), len(got), total, err)
@@ -256,7 +257,7 @@ func TestIssue36ReadPlace(t *testing.T) {
 		t.Errorf("ReadPlace of two lines allocated %d KiB (the file has %d MiB)", alloc>>10, len(many)*extract.LineMaxRunes*3>>20)
 	}
 	for _, bad := range [][2]string{{"大.txt", "無い"}, {"無い.txt", "本文"}} {
-		if _, _, err := ReadPlace(dir, bad[0], bad[1], 1, 2); !errors.Is(err, ErrNoPlace) {
+		if _, _, err := format.ReadPlace(dir, bad[0], bad[1], 1, 2); !errors.Is(err, format.ErrNoPlace) {
 			t.Errorf("ReadPlace(%s, %s) = %v, want ErrNoPlace", bad[0], bad[1], err)
 		}
 	}

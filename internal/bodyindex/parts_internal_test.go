@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -18,9 +19,11 @@ import (
 // every boundary.
 func smallParts(t testing.TB) {
 	t.Helper()
-	b, m, cx, cn, gn, gx := blockTarget, maxBlocks, chunkMax, chunkMin, groupMin, groupMax
-	blockTarget, maxBlocks, chunkMax, chunkMin, groupMin, groupMax = 40, 3, 300, 100, 1500, 3000
-	t.Cleanup(func() { blockTarget, maxBlocks, chunkMax, chunkMin, groupMin, groupMax = b, m, cx, cn, gn, gx })
+	b, m, cx, cn := format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin
+	format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin = 40, 3, 300, 100
+	t.Cleanup(func() {
+		format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin = b, m, cx, cn
+	})
 }
 
 var words = []string{"りんご", "ミカン", "ｶﾞｽ", "ＡＢＣ", "abc", "見積", "確定", "QX-7731", "\t", " ", "売上", "ﾃｽﾄ", "Σ", "x"}
@@ -55,7 +58,7 @@ func indexBytes(t testing.TB, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ManifestName) {
+		if strings.HasPrefix(e.Name(), format.ManifestName) {
 			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 			if err != nil {
 				t.Fatal(err)
@@ -96,7 +99,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		if err := Publish(dir, removed); err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
-		files, err := Files(dir)
+		files, err := format.Files(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +107,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 			t.Fatalf("round %d: %d files, want %d", round, len(files), len(model))
 		}
 		for name, want := range model {
-			got, err := ReadFile(dir, name)
+			got, err := format.ReadFile(dir, name)
 			if err != nil {
 				t.Fatalf("round %d: ReadFile(%s): %v", round, name, err)
 			}
@@ -155,7 +158,7 @@ func TestReuseKeepsParts(t *testing.T) {
 	after := indexBytes(t, dir)
 	kept := 0
 	for n := range before {
-		if _, ok := after[n]; ok && n != ManifestName {
+		if _, ok := after[n]; ok && n != format.ManifestName {
 			kept++
 		}
 	}
@@ -178,7 +181,7 @@ func TestHugeFileSpansParts(t *testing.T) {
 	if err := Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	f, err := OpenFolder(dir)
+	f, err := format.OpenFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,19 +199,19 @@ func TestHugeFileSpansParts(t *testing.T) {
 // checks that Rebuild converts in place.
 func TestLegacyConvert(t *testing.T) {
 	dir := tempDir(t)
-	legacy := []byte(manifestMagic + "\x07\x00\x00\x00" + strings.Repeat("\x00", 20))
-	os.WriteFile(filepath.Join(dir, ManifestName), legacy, 0o644)
+	legacy := []byte("FUMIBAKI" + "\x07\x00\x00\x00" + strings.Repeat("\x00", 20))
+	os.WriteFile(filepath.Join(dir, format.ManifestName), legacy, 0o644)
 	legacyReaders[7] = func(string) ([]LegacyFile, error) {
 		return []LegacyFile{{Name: "old.txt", Places: []extract.Place{{Name: "本文", Lines: []string{"kept text"}}}}}, nil
 	}
 	defer delete(legacyReaders, 7)
-	if !NeedsRebuild(dir) {
+	if !format.NeedsRebuild(dir) {
 		t.Fatal("NeedsRebuild = false for version 7")
 	}
 	if err := Rebuild(dir); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadFile(dir, "old.txt")
+	got, err := format.ReadFile(dir, "old.txt")
 	if err != nil || !reflect.DeepEqual(got, []extract.Place{{Name: "本文", Lines: []string{"kept text"}}}) {
 		t.Fatalf("after convert: %q, %v", got, err)
 	}
@@ -227,7 +230,7 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 	}
 	readLine := func(when string) string {
 		t.Helper()
-		got, err := ReadFile(dir, "a.txt")
+		got, err := format.ReadFile(dir, "a.txt")
 		if err != nil || len(got) != 1 || len(got[0].Lines) != 1 {
 			t.Fatalf("%s the index reads %q, %v", when, got, err)
 		}
@@ -240,7 +243,7 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 	writeFolder(dir, "new")
 	crash := errors.New("crash before the manifest")
 	beforeCommit = func(final string) error {
-		if filepath.Base(final) == ManifestName {
+		if filepath.Base(final) == format.ManifestName {
 			return crash
 		}
 		return nil
@@ -274,32 +277,32 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 func TestOpenFolderSome(t *testing.T) {
 	smallParts(t)
 	dir := publishNumbered(t)
-	all, err := OpenFolder(dir)
+	all, err := format.OpenFolder(dir)
 	if err != nil || all == nil || all.NumParts() < 3 {
 		t.Fatalf("OpenFolder: %v, %v", all, err)
 	}
 	defer all.Close()
-	ids := make([][idSize]byte, all.NumParts())
+	ids := make([][format.IDSize]byte, all.NumParts())
 	pass := make([]bool, all.NumParts())
 	for i := range ids {
 		ids[i], pass[i] = all.PartID(i), i == 1
 	}
-	some, err := OpenFolderSome(dir, ids, pass)
+	some, err := format.OpenFolderSome(dir, ids, pass)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range ids {
 		mapped := some.Part(i) != nil
-		if mapped != pass[i] || !mapped && some.PartErr(i) != ErrNotMapped {
+		if mapped != pass[i] || !mapped && some.PartErr(i) != format.ErrNotMapped {
 			t.Errorf("part %d: mapped %v, error %v; want mapped %v", i, mapped, some.PartErr(i), pass[i])
 		}
 	}
-	if p := some.Part(1); p == nil || string(p.data) != string(all.Part(1).data) {
+	if p := some.Part(1); p == nil || p.Path() != all.Part(1).Path() || p.Size() != all.Part(1).Size() {
 		t.Error("the passing part differs from the one OpenFolder maps")
 	}
 	some.Close()
 	ids[0][0] ^= 1 // another manifest: every part
-	other, err := OpenFolderSome(dir, ids, pass)
+	other, err := format.OpenFolderSome(dir, ids, pass)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -87,8 +89,8 @@ func PublishFresh(dir string, removed []string, trash *content.Trash, fresh []Fr
 			return err
 		}
 	}
-	defer markChanging(dir)()
-	old, err := OpenFolder(dir)
+	defer summary.BeginChange(dir)()
+	old, err := format.OpenFolder(dir)
 	if err != nil {
 		return err
 	}
@@ -105,7 +107,7 @@ func PublishFresh(dir string, removed []string, trash *content.Trash, fresh []Fr
 }
 
 // publishItems is the rest of PublishFresh once the fresh files are read.
-func publishItems(dir string, old *Folder, fresh map[string]item, freshDirs []string, broken []brokenFolder, removed []string, trash *content.Trash) error {
+func publishItems(dir string, old *format.Folder, fresh map[string]item, freshDirs []string, broken []brokenFolder, removed []string, trash *content.Trash) error {
 	lost := &LostError{Dir: dir}
 	drop := map[string]bool{}
 	for _, r := range removed {
@@ -128,12 +130,12 @@ func publishItems(dir string, old *Folder, fresh map[string]item, freshDirs []st
 		items = append(items, f)
 	}
 	if old != nil {
-		for i, f := range old.files {
-			k := fileKey(f.name)
+		for i, f := range old.Entries() {
+			k := fileKey(f.Name)
 			if _, replaced := fresh[k]; replaced || drop[k] {
 				continue
 			}
-			items = append(items, item{name: f.name, old: i, entry: f})
+			items = append(items, item{name: f.Name, old: i, entry: f})
 		}
 	}
 	if err := writeItems(dir, old, items, lost); err != nil {
@@ -163,21 +165,21 @@ func publishItems(dir string, old *Folder, fresh map[string]item, freshDirs []st
 // parts for chunks that changed, then the manifest (the commit), then the
 // removal of stale parts. Old files are read from old, which it closes.
 // Files whose old text is unreadable are left out and added to lost.
-func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
+func writeItems(dir string, old *format.Folder, items []item, lost *LostError) error {
 	slices.SortFunc(items, func(a, b item) int { return compareFiles(a.name, b.name) })
-	entries := make([]fileEntry, len(items))
+	entries := make([]format.FileEntry, len(items))
 	for i, it := range items {
 		entries[i] = it.entry
 	}
 
-	var refs []partRef
+	var refs []format.PartRef
 	wrote := false
-	enc := newEncoder(func(p builtPart) error {
+	enc := format.NewEncoder(func(p format.BuiltPart) error {
 		if err := writePart(dir, p); err != nil {
 			return err
 		}
 		wrote = true
-		refs = append(refs, partRef{id: p.id, size: int64(len(p.data)), firstFile: p.firstFile, firstLine: p.firstLine, lastFile: p.lastFile, endLine: p.endLine})
+		refs = append(refs, format.PartRef{ID: p.ID, Size: int64(len(p.Data)), FirstFile: p.FirstFile, FirstLine: p.FirstLine, LastFile: p.LastFile, EndLine: p.EndLine})
 		return nil
 	})
 	var unreadable []int
@@ -186,11 +188,11 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 			refs = append(refs, reused...)
 			continue
 		}
-		var texts []fileText
+		var texts []format.FileText
 		for _, i := range c {
 			if items[i].dir != "" {
 				// Streamed from its per-file folder while encoded.
-				texts = append(texts, fileText{name: items[i].name, index: i, dir: items[i].dir, want: items[i].entry})
+				texts = append(texts, format.FileText{Name: items[i].name, Index: i, Dir: items[i].dir, Want: items[i].entry})
 				continue
 			}
 			places, err := items[i].places, error(nil)
@@ -209,21 +211,21 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 				}
 				continue
 			}
-			texts = append(texts, fileText{name: items[i].name, index: i, places: places})
+			texts = append(texts, format.FileText{Name: items[i].name, Index: i, Places: places})
 		}
 		if len(texts) == 0 {
 			continue
 		}
-		enc.encode(texts)
-		if enc.err != nil {
-			return enc.err
+		enc.Encode(texts)
+		if enc.Err != nil {
+			return enc.Err
 		}
 		for _, ft := range texts {
 			// An old file's long lines of an earlier version were split
 			// while encoded: its row counts the lines as written.
-			n := enc.counts[ft.index]
-			entries[ft.index].foldedBytes = enc.folded[ft.index]
-			entries[ft.index].lines, entries[ft.index].textBytes = n.lines, n.text
+			n := enc.Counts[ft.Index]
+			entries[ft.Index].FoldedBytes = enc.Folded[ft.Index]
+			entries[ft.Index].Lines, entries[ft.Index].TextBytes = n.Lines, n.Text
 		}
 	}
 	if len(unreadable) > 0 {
@@ -239,7 +241,7 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 	}
 
 	// Commit: the manifest rename (or its removal) switches readers over.
-	mpath := filepath.Join(dir, ManifestName)
+	mpath := filepath.Join(dir, format.ManifestName)
 	if len(entries) == 0 {
 		if err := workspace.Remove(mpath); err != nil {
 			return err
@@ -247,16 +249,16 @@ func writeItems(dir string, old *Folder, items []item, lost *LostError) error {
 		if err := workspace.SyncDir(dir); err != nil {
 			return err
 		}
-	} else if err := commitFile(mpath, encodeManifest(refs, entries)); err != nil {
+	} else if err := commitFile(mpath, format.EncodeManifest(refs, entries)); err != nil {
 		return err
 	}
 	keep := map[string]bool{}
 	for _, r := range refs {
-		keep[partName(r.id)] = true
+		keep[format.PartName(r.ID)] = true
 	}
-	forgetDir(dir, keep)
+	format.ForgetDir(dir, keep)
 	removeStale(dir, keep)
-	dropUnused(dir)
+	format.DropUnused(dir)
 	return nil
 }
 
@@ -270,7 +272,7 @@ type item struct {
 	// kept in memory (places nil, dir "").
 	load  func() ([]extract.Place, error)
 	old   int
-	entry fileEntry
+	entry format.FileEntry
 }
 
 // brokenFolder is a per-file folder that could not be read.
@@ -291,42 +293,42 @@ func nonEmpty(places []extract.Place) []extract.Place {
 }
 
 // entryOf computes the file-table row of a fresh file.
-func entryOf(name string, places []extract.Place) fileEntry {
-	e := fileEntry{name: name, places: len(places)}
+func entryOf(name string, places []extract.Place) format.FileEntry {
+	e := format.FileEntry{Name: name, Places: len(places)}
 	for _, p := range places {
-		e.lines += len(p.Lines)
+		e.Lines += len(p.Lines)
 		for _, l := range p.Lines {
-			e.textBytes += int64(len(l)) + 1
+			e.TextBytes += int64(len(l)) + 1
 		}
 	}
-	// foldedBytes is filled in by the encoder.
+	// FoldedBytes is filled in by the encoder.
 	return e
 }
 
-// anchor reports whether a chunk that already holds chunkMin bytes ends
+// anchor reports whether a chunk that already holds format.ChunkMin bytes ends
 // before this file. It depends on the name only, so boundaries stay put
 // when other files change.
 func anchor(name string) bool {
 	h := fnv.New32a()
 	h.Write([]byte(fileKey(name)))
-	return h.Sum32()&chunkAnchor == 0
+	return h.Sum32()&format.ChunkAnchor == 0
 }
 
 // planChunks groups the files with text into chunks of whole files.
-func planChunks(entries []fileEntry) [][]int {
+func planChunks(entries []format.FileEntry) [][]int {
 	var chunks [][]int
 	var chunk []int
 	size := int64(0)
 	for i, e := range entries {
-		if e.lines == 0 {
+		if e.Lines == 0 {
 			continue
 		}
-		if len(chunk) > 0 && (size+e.textBytes > int64(chunkMax) || (size >= int64(chunkMin) && anchor(e.name))) {
+		if len(chunk) > 0 && (size+e.TextBytes > int64(format.ChunkMax) || (size >= int64(format.ChunkMin) && anchor(e.Name))) {
 			chunks = append(chunks, chunk)
 			chunk, size = nil, 0
 		}
 		chunk = append(chunk, i)
-		size += e.textBytes
+		size += e.TextBytes
 	}
 	if len(chunk) > 0 {
 		chunks = append(chunks, chunk)
@@ -337,8 +339,8 @@ func planChunks(entries []fileEntry) [][]int {
 // reuseParts returns the old parts that hold exactly the files of chunk
 // c, unchanged, renumbered to the new file table; nil when the chunk must
 // be encoded. Encoding the same files again would give the same bytes.
-func reuseParts(old *Folder, items []item, c []int) []partRef {
-	if old == nil || old.legacy {
+func reuseParts(old *format.Folder, items []item, c []int) []format.PartRef {
+	if old == nil || old.Legacy() {
 		return nil
 	}
 	for _, i := range c {
@@ -350,7 +352,7 @@ func reuseParts(old *Folder, items []item, c []int) []partRef {
 	// The old files with text between first and last must be the chunk.
 	var between []int
 	for j := first; j <= last; j++ {
-		if old.files[j].lines > 0 {
+		if old.Entries()[j].Lines > 0 {
 			between = append(between, j)
 		}
 	}
@@ -366,27 +368,27 @@ func reuseParts(old *Folder, items []item, c []int) []partRef {
 	for _, i := range c {
 		newIndex[items[i].old] = i
 	}
-	var out []partRef
-	for pi, r := range old.refs {
-		if r.lastFile < first || r.firstFile > last {
+	var out []format.PartRef
+	for pi, r := range old.Refs() {
+		if r.LastFile < first || r.FirstFile > last {
 			continue
 		}
-		if old.parts[pi] == nil {
+		if old.Part(pi) == nil {
 			return nil
 		}
-		if len(out) == 0 && (r.firstFile != first || r.firstLine != 0) {
+		if len(out) == 0 && (r.FirstFile != first || r.FirstLine != 0) {
 			return nil
 		}
-		if r.firstFile < first || r.lastFile > last {
+		if r.FirstFile < first || r.LastFile > last {
 			return nil
 		}
-		r.firstFile, r.lastFile = newIndex[r.firstFile], newIndex[r.lastFile]
+		r.FirstFile, r.LastFile = newIndex[r.FirstFile], newIndex[r.LastFile]
 		out = append(out, r)
 	}
 	if len(out) == 0 {
 		return nil
 	}
-	if end := out[len(out)-1]; end.lastFile != c[len(c)-1] || end.endLine != old.files[last].lines {
+	if end := out[len(out)-1]; end.LastFile != c[len(c)-1] || end.EndLine != old.Entries()[last].Lines {
 		return nil
 	}
 	return out
@@ -394,13 +396,13 @@ func reuseParts(old *Folder, items []item, c []int) []partRef {
 
 // dropEntries removes files whose text was unreadable from the file table
 // and renumbers the parts (which hold none of their lines).
-func dropEntries(refs []partRef, entries []fileEntry, gone []int) ([]partRef, []fileEntry) {
+func dropEntries(refs []format.PartRef, entries []format.FileEntry, gone []int) ([]format.PartRef, []format.FileEntry) {
 	isGone := map[int]bool{}
 	for _, g := range gone {
 		isGone[g] = true
 	}
 	newIndex := make([]int, len(entries))
-	var kept []fileEntry
+	var kept []format.FileEntry
 	for i, e := range entries {
 		newIndex[i] = len(kept)
 		if !isGone[i] {
@@ -408,20 +410,20 @@ func dropEntries(refs []partRef, entries []fileEntry, gone []int) ([]partRef, []
 		}
 	}
 	for i := range refs {
-		refs[i].firstFile = newIndex[refs[i].firstFile]
-		refs[i].lastFile = newIndex[refs[i].lastFile]
+		refs[i].FirstFile = newIndex[refs[i].FirstFile]
+		refs[i].LastFile = newIndex[refs[i].LastFile]
 	}
 	return refs, kept
 }
 
 // writePart writes a part under its content name unless a complete one is
 // there already (same name, same size: same bytes).
-func writePart(dir string, p builtPart) error {
-	path := filepath.Join(dir, partName(p.id))
-	if st, err := os.Stat(path); err == nil && st.Size() == int64(len(p.data)) {
+func writePart(dir string, p format.BuiltPart) error {
+	path := filepath.Join(dir, format.PartName(p.ID))
+	if st, err := os.Stat(path); err == nil && st.Size() == int64(len(p.Data)) {
 		return nil
 	}
-	return writePartFile(path, p.data)
+	return writePartFile(path, p.Data)
 }
 
 // writePartFile writes a part through the workspace's atomic write; the
@@ -447,7 +449,7 @@ func commitFile(path string, data []byte) error {
 
 // removeStale deletes the parts and temporary files the manifest does not
 // list; a part that a search has mapped (Windows) is deferred
-// (deferred.go). Files deferred before are removed now if they can be.
+// (format.RemoveOrDefer). Files deferred before are removed now if they can be.
 func removeStale(dir string, keep map[string]bool) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -456,10 +458,10 @@ func removeStale(dir string, keep map[string]bool) {
 	for _, e := range ents {
 		n := e.Name()
 		switch {
-		case isDeferred(n):
-			removeFile(filepath.Join(dir, n)) // unmapped by now, or left for later
-		case strings.HasPrefix(n, ManifestName) && n != ManifestName && !keep[n]:
-			removeOrDefer(filepath.Join(dir, n))
+		case format.IsDeferred(n):
+			format.RemoveFile(filepath.Join(dir, n)) // unmapped by now, or left for later
+		case strings.HasPrefix(n, format.ManifestName) && n != format.ManifestName && !keep[n]:
+			format.RemoveOrDefer(filepath.Join(dir, n))
 		}
 	}
 }
@@ -470,14 +472,14 @@ func removeStale(dir string, keep map[string]bool) {
 // no publish tidies any more (issue 36). A folder whose manifest cannot be
 // read is left as it is: which parts it holds is not known.
 func RemoveLeftovers(dir string) {
-	m, err := readManifest(dir)
+	m, err := format.ReadManifest(dir)
 	if err != nil {
 		return
 	}
 	keep := map[string]bool{}
 	if m != nil {
-		for _, r := range m.parts {
-			keep[partName(r.id)] = true
+		for _, r := range m.Parts {
+			keep[format.PartName(r.ID)] = true
 		}
 	}
 	removeStale(dir, keep)

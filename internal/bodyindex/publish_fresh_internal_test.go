@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -28,7 +29,7 @@ func publishedBytes(t *testing.T, dir string) map[string]string {
 	out := map[string]string{}
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), ManifestName) {
+		if !strings.HasPrefix(e.Name(), format.ManifestName) {
 			t.Errorf("left in the folder after publishing: %s", e.Name())
 			continue
 		}
@@ -136,7 +137,7 @@ func TestPublishFreshLoadFails(t *testing.T) {
 	if !errors.As(err, &lost) || len(lost.Files) != 1 || lost.Files[0] != "bad.txt" {
 		t.Fatalf("PublishFresh = %v, want bad.txt lost", err)
 	}
-	files, err := Files(dir)
+	files, err := format.Files(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -60,7 +61,7 @@ func readFileFolder(name, dir string, kept *int64) (it item, ok bool, err error)
 	}
 	defer func() {
 		if f.HasSource {
-			it.entry.mtime, it.entry.size = f.Source.ModTime.UnixNano(), f.Source.Size
+			it.entry.Mtime, it.entry.Size = f.Source.ModTime.UnixNano(), f.Source.Size
 		}
 	}()
 	if f.Big {
@@ -70,7 +71,7 @@ func readFileFolder(name, dir string, kept *int64) (it item, ok bool, err error)
 	}
 	it.places = nonEmpty(f.Places)
 	it.entry = entryOf(name, it.places)
-	if *kept += it.entry.textBytes; *kept > keepText {
+	if *kept += it.entry.TextBytes; *kept > keepText {
 		it.places, it.dir = nil, dir
 	}
 	return it, true, nil
@@ -86,16 +87,16 @@ var (
 
 // entryOfDir computes the file-table row of a fresh file from its
 // per-file folder a line at a time, as entryOf does from its places.
-func entryOfDir(name, dir string) (fileEntry, error) {
-	e := fileEntry{name: name}
+func entryOfDir(name, dir string) (format.FileEntry, error) {
+	e := format.FileEntry{Name: name}
 	last := ""
 	err := content.EachLine(dir, func(place, line string) error {
-		if e.lines == 0 || place != last {
-			e.places++
+		if e.Lines == 0 || place != last {
+			e.Places++
 			last = place
 		}
-		e.lines++
-		e.textBytes += int64(len(line)) + 1
+		e.Lines++
+		e.TextBytes += int64(len(line)) + 1
 		return nil
 	})
 	return e, err
@@ -116,8 +117,8 @@ func addFresh(fresh map[string]item, list []Fresh, kept *int64) (broken []broken
 		}
 		places = nonEmpty(places)
 		it := item{name: f.Name, old: -1, places: places, entry: entryOf(f.Name, places)}
-		it.entry.mtime, it.entry.size = f.ModTime, f.Size
-		if *kept += it.entry.textBytes; *kept > keepText {
+		it.entry.Mtime, it.entry.Size = f.ModTime, f.Size
+		if *kept += it.entry.TextBytes; *kept > keepText {
 			it.places, it.load = nil, f.Load
 		}
 		fresh[fileKey(f.Name)] = it

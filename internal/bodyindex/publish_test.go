@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -32,7 +33,7 @@ func snapshot(t testing.TB, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), bodyindex.ManifestName) {
+		if strings.HasPrefix(e.Name(), format.ManifestName) {
 			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 			if err != nil {
 				t.Fatal(err)
@@ -60,11 +61,11 @@ func TestPublishRoundTrip(t *testing.T) {
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	files, err := bodyindex.Files(dir)
+	files, err := format.Files(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bodyindex.FileInfo{
+	want := map[string]format.FileInfo{
 		"A社.xlsx": {Places: 2, Lines: 6, TextBytes: int64(len("\n品名\t数量\nりんご\t10\n\nＡＢＣ\t\"1行目\u20282行目\"\nF2\t納期は別途相談\n"))},
 		"報告.docx": {Places: 2, Lines: 2, TextBytes: int64(len("りんごの出荷が増えた\n社外秘\n"))},
 		"空.txt":   {},
@@ -72,7 +73,7 @@ func TestPublishRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(files, want) {
 		t.Fatalf("Files = %v, want %v", files, want)
 	}
-	got, err := bodyindex.ReadFile(dir, "A社.xlsx")
+	got, err := format.ReadFile(dir, "A社.xlsx")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +92,10 @@ func TestPublishRoundTrip(t *testing.T) {
 	if !content.IsFileFolder(filepath.Join(sub, "下.txt")) {
 		t.Errorf("the sub-folder's per-file folder was touched")
 	}
-	if bodyindex.FolderHasIndex(sub) {
+	if format.FolderHasIndex(sub) {
 		t.Errorf("the sub-folder got an index")
 	}
-	if !bodyindex.FolderHasIndex(dir) || bodyindex.NeedsRebuild(dir) {
+	if !format.FolderHasIndex(dir) || format.NeedsRebuild(dir) {
 		t.Errorf("FolderHasIndex/NeedsRebuild wrong after publish")
 	}
 }
@@ -113,7 +114,7 @@ func TestPublishReplaceRemoveIdempotent(t *testing.T) {
 	if err := bodyindex.Publish(dir, []string{"F3.TXT", "gone.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	files, err := bodyindex.Files(dir)
+	files, err := format.Files(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestPublishReplaceRemoveIdempotent(t *testing.T) {
 	if want := []string{"F1.txt", "f0.txt", "f2.txt", "f4.txt", "f9.txt"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("files = %v, want %v", names, want)
 	}
-	got, _ := bodyindex.ReadFile(dir, "F1.txt")
+	got, _ := format.ReadFile(dir, "F1.txt")
 	if want := []extract.Place{place("本文", "new text of F1", "second")}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("F1 = %q", got)
 	}
@@ -151,10 +152,10 @@ func TestPublishReplaceRemoveIdempotent(t *testing.T) {
 	if err := bodyindex.Publish(dir, []string{"F1.txt", "f0.txt", "f2.txt", "f4.txt", "f9.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if s := snapshot(t, dir); len(s) != 0 || bodyindex.FolderHasIndex(dir) {
+	if s := snapshot(t, dir); len(s) != 0 || format.FolderHasIndex(dir) {
 		t.Fatalf("empty folder kept index files %v", s)
 	}
-	if files, err := bodyindex.Files(dir); err != nil || len(files) != 0 {
+	if files, err := format.Files(dir); err != nil || len(files) != 0 {
 		t.Fatalf("Files of a folder without index = %v, %v", files, err)
 	}
 }
@@ -169,7 +170,7 @@ func TestPublishBrokenFileFolder(t *testing.T) {
 	if !errors.As(err, &lost) || !reflect.DeepEqual(lost.Files, []string{"bad.txt"}) {
 		t.Fatalf("Publish = %v, want LostError for bad.txt", err)
 	}
-	files, _ := bodyindex.Files(dir)
+	files, _ := format.Files(dir)
 	if _, ok := files["ok.txt"]; !ok || len(files) != 1 {
 		t.Fatalf("Files = %v", files)
 	}
@@ -184,16 +185,16 @@ func TestRebuildUnknownVersion(t *testing.T) {
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	m := filepath.Join(dir, bodyindex.ManifestName)
+	m := filepath.Join(dir, format.ManifestName)
 	data, _ := os.ReadFile(m)
 	data[8] = 9 // format version 9
 	os.WriteFile(m, data, 0o644)
-	_, err := bodyindex.Files(dir)
-	var rb *bodyindex.RebuildError
-	if !errors.As(err, &rb) || rb.Version != 9 || !errors.Is(err, bodyindex.ErrRebuild) {
+	_, err := format.Files(dir)
+	var rb *format.RebuildError
+	if !errors.As(err, &rb) || rb.Version != 9 || !errors.Is(err, format.ErrRebuild) {
 		t.Fatalf("Files = %v, want RebuildError version 9", err)
 	}
-	if !bodyindex.NeedsRebuild(dir) {
+	if !format.NeedsRebuild(dir) {
 		t.Fatal("NeedsRebuild = false")
 	}
 	stage(t, dir, "b.txt", place("本文", "new"))
@@ -211,7 +212,7 @@ func TestRebuildUnknownVersion(t *testing.T) {
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := bodyindex.Files(dir)
+	files, _ := format.Files(dir)
 	if _, ok := files["b.txt"]; !ok || len(files) != 1 {
 		t.Fatalf("Files after rebuild and publish = %v", files)
 	}
@@ -226,13 +227,13 @@ func TestDamagedManifest(t *testing.T) {
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	m := filepath.Join(dir, bodyindex.ManifestName)
+	m := filepath.Join(dir, format.ManifestName)
 	data, _ := os.ReadFile(m)
 	data[len(data)-1] ^= 0xFF
 	os.WriteFile(m, data, 0o644)
-	_, err := bodyindex.Files(dir)
-	var rb *bodyindex.RebuildError
-	if !errors.As(err, &rb) || !errors.Is(err, bodyindex.ErrFormat) {
+	_, err := format.Files(dir)
+	var rb *format.RebuildError
+	if !errors.As(err, &rb) || !errors.Is(err, format.ErrMalformed) {
 		t.Fatalf("Files = %v, want RebuildError with a format cause", err)
 	}
 }
@@ -244,7 +245,7 @@ func TestRebuildDamagedPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n := range snapshot(t, dir) {
-		if n != bodyindex.ManifestName {
+		if n != format.ManifestName {
 			path := filepath.Join(dir, n)
 			data, _ := os.ReadFile(path)
 			os.Remove(path) // a new inode, as a restore from a backup would make
@@ -252,7 +253,7 @@ func TestRebuildDamagedPart(t *testing.T) {
 			os.WriteFile(path, data, 0o644)
 		}
 	}
-	if !bodyindex.NeedsRebuild(dir) {
+	if !format.NeedsRebuild(dir) {
 		t.Fatal("NeedsRebuild = false with a damaged part")
 	}
 	err := bodyindex.Rebuild(dir)
@@ -260,7 +261,7 @@ func TestRebuildDamagedPart(t *testing.T) {
 	if !errors.As(err, &lost) || !reflect.DeepEqual(lost.Files, []string{"a.txt"}) {
 		t.Fatalf("Rebuild = %v, want LostError for a.txt", err)
 	}
-	if bodyindex.NeedsRebuild(dir) || bodyindex.FolderHasIndex(dir) {
+	if format.NeedsRebuild(dir) || format.FolderHasIndex(dir) {
 		t.Fatal("the damaged index is still there")
 	}
 }
@@ -274,7 +275,7 @@ func TestSegmentFor(t *testing.T) {
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	f, err := bodyindex.OpenFolder(dir)
+	f, err := format.OpenFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func TestSegmentFor(t *testing.T) {
 // are unmapped (Windows cannot delete a mapped file).
 func tempDir(t testing.TB) string {
 	d := t.TempDir()
-	t.Cleanup(bodyindex.ReleaseMappings)
+	t.Cleanup(format.ReleaseMappings)
 	return d
 }
 
@@ -315,7 +316,7 @@ func TestRemoveLeftovers(t *testing.T) {
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	left := []string{bodyindex.ManifestName + ".tmp", bodyindex.ManifestName + ".0123456789abcdef0123456789abcdef"}
+	left := []string{format.ManifestName + ".tmp", format.ManifestName + ".0123456789abcdef0123456789abcdef"}
 	for _, n := range left {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("cut"), 0o644); err != nil {
 			t.Fatal(err)
@@ -327,17 +328,17 @@ func TestRemoveLeftovers(t *testing.T) {
 			t.Errorf("%s left: %v", n, err)
 		}
 	}
-	if got, err := bodyindex.ReadFile(dir, "a.txt"); err != nil || len(got) != 1 || got[0].Lines[0] != "りんごの見積" {
+	if got, err := format.ReadFile(dir, "a.txt"); err != nil || len(got) != 1 || got[0].Lines[0] != "りんごの見積" {
 		t.Errorf("the index after RemoveLeftovers reads %v, %v", got, err)
 	}
 
 	// A manifest this build cannot read: nothing is touched.
 	broken := tempDir(t)
-	for _, n := range append(left, bodyindex.ManifestName) {
+	for _, n := range append(left, format.ManifestName) {
 		os.WriteFile(filepath.Join(broken, n), []byte("not an index"), 0o644)
 	}
 	bodyindex.RemoveLeftovers(broken)
-	for _, n := range append(left, bodyindex.ManifestName) {
+	for _, n := range append(left, format.ManifestName) {
 		if _, err := os.Stat(filepath.Join(broken, n)); err != nil {
 			t.Errorf("%s removed beside an unreadable manifest: %v", n, err)
 		}

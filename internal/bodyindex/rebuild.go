@@ -2,12 +2,13 @@ package bodyindex
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -19,7 +20,7 @@ type LegacyFile struct {
 }
 
 // legacyReaders reads the files of a folder whose index has an older
-// format version, by version. When FormatVersion is raised, the reader of
+// format version, by version. When format.Version is raised, the reader of
 // the version it replaces is added here, so that Rebuild converts such
 // folders in place from their own text instead of having every file
 // ingested again (or, when the old layout is close enough to parse, to
@@ -36,39 +37,9 @@ var legacyReaders = map[int]func(dir string) ([]LegacyFile, error){}
 // text is kept as patches over the folded text, which need no folding to
 // apply, so both read back exactly and are folded again as they are
 // written.
-var legacyFolders = map[int]func(dir string) (*Folder, error){
-	2: func(dir string) (*Folder, error) { return openLegacy(dir, 2) },
-	3: func(dir string) (*Folder, error) { return openLegacy(dir, 3) },
-}
-
-// openLegacy opens a folder of format version v for Rebuild. A part that
-// cannot be read is kept as an error: its files are reported lost.
-func openLegacy(dir string, v uint32) (*Folder, error) {
-	path := filepath.Join(dir, ManifestName)
-	data, err := readSmall(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := parseManifestVersion(path, data, v)
-	if err != nil {
-		return nil, err
-	}
-	f := &Folder{Dir: dir, files: m.files, refs: m.parts, legacy: true}
-	for _, r := range m.parts {
-		pp := filepath.Join(dir, partName(r.id))
-		var p *Part
-		data, unmap, _, err := mapFile(pp)
-		if err == nil {
-			f.unmaps = append(f.unmaps, unmap)
-			p, err = parsePart(pp, data, v)
-			if err == nil && int64(len(data)) != r.size {
-				p, err = nil, &FormatError{Path: pp, What: fmt.Sprintf("size %d, manifest says %d", len(data), r.size)}
-			}
-		}
-		f.parts = append(f.parts, p)
-		f.errs = append(f.errs, err)
-	}
-	return f, nil
+var legacyFolders = map[int]func(dir string) (*format.Folder, error){
+	2: func(dir string) (*format.Folder, error) { return format.OpenLegacy(dir, 2) },
+	3: func(dir string) (*format.Folder, error) { return format.OpenLegacy(dir, 3) },
 }
 
 // Rebuild makes dir's body index readable by this build again. It does
@@ -83,9 +54,9 @@ func openLegacy(dir string, v uint32) (*Folder, error) {
 // The indexer calls it for every folder where Files or Publish returned a
 // *RebuildError, and logs that the folder was rebuilt.
 func Rebuild(dir string) error {
-	defer markChanging(dir)()
-	_, err := readManifest(dir)
-	var rb *RebuildError
+	defer summary.BeginChange(dir)()
+	_, err := format.ReadManifest(dir)
+	var rb *format.RebuildError
 	if err == nil {
 		return rewriteDamaged(dir)
 	}
@@ -117,7 +88,7 @@ func Rebuild(dir string) error {
 // rewriteDamaged rewrites a current-version index of which some parts
 // cannot be read: the files in those parts are left out (*LostError).
 func rewriteDamaged(dir string) error {
-	f, err := OpenFolder(dir)
+	f, err := format.OpenFolder(dir)
 	if err != nil || f == nil {
 		return err
 	}
@@ -135,10 +106,10 @@ func rewriteDamaged(dir string) error {
 // reencode writes every file of f again as dir's body index (parts that
 // can be reused are; f's unreadable files are left out, *LostError) and
 // closes f.
-func reencode(dir string, f *Folder) error {
-	items := make([]item, len(f.files))
-	for i, fe := range f.files {
-		items[i] = item{name: fe.name, old: i, entry: fe}
+func reencode(dir string, f *format.Folder) error {
+	items := make([]item, len(f.Entries()))
+	for i, fe := range f.Entries() {
+		items[i] = item{name: fe.Name, old: i, entry: fe}
 	}
 	lost := &LostError{Dir: dir}
 	if err := writeItems(dir, f, items, lost); err != nil {
@@ -171,17 +142,17 @@ func convert(dir string, files []LegacyFile) error {
 // removeIndex deletes the manifest first (so readers stop at once), then
 // every part and temporary file of dir's body index.
 func removeIndex(dir string) error {
-	if err := workspace.Remove(filepath.Join(dir, ManifestName)); err != nil {
+	if err := workspace.Remove(filepath.Join(dir, format.ManifestName)); err != nil {
 		return err
 	}
-	forgetDir(dir, nil)
+	format.ForgetDir(dir, nil)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ManifestName) {
-			removeOrDefer(filepath.Join(dir, e.Name()))
+		if strings.HasPrefix(e.Name(), format.ManifestName) {
+			format.RemoveOrDefer(filepath.Join(dir, e.Name()))
 		}
 	}
 	return nil

@@ -1,6 +1,11 @@
 package bodyindex
 
-import "github.com/fumibako/fumibako/internal/content"
+import (
+	"github.com/fumibako/fumibako/internal/content"
+
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
+)
 
 // Store is the body index as the coordinator uses it (indexer.BodyIndex):
 // the package functions as methods, so callers pass Store{}.
@@ -24,7 +29,7 @@ func (Store) Rebuild(dir string) error { return Rebuild(dir) }
 
 // Files returns the file names of dir's body index with their place counts.
 func (Store) Files(dir string) (map[string]int, error) {
-	files, err := Files(dir)
+	files, err := format.Files(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +41,9 @@ func (Store) Files(dir string) (map[string]int, error) {
 }
 
 // MarkChanging calls MarkChanging.
-func (Store) MarkChanging(contentRoot, index string) error { return MarkChanging(contentRoot, index) }
+func (Store) MarkChanging(contentRoot, index string) error {
+	return summary.MarkChanging(contentRoot, index)
+}
 
 // WriteSummary calls WriteSummary.
-func (Store) WriteSummary(contentRoot, index string) error { return WriteSummary(contentRoot, index) }
+func (Store) WriteSummary(contentRoot, index string) error { return summary.Write(contentRoot, index) }

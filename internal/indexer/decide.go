@@ -5,7 +5,7 @@ import (
 	"errors"
 	"os"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/crawl"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -299,7 +299,7 @@ const checkerFolders = 64
 func (r *run) indexedFiles(folder string) map[string]int {
 	dir := content.Dir(r.ws.ContentRoot(), folder)
 	fs, err := r.opt.Body.Files(dir)
-	var rebuild *bodyindex.RebuildError
+	var rebuild *format.RebuildError
 	if errors.As(err, &rebuild) {
 		r.rebuild(folder)
 		fs, err = r.opt.Body.Files(dir)

@@ -45,7 +45,7 @@
 //     with nothing to do (idle, decide.go: an unchanged rerun) keeps the
 //     journal a run with nothing to do left and writes no record at all:
 //     the files already are what the rewrites would leave.
-//  7. Every index MUST be marked as changing (bodyindex.MarkChanging,
+//  7. Every index MUST be marked as changing (summary.MarkChanging,
 //     durable) before the run changes any of its folders (the run marks
 //     them all before its first change: a run with nothing to do marks
 //     none), and only

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/source"
@@ -60,7 +60,7 @@ func renameIndex(ws *workspace.Workspace, s *workspace.Settings, oldName, newNam
 		if err := workspace.Rename(src, dst); err != nil {
 			return fmt.Errorf("indexer: rename %s: %w", src, err)
 		}
-		bodyindex.MoveSummary(ws.ContentRoot(), oldName, newName)
+		summary.Move(ws.ContentRoot(), oldName, newName)
 	}
 	// The moved index names itself and its root again (reference/gui.md
 	// §2.4 renameIndex: rewrite source_folder.txt).

@@ -27,7 +27,7 @@ type BodyIndex interface {
 	Publish(dir string, removed []string) error
 	// Files returns the file names dir's body index holds, with their
 	// place counts. An index of another version gives a
-	// *bodyindex.RebuildError.
+	// *format.RebuildError (package bodyindex/format).
 	Files(dir string) (map[string]int, error)
 	// Rebuild makes an index of another version readable again, or
 	// removes it (its files are then reported by a *bodyindex.LostError

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
@@ -278,11 +280,11 @@ func (r *run) dropRemovedIndexes() {
 func (r *run) freeRemoved() {
 	for _, rm := range r.toFree {
 		dir := filepath.Join(r.ws.ContentRoot(), rm.Name)
-		if err := bodyindex.RemoveIndexTree(dir); err != nil {
+		if err := format.RemoveIndexTree(dir); err != nil {
 			r.logf(Warn, "    インデックス「%s」を削除できませんでした: %v", rm.Name, err)
 			continue
 		}
-		bodyindex.RemoveSummary(r.ws.ContentRoot(), rm.Name)
+		summary.Remove(r.ws.ContentRoot(), rm.Name)
 		r.logf(Info, msgDroppedIndex, rm.Path)
 		r.sum.Freed = append(r.sum.Freed, rm.Name)
 	}
@@ -405,7 +407,7 @@ func publishFolder(body BodyIndex, dir string, removed []string, trash *content.
 func (r *run) published(folder string, err error) bool {
 	k := workspace.FoldKey(folder)
 	dir := content.Dir(r.ws.ContentRoot(), folder)
-	var rebuild *bodyindex.RebuildError
+	var rebuild *format.RebuildError
 	if errors.As(err, &rebuild) {
 		r.rebuild(folder)
 		err = publishFolder(r.opt.Body, dir, r.removals[k], nil, r.freshOf(folder))

@@ -26,7 +26,6 @@ const (
 var oversized = map[string]bool{
 	"bench/cmd/scale/table.go printTable":        true,
 	"internal/extract/doc/lines.go reader.lines": true,
-	"internal/bodyindex/part.go":                 true,
 	"internal/extract/odf/walk.go":               true,
 }
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/search/linedfa"
 	"github.com/fumibako/fumibako/internal/textfold"
 )
@@ -20,11 +20,11 @@ func (v *view) line(i int) []byte { return v.text[v.starts[i] : v.starts[i+1]-1]
 
 // blockFileMin is how many blocks of a part a search scans before it
 // reads them with plain reads rather than through the mapping
-// (bodyindex.BlockFile).
+// (format.BlockFile).
 var blockFileMin = 4
 
 // block scans block b of the part, read through bf when it is not nil.
-func (s *searcher) block(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) error {
+func (s *searcher) block(t *task, pc *partCtx, b int, bf *format.BlockFile) error {
 	t0 := time.Now()
 	defer func() { t.stats.Scan += time.Since(t0) }()
 	t.stats.Blocks++
@@ -149,19 +149,19 @@ func (s *searcher) lineHit(t *task, pc *partCtx, bs *blockScan, li int) (done bo
 type blockScan struct {
 	s          *searcher
 	t          *task
-	p          *bodyindex.Part
+	p          *format.Part
 	b          int
 	first, end int // the block's first and last line in the part
 	fv, mv     *view
 	ov, okv    *view // original, original in the match space (kana)
-	lr         *bodyindex.LineReader
+	lr         *format.LineReader
 	lastLi     int
 	lastLine   []byte
 }
 
 // openBlock reads the folded text of block b (through bf when it is not
 // nil) and the starts of its lines.
-func (s *searcher) openBlock(t *task, pc *partCtx, b int, bf *bodyindex.BlockFile) (*blockScan, error) {
+func (s *searcher) openBlock(t *task, pc *partCtx, b int, bf *format.BlockFile) (*blockScan, error) {
 	p := pc.p
 	var folded []byte
 	var base int

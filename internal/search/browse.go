@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -25,7 +25,7 @@ var ErrOutside = errors.New("search: path outside the content root")
 // PlaceLine is one line of a place: its number (an Excel sheet's row),
 // its text, and whether it continues the line before it (a line cut at
 // extract.LineMaxRunes).
-type PlaceLine = bodyindex.PlaceLine
+type PlaceLine = format.PlaceLine
 
 // PlaceWindow is the lines From..To of one place of one file.
 type PlaceWindow struct {
@@ -42,7 +42,7 @@ type PlaceWindow struct {
 
 // ReadWindow reads the lines from..to (1-based, clamped to the place) of
 // place in the file rel (an index path, `<index>\<path>`) under the
-// content root. An error wrapping bodyindex.ErrNoPlace means the index
+// content root. An error wrapping format.ErrNoPlace means the index
 // holds no such file or place.
 func ReadWindow(contentRoot, rel, place string, from, to int) (PlaceWindow, error) {
 	dir := content.Dir(contentRoot, content.FolderOf(rel))
@@ -50,13 +50,13 @@ func ReadWindow(contentRoot, rel, place string, from, to int) (PlaceWindow, erro
 		return PlaceWindow{}, ErrOutside
 	}
 	from = max(from, 1)
-	lines, total, err := bodyindex.ReadPlace(dir, content.BaseOf(rel), place, from, max(to, from))
+	lines, total, err := format.ReadPlace(dir, content.BaseOf(rel), place, from, max(to, from))
 	if err != nil {
 		return PlaceWindow{}, err
 	}
 	w := PlaceWindow{Lines: lines, Total: total}
 	if from > 1 {
-		if w.Head, _, err = bodyindex.ReadPlace(dir, content.BaseOf(rel), place, 1, 1); err != nil {
+		if w.Head, _, err = format.ReadPlace(dir, content.BaseOf(rel), place, 1, 1); err != nil {
 			return PlaceWindow{}, err
 		}
 	}
@@ -87,9 +87,9 @@ func Folders(contentRoot, rel string) (folders []Folder, files bool, err error) 
 	folders = []Folder{}
 	for _, name := range subfolders(dir) {
 		sub := filepath.Join(dir, name)
-		folders = append(folders, Folder{Name: name, Files: bodyindex.FolderHasIndex(sub), Subfolders: len(subfolders(sub)) > 0})
+		folders = append(folders, Folder{Name: name, Files: format.FolderHasIndex(sub), Subfolders: len(subfolders(sub)) > 0})
 	}
-	return folders, bodyindex.FolderHasIndex(dir), nil
+	return folders, format.FolderHasIndex(dir), nil
 }
 
 // subfolders lists the source sub-folders of a content folder, by name

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search"
@@ -69,7 +70,7 @@ func buildCorpus(t testing.TB, files []corpusFile) (string, []search.Index) {
 	var ix []search.Index
 	for n := range indexes {
 		// As an indexing run does at its end: searches use the summary.
-		if err := bodyindex.WriteSummary(root, n); err != nil {
+		if err := summary.Write(root, n); err != nil {
 			t.Fatal(err)
 		}
 		ix = append(ix, search.Index{Name: n, RootPath: "/src/" + n})

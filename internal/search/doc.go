@@ -1,7 +1,8 @@
 // Package search finds lines in the body indexes under work/store/content
-// (package bodyindex): query parsing and folding, matching, filters, hit
+// (package bodyindex/format, and the per-index summary of package
+// bodyindex/summary): query parsing and folding, matching, filters, hit
 // order, the cap and place labels. It reads the body index only, never the
-// per-file TSVs that wait to be published, and writes nothing. Its
+// places that wait to be published, and writes nothing. Its
 // sub-packages: export writes hits to search_results.txt, .csv and JSON
 // lines; order reorders a whole result list by file (--sort); foldregex
 // compiles a regex word for the folded lines it runs on; linedfa is the

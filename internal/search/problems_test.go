@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/search"
 )
@@ -18,7 +18,7 @@ func TestDamagedFolders(t *testing.T) {
 	sub := content.Dir(root, `営業\2024`)
 	ents, _ := os.ReadDir(sub)
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), bodyindex.ManifestName+".") {
+		if strings.HasPrefix(e.Name(), format.ManifestName+".") {
 			path := filepath.Join(sub, e.Name())
 			data, _ := os.ReadFile(path)
 			os.Remove(path)
@@ -28,7 +28,7 @@ func TestDamagedFolders(t *testing.T) {
 			os.WriteFile(path, data, 0o644)
 		}
 	}
-	m := filepath.Join(content.Dir(root, `経理`), bodyindex.ManifestName)
+	m := filepath.Join(content.Dir(root, `経理`), format.ManifestName)
 	data, _ := os.ReadFile(m)
 	data[8] = 99
 	os.WriteFile(m, data, 0o644)

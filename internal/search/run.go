@@ -12,7 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/textfold"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -254,7 +255,7 @@ type walker struct {
 	ctx  context.Context
 	q    *Query
 	st   *Stats // the walker's counters (FoldersSkipped)
-	sum  *bodyindex.Summary
+	sum  *summary.Reader
 	cand []uint64 // parts of sum that may match
 	// live and indexed (Summary.Live), for a trusted summary: the walk
 	// skips a sub-tree that holds nothing to open.
@@ -273,7 +274,7 @@ type partSet struct {
 // openSummary reads the summary of index and the parts it lets through;
 // without a usable summary the walker lists every folder.
 func (w *walker) openSummary(contentRoot, index string) {
-	s, err := bodyindex.OpenSummary(contentRoot, index)
+	s, err := summary.Open(contentRoot, index)
 	if err != nil || s == nil {
 		return
 	}
@@ -344,7 +345,7 @@ func (w *walker) dir(path, index string, rel []string, segs []string, at int) bo
 		}
 		for _, e := range ents {
 			n := e.Name()
-			if n == bodyindex.ManifestName {
+			if n == format.ManifestName {
 				hasIndex = true
 			}
 			if e.IsDir() && !strings.HasPrefix(n, ".") {
@@ -381,7 +382,7 @@ type subFolder struct {
 // known) when it is still fresh, else nil. A trusted summary's entries
 // are taken by number; otherwise the folder is looked up by path, and its
 // time checked.
-func (w *walker) summaryDir(rel []string, at int) *bodyindex.SummaryDir {
+func (w *walker) summaryDir(rel []string, at int) *summary.Dir {
 	if w.sum == nil {
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search/linedfa"
 	"github.com/fumibako/fumibako/internal/textfold"
@@ -54,7 +54,7 @@ func (s *searcher) folder(t *task) {
 	f, err := t.only.open(t.dir)
 	t.stats.Open += time.Since(t0)
 	if err != nil {
-		var rb *bodyindex.RebuildError
+		var rb *format.RebuildError
 		t.problems = append(t.problems, Problem{Folder: t.folderName(), Rebuild: errors.As(err, &rb), Err: err})
 		return
 	}
@@ -105,7 +105,7 @@ func (s *searcher) folder(t *task) {
 		}
 		p := f.Part(i)
 		if p == nil {
-			var rb *bodyindex.RebuildError
+			var rb *format.RebuildError
 			t.problems = append(t.problems, Problem{Folder: t.folderName(), Rebuild: errors.As(f.PartErr(i), &rb), Err: f.PartErr(i)})
 			continue
 		}
@@ -136,7 +136,7 @@ func (s *searcher) flushNames(t *task, end int) {
 // nameHit matches the words against file i's path under its index (its
 // folders and name), with the semantics of a line: folding, --case,
 // --kana, regex, every word and no excluded one.
-func (s *searcher) nameHit(t *task, f *bodyindex.Folder, i int) (Hit, bool) {
+func (s *searcher) nameHit(t *task, f *format.Folder, i int) (Hit, bool) {
 	name := f.FileName(i)
 	rel := name
 	if t.rel != "" {
@@ -177,17 +177,17 @@ func (s *searcher) nameHit(t *task, f *bodyindex.Folder, i int) (Hit, bool) {
 // open opens the folder's body index, mapping only the parts the summary
 // lets through while its manifest still lists the parts it was written
 // for (all of them without a summary).
-func (ps *partSet) open(dir string) (*bodyindex.Folder, error) {
+func (ps *partSet) open(dir string) (*format.Folder, error) {
 	if ps == nil {
-		return bodyindex.OpenFolder(dir)
+		return format.OpenFolder(dir)
 	}
-	return bodyindex.OpenFolderSome(dir, ps.ids, ps.pass)
+	return format.OpenFolderSome(dir, ps.ids, ps.pass)
 }
 
 // passFor returns, per part of f, whether the summary lets it through, or
 // nil (every part) when f's manifest no longer lists the parts the summary
 // was written for.
-func (ps *partSet) passFor(f *bodyindex.Folder) []bool {
+func (ps *partSet) passFor(f *format.Folder) []bool {
 	if ps == nil || len(ps.ids) != f.NumParts() {
 		return nil
 	}
@@ -246,10 +246,10 @@ func (s *searcher) placeOK(place string) bool {
 type partCtx struct {
 	index    string
 	rel      string // the folder, `\` separated
-	f        *bodyindex.Folder
+	f        *format.Folder
 	base     int   // the folder's index of the part's first file
 	inFolder []int // per file of the part, its folder index, once needed
-	p        *bodyindex.Part
+	p        *format.Part
 	files    []string
 	fileOK   []bool
 	kinds    []extract.Kind
@@ -260,7 +260,7 @@ type partCtx struct {
 
 // segInfo is a decoded segment and what is known of it.
 type segInfo struct {
-	bodyindex.Segment
+	format.Segment
 	ok, prefix, labeled bool
 	label               string
 }
@@ -315,7 +315,7 @@ func (pc *partCtx) path(i int) string {
 }
 
 // part searches one part of f, whose first file is file base of f.
-func (s *searcher) part(t *task, f *bodyindex.Folder, base int, p *bodyindex.Part) error {
+func (s *searcher) part(t *task, f *format.Folder, base int, p *format.Part) error {
 	t.stats.Parts++
 	t0 := time.Now()
 	cand := p.Candidates(s.q.keys)
@@ -360,7 +360,7 @@ func (s *searcher) part(t *task, f *bodyindex.Folder, base int, p *bodyindex.Par
 		t.stats.PartsFiltered++
 		return nil
 	}
-	var bf *bodyindex.BlockFile
+	var bf *format.BlockFile
 	if bits.OnesCount64(cand) >= blockFileMin {
 		if f, err := p.OpenBlocks(); err == nil {
 			bf = f
@@ -381,7 +381,7 @@ func (s *searcher) part(t *task, f *bodyindex.Folder, base int, p *bodyindex.Par
 }
 
 // blockMask returns the blocks holding any of the lines [first, end).
-func blockMask(p *bodyindex.Part, first, end int) uint64 {
+func blockMask(p *format.Part, first, end int) uint64 {
 	var m uint64
 	for b := 0; b < p.Blocks(); b++ {
 		bf, be := p.BlockLines(b)

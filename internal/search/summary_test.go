@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/search"
@@ -70,7 +71,7 @@ func TestSummaryGivesSameHits(t *testing.T) {
 		}
 	}
 	for _, x := range ix {
-		if err := bodyindex.RemoveSummary(root, x.Name); err != nil {
+		if err := summary.Remove(root, x.Name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -118,7 +119,7 @@ func TestStaleSummary(t *testing.T) {
 		t.Errorf("a removed file is still found: %q", got)
 	}
 	// A damaged summary is ignored: the same hits.
-	if err := os.WriteFile(bodyindex.SummaryPath(root, "営業"), []byte("FUMIBAKS garbage"), 0o644); err != nil {
+	if err := os.WriteFile(summary.Path(root, "営業"), []byte("FUMIBAKS garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := hitStrings(t, root, ix, []string{"あとから足した"}, search.Options{}); !slices.Equal(again, want) {

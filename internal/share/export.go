@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -101,7 +101,7 @@ func Export(ws *workspace.Workspace, name string, w io.Writer, opt ExportOptions
 	// A summary is exported only when it describes the index: one marked
 	// as changing (a run was cut) is left out, and the importer's
 	// searches list the folders until it has one.
-	if p := bodyindex.SummaryPath(ws.ContentRoot(), dirName); fileExists(p) && !bodyindex.Changing(ws.ContentRoot(), dirName) {
+	if p := summary.Path(ws.ContentRoot(), dirName); fileExists(p) && !summary.Changing(ws.ContentRoot(), dirName) {
 		files = append([]string{p}, files...)
 	}
 	for _, p := range files {

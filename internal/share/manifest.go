@@ -4,7 +4,7 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -52,10 +52,10 @@ type File struct {
 // bodyFile reports whether name is a file of a folder's body index: its
 // manifest or a part (bodyindex doc.go "Files").
 func bodyFile(name string) bool {
-	if name == bodyindex.ManifestName {
+	if name == format.ManifestName {
 		return true
 	}
-	id, ok := strings.CutPrefix(name, bodyindex.ManifestName+".")
+	id, ok := strings.CutPrefix(name, format.ManifestName+".")
 	if !ok || len(id) != 32 || strings.ToLower(id) != id {
 		return false
 	}

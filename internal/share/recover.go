@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -120,23 +121,23 @@ func placeSummary(ws *workspace.Workspace, p pending, stage string) error {
 	// one file, so removing it afterwards would remove the new one.
 	dropOld := func() {
 		if p.Replace != "" && p.Replace != p.Name {
-			bodyindex.RemoveSummary(croot, p.Replace)
+			summary.Remove(croot, p.Replace)
 		}
 	}
 	staged := filepath.Join(stage, SummaryEntry)
 	switch _, err := os.Stat(staged); {
 	case err == nil:
 		dropOld()
-		if err := workspace.Rename(staged, bodyindex.SummaryPath(croot, p.Name)); err != nil {
+		if err := workspace.Rename(staged, summary.Path(croot, p.Name)); err != nil {
 			return fault(err)
 		}
 	case !p.Summary:
 		dropOld()
-		if err := bodyindex.RemoveSummary(croot, p.Name); err != nil {
+		if err := summary.Remove(croot, p.Name); err != nil {
 			return fault(err)
 		}
 	}
-	if err := workspace.Remove(bodyindex.ChangingPath(croot, p.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := workspace.Remove(summary.ChangingPath(croot, p.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fault(err)
 	}
 	return nil
@@ -184,7 +185,7 @@ func appendRows(ws *workspace.Workspace, name, staged string) error {
 // search holds open on Windows.
 func removeStage(dir string) {
 	if old := filepath.Join(dir, "old"); dirExists(old) {
-		bodyindex.RemoveIndexTree(old)
+		format.RemoveIndexTree(old)
 	}
 	workspace.RemoveAll(dir)
 }

@@ -31,7 +31,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/bench/searchcorpus"
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/search"
 )
 
@@ -113,7 +113,7 @@ func prepareCorpus(dir, size string, n int64, regen bool) (c *searchcorpus.Corpu
 	fmt.Printf("corpus: %d files, %d folders, %s of text\n", c.Files, c.Folders, mb(c.TextBytes))
 	fmt.Printf("publish: %.1f s, %.1f MB/s, %.0f files/s\n", c.PublishTime.Seconds(),
 		float64(c.TextBytes)/1e6/c.PublishTime.Seconds(), float64(c.Files)/c.PublishTime.Seconds())
-	if st, err := os.Stat(bodyindex.SummaryPath(c.ContentRoot(), searchcorpus.Index)); err == nil {
+	if st, err := os.Stat(summary.Path(c.ContentRoot(), searchcorpus.Index)); err == nil {
 		fmt.Printf("summary: %s (%.1f%% of the text), brought up to date in %.2f s\n", mb(st.Size()), 100*float64(st.Size())/float64(c.TextBytes), sumTime.Seconds())
 	}
 	ratio = float64(idx) / float64(c.TextBytes)

@@ -42,7 +42,8 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/bench/searchcorpus"
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 )
 
 // Result is one run at one size, as kept in the results file.
@@ -365,12 +366,12 @@ func indexSizes(ws, index string) (idx, sum, work float64) {
 		}
 		mb := float64(st.Size()) / 1e6
 		work += mb
-		if strings.HasPrefix(d.Name(), bodyindex.ManifestName) {
+		if strings.HasPrefix(d.Name(), format.ManifestName) {
 			idx += mb
 		}
 		return nil
 	})
-	if st, err := os.Stat(bodyindex.SummaryPath(content, index)); err == nil {
+	if st, err := os.Stat(summary.Path(content, index)); err == nil {
 		sum = float64(st.Size()) / 1e6
 	}
 	return idx, sum, work

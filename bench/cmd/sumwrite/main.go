@@ -24,7 +24,7 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 )
 
 func main() {
@@ -34,7 +34,7 @@ func main() {
 	old := flag.String("old", "", "with -mode reuse: a summary to put in place first")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the write to this file")
 	flag.Parse()
-	path := bodyindex.SummaryPath(*contentRoot, *index)
+	path := summary.Path(*contentRoot, *index)
 	switch *mode {
 	case "fresh":
 		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
@@ -72,7 +72,7 @@ func main() {
 	}
 	cpu0 := cpuTime()
 	start := time.Now()
-	if err := bodyindex.WriteSummary(*contentRoot, *index); err != nil {
+	if err := summary.Write(*contentRoot, *index); err != nil {
 		fail(err)
 	}
 	wall, cpu := time.Since(start), cpuTime()-cpu0

@@ -1,9 +1,0 @@
-//go:build !linux
-
-package bodyindex
-
-// adviseRandom and willNeed are Linux's read-ahead advice (advise_linux.go);
-// elsewhere the system's own read-ahead stays.
-func adviseRandom([]byte) {}
-
-func willNeed([]byte) {}

@@ -1,0 +1,66 @@
+package format
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/textfold"
+)
+
+// TestGramSetSorted fills a gram set with random keys (0 among them) in
+// random blocks, across growth, clears and both sorts (comparison below
+// 256 keys, radix above), and compares what sorted returns with a map.
+func TestGramSetSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	g := newGramSet()
+	for _, n := range []int{0, 1, 10, 255, 256, 3000, 200000} {
+		g.clear()
+		want := map[uint32]uint64{}
+		for i := 0; i < n; i++ {
+			key := rng.Uint32()
+			switch i % 7 {
+			case 0:
+				key = 0
+			case 1:
+				key = uint32(i % 50) // repeats, in other blocks
+			}
+			bit := uint64(1) << (i * 64 / max(n, 1))
+			g.add(key, bit)
+			want[key] |= bit
+		}
+		keys, masks := g.sorted()
+		if len(keys) != len(want) || !slices.IsSorted(keys) {
+			t.Fatalf("%d adds: %d keys (sorted %v), want %d", n, len(keys), slices.IsSorted(keys), len(want))
+		}
+		for i, k := range keys {
+			if masks[i] != want[k] {
+				t.Fatalf("%d adds: key %#x has mask %#x, want %#x", n, k, masks[i], want[k])
+			}
+		}
+	}
+}
+
+// TestGramSetAddAll adds the keys of folded lines through addAll, line by
+// line, and one by one through add: both sets hold the same keys and
+// masks, and appendKeys gives the keys forKeys calls back with.
+func TestGramSetAddAll(t *testing.T) {
+	lines := []string{"これはペンです", "abc ABC abcd", "", "東京都の会議　ＡＢＣ", "カタカナとひらがな", "abc ABC abcd"}
+	one, all := newGramSet(), newGramSet()
+	for i, l := range lines {
+		folded := textfold.Append(nil, []byte(l))
+		bit := uint64(1) << (i / 2)
+		var viaFn []uint32
+		textfold.ForKeys(folded, func(k uint32) { viaFn = append(viaFn, k); one.add(k, bit) })
+		keys := textfold.AppendKeys(nil, folded)
+		if !slices.Equal(keys, viaFn) {
+			t.Fatalf("%q: appendKeys = %v, forKeys calls %v", l, keys, viaFn)
+		}
+		all.addAll(keys, bit)
+	}
+	k1, m1 := one.sorted()
+	k2, m2 := all.sorted()
+	if len(k1) == 0 || !slices.Equal(k1, k2) || !slices.Equal(m1, m2) {
+		t.Fatalf("addAll gave %d keys %v / %v, add %d keys %v / %v", len(k2), k2, m2, len(k1), k1, m1)
+	}
+}

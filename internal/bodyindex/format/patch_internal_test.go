@@ -1,0 +1,63 @@
+package format
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/textfold"
+)
+
+func TestPatchesRoundTrip(t *testing.T) {
+	frags := []string{"a", "A", "ａ", "Ａ", "か", "ｶ", "ｶﾞ", "ガ", "ﾞ", "\xff", "Σ", "K", " ", "\t", "見", "\u3000", "\u2028", "1", "１", "ー", "サーバ", "ケ", "髙", "\ufe00"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 2000; n++ {
+		var lines []string
+		for l := 0; l < 1+r.IntN(5); l++ {
+			var b strings.Builder
+			for k := 0; k < r.IntN(10); k++ {
+				b.WriteString(frags[r.IntN(len(frags))])
+			}
+			lines = append(lines, b.String())
+		}
+		var folded, orig, patches []byte
+		prevEnd := 0
+		for _, l := range lines {
+			start := len(folded)
+			folded = textfold.Append(folded, []byte(l))
+			if string(folded[start:]) != l {
+				patches = appendPatches(patches, []byte(l), start, &prevEnd)
+			}
+			folded = append(folded, '\n')
+			orig = append(append(orig, l...), '\n')
+		}
+		got, ok := applyPatches(nil, folded, patches)
+		if !ok || string(got) != string(orig) {
+			t.Fatalf("lines %q: patches give %q, %v", lines, got, ok)
+		}
+	}
+}
+
+func TestLineReader(t *testing.T) {
+	lines := []string{"Apple ＡＢＣ", "", "日本語", "ｶﾞｽ代 X", "x", "ＡＡ\tＢＢ", "見積 ", "\U000E0100", "サーバー", "last Line"}
+	dir := writeFolder(t, t.TempDir(), testFile{"a.txt", []extract.Place{{Name: "本文", Lines: lines}}})
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := f.Part(0)
+	r, err := p.LineReader(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {9, 8, 7, 6, 3, 0}, {1, 5, 5, 2, 7}} {
+		for _, li := range order {
+			got, err := r.Line(nil, li)
+			if err != nil || string(got) != lines[li] {
+				t.Fatalf("Line(%d) = %q, %v, want %q", li, got, err, lines[li])
+			}
+		}
+	}
+}

@@ -1,0 +1,365 @@
+package format
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/content"
+	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/textfold"
+)
+
+// FileText is one source file to encode: its name, its index in the
+// manifest's file table and its places with their lines as stored, or,
+// for a large fresh file, the per-file folder to stream them from (dir,
+// with the counts its file-table row was computed from, which the stream
+// must give again).
+type FileText struct {
+	Name   string
+	Index  int
+	Places []extract.Place
+	Dir    string
+	Want   FileEntry
+}
+
+// FileCount is what the encoder wrote of one file: its lines (each piece
+// of a split line counts) and their bytes with one LF each.
+type FileCount struct {
+	Lines int
+	Text  int64
+}
+
+// cursor is the encoder's position in one file: the place, the number of
+// the place's current line (a continuation line keeps the number of the
+// line it continues) and what was written of the file so far.
+type cursor struct {
+	f      FileText
+	place  string
+	lineNo int
+	FileCount
+}
+
+// BuiltPart is an encoded part and the range of lines it holds, in the
+// manifest's terms.
+type BuiltPart struct {
+	Data      []byte
+	ID        [IDSize]byte
+	FirstFile int
+	FirstLine int
+	LastFile  int
+	EndLine   int
+}
+
+// segRec documents one record of the segs section.
+type segRec struct {
+	file      uint32 // index into the part's files
+	nameOff   uint32 // place name in strs
+	nameLen   uint32
+	lineNo    uint32 // 1-based line number of the first line within the place
+	firstLine uint32 // index into the line table
+	lines     uint32
+}
+
+// blockRec documents one record of the blck section.
+type blockRec struct {
+	firstLine uint32
+	patchOff  uint32 // the block's patches in the orig section
+	patchLen  uint32
+	rawLen    uint32 // bytes of the original text of the block
+	flags     uint32 // reserved, 0
+}
+
+// Encoder turns a run of files into parts (NewEncoder, then Encode once
+// per chunk of files). After each Encode, Err, Folded and Counts give
+// what the manifest's file table needs of the files encoded so far.
+type Encoder struct {
+	// emit takes each part as soon as it is finished, so a large file's
+	// parts are never all held at once; its first error is kept in Err.
+	emit func(BuiltPart) error
+	// Err is the first error: of emit, or of a streamed file (FileText.Dir).
+	Err error
+	cur *partBuilder
+	// Folded is the folded bytes written per file, by FileText.Index.
+	Folded  map[int]int64
+	grams   *gramSet     // reused from part to part
+	spare   *partBuilder // buffers of the last part, reused
+	lineBuf []byte
+	keyBuf  []uint32 // the keys of one line
+	// Counts is the lines and text bytes written per file, by
+	// FileText.Index (a split line counts each piece).
+	Counts map[int]FileCount
+	pieces []string // of a line split while encoding
+}
+
+type partBuilder struct {
+	strs       []byte
+	strIndex   map[string]uint32
+	files      [][2]uint32
+	fileIndex  map[int]uint32 // manifest index → part file
+	segs       []segRec
+	lines      []uint32
+	fold       []byte
+	blocks     []blockRec
+	orig       []byte // patches of all blocks
+	patchStart int    // orig offset where the open block's patches start
+	patchEnd   int    // block offset where the last patch of the open block ends
+	rawLen     int    // original bytes of the open block
+	blockStart int    // fold offset where the open block starts
+	blockLine  int    // first line of the open block
+	grams      *gramSet
+	lastFile   int // manifest index of the open segment's file
+	lastPlace  string
+	firstFile  int
+	firstLine  int
+	endFile    int
+	endLine    int
+}
+
+func NewEncoder(emit func(BuiltPart) error) *Encoder {
+	return &Encoder{emit: emit, Folded: map[int]int64{}, grams: newGramSet(), Counts: map[int]FileCount{}}
+}
+
+// Encode appends the parts of one chunk of files. A chunk starts a new
+// part; a part closes when it has MaxBlocks blocks and more lines follow.
+// A file with a dir is read from it a line at a time; one whose lines
+// differ from the counts it was planned with sets Err (it changed while
+// it was published). What was written of each file is in Counts.
+func (e *Encoder) Encode(files []FileText) {
+	for _, f := range files {
+		c := &cursor{f: f}
+		if f.Dir != "" && f.Places == nil {
+			err := content.EachLine(f.Dir, func(place, line string) error {
+				e.put(c, place, line)
+				return e.Err
+			})
+			if err == nil && (c.Lines != f.Want.Lines || c.Text != f.Want.TextBytes) {
+				err = fmt.Errorf("bodyindex: %s changed while it was published", f.Dir)
+			}
+			if err != nil {
+				if e.Err == nil {
+					e.Err = err
+				}
+				return
+			}
+		}
+		for _, p := range f.Places {
+			for _, line := range p.Lines {
+				e.put(c, p.Name, line)
+			}
+		}
+		e.Counts[f.Index] = c.FileCount
+	}
+	e.finishPart()
+}
+
+// put adds one stored line at c, first split when it is longer than
+// extract.LineMaxRunes (a line of an index or per-file folder written
+// before the cap: the encoder never holds more of a line than that).
+func (e *Encoder) put(c *cursor, place, line string) {
+	if !extract.NeedsSplit(line) {
+		e.putPiece(c, place, line)
+		return
+	}
+	e.pieces = extract.AppendStored(e.pieces[:0], line)
+	for _, p := range e.pieces {
+		e.putPiece(c, place, p)
+	}
+}
+
+// putPiece adds one line of at most extract.LineMaxRunes runes at c. A
+// continuation line keeps the number of the line before it; one that
+// starts a place (which nothing continues) is taken as a line of its own,
+// its mark replaced (same length) so that it reads so again.
+func (e *Encoder) putPiece(c *cursor, place, line string) {
+	if c.Lines == 0 || place != c.place {
+		c.place, c.lineNo = place, 0
+	}
+	cont := extract.IsContinuation(line)
+	if cont && c.lineNo == 0 {
+		line, cont = "\uFFFD"+line[len(extract.ContinuationMark):], false
+	}
+	if !cont {
+		c.lineNo++
+	}
+	e.addLine(c.f, place, c.lineNo, c.Lines, line, cont)
+	c.Lines++
+	c.Text += int64(len(line)) + 1
+}
+
+// addLine adds line fileLine of file f, line lineNo of its place; a
+// continuation line (cont) starts a segment of its own, whose first line
+// has the number of the line it continues (doc.go, segs).
+func (e *Encoder) addLine(f FileText, place string, lineNo, fileLine int, line string, cont bool) {
+	b := e.cur
+	if b != nil && len(b.blocks) == MaxBlocks {
+		e.finishPart()
+		b = nil
+	}
+	if b == nil {
+		b = &partBuilder{
+			strIndex:  map[string]uint32{},
+			fileIndex: map[int]uint32{},
+			grams:     e.grams,
+			lastFile:  -1,
+			firstFile: f.Index,
+			firstLine: fileLine,
+		}
+		if sp := e.spare; sp != nil {
+			b.fold, b.lines, b.orig = sp.fold[:0], sp.lines[:0], sp.orig[:0]
+			e.spare = nil
+		}
+		e.grams.clear()
+		e.cur = b
+	}
+	if strings.IndexByte(line, '\n') >= 0 {
+		// Lines never hold LF (content.Decode splits there); keep the
+		// line structure even if one did.
+		line = strings.ReplaceAll(line, "\n", "\u2028")
+	}
+	if b.lastFile != f.Index || b.lastPlace != place || len(b.segs) == 0 || cont {
+		fi, ok := b.fileIndex[f.Index]
+		if !ok {
+			fi = uint32(len(b.files))
+			off, n := b.str(f.Name)
+			b.files = append(b.files, [2]uint32{off, n})
+			b.fileIndex[f.Index] = fi
+		}
+		off, n := b.str(place)
+		b.segs = append(b.segs, segRec{file: fi, nameOff: off, nameLen: n, lineNo: uint32(lineNo), firstLine: uint32(len(b.lines))})
+		b.lastFile, b.lastPlace = f.Index, place
+	}
+	b.segs[len(b.segs)-1].lines++
+	start := len(b.fold)
+	b.lines = append(b.lines, uint32(start))
+	e.lineBuf = append(e.lineBuf[:0], line...)
+	b.fold = textfold.Append(b.fold, e.lineBuf)
+	bit := uint64(1) << uint(len(b.blocks))
+	e.keyBuf = textfold.AppendKeys(e.keyBuf[:0], b.fold[start:])
+	b.grams.addAll(e.keyBuf, bit)
+	if string(b.fold[start:]) != line {
+		b.orig = appendPatches(b.orig, e.lineBuf, start-b.blockStart, &b.patchEnd)
+	}
+	b.fold = append(b.fold, '\n')
+	b.rawLen += len(line) + 1
+	e.Folded[f.Index] += int64(len(b.fold) - start)
+	b.endFile, b.endLine = f.Index, fileLine+1
+	if len(b.fold)-b.blockStart >= BlockTarget {
+		e.closeBlock()
+	}
+}
+
+func (b *partBuilder) str(s string) (uint32, uint32) {
+	if off, ok := b.strIndex[s]; ok {
+		return off, uint32(len(s))
+	}
+	off := uint32(len(b.strs))
+	b.strs = append(b.strs, s...)
+	b.strIndex[s] = off
+	return off, uint32(len(s))
+}
+
+func (e *Encoder) closeBlock() {
+	b := e.cur
+	if b == nil || len(b.lines) == b.blockLine {
+		return
+	}
+	rec := blockRec{firstLine: uint32(b.blockLine), patchOff: uint32(b.patchStart), patchLen: uint32(len(b.orig) - b.patchStart), rawLen: uint32(b.rawLen)}
+	b.blocks = append(b.blocks, rec)
+	b.patchStart, b.patchEnd, b.rawLen = len(b.orig), 0, 0
+	b.blockStart = len(b.fold)
+	b.blockLine = len(b.lines)
+}
+
+func (e *Encoder) finishPart() {
+	e.closeBlock()
+	b := e.cur
+	e.cur = nil
+	if b == nil || len(b.lines) == 0 {
+		return
+	}
+	b.lines = append(b.lines, uint32(len(b.fold)))
+	keys, masks := b.grams.sorted()
+
+	le := binary.LittleEndian
+	u32s := func(vs ...uint32) []byte {
+		out := make([]byte, 4*len(vs))
+		for i, v := range vs {
+			le.PutUint32(out[4*i:], v)
+		}
+		return out
+	}
+	filesSec := u32s(uint32(len(b.files)))
+	for _, f := range b.files {
+		filesSec = append(filesSec, u32s(f[0], f[1])...)
+	}
+	segsSec := u32s(uint32(len(b.segs)))
+	for _, s := range b.segs {
+		segsSec = append(segsSec, u32s(s.file, s.nameOff, s.nameLen, s.lineNo, s.firstLine, s.lines)...)
+	}
+	blockSec := u32s(uint32(len(b.blocks)))
+	for _, r := range b.blocks {
+		blockSec = append(blockSec, u32s(r.firstLine, r.patchOff, r.patchLen, r.rawLen, r.flags)...)
+	}
+	w := maskWidth(len(b.blocks))
+	if WriteVersion == 2 {
+		w = 8
+	}
+	gramSec := make([]byte, 4+(4+w)*len(keys))
+	le.PutUint32(gramSec, uint32(len(keys)))
+	for i, k := range keys {
+		le.PutUint32(gramSec[4+4*i:], k)
+		putMask(gramSec[4+4*len(keys)+w*i:], w, masks[i])
+	}
+	linesSec := u32s(b.lines...)
+	var gidx []uint32
+	for i := 0; i < len(keys); i += GramIndexStep {
+		gidx = append(gidx, keys[i])
+	}
+	// What a search reads first (blocks, gram index, grams) comes first,
+	// so that skipping a part touches the fewest pages.
+	secs := []section{
+		{tagBlock, blockSec},
+		{tagGramIndex, u32s(gidx...)},
+		{tagGrams, gramSec},
+		{tagStrs, b.strs},
+		{tagFiles, filesSec},
+		{tagSegs, segsSec},
+		{tagLines, linesSec},
+		{tagFold, b.fold},
+		{tagOrig, b.orig},
+	}
+	size := partHeaderSize + sectionEntrySize*len(secs)
+	for _, s := range secs {
+		size += len(s.data)
+	}
+	data := make([]byte, 0, size)
+	data = append(data, partMagic...)
+	data = le.AppendUint32(data, WriteVersion)
+	data = le.AppendUint32(data, uint32(len(secs)))
+	off := partHeaderSize + sectionEntrySize*len(secs)
+	for _, s := range secs {
+		n := len(s.data)
+		data = le.AppendUint32(data, s.tag)
+		data = le.AppendUint32(data, uint32(off))
+		data = le.AppendUint32(data, uint32(n))
+		off += n
+	}
+	for _, s := range secs {
+		data = append(data, s.data...)
+	}
+	e.spare = b
+	sum := sha256.Sum256(data)
+	p := BuiltPart{Data: data, FirstFile: b.firstFile, FirstLine: b.firstLine, LastFile: b.endFile, EndLine: b.endLine}
+	copy(p.ID[:], sum[:IDSize])
+	if e.Err == nil {
+		e.Err = e.emit(p)
+	}
+}
+
+// section is one tagged section of a part.
+type section struct {
+	tag  uint32
+	data []byte
+}

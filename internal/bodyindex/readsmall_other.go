@@ -1,8 +1,0 @@
-//go:build !linux
-
-package bodyindex
-
-import "os"
-
-// readSmall reads a whole small file (a manifest).
-func readSmall(path string) ([]byte, error) { return os.ReadFile(path) }
