@@ -141,15 +141,26 @@ func TestIssue15ReadOnlyWorkspace(t *testing.T) {
 }
 
 // TestIssue15SplitWorkspace: store/content on another mount than work/tmp
-// (a bind mount) makes every swap fail with EXDEV: that is the workspace's
-// fault, the run stops with its message and no file fails; put back on one
-// file system, the next run takes every file.
+// (a bind mount) makes the swap of a large file's per-file folder fail
+// with EXDEV (small files go through the batch file and swap nothing,
+// issue 35): that is the workspace's fault, the run stops with its
+// message and no file fails; put back on one file system, the next run
+// takes every file.
 func TestIssue15SplitWorkspace(t *testing.T) {
 	f := newFixture(t)
 	bigTexts(f, 6, "old")
 	f.mustRun("folder", "add", f.root)
 	f.mustRun("index", "--workers", "2")
 	tokens := bigTexts(f, 6, "newer")
+	// Over content.InlineMax (4 MiB of place TSVs): its places take the
+	// per-file folder, which is swapped from work/tmp into store/content.
+	var large strings.Builder
+	for l := 0; large.Len() < 5<<20; l++ {
+		fmt.Fprintf(&large, "大きい文書 行%06d 見積と請求書の控え %d\n", l, l*7919%100003)
+	}
+	large.WriteString("largetok 文書\n")
+	f.write("d0/大きい文書.txt", large.String())
+	tokens = append(tokens, "largetok")
 	content := filepath.Join(f.ws, "work", "store", "content")
 	mount(t, content, "--bind", content)
 	out, errOut, code := f.run("index", "--workers", "2")
@@ -161,5 +172,5 @@ func TestIssue15SplitWorkspace(t *testing.T) {
 		t.Fatalf("umount: %v %s", err, out)
 	}
 	f.mustRun("index", "--workers", "2")
-	checkAllDone(t, f, 6, tokens)
+	checkAllDone(t, f, 7, tokens)
 }

@@ -85,6 +85,11 @@ func TestPDFs(t *testing.T) {
 		// Issue 33: a form field's value, a kanji outside the BMP.
 		{[]string{"山田太郎FORMAA"}, []string{
 			"営業\\PDF\\lo-form.pdf\t2 ページ[フォーム]\tフォーム\t山田太郎FORMAA",
+			"営業\\PDF\\qpdf-signature.pdf\t2 ページ[フォーム]\tフォーム\t山田太郎FORMAA",
+		}},
+		// A signature field's visible text (issue 33).
+		{[]string{"SIGNERZZ"}, []string{
+			"営業\\PDF\\qpdf-signature.pdf\t1 ページ[フォーム]\tフォーム\tSigned by YAMADA Taro SIGNERZZ 2026-12-05 SIGDATEYY",
 		}},
 		{[]string{"𠮟る"}, []string{
 			"営業\\PDF\\lo-supplementary.pdf\t1 ページ\t本文\t子どもを𠮟る SUPAA",
