@@ -105,6 +105,21 @@ func (r *run) apply(j *job, res worker.Result, row ingestlist.Row) applied {
 	return a
 }
 
+// placesNotStored applies a file whose places could not be stored (the
+// batch record or the swap of its per-file folder): a workspace fault
+// keeps its row and stops the run; anything else fails the file.
+func (r *run) placesNotStored(a *applied, err error, now string) {
+	if r.noteFault(err) {
+		a.lines = append(a.lines, msgFaultKept)
+		a.level, a.counted = Warn, false
+		return
+	}
+	a.row = failedRow(a.row, now, msgSwapFailed)
+	a.lines = append(a.lines, sprintf(msgFileFailed, a.row.Error))
+	a.detail = err.Error()
+	a.level = Error
+}
+
 // applyDone swaps an extracted file's TSVs in and makes its row 済.
 func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 	t := j.target
@@ -117,15 +132,7 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 			err = r.appendBatch(t.File.RelPath, t.File.ModTime.UnixNano(), t.File.Size, places)
 		}
 		if err != nil {
-			if r.noteFault(err) {
-				a.lines = append(a.lines, msgFaultKept)
-				a.level, a.counted = Warn, false
-				return
-			}
-			a.row = failedRow(a.row, now, msgSwapFailed)
-			a.lines = append(a.lines, sprintf(msgFileFailed, a.row.Error))
-			a.detail = err.Error()
-			a.level = Error
+			r.placesNotStored(a, err, now)
 			return
 		}
 		a.inline = true
@@ -138,15 +145,7 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 	// The worker wrote the crawled time and size beside them (search
 	// tells a changed file).
 	if err := content.SwapUnsynced(j.stage, dst); err != nil {
-		if r.noteFault(err) {
-			a.lines = append(a.lines, msgFaultKept)
-			a.level, a.counted = Warn, false
-			return
-		}
-		a.row = failedRow(a.row, now, msgSwapFailed)
-		a.lines = append(a.lines, sprintf(msgFileFailed, a.row.Error))
-		a.detail = err.Error()
-		a.level = Error
+		r.placesNotStored(a, err, now)
 		return
 	}
 	crashPoint("after-swap")
