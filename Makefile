@@ -51,8 +51,8 @@ test:
 # under the race detector (it needs cgo: Debian's gcc, see setup), the web
 # server's load test (TestLoad) among them. cmd/fumibako is left out: its
 # tests run the fumibako binary, which is built without the detector.
-RACE_PKGS := ./internal/web/ ./internal/indexer/ ./internal/worker/ ./internal/search/... \
-	./internal/bodyindex/... ./internal/extract/ ./internal/workspace/ ./internal/journal/ ./internal/watch/
+RACE_PKGS := ./internal/web/... ./internal/indexer/ ./internal/worker/ ./internal/search/... \
+	./internal/bodyindex/... ./internal/extract/ ./internal/workspace/ ./internal/journal/ ./internal/watch/ ./internal/content/
 race:
 	CGO_ENABLED=1 $(GO) test -race -timeout 30m $(RACE_PKGS)
 
