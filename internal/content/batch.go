@@ -103,6 +103,10 @@ type BatchRecord struct {
 	ModTime int64 // Unix nanoseconds, 0 unknown
 	Size    int64
 	Places  []extract.Place
+	// Encoded, when set, is Places in AppendPlaces' encoding, as a
+	// worker sent them and ParsePlaces checked them: the record takes
+	// these bytes instead of encoding Places a second time.
+	Encoded []byte
 }
 
 // AppendBatchRecord appends rec's bytes (length, checksum, body) to b.
@@ -118,7 +122,11 @@ func AppendBatchRecord(b []byte, rec BatchRecord) []byte {
 		b = appendString(b, rec.Path)
 		b = binary.LittleEndian.AppendUint64(b, uint64(rec.ModTime))
 		b = binary.LittleEndian.AppendUint64(b, uint64(rec.Size))
-		b = AppendPlaces(b, rec.Places)
+		if rec.Encoded != nil {
+			b = append(b, rec.Encoded...)
+		} else {
+			b = AppendPlaces(b, rec.Places)
+		}
 	}
 	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-body))
 	binary.LittleEndian.PutUint32(b[start+4:], crc32.Checksum(b[body:], castagnoli))

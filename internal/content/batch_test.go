@@ -227,3 +227,24 @@ func TestNormalizePlaces(t *testing.T) {
 		t.Errorf("two places of one name: no error")
 	}
 }
+
+// TestEncodedRecord: a record given its places already encoded (a
+// worker's frame) has the bytes of the same record encoded here.
+func TestEncodedRecord(t *testing.T) {
+	for _, rec := range batchRecords {
+		if rec.Drop {
+			continue
+		}
+		t.Run(rec.Path, func(t *testing.T) {
+			frame := content.AppendPlaces(nil, rec.Places)
+			if _, err := content.ParsePlaces(frame); err != nil {
+				t.Fatal(err)
+			}
+			enc := rec
+			enc.Encoded = frame
+			if got, want := content.AppendBatchRecord(nil, enc), content.AppendBatchRecord(nil, rec); !bytes.Equal(got, want) {
+				t.Errorf("record from the frame = %x, want %x", got, want)
+			}
+		})
+	}
+}

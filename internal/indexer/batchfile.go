@@ -77,8 +77,9 @@ func (r *run) inline() bool {
 
 // appendBatch appends a file's inline places to the run's batch file
 // (created at the first), remembering the record for its folder's
-// publish. It is not durable until the next commit.
-func (r *run) appendBatch(rel string, mtime, size int64, places []extract.Place) error {
+// publish. It is not durable until the next commit. encoded is places as
+// the worker sent them (content.AppendPlaces' bytes), written as they are.
+func (r *run) appendBatch(rel string, mtime, size int64, places []extract.Place, encoded []byte) error {
 	b := &r.batchFile
 	if b.w == nil {
 		name := fmt.Sprintf("%020d-%d%s", time.Now().UnixNano(), os.Getpid(), content.BatchExt)
@@ -88,7 +89,7 @@ func (r *run) appendBatch(rel string, mtime, size int64, places []extract.Place)
 		}
 		b.w = w
 	}
-	off, n, err := b.w.Append(content.BatchRecord{Path: rel, ModTime: mtime, Size: size, Places: places})
+	off, n, err := b.w.Append(content.BatchRecord{Path: rel, ModTime: mtime, Size: size, Places: places, Encoded: encoded})
 	if err != nil {
 		return err
 	}

@@ -129,7 +129,7 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 		// first, commit.go).
 		places, err := content.ParsePlaces(resp.Places)
 		if err == nil {
-			err = r.appendBatch(t.File.RelPath, t.File.ModTime.UnixNano(), t.File.Size, places)
+			err = r.appendBatch(t.File.RelPath, t.File.ModTime.UnixNano(), t.File.Size, places, resp.Places)
 		}
 		if err != nil {
 			r.placesNotStored(a, err, now)
