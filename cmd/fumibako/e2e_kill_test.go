@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -12,9 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
 	"github.com/fumibako/fumibako/internal/testcorpus"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // checkComplete runs a last index to completion and checks the invariants
@@ -280,4 +283,84 @@ func TestIssue35BatchRecovery(t *testing.T) {
 			checkComplete(t, f, files)
 		})
 	}
+}
+
+// TestKilledBeforeTheCommitKeepsResults: a kill after a file's record is
+// in the batch file but before the group commit wrote its row leaves the
+// file finished, not interrupted: the next start takes its result from
+// the record (its row 済, no 始 for it in the next run, the log says how
+// many), and redoes only the files without one.
+func TestKilledBeforeTheCommitKeepsResults(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL test")
+	}
+	f := newFixture(t)
+	files, err := testcorpus.Generate(f.root, 12, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.mustRun("folder", "add", f.root)
+	f.env = []string{"FUMIBAKO_TEST_CRASH_AT=after-batch-append:3"}
+	if _, _, code := f.run("index", "--workers", "1"); code != -1 && code != 137 {
+		t.Fatalf("index: exit %d, want killed", code)
+	}
+	store := filepath.Join(f.ws, "work", "store")
+	paths, err := content.ListBatches(filepath.Join(store, "batch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := content.LatestRecords(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The records whose rows the kill lost (the others were committed).
+	kept := map[string]bool{}
+	for k, rec := range recs {
+		if row, ok := f.list().Lookup(rec.Path); rec.Version > 0 && ok && row.State != ingestlist.Done {
+			kept[k] = true
+		}
+	}
+	jl, err := journal.ReadFile(filepath.Join(store, "journal", "ingest.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var redo []string
+	for _, r := range jl.Records {
+		if r.Kind != journal.KindStart || kept[workspace.FoldKey(r.Fields[0])] {
+			continue
+		}
+		if row, ok := f.list().Lookup(r.Fields[0]); ok && row.State != ingestlist.Done {
+			redo = append(redo, r.Fields[0])
+		}
+	}
+	if len(kept) == 0 || len(redo) == 0 {
+		t.Fatalf("after the kill: %d records without their rows, %d jobs without records, want some of each", len(kept), len(redo))
+	}
+	f.env = nil
+	f.mustRun("index", "--workers", "1")
+	log := f.log()
+	if want := fmt.Sprintf("前回の中断の前に取り込みを終えていたファイル %d 件は、その結果を使います。", len(kept)); !strings.Contains(log, want) {
+		t.Errorf("log lacks %q:\n%s", want, log)
+	}
+	for _, rel := range redo {
+		if !strings.Contains(log, journal.LogMovedLast(rel)) {
+			t.Errorf("log lacks %q", journal.LogMovedLast(rel))
+		}
+	}
+	jl, err = journal.ReadFile(filepath.Join(store, "journal", "ingest.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range jl.Records {
+		if r.Kind == journal.KindStart && kept[workspace.FoldKey(r.Fields[0])] {
+			t.Errorf("%s ingested again: %v", r.Fields[0], r)
+		}
+	}
+	for k := range kept {
+		row, ok := f.list().Lookup(k)
+		if !ok || row.State != ingestlist.Done || !row.HasTSVCount || row.Version == 0 || row.IngestedAt == "" {
+			t.Errorf("row of %s = %+v, want 済 with its count, version and date", k, row)
+		}
+	}
+	checkComplete(t, f, files)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
@@ -47,6 +48,11 @@ import (
 //	    'P' only:
 //	    mtime   int64   crawled modification time, Unix nanoseconds (0: unknown)
 //	    size    int64   crawled size in bytes
+//	    version uvarint the extract version the places were made with; 0
+//	                    when the record does not stand for the file's 済
+//	                    row (its OCR pages wait or are kept apart)
+//	    ingested uvarint n, n bytes: the row's 取り込み日時 as the ingest
+//	                    list writes it (empty with version 0)
 //	    places  uvarint count, then per place:
 //	              name   uvarint n, n bytes (the place as the body index
 //	                     stores it: FileName's round trip, NormalizePlaces)
@@ -55,7 +61,13 @@ import (
 //
 // Example (one record, 'P' for `営業\見積.txt`, one place `本文` with the
 // line `合計`): "FBBATCH1", length, crc, 'P', 14, "営業\見積.txt",
-// mtime, size, 1, 6, "本文", 1, 6, "合計".
+// mtime, size, 4, 19, "2026/12/05 10:00:00", 1, 6, "本文", 1, 6, "合計".
+//
+// A record that stands for its row lets the next start take a file the
+// kill found finished but not yet committed (its 始 durable, its row not:
+// the group commit paces rows) as 済 instead of interrupted: the record
+// is checksummed and names the crawled time and size the row must have,
+// so it proves the result the lost row would have said.
 //
 // A 'D' record (a folder set aside, issue 36) drops the records before it
 // of files in that folder: their 失敗 rows follow it, so a kill never
@@ -102,7 +114,11 @@ type BatchRecord struct {
 	Path    string
 	ModTime int64 // Unix nanoseconds, 0 unknown
 	Size    int64
-	Places  []extract.Place
+	// Version and Ingested are the extract version and 取り込み日時 of
+	// the file's 済 row; Version 0 when the record does not stand for it.
+	Version  int
+	Ingested string
+	Places   []extract.Place
 	// Encoded, when set, is Places in AppendPlaces' encoding, as a
 	// worker sent them and ParsePlaces checked them: the record takes
 	// these bytes instead of encoding Places a second time.
@@ -122,6 +138,8 @@ func AppendBatchRecord(b []byte, rec BatchRecord) []byte {
 		b = appendString(b, rec.Path)
 		b = binary.LittleEndian.AppendUint64(b, uint64(rec.ModTime))
 		b = binary.LittleEndian.AppendUint64(b, uint64(rec.Size))
+		b = binary.AppendUvarint(b, uint64(rec.Version))
+		b = appendString(b, rec.Ingested)
 		if rec.Encoded != nil {
 			b = append(b, rec.Encoded...)
 		} else {
@@ -343,6 +361,15 @@ func parseBatchBody(b []byte) (BatchRecord, error) {
 			d.err = errBatchRecord
 		}
 		rec.ModTime, rec.Size = d.int64(), d.int64()
+		if v := d.uvarint(); v > math.MaxInt32 {
+			d.err = errBatchRecord
+		} else {
+			rec.Version = int(v)
+		}
+		rec.Ingested = d.string()
+		if d.err == nil && ((rec.Version == 0) != (rec.Ingested == "") || strings.ContainsAny(rec.Ingested, "\t\r\n")) {
+			d.err = errBatchRecord
+		}
 		rec.Places = d.places()
 	default:
 		return rec, errBatchRecord

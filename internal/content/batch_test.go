@@ -15,13 +15,13 @@ import (
 
 // batchRecords are the records the batch format tests write.
 var batchRecords = []content.BatchRecord{
-	{Path: `営業\見積\A社.txt`, ModTime: 1764614400000000000, Size: 18432,
+	{Path: `営業\見積\A社.txt`, ModTime: 1764614400000000000, Size: 18432, Version: 3, Ingested: "2026/12/05 10:00:00",
 		Places: []extract.Place{{Name: "本文", Lines: []string{"見積書", "", "合計\t1,000"}}}},
 	{Path: `営業\見積\B社.xlsx`, ModTime: 1, Size: 2,
 		Places: []extract.Place{{Name: "Sheet1", Lines: []string{"a\tb"}}, {Name: "売上[図形]", Lines: []string{"A1\t図"}}}},
 	{Path: `営業\空.txt`},
 	{Drop: true, Path: `営業\見積`},
-	{Path: `営業\見積\A社.txt`, ModTime: 3, Size: 4,
+	{Path: `営業\見積\A社.txt`, ModTime: 3, Size: 4, Version: 1, Ingested: "2026/12/05 10:00:01",
 		Places: []extract.Place{{Name: "本文", Lines: []string{"二度目"}}}},
 }
 
@@ -78,6 +78,9 @@ func TestReadBatch(t *testing.T) {
 	badKind[second+8] = 'Z'
 	// A record whose checksum matches but whose body does not parse.
 	bad := append(data[:second:second], content.AppendBatchRecord(nil, content.BatchRecord{Path: `..\x`})...)
+	// A version without its 取り込み日時, and one holding a tab.
+	noDate := append(data[:second:second], content.AppendBatchRecord(nil, content.BatchRecord{Path: `営業\x.txt`, Version: 1})...)
+	tabDate := append(data[:second:second], content.AppendBatchRecord(nil, content.BatchRecord{Path: `営業\x.txt`, Version: 1, Ingested: "a\tb"})...)
 	tests := []struct {
 		name   string
 		data   []byte
@@ -91,6 +94,8 @@ func TestReadBatch(t *testing.T) {
 		{"length over the limit", huge, 1, "length"},
 		{"unknown kind", badKind, 1, "checksum"},
 		{"path outside the content tree", bad, 1, "record"},
+		{"version without its date", noDate, 1, "record"},
+		{"date holding a tab", tabDate, 1, "record"},
 		{"no header", data[4:], 0, "header"},
 		{"header only", data[:len(content.BatchMagic)], 0, ""},
 	}

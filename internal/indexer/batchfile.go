@@ -10,6 +10,7 @@ import (
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -75,11 +76,11 @@ func (r *run) inline() bool {
 	return ok
 }
 
-// appendBatch appends a file's inline places to the run's batch file
-// (created at the first), remembering the record for its folder's
-// publish. It is not durable until the next commit. encoded is places as
-// the worker sent them (content.AppendPlaces' bytes), written as they are.
-func (r *run) appendBatch(rel string, mtime, size int64, places []extract.Place, encoded []byte) error {
+// appendBatch appends a file's record to the run's batch file (created at
+// the first), remembering it for its folder's publish. It is not durable
+// until the next commit. rec.Encoded is the places as the worker sent
+// them (content.AppendPlaces' bytes), written as they are.
+func (r *run) appendBatch(rec content.BatchRecord) error {
 	b := &r.batchFile
 	if b.w == nil {
 		name := fmt.Sprintf("%020d-%d%s", time.Now().UnixNano(), os.Getpid(), content.BatchExt)
@@ -89,12 +90,13 @@ func (r *run) appendBatch(rel string, mtime, size int64, places []extract.Place,
 		}
 		b.w = w
 	}
-	off, n, err := b.w.Append(content.BatchRecord{Path: rel, ModTime: mtime, Size: size, Places: places, Encoded: encoded})
+	off, n, err := b.w.Append(rec)
 	if err != nil {
 		return err
 	}
 	crashPoint("after-batch-append")
-	ref := batchRef{name: content.BaseOf(rel), mtime: mtime, size: size, off: off, n: n}
+	rel, places := rec.Path, rec.Places
+	ref := batchRef{name: content.BaseOf(rel), mtime: rec.ModTime, size: rec.Size, off: off, n: n}
 	for _, p := range places {
 		for _, l := range p.Lines {
 			ref.bytes += int64(len(l)) + 1
@@ -325,4 +327,68 @@ func (r *run) removeBatch() {
 		r.logDetail(err.Error())
 	}
 	b.w = nil
+}
+
+// keepFinished takes from r.redo the jobs whose result a record of the
+// previous runs' batch files stands for (content.BatchRecord.Version): the
+// kill found them finished, their records written, but their 済 rows not
+// yet committed (the group commit paces rows, commit.go). Counting them
+// as interrupted would bring an innocent file nearer the interrupt limit
+// with every kill, and ingest it again; the record proves what the lost
+// row would have said, when it names the crawled time and size the row
+// of the job holds (the run's rewrite of the list wrote them, rule 1).
+// Their rows become 済 in the previous list's rows, which the plan reads;
+// appendKept appends them once their folders are published. Call it after
+// keepOldBatches: only the records of folders the start publishes count.
+func (r *run) keepFinished() []string {
+	b := &r.batchFile
+	if len(r.redo) == 0 || len(b.oldRecs) == 0 {
+		return nil
+	}
+	recs := map[string]content.BatchRecord{}
+	for _, folder := range b.oldRecs {
+		for _, rec := range folder {
+			recs[workspace.FoldKey(rec.Path)] = rec
+		}
+	}
+	var kept []string
+	redo := r.redo[:0]
+	for _, job := range r.redo {
+		rec, ok := recs[workspace.FoldKey(job.RelPath)]
+		i, found := r.prev.Find(job.RelPath)
+		if !ok || !found || rec.Version == 0 || rec.ModTime == 0 {
+			redo = append(redo, job)
+			continue
+		}
+		row := r.prev.Rows[i]
+		if row.Size != rec.Size || !row.SameUpdated(ingestlist.FormatFileTime(time.Unix(0, rec.ModTime))) {
+			redo = append(redo, job)
+			continue
+		}
+		row.State, row.Error = ingestlist.Done, ""
+		row.TSVCount, row.HasTSVCount = len(rec.Places), true
+		row.IngestedAt, row.Version = rec.Ingested, rec.Version
+		r.prev.Rows[i] = row
+		kept = append(kept, job.RelPath)
+	}
+	r.redo = redo
+	if len(kept) > 0 {
+		r.logf(Info, msgKeptFinished, len(kept))
+	}
+	return kept
+}
+
+// appendKept appends the rows keepFinished made 済, once the start has
+// published their folders (their places are then in the body index,
+// durable, before a row claims them; rule 3) and before the batch files
+// go. A file whose folder was set aside meanwhile has its 失敗 row
+// appended already.
+func (r *run) appendKept(kept []string) {
+	var rows []ingestlist.Row
+	for _, rel := range kept {
+		if row, ok := r.prev.Lookup(rel); ok && row.State == ingestlist.Done {
+			rows = append(rows, row)
+		}
+	}
+	r.appendRows(rows)
 }

@@ -42,7 +42,11 @@ import (
 // 35: small files finish every millisecond or so, and three fsyncs per
 // file were most of the batch path's cost): a kill loses at most the rows
 // of the results recorded since the last commit. At most maxBatch steps
-// wait; a commit also precedes 書, 終 and the end of the run.
+// wait; a commit also precedes 書, 終 and the end of the run. The result
+// of a file the journal shows interrupted before is committed at once:
+// its row lost to a kill would count it a second time, and the seed fails
+// a file at two (journal.InterruptLimit), so only a kill while the file
+// is really being extracted may bring it there.
 type batch struct {
 	rows      []ingestlist.Row
 	dirs      map[string]bool // folders holding per-file folders swapped in

@@ -100,7 +100,15 @@ func (r *run) ingest() {
 		case res := <-l.results:
 			// A job's interim messages were queued before its result.
 			r.takeInterim(l)
-			r.record(l.finished(res.id), res.res)
+			j := l.finished(res.id)
+			r.record(j, res.res)
+			if j.target.Count > 0 {
+				// A file interrupted before is made durable at once
+				// (commit.go): a kill within the commit pacing must
+				// not count it as interrupted a second time.
+				r.commit()
+				commitDue = nil
+			}
 		case <-l.interimReady:
 			r.takeInterim(l)
 		case res := <-r.pub.results:

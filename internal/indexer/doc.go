@@ -16,7 +16,9 @@
 //     MUST be replaced before the first 始.
 //  2. 始 MUST be appended (written; fsynced by the next group commit) before
 //     the file is handed to a worker; a kill after 始 and before the row is
-//     the only way a job counts as interrupted.
+//     the only way a job counts as interrupted, except that a job whose
+//     batch record stands for its row is taken as finished by the next
+//     start (keepFinished, batchfile.go).
 //  3. A file's places MUST be stored, and durable, before its 済 row is
 //     appended: a small file's as a record of the run's batch file
 //     (batchfile.go), fsynced; a large file's as place TSVs swapped into

@@ -129,7 +129,15 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 		// first, commit.go).
 		places, err := content.ParsePlaces(resp.Places)
 		if err == nil {
-			err = r.appendBatch(t.File.RelPath, t.File.ModTime.UnixNano(), t.File.Size, places, resp.Places)
+			rec := content.BatchRecord{Path: t.File.RelPath, ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, Places: places, Encoded: resp.Places}
+			if resp.OCRWaiting == 0 && resp.OCRPages == 0 && len(resp.OCRKeys) == 0 {
+				// The record stands for the 済 row (a kill before the
+				// commit keeps the result, batchfile.go); a file with
+				// OCR pages also needs its waiting list and key list,
+				// which only the row's commit orders.
+				rec.Version, rec.Ingested = extract.Version(t.File.RelPath), now
+			}
+			err = r.appendBatch(rec)
 		}
 		if err != nil {
 			r.placesNotStored(a, err, now)

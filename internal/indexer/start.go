@@ -89,6 +89,7 @@ func (r *run) start() error {
 		}
 	}
 	r.keepOldBatches(folders)
+	kept := r.keepFinished()
 	pending, err := journal.ReadPendingRemove(r.ws.PendingRemove())
 	if err != nil {
 		return err
@@ -109,6 +110,9 @@ func (r *run) start() error {
 	// batch files. Otherwise their folders are published and their 出
 	// durable (closeStartJournal): the batch files go before the new
 	// journal replaces the old one.
+	if r.fault == nil {
+		r.appendKept(kept)
+	}
 	if r.fault == nil {
 		r.removeOldBatches()
 	}
