@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -17,7 +18,7 @@ import (
 // part it had read mapped to the end of the run); the folder still reads
 // whole afterwards.
 func TestPublishLeavesNothingMapped(t *testing.T) {
-	smallParts(t)
+	indextest.SmallParts(t)
 	tests := []struct {
 		name   string
 		search bool // a search holds the folder open across the publish
@@ -27,7 +28,7 @@ func TestPublishLeavesNothingMapped(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := tempDir(t)
+			dir := indextest.TempDir(t)
 			write := func(name, text string) {
 				t.Helper()
 				lines := []string{}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/textfold"
@@ -107,7 +108,7 @@ func TestChangedFileReencodesItsChunk(t *testing.T) {
 			// smaller than a folder (this build's 3–4 MB hold a whole
 			// folder of the benchmark; see format.go).
 			chunkSizes(t, format.BlockTarget/150, format.MaxBlocks, (64<<10)/150, (512<<10)/150, 3)
-			dir := tempDir(t)
+			dir := indextest.TempDir(t)
 			model := map[string][]extract.Place{}
 			for i := 0; i < nFiles; i++ {
 				model[name(i)] = chunkFile(i, 0, "")
@@ -168,7 +169,7 @@ func TestChangedFileReencodesItsChunk(t *testing.T) {
 				t.Fatalf("new parts hold %v, want the chunks %v", fresh, want)
 			}
 			checkModel(t, dir, model)
-			scratch := tempDir(t)
+			scratch := indextest.TempDir(t)
 			writeModel(t, scratch, model)
 			if err := Publish(scratch, nil); err != nil {
 				t.Fatal(err)
@@ -238,7 +239,7 @@ func TestRechunkFromOldSizes(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		model[name(i)] = chunkFile(i, 400, "") // ~20 KB each, 1.2 MB in all
 	}
-	dir := tempDir(t)
+	dir := indextest.TempDir(t)
 	writeModel(t, dir, model)
 	lo, hi, anchorBits := 64<<10, 512<<10, uint32(3) // the sizes published with next
 	chunkSizes(t, format.BlockTarget, format.MaxBlocks, 3<<20, 4<<20, 3)
@@ -275,7 +276,7 @@ func TestRechunkFromOldSizes(t *testing.T) {
 			t.Fatalf("part %d (%v): Candidates = %v", i, files, hit)
 		}
 	}
-	scratch := tempDir(t)
+	scratch := indextest.TempDir(t)
 	writeModel(t, scratch, model)
 	if err := Publish(scratch, nil); err != nil {
 		t.Fatal(err)

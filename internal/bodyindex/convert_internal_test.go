@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -62,7 +63,7 @@ func publishVersion(t testing.TB, dir string, model map[string][]extract.Place, 
 // copyIndex copies the index files of src into a new folder.
 func copyIndex(t testing.TB, src string) string {
 	t.Helper()
-	dst := tempDir(t)
+	dst := indextest.TempDir(t)
 	for n, data := range indexBytes(t, src) {
 		if err := os.WriteFile(filepath.Join(dst, n), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
@@ -90,7 +91,7 @@ func TestRebuildConvertsV2(t *testing.T) {
 		model[f.Entries()[i].Name] = places
 	}
 	f.Close()
-	v2 := tempDir(t)
+	v2 := indextest.TempDir(t)
 	publishV2(t, v2, model)
 	if a, b := indexBytes(t, v2), indexBytes(t, filepath.Join("format", "testdata", "v2")); !reflect.DeepEqual(a, b) {
 		t.Fatalf("version 2 encoding (%d files) differs from the v2 fixture (%d files)", len(a), len(b))
@@ -144,7 +145,7 @@ func killDuringConvert(t *testing.T, v uint32) {
 	for i := 0; i < 120; i++ {
 		model[fmt.Sprintf("報告%03d.txt", i)] = chunkFile(i, 300, "")
 	}
-	src := tempDir(t)
+	src := indextest.TempDir(t)
 	publishVersion(t, src, model, v)
 	want := copyIndex(t, src)
 	if err := Rebuild(want); err != nil {
@@ -224,7 +225,7 @@ func TestRebuildRefoldsV3(t *testing.T) {
 		}
 	}
 	f.Close()
-	fresh := tempDir(t)
+	fresh := indextest.TempDir(t)
 	for n, places := range model {
 		if _, err := content.WriteFolder(filepath.Join(fresh, n), places); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -65,7 +66,7 @@ func wantLive(t *testing.T, dir string, live []string) {
 // under their own names for good.
 func TestDeferredPartDeletion(t *testing.T) {
 	failWhileMapped(t)
-	dir := filepath.Join(tempDir(t), "営業", "2024")
+	dir := filepath.Join(indextest.TempDir(t), "営業", "2024")
 	writeFile(t, dir, "A.txt", "見積 りんご")
 	writeFile(t, dir, "B.txt", "請求 みかん")
 	if err := Publish(dir, nil); err != nil {
@@ -98,7 +99,7 @@ func TestDeferredPartDeletion(t *testing.T) {
 // their folders.
 func TestDeferredSummaryAndIndexRemoval(t *testing.T) {
 	failWhileMapped(t)
-	root := tempDir(t)
+	root := indextest.TempDir(t)
 	dir := filepath.Join(root, "営業", "2024")
 	writeFile(t, dir, "A.txt", "見積 りんご")
 	if err := Publish(dir, nil); err != nil {
@@ -146,12 +147,4 @@ func TestDeferredSummaryAndIndexRemoval(t *testing.T) {
 	if len(left) != 0 {
 		t.Fatalf("left after the next start: %q", left)
 	}
-}
-
-// tempDir is t.TempDir whose removal comes after the parts mapped in it
-// are unmapped (Windows cannot delete a mapped file).
-func tempDir(t testing.TB) string {
-	d := t.TempDir()
-	t.Cleanup(format.ReleaseMappings)
-	return d
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -20,7 +21,7 @@ func TestPublishRereadsText(t *testing.T) {
 		old := keepText
 		keepText = keep
 		defer func() { keepText = old }()
-		dir := tempDir(t)
+		dir := indextest.TempDir(t)
 		for i := 0; i < 30; i++ {
 			var lines []string
 			for j := 0; j < 200; j++ {

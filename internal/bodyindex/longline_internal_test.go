@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -98,7 +99,7 @@ func TestIssue36PublishLongLines(t *testing.T) {
 			oldKeep, oldStream := keepText, streamText
 			keepText, streamText = tc.keep, tc.stream
 			defer func() { keepText, streamText = oldKeep, oldStream }()
-			dir := tempDir(t)
+			dir := indextest.TempDir(t)
 			stageAll(dir)
 			if err := Publish(dir, nil); err != nil {
 				t.Fatal(err)
@@ -188,7 +189,7 @@ func TestIssue36EncoderSplits(t *testing.T) {
 // blocks that hold it: a split line is its first piece, marked
 // Continued, across parts too.
 func TestIssue36ReadPlace(t *testing.T) {
-	dir := tempDir(t)
+	dir := indextest.TempDir(t)
 	// 600 lines of 10,000 bytes (about 6 MB: the file spans parts), line
 	// 300 and the last one split in three.
 	var stored []string

@@ -11,44 +11,10 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
-
-// smallParts shrinks blocks, parts and chunks so that a few lines exercise
-// every boundary.
-func smallParts(t testing.TB) {
-	t.Helper()
-	b, m, cx, cn := format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin
-	format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin = 40, 3, 300, 100
-	t.Cleanup(func() {
-		format.BlockTarget, format.MaxBlocks, format.ChunkMax, format.ChunkMin = b, m, cx, cn
-	})
-}
-
-var words = []string{"りんご", "ミカン", "ｶﾞｽ", "ＡＢＣ", "abc", "見積", "確定", "QX-7731", "\t", " ", "売上", "ﾃｽﾄ", "Σ", "x"}
-
-func randomPlaces(r *rand.Rand) []extract.Place {
-	var places []extract.Place
-	for p := 0; p < r.IntN(4); p++ {
-		var lines []string
-		for l := 0; l < 1+r.IntN(30); l++ {
-			var b strings.Builder
-			for w := 0; w < r.IntN(12); w++ {
-				b.WriteString(words[r.IntN(len(words))])
-			}
-			lines = append(lines, b.String())
-		}
-		for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-			lines = lines[:len(lines)-1]
-		}
-		if len(lines) == 0 {
-			continue
-		}
-		places = append(places, extract.Place{Name: fmt.Sprintf("シート%d", p), Lines: lines})
-	}
-	return places
-}
 
 func indexBytes(t testing.TB, dir string) map[string]string {
 	t.Helper()
@@ -77,9 +43,9 @@ func indexBytes(t testing.TB, dir string) map[string]string {
 // one published from scratch with the same files (so reused parts are the
 // bytes that encoding would give).
 func TestIncrementalEqualsScratch(t *testing.T) {
-	smallParts(t)
+	indextest.SmallParts(t)
 	r := rand.New(rand.NewPCG(1, 2))
-	dir := tempDir(t)
+	dir := indextest.TempDir(t)
 	model := map[string][]extract.Place{}
 	for round := 0; round < 12; round++ {
 		var removed []string
@@ -90,7 +56,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 				delete(model, name)
 				continue
 			}
-			places := randomPlaces(r)
+			places := indextest.RandomPlaces(r)
 			if _, err := content.WriteFolder(filepath.Join(dir, name), places); err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +84,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 				t.Fatalf("round %d: ReadFile(%s) = %q, want %q", round, name, got, want)
 			}
 		}
-		scratch := tempDir(t)
+		scratch := indextest.TempDir(t)
 		for name, places := range model {
 			content.WriteFolder(filepath.Join(scratch, name), places)
 		}
@@ -137,7 +103,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 // parts with smallParts) and returns it.
 func publishNumbered(t *testing.T) string {
 	t.Helper()
-	dir := tempDir(t)
+	dir := indextest.TempDir(t)
 	for i := 0; i < 40; i++ {
 		content.WriteFolder(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []extract.Place{{Name: "本文", Lines: []string{strings.Repeat(fmt.Sprintf("line %d ", i), 5)}}})
 	}
@@ -148,7 +114,7 @@ func publishNumbered(t *testing.T) string {
 }
 
 func TestReuseKeepsParts(t *testing.T) {
-	smallParts(t)
+	indextest.SmallParts(t)
 	dir := publishNumbered(t)
 	before := indexBytes(t, dir)
 	content.WriteFolder(filepath.Join(dir, "f39.txt"), []extract.Place{{Name: "本文", Lines: []string{"changed"}}})
@@ -169,8 +135,8 @@ func TestReuseKeepsParts(t *testing.T) {
 
 // TestHugeFileSpansParts checks a file larger than a part.
 func TestHugeFileSpansParts(t *testing.T) {
-	smallParts(t)
-	dir := tempDir(t)
+	indextest.SmallParts(t)
+	dir := indextest.TempDir(t)
 	var lines []string
 	for i := 0; i < 200; i++ {
 		lines = append(lines, fmt.Sprintf("行 %d の本文", i))
@@ -198,7 +164,7 @@ func TestHugeFileSpansParts(t *testing.T) {
 // TestLegacyConvert registers a reader for a made-up older version and
 // checks that Rebuild converts in place.
 func TestLegacyConvert(t *testing.T) {
-	dir := tempDir(t)
+	dir := indextest.TempDir(t)
 	legacy := []byte("FUMIBAKI" + "\x07\x00\x00\x00" + strings.Repeat("\x00", 20))
 	os.WriteFile(filepath.Join(dir, format.ManifestName), legacy, 0o644)
 	legacyReaders[7] = func(string) ([]LegacyFile, error) {
@@ -221,7 +187,7 @@ func TestLegacyConvert(t *testing.T) {
 // checks that the old index is still read and a new publish completes with
 // the bytes of an uninterrupted one.
 func TestPublishCrashBeforeCommit(t *testing.T) {
-	dir := tempDir(t)
+	dir := indextest.TempDir(t)
 	writeFolder := func(root, line string) {
 		t.Helper()
 		if _, err := content.WriteFolder(filepath.Join(root, "a.txt"), []extract.Place{{Name: "本文", Lines: []string{line}}}); err != nil {
@@ -262,7 +228,7 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 	if got := readLine("after the redo"); got != "new" {
 		t.Fatalf("after the redo the index reads %q", got)
 	}
-	scratch := tempDir(t)
+	scratch := indextest.TempDir(t)
 	writeFolder(scratch, "new")
 	if err := Publish(scratch, nil); err != nil {
 		t.Fatal(err)
@@ -275,7 +241,7 @@ func TestPublishCrashBeforeCommit(t *testing.T) {
 // TestOpenFolderSome: with the manifest's part ids, only the passing parts
 // are mapped; with other ids (a manifest replaced since), every part.
 func TestOpenFolderSome(t *testing.T) {
-	smallParts(t)
+	indextest.SmallParts(t)
 	dir := publishNumbered(t)
 	all, err := format.OpenFolder(dir)
 	if err != nil || all == nil || all.NumParts() < 3 {

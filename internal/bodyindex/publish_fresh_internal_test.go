@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -49,7 +50,7 @@ func publishedBytes(t *testing.T, dir string) map[string]string {
 func TestPublishFresh(t *testing.T) {
 	const n = 24
 	viaFolders := func() map[string]string {
-		dir := tempDir(t)
+		dir := indextest.TempDir(t)
 		for i := range n {
 			places, _, err := content.NormalizePlaces(freshPlaces(i))
 			if err != nil {
@@ -82,7 +83,7 @@ func TestPublishFresh(t *testing.T) {
 			keepText = tt.keep
 			defer func() { keepText = old }()
 			// A folder that does not exist yet: the publish creates it.
-			dir := filepath.Join(tempDir(t), "新しい", "フォルダ")
+			dir := filepath.Join(indextest.TempDir(t), "新しい", "フォルダ")
 			loads := 0
 			var fresh []Fresh
 			for i := range n {
@@ -126,7 +127,7 @@ func TestPublishFresh(t *testing.T) {
 // TestPublishFreshLoadFails: a record that cannot be read is left out and
 // reported, the others are published.
 func TestPublishFreshLoadFails(t *testing.T) {
-	dir := tempDir(t)
+	dir := indextest.TempDir(t)
 	places, _, _ := content.NormalizePlaces(freshPlaces(1))
 	fresh := []Fresh{
 		{Name: "ok.txt", Load: func() ([]extract.Place, error) { return places, nil }},

@@ -12,17 +12,10 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
-
-// stage writes a per-file folder for name inside dir.
-func stage(t testing.TB, dir, name string, places ...extract.Place) {
-	t.Helper()
-	if _, err := content.WriteFolder(filepath.Join(dir, name), places); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // snapshot returns the body index files of dir and their bytes.
 func snapshot(t testing.TB, dir string) map[string]string {
@@ -44,20 +37,16 @@ func snapshot(t testing.TB, dir string) map[string]string {
 	return out
 }
 
-func place(name string, lines ...string) extract.Place {
-	return extract.Place{Name: name, Lines: lines}
-}
-
 func TestPublishRoundTrip(t *testing.T) {
-	dir := filepath.Join(tempDir(t), "営業", "2024")
+	dir := filepath.Join(indextest.TempDir(t), "営業", "2024")
 	sub := filepath.Join(dir, "見積")
 	os.MkdirAll(sub, 0o755)
-	stage(t, dir, "A社.xlsx",
-		place("売上", "", "品名\t数量", "りんご\t10", "", "ＡＢＣ\t\"1行目\u20282行目\""),
-		place("売上[図形]", "F2\t納期は別途相談"))
-	stage(t, dir, "報告.docx", place("ページ001", "りんごの出荷が増えた"), place("ヘッダー・フッター", "社外秘"))
-	stage(t, dir, "空.txt")
-	stage(t, sub, "下.txt", place("本文", "下のフォルダ"))
+	indextest.Stage(t, dir, "A社.xlsx",
+		indextest.Place("売上", "", "品名\t数量", "りんご\t10", "", "ＡＢＣ\t\"1行目\u20282行目\""),
+		indextest.Place("売上[図形]", "F2\t納期は別途相談"))
+	indextest.Stage(t, dir, "報告.docx", indextest.Place("ページ001", "りんごの出荷が増えた"), indextest.Place("ヘッダー・フッター", "社外秘"))
+	indextest.Stage(t, dir, "空.txt")
+	indextest.Stage(t, sub, "下.txt", indextest.Place("本文", "下のフォルダ"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +67,8 @@ func TestPublishRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantPlaces := []extract.Place{
-		place("売上", "", "品名\t数量", "りんご\t10", "", "ＡＢＣ\t\"1行目\u20282行目\""),
-		place("売上[図形]", "F2\t納期は別途相談"),
+		indextest.Place("売上", "", "品名\t数量", "りんご\t10", "", "ＡＢＣ\t\"1行目\u20282行目\""),
+		indextest.Place("売上[図形]", "F2\t納期は別途相談"),
 	}
 	if !reflect.DeepEqual(got, wantPlaces) {
 		t.Fatalf("ReadFile = %q, want %q", got, wantPlaces)
@@ -101,16 +90,16 @@ func TestPublishRoundTrip(t *testing.T) {
 }
 
 func TestPublishReplaceRemoveIdempotent(t *testing.T) {
-	dir := tempDir(t)
+	dir := indextest.TempDir(t)
 	for i := 0; i < 5; i++ {
-		stage(t, dir, fmt.Sprintf("f%d.txt", i), place("本文", fmt.Sprintf("line of file %d", i)))
+		indextest.Stage(t, dir, fmt.Sprintf("f%d.txt", i), indextest.Place("本文", fmt.Sprintf("line of file %d", i)))
 	}
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	// Replace f1 (different case: same file), remove f3, add f9.
-	stage(t, dir, "F1.txt", place("本文", "new text of F1", "second"))
-	stage(t, dir, "f9.txt", place("本文", "nine"))
+	indextest.Stage(t, dir, "F1.txt", indextest.Place("本文", "new text of F1", "second"))
+	indextest.Stage(t, dir, "f9.txt", indextest.Place("本文", "nine"))
 	if err := bodyindex.Publish(dir, []string{"F3.TXT", "gone.txt"}); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +116,7 @@ func TestPublishReplaceRemoveIdempotent(t *testing.T) {
 		t.Fatalf("files = %v, want %v", names, want)
 	}
 	got, _ := format.ReadFile(dir, "F1.txt")
-	if want := []extract.Place{place("本文", "new text of F1", "second")}; !reflect.DeepEqual(got, want) {
+	if want := []extract.Place{indextest.Place("本文", "new text of F1", "second")}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("F1 = %q", got)
 	}
 	before := snapshot(t, dir)
@@ -140,8 +129,8 @@ func TestPublishReplaceRemoveIdempotent(t *testing.T) {
 	}
 	// A crash after the commit leaves the per-file folders: publishing them
 	// again gives the same bytes.
-	stage(t, dir, "F1.txt", place("本文", "new text of F1", "second"))
-	stage(t, dir, "f9.txt", place("本文", "nine"))
+	indextest.Stage(t, dir, "F1.txt", indextest.Place("本文", "new text of F1", "second"))
+	indextest.Stage(t, dir, "f9.txt", indextest.Place("本文", "nine"))
 	if err := bodyindex.Publish(dir, []string{"F3.TXT", "gone.txt"}); err != nil {
 		t.Fatal(err)
 	}
@@ -161,9 +150,9 @@ func TestPublishReplaceRemoveIdempotent(t *testing.T) {
 }
 
 func TestPublishBrokenFileFolder(t *testing.T) {
-	dir := tempDir(t)
-	stage(t, dir, "ok.txt", place("本文", "fine"))
-	stage(t, dir, "bad.txt", place("本文", "will break"))
+	dir := indextest.TempDir(t)
+	indextest.Stage(t, dir, "ok.txt", indextest.Place("本文", "fine"))
+	indextest.Stage(t, dir, "bad.txt", indextest.Place("本文", "will break"))
 	os.Remove(filepath.Join(dir, "bad.txt", "doc_body.tsv"))
 	err := bodyindex.Publish(dir, nil)
 	var lost *bodyindex.LostError
@@ -180,8 +169,8 @@ func TestPublishBrokenFileFolder(t *testing.T) {
 }
 
 func TestRebuildUnknownVersion(t *testing.T) {
-	dir := tempDir(t)
-	stage(t, dir, "a.txt", place("本文", "text"))
+	dir := indextest.TempDir(t)
+	indextest.Stage(t, dir, "a.txt", indextest.Place("本文", "text"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +186,7 @@ func TestRebuildUnknownVersion(t *testing.T) {
 	if !format.NeedsRebuild(dir) {
 		t.Fatal("NeedsRebuild = false")
 	}
-	stage(t, dir, "b.txt", place("本文", "new"))
+	indextest.Stage(t, dir, "b.txt", indextest.Place("本文", "new"))
 	if err := bodyindex.Publish(dir, nil); !errors.As(err, &rb) {
 		t.Fatalf("Publish over version 9 = %v, want RebuildError", err)
 	}
@@ -222,8 +211,8 @@ func TestRebuildUnknownVersion(t *testing.T) {
 }
 
 func TestDamagedManifest(t *testing.T) {
-	dir := tempDir(t)
-	stage(t, dir, "a.txt", place("本文", "text"))
+	dir := indextest.TempDir(t)
+	indextest.Stage(t, dir, "a.txt", indextest.Place("本文", "text"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -239,8 +228,8 @@ func TestDamagedManifest(t *testing.T) {
 }
 
 func TestRebuildDamagedPart(t *testing.T) {
-	dir := tempDir(t)
-	stage(t, dir, "a.txt", place("本文", "text a"))
+	dir := indextest.TempDir(t)
+	indextest.Stage(t, dir, "a.txt", indextest.Place("本文", "text a"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -269,9 +258,9 @@ func TestRebuildDamagedPart(t *testing.T) {
 // TestSegmentFor: the segment SegmentFor decodes for each line is the one
 // Segments lists for it.
 func TestSegmentFor(t *testing.T) {
-	dir := tempDir(t)
-	stage(t, dir, "A社.xlsx", place("売上", "a", "b", "c"), place("売上[図形]", "F2\t納期"), place("仕入", "x"))
-	stage(t, dir, "報告.docx", place("ページ001", "一", "二"), place("ページ002", "三"))
+	dir := indextest.TempDir(t)
+	indextest.Stage(t, dir, "A社.xlsx", indextest.Place("売上", "a", "b", "c"), indextest.Place("売上[図形]", "F2\t納期"), indextest.Place("仕入", "x"))
+	indextest.Stage(t, dir, "報告.docx", indextest.Place("ページ001", "一", "二"), indextest.Place("ページ002", "三"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -298,21 +287,13 @@ func TestSegmentFor(t *testing.T) {
 	}
 }
 
-// tempDir is t.TempDir whose removal comes after the parts mapped in it
-// are unmapped (Windows cannot delete a mapped file).
-func tempDir(t testing.TB) string {
-	d := t.TempDir()
-	t.Cleanup(format.ReleaseMappings)
-	return d
-}
-
 // TestRemoveLeftovers: what killed publishes leave beside a folder's index
 // (its temporary manifest, parts no manifest lists) goes without a
 // publish, the index stays whole; a folder whose manifest cannot be read
 // keeps everything.
 func TestRemoveLeftovers(t *testing.T) {
-	dir := tempDir(t)
-	stage(t, dir, "a.txt", extract.Place{Name: "本文", Lines: []string{"りんごの見積"}})
+	dir := indextest.TempDir(t)
+	indextest.Stage(t, dir, "a.txt", extract.Place{Name: "本文", Lines: []string{"りんごの見積"}})
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +314,7 @@ func TestRemoveLeftovers(t *testing.T) {
 	}
 
 	// A manifest this build cannot read: nothing is touched.
-	broken := tempDir(t)
+	broken := indextest.TempDir(t)
 	for _, n := range append(left, format.ManifestName) {
 		os.WriteFile(filepath.Join(broken, n), []byte("not an index"), 0o644)
 	}

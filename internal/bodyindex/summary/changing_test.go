@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 )
 
@@ -43,7 +44,7 @@ func TestSummaryBelievedUnlessChanging(t *testing.T) {
 		t.Error("unmarked index: an entry was checked against its folder's time")
 	}
 	// A publish marks the index: the folder's entry no longer holds.
-	stage(t, tokyo, "新規.txt", place("本文", "あたらしい単語"))
+	indextest.Stage(t, tokyo, "新規.txt", indextest.Place("本文", "あたらしい単語"))
 	if err := bodyindex.Publish(tokyo, nil); err != nil {
 		t.Fatal(err)
 	}

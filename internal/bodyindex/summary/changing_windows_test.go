@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/testutil"
 )
@@ -25,7 +26,7 @@ func TestChangingMarkerHeldOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	tokyo := filepath.Join(root, "案件", "東京")
-	stage(t, tokyo, "新規.txt", place("本文", "あたらしい単語"))
+	indextest.Stage(t, tokyo, "新規.txt", indextest.Place("本文", "あたらしい単語"))
 	if err := bodyindex.Publish(tokyo, nil); err != nil {
 		t.Fatal(err)
 	}

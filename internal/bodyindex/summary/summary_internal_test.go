@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 )
@@ -26,9 +27,9 @@ func publishSummaryFolder(t *testing.T, root, rel string, r *rand.Rand, files in
 	for f := 0; f < files; f++ {
 		var lines []string
 		for l := 0; l < 1+r.IntN(20); l++ {
-			lines = append(lines, fmt.Sprintf("%s 固有%x語 %s%d", words[r.IntN(len(words))], r.Uint32(), rel, l))
+			lines = append(lines, fmt.Sprintf("%s 固有%x語 %s%d", indextest.Words[r.IntN(len(indextest.Words))], r.Uint32(), rel, l))
 		}
-		places := append(randomPlaces(r), extract.Place{Name: "本文", Lines: lines})
+		places := append(indextest.RandomPlaces(r), extract.Place{Name: "本文", Lines: lines})
 		if _, err := content.WriteFolder(filepath.Join(dir, fmt.Sprintf("資料%d.txt", f)), places); err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +44,7 @@ func publishSummaryFolder(t *testing.T, root, rel string, r *rand.Rand, files in
 func manyPartsCorpus(t *testing.T) string {
 	t.Helper()
 	smallParts(t)
-	root := filepath.Join(tempDir(t), "content")
+	root := filepath.Join(indextest.TempDir(t), "content")
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 24; i++ {
 		publishSummaryFolder(t, root, fmt.Sprintf("部%d/課%d", i%4, i), r, 1+i%4)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
+	"github.com/fumibako/fumibako/internal/bodyindex/internal/indextest"
 	"github.com/fumibako/fumibako/internal/bodyindex/summary"
 	"github.com/fumibako/fumibako/internal/textfold"
 )
@@ -18,7 +19,7 @@ import (
 // files holding words of its own, and returns the content root.
 func summaryCorpus(t *testing.T) string {
 	t.Helper()
-	root := filepath.Join(tempDir(t), "content")
+	root := filepath.Join(indextest.TempDir(t), "content")
 	for i, rel := range []string{"", "東京", "東京/2024", "東京/2025", "大阪", "大阪/古い/もっと古い", "空"} {
 		dir := filepath.Join(root, "案件", filepath.FromSlash(rel))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -28,7 +29,7 @@ func summaryCorpus(t *testing.T) string {
 			continue // folders without a body index
 		}
 		for f := 0; f < 3; f++ {
-			stage(t, dir, fmt.Sprintf("資料%d.txt", f), place("本文", fmt.Sprintf("共通の行 word%d%d 固有%d語%d", i, f, i, f), "二行目"))
+			indextest.Stage(t, dir, fmt.Sprintf("資料%d.txt", f), indextest.Place("本文", fmt.Sprintf("共通の行 word%d%d 固有%d語%d", i, f, i, f), "二行目"))
 		}
 		if err := bodyindex.Publish(dir, nil); err != nil {
 			t.Fatal(err)
@@ -166,7 +167,7 @@ func TestSummaryFreshness(t *testing.T) {
 
 	// A publish and a new sub-folder make their folders stale.
 	tokyo := filepath.Join(root, "案件", "東京")
-	stage(t, tokyo, "新規.txt", place("本文", "あたらしい単語"))
+	indextest.Stage(t, tokyo, "新規.txt", indextest.Place("本文", "あたらしい単語"))
 	if err := bodyindex.Publish(tokyo, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func TestSummaryDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err := summary.Open(tempDir(t), "案件"); s != nil || err != nil {
+	if s, err := summary.Open(indextest.TempDir(t), "案件"); s != nil || err != nil {
 		t.Errorf("missing summary: %v, %v; want nil, nil", s, err)
 	}
 	for _, tt := range []struct {
@@ -260,7 +261,7 @@ func FuzzSummary(f *testing.F) {
 	root := filepath.Join(f.TempDir(), "content")
 	dir := filepath.Join(root, "x")
 	os.MkdirAll(dir, 0o755)
-	stage(f, dir, "a.txt", place("本文", "りんご apple"))
+	indextest.Stage(f, dir, "a.txt", indextest.Place("本文", "りんご apple"))
 	if err := bodyindex.Publish(dir, nil); err != nil {
 		f.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func FuzzSummary(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:64])
 	f.Fuzz(func(t *testing.T, data []byte) {
-		croot := tempDir(t)
+		croot := indextest.TempDir(t)
 		if err := os.WriteFile(summary.Path(croot, "x"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
