@@ -5,8 +5,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/xuri/excelize/v2"
@@ -95,6 +98,23 @@ func TestBrowserOpenMenu(t *testing.T) {
 	if got := get(b, "preview menu", eval[string](menuItems)); got != "開く*|読み取り専用で開く|コピーを新規に開く" {
 		t.Errorf("preview menu = %q", got)
 	}
+	// The save of the new default is held back (the disk may keep an
+	// fsync waiting that long): the menus list the mode picked first
+	// all the same.
+	held := make(chan fetch.RequestID, 1)
+	if err := chromedp.Listen(b.ctx, func(ev any) {
+		if p, ok := ev.(*fetch.EventRequestPaused); ok {
+			select {
+			case held <- p.RequestID:
+			default:
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(b.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/open/mode"}}}); err != nil {
+		t.Fatal(err)
+	}
 	b.step("preview new", click(`#open-new`), waitJS(`document.querySelector('#statusbar').textContent.includes('元のファイルを開きました')`))
 	if got := e.opened.gotTargets(); len(got) != 3 || got[2] != (desktop.Target{Path: full, Mode: desktop.ModeNew, Place: "売上", Cell: "D5"}) {
 		t.Errorf("preview open = %+v", got)
@@ -106,8 +126,28 @@ func TestBrowserOpenMenu(t *testing.T) {
 	if got := get(b, "menu", eval[string](menuItems)); got != "コピーを新規に開く*|開く|読み取り専用で開く|フォルダを開く|パスをコピー" {
 		t.Errorf("menu after picking new = %q", got)
 	}
-	if st, err := e.ws.LoadSettings(); err != nil || st.OpenMode != "new" {
-		t.Errorf("settings openMode = %q, %v; want new", st.OpenMode, err)
+	select {
+	case id := <-held:
+		if st, err := e.ws.LoadSettings(); err != nil || st.OpenMode == "new" {
+			t.Errorf("settings openMode = %q, %v before the save was let through", st.OpenMode, err)
+		}
+		if _, err := chromedp.Call(b.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id}); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the page did not save the picked mode")
+	}
+	if _, err := chromedp.Call(b.ctx, fetch.Disable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		st, err := e.ws.LoadSettings()
+		if err == nil && st.OpenMode == "new" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("settings openMode = %q, %v; want new", st.OpenMode, err)
+		}
 	}
 	b.step("close", eval[void](`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))`))
 	if tip := get(b, "preview tooltip", eval[string](`document.querySelector('#preview-title').title`)); tip != full {

@@ -80,12 +80,19 @@ F.open = (() => {
     for (const x of m.querySelectorAll('#open-folder, #copy-path, hr')) x.remove();
     for (const mode of modes) m.querySelector('#open-' + mode).addEventListener('click', () => remember(mode));
   }
+  // The menus take the new default at once: saving settings.json may
+  // wait on the disk (fsync) for a while, and a menu opened meanwhile
+  // lists the mode just picked first; a refused save puts the old one
+  // back.
   async function remember(mode) {
-    if (mode === info.openMode) return;
+    const before = info.openMode;
+    if (mode === before) return;
+    info.openMode = mode;
     try {
       const r = await F.postJSON('/api/open/mode', { mode });
       info.openMode = r.openMode;
     } catch (e) {
+      info.openMode = before;
       F.status(e.message, true);
     }
   }
