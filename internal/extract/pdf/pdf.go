@@ -138,7 +138,7 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 	// (pdftotext keeps the others too); only a document none of whose
 	// pages can be read fails.
 	pages := make([]page, n.PageCount)
-	fonts := &fontCache{}
+	fonts := &fontCache{dicts: docDicts{r: f, size: size}}
 	var scans []int
 	var firstErr error
 	failed := 0
@@ -249,7 +249,7 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, 
 	}
 	defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: pg.Page})
 	ref := requests.Page{ByReference: &pg.Page}
-	text, err := pageText(inst, ref, fonts)
+	text, err := pageText(inst, ref, fonts, i)
 	if err != nil {
 		return p, err
 	}

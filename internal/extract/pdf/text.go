@@ -35,7 +35,7 @@ import (
 
 // pageText returns the text of a page as the engine lays it out, lines
 // separated by CR LF, cleaned of what is no text.
-func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache) (string, error) {
+func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache, index int) (string, error) {
 	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: pg})
 	if err != nil {
 		return "", err
@@ -62,8 +62,11 @@ func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache) (string, e
 		return "", err
 	}
 	text := t.Text
-	if needsGlyphs(text) {
-		text = recoverGlyphs(inst, tp.TextPage, n.Count, text, fonts)
+	// A page with codes of unmapped glyphs, or with a font whose
+	// dictionary says its codes may not be its text (fontdicts.go), is
+	// read character by character.
+	if dicts := fonts.dicts.page(index); dicts != nil || needsGlyphs(text) {
+		text = recoverGlyphs(inst, tp.TextPage, n.Count, text, fonts, dicts)
 	}
 	return cleanText(text), nil
 }

@@ -1,0 +1,221 @@
+package pdfobj
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// More limits (doc.go).
+const (
+	maxObjects  = 1 << 22 // objects one file may number
+	maxRefChain = 16      // references followed from one to the next
+	maxXrefs    = 64      // cross-reference sections followed by /Prev
+	maxPages    = 1 << 20 // pages of the page tree
+	// maxParses bounds the objects parsed for one file (object stream
+	// members count one each): reading fonts touches a few per page.
+	maxParses = 1 << 20
+	// headerWindow is where the header may sit (readers accept it in
+	// the first 1,024 bytes).
+	headerWindow = 1024
+)
+
+// entry is a cross-reference entry: an object at a file offset, or the
+// idx-th object of object stream stm.
+type entry struct {
+	offset   int64
+	stm, idx int
+	inStream bool
+}
+
+// File is an open PDF's objects.
+type File struct {
+	r       io.ReaderAt
+	size    int64
+	header  int64 // offset of %PDF-
+	xref    map[int]entry
+	trailer Dict
+	cache   map[int]Object
+	stms    map[int]map[int]Object // object streams read, by number
+	budget  int
+	scanned bool
+}
+
+// Open reads a PDF's cross-reference sections (or, when they cannot be
+// read, scans the file for its objects).
+func Open(r io.ReaderAt, size int64) (*File, error) {
+	f := &File{r: r, size: size, xref: map[int]entry{}, cache: map[int]Object{}, stms: map[int]map[int]Object{}, budget: maxParses}
+	head := make([]byte, min(size, headerWindow))
+	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("pdfobj: read header: %w", err)
+	}
+	i := bytes.Index(head, []byte("%PDF-"))
+	if i < 0 {
+		return nil, errors.New("pdfobj: no %PDF- header")
+	}
+	f.header = int64(i)
+	if err := f.readXrefs(); err != nil || f.trailer["Root"] == nil {
+		f.xref, f.trailer = map[int]entry{}, nil
+		if err := f.scan(); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// Trailer returns the trailer dictionary (for a scanned file, the last
+// trailer found, or a dictionary naming the catalog found).
+func (f *File) Trailer() Dict { return f.trailer }
+
+// read returns up to n bytes at off.
+func (f *File) read(off int64, n int) []byte {
+	if off < 0 || off >= f.size {
+		return nil
+	}
+	n = int(min(int64(n), f.size-off))
+	b := make([]byte, n)
+	k, _ := f.r.ReadAt(b, off)
+	return b[:k]
+}
+
+// parseAt parses the object `num gen obj … endobj` at off (num < 0: any
+// number), with its stream when it has one.
+func (f *File) parseAt(off int64, num int) (Object, error) {
+	b := f.read(off, 64<<10)
+	p := &parser{b: b}
+	head := func() bool {
+		p.pos = 0
+		p.skip()
+		n, err := strconv.Atoi(string(p.word()))
+		if err != nil || num >= 0 && n != num {
+			return false
+		}
+		p.skip()
+		if _, err := strconv.Atoi(string(p.word())); err != nil {
+			return false
+		}
+		return p.keyword("obj")
+	}
+	if !head() {
+		return nil, fmt.Errorf("pdfobj: no object %d at offset %d", num, off)
+	}
+	start := p.pos
+	o, err := p.object(0)
+	if errors.Is(err, errSyntax) && len(b) == 64<<10 {
+		// A large object: read as much as one may span.
+		b = f.read(off, maxObjectBytes)
+		p = &parser{b: b, pos: start}
+		o, err = p.object(0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d, ok := o.(Dict)
+	if !ok || !p.keyword("stream") {
+		return o, nil
+	}
+	// The data starts after the EOL that follows `stream`.
+	if p.pos < len(p.b) && p.b[p.pos] == '\r' {
+		p.pos++
+	}
+	if p.pos < len(p.b) && p.b[p.pos] == '\n' {
+		p.pos++
+	}
+	return Stream{Dict: d, offset: off + int64(p.pos)}, nil
+}
+
+// Resolve returns the object o refers to (o itself when it is no
+// reference); a missing or broken object is null.
+func (f *File) Resolve(o Object) Object {
+	for range maxRefChain {
+		r, ok := o.(Ref)
+		if !ok {
+			return o
+		}
+		o = f.object(r.Num)
+	}
+	return nil
+}
+
+func (f *File) object(num int) Object {
+	if o, ok := f.cache[num]; ok {
+		return o
+	}
+	if f.budget <= 0 {
+		return nil
+	}
+	f.budget--
+	e, ok := f.xref[num]
+	var o Object
+	switch {
+	case !ok:
+	case e.inStream:
+		o = f.streamMember(e.stm, e.idx, num)
+	case e.offset >= 0:
+		var err error
+		o, err = f.parseAt(e.offset, num)
+		if err != nil && f.header > 0 {
+			o, err = f.parseAt(e.offset+f.header, num)
+		}
+		if err != nil && !f.scanned {
+			// Offsets that do not match: find the objects by a scan.
+			f.cache[num] = nil
+			if f.scan() == nil {
+				if e2, ok := f.xref[num]; ok && !e2.inStream && e2.offset != e.offset {
+					o, _ = f.parseAt(e2.offset, num)
+				}
+			}
+		}
+	}
+	f.cache[num] = o
+	return o
+}
+
+// streamMember returns object num, the idx-th of object stream stm.
+func (f *File) streamMember(stm, idx, num int) Object {
+	objs, ok := f.stms[stm]
+	if !ok {
+		f.stms[stm] = nil // a stream inside itself reads as empty
+		objs = f.readObjStm(stm)
+		f.stms[stm] = objs
+	}
+	return objs[num]
+}
+
+func (f *File) readObjStm(stm int) map[int]Object {
+	s, ok := f.Resolve(Ref{stm, 0}).(Stream)
+	if !ok || s.Dict["Type"] != Name("ObjStm") {
+		return nil
+	}
+	n, ok1 := Int(s.Dict["N"])
+	first, ok2 := Int(s.Dict["First"])
+	if !ok1 || !ok2 || n < 0 || n > maxObjects || first < 0 {
+		return nil
+	}
+	data, err := f.StreamData(s)
+	if err != nil || first > int64(len(data)) {
+		return nil
+	}
+	p := &parser{b: data[:first]}
+	objs := map[int]Object{}
+	for range n {
+		p.skip()
+		num, err1 := strconv.Atoi(string(p.word()))
+		p.skip()
+		off, err2 := strconv.Atoi(string(p.word()))
+		if err1 != nil || err2 != nil || off < 0 || int64(off) >= int64(len(data))-first {
+			break
+		}
+		if f.budget <= 0 {
+			break
+		}
+		f.budget--
+		q := &parser{b: data[first:], pos: off}
+		if o, err := q.object(0); err == nil {
+			objs[num] = o
+		}
+	}
+	return objs
+}

@@ -1,0 +1,230 @@
+package pdfobj
+
+import "strings"
+
+// Font is what a font dictionary (PDF 32000 9.5–9.10) says about how its
+// codes become text, as far as the reader of a font without a ToUnicode
+// map needs it.
+type Font struct {
+	Subtype  string // Type1, MMType1, TrueType, Type3, Type0
+	BaseFont string // as written, subset tag (ABCDEF+) included
+	// Encoding: the /Encoding name (WinAnsiEncoding, Identity-H), or
+	// a dictionary's /BaseEncoding and /Differences (code → glyph name).
+	Encoding     string
+	HasEncoding  bool // an /Encoding entry of any form
+	Differences  map[int]string
+	ToUnicode    bool // a /ToUnicode entry
+	FirstChar    int
+	CharProcs    []string // a Type 3 font's glyph procedures' names
+	Flags        int      // the font descriptor's /Flags (9.8.2)
+	FontFile     string   // FontFile, FontFile2 or FontFile3: the program embedded
+	FontFileType string   // FontFile3's /Subtype (Type1C, CIDFontType0C, OpenType)
+	// A Type 0 font's descendant: its subtype (CIDFontType0/2), its
+	// /CIDSystemInfo, and whether its /CIDToGIDMap is /Identity (or
+	// absent, which means the same) or a stream.
+	CIDSubtype  string
+	Registry    string
+	Ordering    string
+	CIDToGIDMap string // "Identity", "Stream" or ""
+}
+
+// Symbolic is the font descriptor flag of a font whose glyphs are
+// outside the standard Latin set (9.8.2, bit 3).
+const Symbolic = 1 << 2
+
+// maxFontsPerPage bounds the fonts read for one page, and maxFormDepth
+// the form XObjects followed into (a form drawing a form).
+const (
+	maxFontsPerPage = 1024
+	maxFormDepth    = 8
+)
+
+// Pages returns the page dictionaries in order, each with its inherited
+// /Resources (and nothing else inherited) filled in.
+func (f *File) Pages() []Dict {
+	root, _ := f.Resolve(f.trailer["Root"]).(Dict)
+	var pages []Dict
+	seen := map[Ref]bool{}
+	var walk func(o Object, res Object, depth int)
+	walk = func(o Object, res Object, depth int) {
+		if r, ok := o.(Ref); ok {
+			if seen[r] {
+				return
+			}
+			seen[r] = true
+		}
+		d, ok := f.Resolve(o).(Dict)
+		if !ok || depth > maxDepth || len(pages) >= maxPages {
+			return
+		}
+		if d["Resources"] != nil {
+			res = d["Resources"]
+		}
+		kids, isTree := f.Resolve(d["Kids"]).(Array)
+		if !isTree || d["Type"] == Name("Page") {
+			p := Dict{}
+			for k, v := range d {
+				p[k] = v
+			}
+			p["Resources"] = res
+			pages = append(pages, p)
+			return
+		}
+		for _, k := range kids {
+			walk(k, res, depth+1)
+		}
+	}
+	if root != nil {
+		walk(root["Pages"], nil, 0)
+	}
+	return pages
+}
+
+// PageFonts returns the fonts of a page's resources and of the form
+// XObjects it draws, each font object once.
+func (f *File) PageFonts(page Dict) []Font {
+	var fonts []Font
+	seenFont := map[Ref]bool{}
+	seenForm := map[Ref]bool{}
+	var walk func(res Object, depth int)
+	walk = func(res Object, depth int) {
+		rd, ok := f.Resolve(res).(Dict)
+		if !ok || depth > maxFormDepth {
+			return
+		}
+		if fd, ok := f.Resolve(rd["Font"]).(Dict); ok {
+			for _, fo := range fd {
+				if len(fonts) >= maxFontsPerPage {
+					return
+				}
+				if r, ok := fo.(Ref); ok {
+					if seenFont[r] {
+						continue
+					}
+					seenFont[r] = true
+				}
+				if d, ok := f.Resolve(fo).(Dict); ok {
+					fonts = append(fonts, f.font(d))
+				}
+			}
+		}
+		if xd, ok := f.Resolve(rd["XObject"]).(Dict); ok {
+			for _, xo := range xd {
+				r, ok := xo.(Ref)
+				if !ok || seenForm[r] {
+					continue
+				}
+				seenForm[r] = true
+				if s, ok := f.Resolve(r).(Stream); ok && s.Dict["Subtype"] == Name("Form") {
+					walk(s.Dict["Resources"], depth+1)
+				}
+			}
+		}
+	}
+	walk(page["Resources"], 0)
+	return fonts
+}
+
+// font reads a font dictionary.
+func (f *File) font(d Dict) Font {
+	ft := Font{
+		Subtype:   f.name(d["Subtype"]),
+		BaseFont:  f.name(d["BaseFont"]),
+		ToUnicode: d["ToUnicode"] != nil && f.Resolve(d["ToUnicode"]) != nil,
+	}
+	if n, ok := Int(f.Resolve(d["FirstChar"])); ok && n >= 0 && n < 1<<16 {
+		ft.FirstChar = int(n)
+	}
+	switch e := f.Resolve(d["Encoding"]).(type) {
+	case Name:
+		ft.Encoding, ft.HasEncoding = string(e), true
+	case Stream:
+		ft.Encoding, ft.HasEncoding = f.name(e.Dict["CMapName"]), true
+	case Dict:
+		ft.HasEncoding = true
+		ft.Encoding = f.name(e["BaseEncoding"])
+		ft.Differences = f.differences(e["Differences"])
+	}
+	if cp, ok := f.Resolve(d["CharProcs"]).(Dict); ok {
+		for k := range cp {
+			ft.CharProcs = append(ft.CharProcs, string(k))
+		}
+	}
+	desc := d
+	if ft.Subtype == "Type0" {
+		if a, ok := f.Resolve(d["DescendantFonts"]).(Array); ok && len(a) > 0 {
+			if dd, ok := f.Resolve(a[0]).(Dict); ok {
+				desc = dd
+				ft.CIDSubtype = f.name(dd["Subtype"])
+				if si, ok := f.Resolve(dd["CIDSystemInfo"]).(Dict); ok {
+					ft.Registry = f.text(si["Registry"])
+					ft.Ordering = f.text(si["Ordering"])
+				}
+				switch m := f.Resolve(dd["CIDToGIDMap"]).(type) {
+				case Name:
+					ft.CIDToGIDMap = string(m)
+				case Stream:
+					ft.CIDToGIDMap = "Stream"
+				case nil:
+					if ft.CIDSubtype == "CIDFontType2" {
+						ft.CIDToGIDMap = "Identity"
+					}
+				}
+			}
+		}
+	}
+	if fd, ok := f.Resolve(desc["FontDescriptor"]).(Dict); ok {
+		if n, ok := Int(f.Resolve(fd["Flags"])); ok {
+			ft.Flags = int(n)
+		}
+		for _, k := range []Name{"FontFile", "FontFile2", "FontFile3"} {
+			if s, ok := f.Resolve(fd[k]).(Stream); ok {
+				ft.FontFile = string(k)
+				ft.FontFileType = f.name(s.Dict["Subtype"])
+				break
+			}
+		}
+	}
+	return ft
+}
+
+// maxDifferences bounds the codes a /Differences array may name.
+const maxDifferences = 1 << 16
+
+// differences reads an encoding's /Differences array: [code name name …
+// code name …], each name for the code after the previous one.
+func (f *File) differences(o Object) map[int]string {
+	a, ok := f.Resolve(o).(Array)
+	if !ok {
+		return nil
+	}
+	m := map[int]string{}
+	code := -1
+	for _, v := range a {
+		switch v := f.Resolve(v).(type) {
+		case int64, float64:
+			n, _ := Int(v)
+			if n < 0 || n >= maxDifferences {
+				code = -1
+				continue
+			}
+			code = int(n)
+		case Name:
+			if code >= 0 && code < maxDifferences {
+				m[code] = string(v)
+				code++
+			}
+		}
+	}
+	return m
+}
+
+func (f *File) name(o Object) string {
+	n, _ := f.Resolve(o).(Name)
+	return string(n)
+}
+
+func (f *File) text(o Object) string {
+	s, _ := f.Resolve(o).(String)
+	return strings.ToValidUTF8(string(s), "")
+}
