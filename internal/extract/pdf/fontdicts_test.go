@@ -1,0 +1,130 @@
+package pdf
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/fumibako/fumibako/internal/extract/pdf/pdfobj"
+)
+
+// TestFontDicts reads fonts without a ToUnicode map whose codes look like
+// text to the engine (issue 33), fixtures mkfonts.py wrote and qpdf
+// rewrote (testdata/gen.sh): a Type 3 font's /Differences names (Adobe
+// Glyph List names, ligatures f_f_i and T_h, uniXXXXXXXX; g12 has no text
+// and is dropped), and TrueType subsets whose codes are given in order of
+// use (the engine reads "!\"#$%" for "Lorem": pdftotext too), told by
+// their 'post' names or their (3,1) cmap; in object streams, with a
+// cross-reference section that points nowhere, after a mail header.
+func TestFontDicts(t *testing.T) {
+	type3 := []string{"The office 日本 TYPETHREE テfl"}
+	shifted := []string{"Lorem ipsum dolor SHIFTEDAA", "Quick brown fox SHIFTEDBB"}
+	tests := []struct {
+		file string
+		page []string
+	}{
+		{"py-type3.pdf", type3},
+		{"py-type3-junk.pdf", type3},
+		{"py-shifted.pdf", shifted},
+		{"py-shifted-objstm.pdf", shifted},
+		{"py-shifted-badxref.pdf", shifted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			r, err := readFixture(t, tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string][]string{"ページ001": tt.page}
+			if got := places(r); !reflect.DeepEqual(got, want) {
+				t.Errorf("places =\n%q\nwant\n%q", got, want)
+			}
+		})
+	}
+}
+
+// TestPageDicts: which fonts call for reading a page character by
+// character, and the text of their codes; fonts with a ToUnicode map, or
+// whose names the engine reads, do not.
+func TestPageDicts(t *testing.T) {
+	tests := []struct {
+		file string
+		want pageDicts
+	}{
+		{"py-type3.pdf", pageDicts{"": {
+			2: "Th", 3: "e", 4: " ", 5: "o", 6: "ffi", 7: "c", 8: "日本",
+			0x41: "T", 0x42: "Y", 0x43: "P", 0x44: "E", 0x45: "H", 0x46: "R", 0x47: "テ", 0x48: "fl",
+		}}},
+		// Program fonts: no names of their own in the dictionary.
+		{"py-shifted.pdf", pageDicts{"DejaVuSans": {}}},
+		{"qpdf-notounicode.pdf", pageDicts{"DejaVuSerif": {}}},
+		// ToUnicode maps everywhere; Helvetica's WinAnsi the engine reads.
+		{"lo-glyphs.pdf", nil},
+		{"qpdf-signature.pdf", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			st, err := f.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := docDicts{r: f, size: st.Size()}
+			if got := d.page(0); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("page(0) = %v, want %v (err %v)", got, tt.want, d.err)
+			}
+		})
+	}
+}
+
+func TestFontNames(t *testing.T) {
+	tests := []struct {
+		name   string
+		font   pdfobj.Font
+		names  map[uint32]string
+		needed bool
+	}{
+		{"with ToUnicode", pdfobj.Font{Subtype: "Type3", ToUnicode: true, Differences: map[int]string{1: "A"}}, nil, false},
+		{"Type 3 AGL names", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{1: "A", 2: "g7"}}, map[uint32]string{1: "A"}, true},
+		{"Type 3 no text", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{2: "g7", 3: "space.control"}}, map[uint32]string{3: " "}, true},
+		{"Type 3 unknown names", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{2: "g7"}}, map[uint32]string{}, false},
+		{"Type1 names the engine reads", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "fi", 65: "A", 66: "uni30C6"}}, map[uint32]string{2: "fi", 65: "A", 66: "テ"}, false},
+		{"Type1 ligature of components", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "f_f_i"}}, map[uint32]string{2: "ffi"}, true},
+		{"Type1 control name", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "uni0002_uni0003"}}, map[uint32]string{}, false},
+		{"TrueType symbolic embedded", pdfobj.Font{Subtype: "TrueType", FontFile: "FontFile2", Flags: pdfobj.Symbolic, HasEncoding: true, Encoding: "WinAnsiEncoding"}, map[uint32]string{}, true},
+		{"TrueType no encoding embedded", pdfobj.Font{Subtype: "TrueType", FontFile: "FontFile2", Flags: 32}, map[uint32]string{}, true},
+		{"TrueType WinAnsi embedded", pdfobj.Font{Subtype: "TrueType", FontFile: "FontFile2", Flags: 32, HasEncoding: true, Encoding: "WinAnsiEncoding"}, map[uint32]string{}, false},
+		{"TrueType symbolic not embedded", pdfobj.Font{Subtype: "TrueType", Flags: pdfobj.Symbolic}, map[uint32]string{}, false},
+		{"Type0", pdfobj.Font{Subtype: "Type0", CIDSubtype: "CIDFontType2", CIDToGIDMap: "Identity"}, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			names, needed := fontNames(tt.font)
+			if !reflect.DeepEqual(names, tt.names) || needed != tt.needed {
+				t.Errorf("fontNames = %v, %v, want %v, %v", names, needed, tt.names, tt.needed)
+			}
+		})
+	}
+}
+
+func TestEngineFontName(t *testing.T) {
+	tests := []struct {
+		font pdfobj.Font
+		want string
+	}{
+		{pdfobj.Font{Subtype: "TrueType", BaseFont: "BAAAAA+DejaVuSans"}, "DejaVuSans"},
+		{pdfobj.Font{Subtype: "TrueType", BaseFont: "DejaVuSans"}, "DejaVuSans"},
+		{pdfobj.Font{Subtype: "Type1", BaseFont: "abcdef+Times"}, "abcdef+Times"},
+		{pdfobj.Font{Subtype: "Type3", BaseFont: "T3Font"}, ""},
+	}
+	for _, tt := range tests {
+		if got := engineFontName(tt.font); got != tt.want {
+			t.Errorf("engineFontName(%+v) = %q, want %q", tt.font, got, tt.want)
+		}
+	}
+}
