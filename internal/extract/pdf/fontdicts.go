@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"strings"
@@ -52,24 +53,60 @@ type docDicts struct {
 	file   *pdfobj.File
 	pages  []pdfobj.Dict
 	err    error // why the objects could not be read (for tests)
+	// remaps are the CID TrueType programs checked, by their bytes'
+	// SHA-256: a broken map's remapping, nil when the map is sound.
+	remaps map[[32]byte]*dictFont
 }
 
-// pageDicts are the font dictionaries of a page that tell the text of
-// codes: by the engine's base font name, each code's text ("" when fonts
-// of that name disagree). nil: the page has no font that needs reading
-// character by character.
-type pageDicts map[string]map[uint32]string
+// pageDicts are the font dictionaries of a page that call for reading it
+// character by character, by the engine's font name less its subset tag;
+// nil when none does.
+type pageDicts map[string]*dictFont
 
-// has reports whether a font of the name has a dictionary that names
-// glyphs.
-func (d pageDicts) has(name string) bool {
-	_, ok := d[name]
-	return ok
+// dictFont is what the dictionaries of the fonts of one name tell: the
+// text of codes their /Differences name ("" where fonts of the name
+// disagree), whether they are CID fonts whose codes are glyph indexes
+// (Identity), and for a broken ToUnicode map the text each of its
+// characters stands for (from the glyph's own Unicode cmap).
+type dictFont struct {
+	names map[uint32]string
+	cid   bool
+	remap map[rune]string
 }
+
+// font returns the dictionaries of the engine's font name.
+func (d pageDicts) font(name string) *dictFont {
+	if d == nil {
+		return nil
+	}
+	return d[stripSubsetTag(name)]
+}
+
+// has reports whether a font of the name has a dictionary that tells.
+func (d pageDicts) has(name string) bool { return d.font(name) != nil }
 
 // text returns the text of a code of the font of the name.
 func (d pageDicts) text(name string, code uint32) string {
-	return d[name][code]
+	if f := d.font(name); f != nil {
+		return f.names[code]
+	}
+	return ""
+}
+
+// cid reports whether the font of the name is a CID font whose codes are
+// its glyph indexes.
+func (d pageDicts) cid(name string) bool {
+	f := d.font(name)
+	return f != nil && f.cid
+}
+
+// remapped returns the text a character of a broken ToUnicode map stands
+// for, "" when the map is not known broken or the character ambiguous.
+func (d pageDicts) remapped(name string, u uint32) string {
+	if f := d.font(name); f != nil && u <= 0x10ffff {
+		return f.remap[rune(u)]
+	}
+	return ""
 }
 
 // page returns the dictionaries of page i that call for reading it
@@ -97,8 +134,8 @@ func (d *docDicts) page(i int) (pd pageDicts) {
 		return nil
 	}
 	for _, f := range d.file.PageFonts(d.pages[i]) {
-		names, ok := fontNames(f)
-		if !ok {
+		df := d.fontOf(f)
+		if df == nil {
 			continue
 		}
 		if pd == nil {
@@ -107,19 +144,118 @@ func (d *docDicts) page(i int) (pd pageDicts) {
 		key := engineFontName(f)
 		m, seen := pd[key]
 		if !seen {
-			pd[key] = names
+			pd[key] = df
 			continue
 		}
-		for code, t := range names {
-			if old, ok := m[code]; ok && old != t {
-				m[code] = ""
+		// Fonts of one name: a code they disagree on has no text.
+		merged := &dictFont{names: map[uint32]string{}, cid: m.cid && df.cid}
+		for code, t := range m.names {
+			merged.names[code] = t
+		}
+		for code, t := range df.names {
+			if old, ok := merged.names[code]; ok && old != t {
+				merged.names[code] = ""
 			} else if !ok {
-				m[code] = t
+				merged.names[code] = t
 			}
 		}
+		for r, t := range m.remap {
+			if df.remap[r] == t {
+				if merged.remap == nil {
+					merged.remap = map[rune]string{}
+				}
+				merged.remap[r] = t
+			}
+		}
+		pd[key] = merged
 	}
 	return pd
 }
+
+// fontOf returns what a font's dictionary tells, nil when the font does
+// not call for reading characters one by one. A CID TrueType font's
+// ToUnicode map is checked once a document (by its program's bytes).
+func (d *docDicts) fontOf(f pdfobj.Font) *dictFont {
+	if names, ok := fontNames(f); ok {
+		return &dictFont{names: names, cid: f.Subtype == "Type0"}
+	}
+	if !identityTrueType(f) || !f.ToUnicode {
+		return nil
+	}
+	prog, err := d.file.ProgramData(f)
+	if err != nil {
+		return nil
+	}
+	key := sha256.Sum256(prog)
+	if r, ok := d.remaps[key]; ok {
+		return r
+	}
+	var r *dictFont
+	if tu, err := d.file.ToUnicodeData(f); err == nil {
+		if remap := brokenMap(parseToUnicode(tu), parseFontProgram(prog)); remap != nil {
+			r = &dictFont{cid: true, remap: remap}
+		}
+	}
+	if d.remaps == nil {
+		d.remaps = map[[32]byte]*dictFont{}
+	}
+	d.remaps[key] = r
+	return r
+}
+
+// identityTrueType reports whether a font is a CID TrueType font whose
+// codes are its glyph indexes (Identity-H or -V, /CIDToGIDMap /Identity)
+// with its program embedded.
+func identityTrueType(f pdfobj.Font) bool {
+	return f.Subtype == "Type0" && f.CIDSubtype == "CIDFontType2" && f.CIDToGIDMap == "Identity" &&
+		f.FontFile == "FontFile2" && (f.Encoding == "Identity-H" || f.Encoding == "Identity-V")
+}
+
+// brokenMap tells whether a CID TrueType font's ToUnicode map (code →
+// text, the code a glyph index) is broken: most of the codes whose glyph
+// the program's Unicode cmap names map elsewhere (a Russian text mapped to
+// Hangul). Then it returns, for each character the map gives, the text of
+// its glyph by the program; a character several glyphs share is left out.
+func brokenMap(tu map[uint32]string, prog *fontProgram) map[rune]string {
+	if prog == nil || prog.uni == nil {
+		return nil
+	}
+	known, wrong := 0, 0
+	remap := map[rune]string{}
+	ambiguous := map[rune]bool{}
+	for code, t := range tu {
+		rs := []rune(t)
+		if len(rs) != 1 || code > 0xffff {
+			continue
+		}
+		g, ok := prog.uni[uint16(code)]
+		if !ok {
+			continue
+		}
+		known++
+		if g == rs[0] {
+			continue
+		}
+		wrong++
+		if old, ok := remap[rs[0]]; ok && old != string(g) {
+			ambiguous[rs[0]] = true
+		}
+		remap[rs[0]] = string(g)
+	}
+	// A font whose map disagrees on a few glyphs (ligatures, a glyph
+	// the cmap gives two characters) is no broken map.
+	if wrong < minWrongCodes || wrong*10 < known*9 {
+		return nil
+	}
+	for r := range ambiguous {
+		delete(remap, r)
+	}
+	return remap
+}
+
+// minWrongCodes is how many of a map's codes must disagree with the
+// program before the map counts as broken.
+const minWrongCodes = 3
 
 // engineFontName is the name the engine gives a font: its /BaseFont less
 // the subset tag, none for a Type 3 font.
@@ -127,9 +263,15 @@ func engineFontName(f pdfobj.Font) string {
 	if f.Subtype == "Type3" {
 		return ""
 	}
-	name := f.BaseFont
+	return stripSubsetTag(f.BaseFont)
+}
+
+// stripSubsetTag cuts a subset tag (six capitals and +) off a font name;
+// the engine leaves it out of simple fonts' names and keeps it in Type 0
+// fonts', so both sides are compared without it.
+func stripSubsetTag(name string) string {
 	if len(name) > 7 && name[6] == '+' && strings.Trim(name[:6], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
-		name = name[7:]
+		return name[7:]
 	}
 	return name
 }
@@ -161,6 +303,10 @@ func fontNames(f pdfobj.Font) (map[uint32]string, bool) {
 	case "TrueType":
 		embedded := f.FontFile == "FontFile2"
 		return names, unread || embedded && (f.Flags&pdfobj.Symbolic != 0 || !f.HasEncoding)
+	case "Type0":
+		// Glyph indexes without a map: the program's names and
+		// Unicode cmap tell them.
+		return names, identityTrueType(f)
 	}
 	return nil, false
 }

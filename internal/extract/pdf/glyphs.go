@@ -91,8 +91,13 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 	chars, unmappedFonts := pageChars(inst, tp, n, fonts)
 	for i, c := range chars {
 		t := ""
-		if c.font != nil && unmappedFonts[c.font] {
+		switch {
+		case c.font == nil:
+		case unmappedFonts[c.font]:
 			t = c.font.text(c.code, c.unmapped, dicts)
+		case !c.unmapped:
+			// A character of a broken ToUnicode map (fontdicts.go).
+			t = dicts.remapped(c.font.name, c.code)
 		}
 		// A code of a font nothing tells about (no program, no
 		// dictionary names) stands as the engine gives it.
@@ -180,10 +185,17 @@ func (f *pageFont) text(code uint32, unmapped bool, dicts pageDicts) string {
 			return t
 		}
 	}
-	if f.prog != nil {
-		return f.prog.text(code)
+	if f.prog == nil {
+		return ""
 	}
-	return ""
+	if unmapped && dicts.cid(f.name) && f.prog.builtin == nil {
+		// A CID TrueType font's code is its glyph index.
+		if t := f.prog.glyphText(int(code)); !dropText(t) {
+			return t
+		}
+		return ""
+	}
+	return f.prog.text(code)
 }
 
 // pageChars returns the characters [0, n) of a text page and the fonts

@@ -1,6 +1,9 @@
 package pdfobj
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // Font is what a font dictionary (PDF 32000 9.5–9.10) says about how its
 // codes become text, as far as the reader of a font without a ToUnicode
@@ -26,6 +29,25 @@ type Font struct {
 	Registry    string
 	Ordering    string
 	CIDToGIDMap string // "Identity", "Stream" or ""
+
+	toUnicode, program *Stream // the /ToUnicode CMap and the embedded program
+}
+
+// ToUnicodeData returns the data of the font's /ToUnicode CMap.
+func (f *File) ToUnicodeData(ft Font) ([]byte, error) {
+	if ft.toUnicode == nil {
+		return nil, errors.New("pdfobj: no ToUnicode stream")
+	}
+	return f.StreamData(*ft.toUnicode)
+}
+
+// ProgramData returns the data of the font's embedded program (FontFile,
+// FontFile2 or FontFile3).
+func (f *File) ProgramData(ft Font) ([]byte, error) {
+	if ft.program == nil {
+		return nil, errors.New("pdfobj: no embedded program")
+	}
+	return f.StreamData(*ft.program)
 }
 
 // Symbolic is the font descriptor flag of a font whose glyphs are
@@ -132,6 +154,9 @@ func (f *File) font(d Dict) Font {
 		BaseFont:  f.name(d["BaseFont"]),
 		ToUnicode: d["ToUnicode"] != nil && f.Resolve(d["ToUnicode"]) != nil,
 	}
+	if s, ok := f.Resolve(d["ToUnicode"]).(Stream); ok {
+		ft.toUnicode = &s
+	}
 	if n, ok := Int(f.Resolve(d["FirstChar"])); ok && n >= 0 && n < 1<<16 {
 		ft.FirstChar = int(n)
 	}
@@ -181,6 +206,7 @@ func (f *File) font(d Dict) Font {
 			if s, ok := f.Resolve(fd[k]).(Stream); ok {
 				ft.FontFile = string(k)
 				ft.FontFileType = f.name(s.Dict["Subtype"])
+				ft.program = &s
 				break
 			}
 		}

@@ -34,6 +34,9 @@
 #                         (qpdf --object-streams=generate)
 #   py-shifted-badxref.pdf  the same with startxref pointing nowhere (the
 #                         objects are found by a scan)
+#   py-cid.pdf            CID TrueType fonts (Identity), one with a ToUnicode
+#                         map giving Hangul for Russian, one with none
+#                         (mkfonts.py, rewritten by qpdf)
 #   py-type3-junk.pdf     py-type3.pdf after a mail header (offsets off by
 #                         the header's length)
 # Needs soffice, /usr/bin/python3 with LibreOffice's uno module and
@@ -82,10 +85,11 @@ prog qpdf-type1c.pdf FontFile3 fontprog/noto-type1c.cff
 /usr/bin/python3 mkfonts.py "$out/raw"
 qpdf "$out/raw-type3.pdf" py-type3.pdf
 qpdf "$out/raw-shifted.pdf" py-shifted.pdf
+qpdf "$out/raw-cid.pdf" py-cid.pdf
 qpdf --object-streams=generate py-shifted.pdf py-shifted-objstm.pdf
 /usr/bin/python3 -c 'import re, sys; s = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(re.sub(rb"startxref\s+\d+", b"startxref\n9999999", s))' py-shifted.pdf py-shifted-badxref.pdf
 { printf 'From: soumu@example.jp\r\nSubject: type3\r\n\r\n'; cat py-type3.pdf; } >py-type3-junk.pdf
 # Seeds of FuzzOpen (pdfobj).
-cp py-type3.pdf py-shifted-objstm.pdf py-shifted-badxref.pdf ../pdfobj/testdata/
+cp py-type3.pdf py-shifted-objstm.pdf py-shifted-badxref.pdf py-cid.pdf ../pdfobj/testdata/
 qpdf --rotate=+90:1 --rotate=+270:3 lo-horizontal.pdf qpdf-rotated.pdf
 { printf 'From: soumu@example.jp\r\nSubject: mitsumori\r\nContent-Type: application/pdf\r\n\r\n'; cat lo-horizontal.pdf; } >junk-header.pdf

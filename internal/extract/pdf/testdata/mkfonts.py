@@ -6,6 +6,11 @@
 #                       /Differences names its glyphs: Adobe Glyph List
 #                       names, ligatures (f_f_i, T_h), uniXXXX and
 #                       uniXXXXXXXX names, and g12 (no name of a text)
+#   PREFIX-cid.pdf      CID TrueType subsets of DejaVu Sans (Type 0,
+#                       Identity-H, /CIDToGIDMap /Identity, a (3,1) cmap),
+#                       Russian text: one font's ToUnicode map gives Hangul
+#                       (a broken map: each code's character plus U+AC00),
+#                       the other has none (CIDSystemInfo Adobe-Identity-0)
 #   PREFIX-shifted.pdf  TrueType subsets of DejaVu Sans whose codes are
 #                       given in order of first use from 0x21 (space at
 #                       0x20), reached through a (3,0) cmap at F000+code,
@@ -143,6 +148,57 @@ def shifted(path):
     pdf.write(path, page(pdf, content, [('F1', f1), ('F2', f2)]))
 
 
+def cidfont(pdf, text, name, hangul):
+    """A Type 0 font of text's glyphs (CID = glyph index), and text's
+    codes; with hangul, a ToUnicode map that is off by U+AC00."""
+    f = TTFont(DEJAVU)
+    opts = subset.Options()
+    opts.notdef_outline = True
+    opts.name_IDs = ['*']
+    sub = subset.Subsetter(opts)
+    sub.populate(unicodes=[ord(c) for c in set(text)])
+    sub.subset(f)
+    best = f.getBestCmap()
+    uni = cmap_format_4(4)
+    uni.platformID, uni.platEncID, uni.language = 3, 1, 0
+    uni.cmap = dict(best)
+    f['cmap'].tables = [uni]
+    f['post'].formatType = 3.0
+    out = io.BytesIO()
+    f.save(out)
+    prog = out.getvalue()
+    gid = {c: f.getGlyphID(best[ord(c)]) for c in set(text)}
+    ff = pdf.stream(prog, b'/Length1 %d ' % len(prog))
+    desc = pdf.add(b'<< /Type /FontDescriptor /FontName /%s /Flags 4 /FontBBox [-1021 -463 1793 1232]'
+                   b' /ItalicAngle 0 /Ascent 928 /Descent -236 /CapHeight 729 /StemV 80 /FontFile2 %d 0 R >>' % (name, ff))
+    gs = f.getGlyphSet()
+    widths = b' '.join(b'%d [%d]' % (g, gs[best[ord(c)]].width * 1000 // 2048) for c, g in sorted(gid.items(), key=lambda x: x[1]))
+    cid = pdf.add(b'<< /Type /Font /Subtype /CIDFontType2 /BaseFont /%s /CIDSystemInfo << /Registry (Adobe)'
+                  b' /Ordering (Identity) /Supplement 0 >> /FontDescriptor %d 0 R /CIDToGIDMap /Identity /W [%s] >>' % (name, desc, widths))
+    tu = b''
+    if hangul:
+        pairs = b''.join(b'<%04X> <%04X>\n' % (g, ord(c) + 0xac00) for c, g in sorted(gid.items(), key=lambda x: x[1]))
+        cmap = (b'/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n'
+                b'/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n'
+                b'/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n'
+                b'1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n'
+                b'%d beginbfchar\n' % len(gid) + pairs + b'endbfchar\nendcmap\n'
+                b'CMapName currentdict /CMap defineresource pop\nend\nend\n')
+        tu = b' /ToUnicode %d 0 R' % pdf.stream(cmap)
+    font = pdf.add(b'<< /Type /Font /Subtype /Type0 /BaseFont /%s /Encoding /Identity-H'
+                   b' /DescendantFonts [%d 0 R]%s >>' % (name, cid, tu))
+    return font, b''.join(b'%04X' % gid[c] for c in text)
+
+
+def cid(path):
+    pdf = PDF()
+    f1, t1 = cidfont(pdf, 'Привет мир CIDHANGULAA', b'CAAAAA+DejaVuSans', True)
+    f2, t2 = cidfont(pdf, 'Добрый день CIDNONEBB', b'DAAAAA+DejaVuSansCID', False)
+    content = b'BT /F1 14 Tf 40 700 Td <%s> Tj ET\nBT /F2 14 Tf 40 670 Td <%s> Tj ET\n' % (t1, t2)
+    pdf.write(path, page(pdf, content, [('F1', f1), ('F2', f2)]))
+
+
 prefix = sys.argv[1]
+cid(prefix + '-cid.pdf')
 type3(prefix + '-type3.pdf')
 shifted(prefix + '-shifted.pdf')
