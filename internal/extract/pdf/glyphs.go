@@ -22,10 +22,10 @@ import (
 // dropped when the program does not tell (cleanText).
 //
 // Only pages whose text holds a control character other than the line
-// breaks are looked at character by character, so the text of ordinary
-// PDFs is what the engine gives, byte for byte, at no cost. A page of
-// codes at or above U+0020 stays as the engine gives it: telling those
-// from real letters would take a call per character on every page.
+// breaks, or whose font dictionaries say a font's codes may not be its
+// text (fontdicts.go), are looked at character by character, so the text
+// of ordinary PDFs is what the engine gives, byte for byte, and no call
+// per character is made for them.
 
 // maxFontFetches bounds how often one page fetches a font program (each
 // fetch copies the program out of the engine).

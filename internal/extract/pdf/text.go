@@ -24,11 +24,13 @@ import (
 // (FPDFText_GetBoundedText), as pdftotext reads it.
 //
 // Characters the engine could not map (a font without a ToUnicode map and
-// without glyph names it knows) come out as their codes: those that are
-// control characters are recovered from the font's program where it
-// tells (glyphs.go; not on a cropped page, whose text is no longer laid
-// out by character), and what is still a control character, U+FFFD or a
-// noncharacter is dropped (cleanText) instead of being indexed.
+// without glyph names it knows) come out as their codes: on a page with
+// control characters, or with a font whose dictionary calls for it
+// (fontdicts.go), they are recovered from the font's /Differences names
+// and program where they tell (glyphs.go; not on a cropped page, whose
+// text is no longer laid out by character), and what is still a control
+// character, U+FFFD or a noncharacter is dropped (cleanText) instead of
+// being indexed.
 // A Latin ligature the font maps to its presentation form (ﬁ U+FB01, ﬃ)
 // becomes its letters, as pdftotext writes it, so `office` typed by the
 // user finds `o\ufb03ce`.
