@@ -51,7 +51,7 @@ type docDicts struct {
 	size   int64
 	opened bool
 	file   *pdfobj.File
-	pages  []pdfobj.Dict
+	pages  []pdfobj.Page
 	err    error // why the objects could not be read (for tests)
 	// remaps are the CID TrueType programs checked, by their bytes'
 	// SHA-256: a broken map's remapping, nil when the map is sound.

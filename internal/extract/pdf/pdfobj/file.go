@@ -38,15 +38,18 @@ type File struct {
 	xref    map[int]entry
 	trailer Dict
 	cache   map[int]Object
-	stms    map[int]map[int]Object // object streams read, by number
+	stms    map[int]*objStm // object streams read, by number
 	budget  int
 	scanned bool
+	fonts   map[Ref]Font     // fonts read (PageFonts)
+	blocks  map[int64][]byte // blocks of the file read (read)
+	order   []int64          // their numbers, oldest first
 }
 
 // Open reads a PDF's cross-reference sections (or, when they cannot be
 // read, scans the file for its objects).
 func Open(r io.ReaderAt, size int64) (*File, error) {
-	f := &File{r: r, size: size, xref: map[int]entry{}, cache: map[int]Object{}, stms: map[int]map[int]Object{}, budget: maxParses}
+	f := &File{r: r, size: size, xref: map[int]entry{}, cache: map[int]Object{}, stms: map[int]*objStm{}, budget: maxParses}
 	head := make([]byte, min(size, headerWindow))
 	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("pdfobj: read header: %w", err)
@@ -69,45 +72,83 @@ func Open(r io.ReaderAt, size int64) (*File, error) {
 // trailer found, or a dictionary naming the catalog found).
 func (f *File) Trailer() Dict { return f.trailer }
 
-// read returns up to n bytes at off.
+// The file is read in blocks of blockSize bytes, the last maxBlocks kept:
+// objects lie near each other, and a read per object would be a system
+// call and an allocation each.
+const (
+	blockSize = 64 << 10
+	maxBlocks = 16
+)
+
+// read returns up to n bytes at off (a slice of a block the caller must
+// not change, when the bytes lie in one).
 func (f *File) read(off int64, n int) []byte {
 	if off < 0 || off >= f.size {
 		return nil
 	}
 	n = int(min(int64(n), f.size-off))
+	first, last := off/blockSize, (off+int64(n)-1)/blockSize
+	if first == last {
+		b := f.block(first)
+		at := int(off - first*blockSize)
+		return b[at:min(at+n, len(b))]
+	}
+	if last-first == 1 {
+		b1, b2 := f.block(first), f.block(last)
+		at := int(off - first*blockSize)
+		if at > len(b1) {
+			return nil
+		}
+		out := append(make([]byte, 0, n), b1[at:]...)
+		return append(out, b2[:min(n-len(out), len(b2))]...)
+	}
 	b := make([]byte, n)
 	k, _ := f.r.ReadAt(b, off)
 	return b[:k]
 }
 
+// block returns block i of the file, read on first use.
+func (f *File) block(i int64) []byte {
+	if b, ok := f.blocks[i]; ok {
+		return b
+	}
+	if len(f.order) >= maxBlocks {
+		delete(f.blocks, f.order[0])
+		f.order = f.order[1:]
+	}
+	b := make([]byte, min(blockSize, f.size-i*blockSize))
+	k, _ := f.r.ReadAt(b, i*blockSize)
+	b = b[:k]
+	if f.blocks == nil {
+		f.blocks = map[int64][]byte{}
+	}
+	f.blocks[i] = b
+	f.order = append(f.order, i)
+	return b
+}
+
 // parseAt parses the object `num gen obj … endobj` at off (num < 0: any
 // number), with its stream when it has one.
 func (f *File) parseAt(off int64, num int) (Object, error) {
-	b := f.read(off, 64<<10)
-	p := &parser{b: b}
-	head := func() bool {
-		p.pos = 0
-		p.skip()
-		n, err := strconv.Atoi(string(p.word()))
-		if err != nil || num >= 0 && n != num {
-			return false
+	// Most objects are a few hundred bytes: a small window first, a
+	// larger one when the object runs past it.
+	var p *parser
+	var o Object
+	var err error
+	for _, window := range []int{4 << 10, 256 << 10, maxObjectBytes} {
+		b := f.read(off, window)
+		p = &parser{b: b}
+		n, ok := p.objHeader()
+		if !ok || num >= 0 && n != num {
+			return nil, fmt.Errorf("pdfobj: no object %d at offset %d", num, off)
 		}
-		p.skip()
-		if _, err := strconv.Atoi(string(p.word())); err != nil {
-			return false
-		}
-		return p.keyword("obj")
-	}
-	if !head() {
-		return nil, fmt.Errorf("pdfobj: no object %d at offset %d", num, off)
-	}
-	start := p.pos
-	o, err := p.object(0)
-	if errors.Is(err, errSyntax) && len(b) == 64<<10 {
-		// A large object: read as much as one may span.
-		b = f.read(off, maxObjectBytes)
-		p = &parser{b: b, pos: start}
 		o, err = p.object(0)
+		// An object ending at the window's edge may go on past it (a
+		// number cut, the `stream` keyword beyond).
+		whole := err == nil && p.pos+32 <= len(b) || err != nil && !errors.Is(err, errSyntax)
+		if whole || len(b) < window {
+			break
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -124,6 +165,20 @@ func (f *File) parseAt(off int64, num int) (Object, error) {
 		p.pos++
 	}
 	return Stream{Dict: d, offset: off + int64(p.pos)}, nil
+}
+
+// objHeader reads `num gen obj` and returns num.
+func (p *parser) objHeader() (int, bool) {
+	p.skip()
+	n, err := strconv.Atoi(string(p.word()))
+	if err != nil {
+		return 0, false
+	}
+	p.skip()
+	if _, err := strconv.Atoi(string(p.word())); err != nil {
+		return 0, false
+	}
+	return n, p.keyword("obj")
 }
 
 // Resolve returns the object o refers to (o itself when it is no
@@ -169,22 +224,48 @@ func (f *File) object(num int) Object {
 			}
 		}
 	}
-	f.cache[num] = o
+	if len(f.cache) < maxCached {
+		f.cache[num] = o
+	}
 	return o
+}
+
+// maxCached bounds the objects kept parsed (past it, an object is parsed
+// again when asked for again).
+const maxCached = 1 << 16
+
+// objStm is a decoded object stream: its data and where each member
+// starts (from First), the members parsed only when asked for.
+type objStm struct {
+	data  []byte
+	first int
+	offs  map[int]int
 }
 
 // streamMember returns object num, the idx-th of object stream stm.
 func (f *File) streamMember(stm, idx, num int) Object {
-	objs, ok := f.stms[stm]
+	st, ok := f.stms[stm]
 	if !ok {
 		f.stms[stm] = nil // a stream inside itself reads as empty
-		objs = f.readObjStm(stm)
-		f.stms[stm] = objs
+		st = f.readObjStm(stm)
+		f.stms[stm] = st
 	}
-	return objs[num]
+	if st == nil {
+		return nil
+	}
+	off, ok := st.offs[num]
+	if !ok {
+		return nil
+	}
+	q := &parser{b: st.data[st.first:], pos: off}
+	o, err := q.object(0)
+	if err != nil {
+		return nil
+	}
+	return o
 }
 
-func (f *File) readObjStm(stm int) map[int]Object {
+func (f *File) readObjStm(stm int) *objStm {
 	s, ok := f.Resolve(Ref{stm, 0}).(Stream)
 	if !ok || s.Dict["Type"] != Name("ObjStm") {
 		return nil
@@ -199,7 +280,7 @@ func (f *File) readObjStm(stm int) map[int]Object {
 		return nil
 	}
 	p := &parser{b: data[:first]}
-	objs := map[int]Object{}
+	st := &objStm{data: data, first: int(first), offs: map[int]int{}}
 	for range n {
 		p.skip()
 		num, err1 := strconv.Atoi(string(p.word()))
@@ -208,14 +289,7 @@ func (f *File) readObjStm(stm int) map[int]Object {
 		if err1 != nil || err2 != nil || off < 0 || int64(off) >= int64(len(data))-first {
 			break
 		}
-		if f.budget <= 0 {
-			break
-		}
-		f.budget--
-		q := &parser{b: data[first:], pos: off}
-		if o, err := q.object(0); err == nil {
-			objs[num] = o
-		}
+		st.offs[num] = off
 	}
-	return objs
+	return st
 }

@@ -7,21 +7,22 @@ import (
 
 // Font is what a font dictionary (PDF 32000 9.5–9.10) says about how its
 // codes become text, as far as the reader of a font without a ToUnicode
-// map needs it.
+// map needs it. Of a simple font with a /ToUnicode entry only the entries
+// of its own dictionary are read, not its descriptor (Flags, FontFile)
+// nor its glyph procedures.
 type Font struct {
 	Subtype  string // Type1, MMType1, TrueType, Type3, Type0
 	BaseFont string // as written, subset tag (ABCDEF+) included
 	// Encoding: the /Encoding name (WinAnsiEncoding, Identity-H), or
 	// a dictionary's /BaseEncoding and /Differences (code → glyph name).
-	Encoding     string
-	HasEncoding  bool // an /Encoding entry of any form
-	Differences  map[int]string
-	ToUnicode    bool // a /ToUnicode entry
-	FirstChar    int
-	CharProcs    []string // a Type 3 font's glyph procedures' names
-	Flags        int      // the font descriptor's /Flags (9.8.2)
-	FontFile     string   // FontFile, FontFile2 or FontFile3: the program embedded
-	FontFileType string   // FontFile3's /Subtype (Type1C, CIDFontType0C, OpenType)
+	Encoding    string
+	HasEncoding bool // an /Encoding entry of any form
+	Differences map[int]string
+	ToUnicode   bool // a /ToUnicode entry
+	FirstChar   int
+	CharProcs   []string // a Type 3 font's glyph procedures' names
+	Flags       int      // the font descriptor's /Flags (9.8.2)
+	FontFile    string   // FontFile, FontFile2 or FontFile3: the program embedded
 	// A Type 0 font's descendant: its subtype (CIDFontType0/2), its
 	// /CIDSystemInfo, and whether its /CIDToGIDMap is /Identity (or
 	// absent, which means the same) or a stream.
@@ -30,24 +31,28 @@ type Font struct {
 	Ordering    string
 	CIDToGIDMap string // "Identity", "Stream" or ""
 
-	toUnicode, program *Stream // the /ToUnicode CMap and the embedded program
+	// The /ToUnicode CMap and the embedded program, resolved only when
+	// their data is asked for.
+	toUnicode, program Object
 }
 
 // ToUnicodeData returns the data of the font's /ToUnicode CMap.
 func (f *File) ToUnicodeData(ft Font) ([]byte, error) {
-	if ft.toUnicode == nil {
+	s, ok := f.Resolve(ft.toUnicode).(Stream)
+	if !ok {
 		return nil, errors.New("pdfobj: no ToUnicode stream")
 	}
-	return f.StreamData(*ft.toUnicode)
+	return f.StreamData(s)
 }
 
 // ProgramData returns the data of the font's embedded program (FontFile,
 // FontFile2 or FontFile3).
 func (f *File) ProgramData(ft Font) ([]byte, error) {
-	if ft.program == nil {
+	s, ok := f.Resolve(ft.program).(Stream)
+	if !ok {
 		return nil, errors.New("pdfobj: no embedded program")
 	}
-	return f.StreamData(*ft.program)
+	return f.StreamData(s)
 }
 
 // Symbolic is the font descriptor flag of a font whose glyphs are
@@ -61,11 +66,17 @@ const (
 	maxFormDepth    = 8
 )
 
-// Pages returns the page dictionaries in order, each with its inherited
-// /Resources (and nothing else inherited) filled in.
-func (f *File) Pages() []Dict {
+// Page is a page of the page tree: its resources (its own, or inherited
+// from its ancestors; a reference is kept as such, so that a document's
+// pages do not hold all their dictionaries).
+type Page struct {
+	Resources Object
+}
+
+// Pages returns the pages in order.
+func (f *File) Pages() []Page {
 	root, _ := f.Resolve(f.trailer["Root"]).(Dict)
-	var pages []Dict
+	var pages []Page
 	seen := map[Ref]bool{}
 	var walk func(o Object, res Object, depth int)
 	walk = func(o Object, res Object, depth int) {
@@ -84,12 +95,7 @@ func (f *File) Pages() []Dict {
 		}
 		kids, isTree := f.Resolve(d["Kids"]).(Array)
 		if !isTree || d["Type"] == Name("Page") {
-			p := Dict{}
-			for k, v := range d {
-				p[k] = v
-			}
-			p["Resources"] = res
-			pages = append(pages, p)
+			pages = append(pages, Page{Resources: res})
 			return
 		}
 		for _, k := range kids {
@@ -104,7 +110,7 @@ func (f *File) Pages() []Dict {
 
 // PageFonts returns the fonts of a page's resources and of the form
 // XObjects it draws, each font object once.
-func (f *File) PageFonts(page Dict) []Font {
+func (f *File) PageFonts(page Page) []Font {
 	var fonts []Font
 	seenFont := map[Ref]bool{}
 	seenForm := map[Ref]bool{}
@@ -119,14 +125,27 @@ func (f *File) PageFonts(page Dict) []Font {
 				if len(fonts) >= maxFontsPerPage {
 					return
 				}
-				if r, ok := fo.(Ref); ok {
+				r, isRef := fo.(Ref)
+				if isRef {
 					if seenFont[r] {
 						continue
 					}
 					seenFont[r] = true
+					// Pages share their fonts: each is read once.
+					if ft, ok := f.fonts[r]; ok {
+						fonts = append(fonts, ft)
+						continue
+					}
 				}
 				if d, ok := f.Resolve(fo).(Dict); ok {
-					fonts = append(fonts, f.font(d))
+					ft := f.font(d)
+					if isRef {
+						if f.fonts == nil {
+							f.fonts = map[Ref]Font{}
+						}
+						f.fonts[r] = ft
+					}
+					fonts = append(fonts, ft)
 				}
 			}
 		}
@@ -143,19 +162,19 @@ func (f *File) PageFonts(page Dict) []Font {
 			}
 		}
 	}
-	walk(page["Resources"], 0)
+	walk(page.Resources, 0)
 	return fonts
 }
 
 // font reads a font dictionary.
 func (f *File) font(d Dict) Font {
 	ft := Font{
-		Subtype:   f.name(d["Subtype"]),
-		BaseFont:  f.name(d["BaseFont"]),
-		ToUnicode: d["ToUnicode"] != nil && f.Resolve(d["ToUnicode"]) != nil,
-	}
-	if s, ok := f.Resolve(d["ToUnicode"]).(Stream); ok {
-		ft.toUnicode = &s
+		Subtype:  f.name(d["Subtype"]),
+		BaseFont: f.name(d["BaseFont"]),
+		// A /ToUnicode entry counts as a map without reading it (the
+		// engine reads it; a font that has one is left to the engine).
+		ToUnicode: d["ToUnicode"] != nil,
+		toUnicode: d["ToUnicode"],
 	}
 	if n, ok := Int(f.Resolve(d["FirstChar"])); ok && n >= 0 && n < 1<<16 {
 		ft.FirstChar = int(n)
@@ -169,6 +188,12 @@ func (f *File) font(d Dict) Font {
 		ft.HasEncoding = true
 		ft.Encoding = f.name(e["BaseEncoding"])
 		ft.Differences = f.differences(e["Differences"])
+	}
+	if ft.ToUnicode && ft.Subtype != "Type0" {
+		// A simple font with a map: its descriptor and glyph
+		// procedures are not read (pages share few fonts, but a
+		// document may have thousands).
+		return ft
 	}
 	if cp, ok := f.Resolve(d["CharProcs"]).(Dict); ok {
 		for k := range cp {
@@ -203,10 +228,8 @@ func (f *File) font(d Dict) Font {
 			ft.Flags = int(n)
 		}
 		for _, k := range []Name{"FontFile", "FontFile2", "FontFile3"} {
-			if s, ok := f.Resolve(fd[k]).(Stream); ok {
-				ft.FontFile = string(k)
-				ft.FontFileType = f.name(s.Dict["Subtype"])
-				ft.program = &s
+			if fd[k] != nil {
+				ft.FontFile, ft.program = string(k), fd[k]
 				break
 			}
 		}

@@ -40,7 +40,7 @@ func TestFonts(t *testing.T) {
 		{"py-shifted-badxref.pdf", 1, true, shifted},
 		{"py-type3.pdf", 1, false, []string{"Type3  - flags=0"}},
 		{"py-type3-junk.pdf", 1, false, []string{"Type3  - flags=0"}},
-		{"lo-password.pdf", 3, false, []string{"Type1 BAAAAA+NotoSerifCJKjp-Regular-VKana FontFile flags=4 ToUnicode"}},
+		{"lo-password.pdf", 3, false, []string{"Type1 BAAAAA+NotoSerifCJKjp-Regular-VKana - flags=0 ToUnicode"}},
 		{"fpdf-ipag.pdf", 2, false, []string{"Type0 utf8ipag FontFile2 flags=4 ToUnicode Identity-H CIDFontType2 Adobe-UCS Stream"}},
 		{"qpdf-allbad.pdf", 0, false, nil},
 	}

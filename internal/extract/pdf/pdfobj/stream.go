@@ -25,7 +25,7 @@ func (f *File) StreamData(s Stream) ([]byte, error) {
 	if length > maxStreamBytes {
 		return nil, errors.New("pdfobj: stream too long")
 	}
-	data := f.read(s.offset, int(length))
+	data := bytes.Clone(f.read(s.offset, int(length)))
 	filters := f.Resolve(s.Dict["Filter"])
 	parms := f.Resolve(s.Dict["DecodeParms"])
 	if n, ok := filters.(Name); ok {
