@@ -10,7 +10,7 @@ import (
 
 // More limits (doc.go).
 const (
-	maxObjects  = 1 << 22 // objects one file may number
+	maxObjects  = 1 << 21 // objects one file may number
 	maxRefChain = 16      // references followed from one to the next
 	maxXrefs    = 64      // cross-reference sections followed by /Prev
 	maxPages    = 1 << 20 // pages of the page tree

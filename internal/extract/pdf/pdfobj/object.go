@@ -36,7 +36,7 @@ type Stream struct {
 const (
 	maxDepth       = 32       // nesting of arrays and dictionaries
 	maxObjectBytes = 4 << 20  // bytes one object (without stream data) may span
-	maxStreamBytes = 64 << 20 // bytes one stream may inflate to
+	maxStreamBytes = 32 << 20 // bytes one stream may inflate to
 )
 
 var errSyntax = errors.New("pdfobj: syntax error")
