@@ -158,3 +158,31 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestStreamData reads a font's program and ToUnicode map through
+// /FlateDecode, and refuses an encrypted file's streams (not decrypted).
+func TestStreamData(t *testing.T) {
+	f := open(t, filepath.Join("..", "testdata", "py-cid.pdf"))
+	var cid Font
+	for _, ft := range f.PageFonts(f.Pages()[0]) {
+		if ft.ToUnicode {
+			cid = ft
+		}
+	}
+	prog, err := f.ProgramData(cid)
+	if err != nil || !bytes.HasPrefix(prog, []byte{0, 1, 0, 0}) {
+		t.Errorf("ProgramData = %q…, %v; want a TrueType program", prog[:min(len(prog), 8)], err)
+	}
+	tu, err := f.ToUnicodeData(cid)
+	if err != nil || !bytes.Contains(tu, []byte("beginbfchar")) {
+		t.Errorf("ToUnicodeData = %q, %v; want a CMap", tu, err)
+	}
+	enc := open(t, filepath.Join("..", "testdata", "lo-password.pdf"))
+	fonts := enc.PageFonts(enc.Pages()[0])
+	if len(fonts) == 0 {
+		t.Fatal("no fonts in the encrypted file")
+	}
+	if b, err := enc.ToUnicodeData(fonts[0]); err == nil {
+		t.Errorf("ToUnicodeData of an encrypted file = %q, want an error", b)
+	}
+}

@@ -9,9 +9,14 @@ import (
 )
 
 // StreamData returns a stream's data through its filters: none or
-// /FlateDecode (with a PNG or TIFF-less predictor); another filter is
-// an error.
+// /FlateDecode (with a PNG predictor); another filter, or a stream of an
+// encrypted file other than an xref stream, is an error.
 func (f *File) StreamData(s Stream) ([]byte, error) {
+	if f.trailer["Encrypt"] != nil && s.Dict["Type"] != Name("XRef") {
+		// An encrypted file's streams (all but xref streams) are
+		// not decrypted here.
+		return nil, errors.New("pdfobj: stream of an encrypted file")
+	}
 	length, ok := Int(f.Resolve(s.Dict["Length"]))
 	if !ok || length < 0 || s.offset+length > f.size {
 		// A wrong length: the data ends at `endstream`.
