@@ -13,13 +13,14 @@ import (
 // text to the engine (issue 33), fixtures mkfonts.py wrote and qpdf
 // rewrote (testdata/gen.sh): a Type 3 font's /Differences names (Adobe
 // Glyph List names, ligatures f_f_i and T_h, uniXXXXXXXX; g12 has no text
-// and is dropped), and TrueType subsets whose codes are given in order of
+// and is dropped), Helvetica's /Differences names the engine does not
+// read (f_f_i, T_h, uni30C630C8), and TrueType subsets whose codes are given in order of
 // use (the engine reads "!\"#$%" for "Lorem": pdftotext too), told by
 // their 'post' names or their (3,1) cmap; in object streams, with a
 // cross-reference section that points nowhere, after a mail header; CID
 // TrueType fonts whose ToUnicode map is broken or missing.
 func TestFontDicts(t *testing.T) {
-	type3 := []string{"The office 日本 TYPETHREE テfl"}
+	type3 := []string{"The office 日本 TYPETHREE テfl", "DIFFffi The テト DIFFSAA"}
 	shifted := []string{"Lorem ipsum dolor SHIFTEDAA", "Quick brown fox SHIFTEDBB"}
 	tests := []struct {
 		file string
@@ -60,7 +61,7 @@ func TestPageDicts(t *testing.T) {
 		{"py-type3.pdf", pageDicts{"": {names: map[uint32]string{
 			2: "Th", 3: "e", 4: " ", 5: "o", 6: "ffi", 7: "c", 8: "日本",
 			0x41: "T", 0x42: "Y", 0x43: "P", 0x44: "E", 0x45: "H", 0x46: "R", 0x47: "テ", 0x48: "fl",
-		}}}},
+		}}, "Helvetica": {names: map[uint32]string{1: "ffi", 2: "Th", 3: "テト"}}}},
 		// Program fonts: no names of their own in the dictionary.
 		{"py-shifted.pdf", pageDicts{"DejaVuSans": {names: map[uint32]string{}}}},
 		{"qpdf-notounicode.pdf", pageDicts{"DejaVuSerif": {names: map[uint32]string{}}}},

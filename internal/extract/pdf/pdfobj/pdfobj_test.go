@@ -38,8 +38,8 @@ func TestFonts(t *testing.T) {
 		{"py-shifted.pdf", 1, false, shifted},
 		{"py-shifted-objstm.pdf", 1, false, shifted},
 		{"py-shifted-badxref.pdf", 1, true, shifted},
-		{"py-type3.pdf", 1, false, []string{"Type3  - flags=0"}},
-		{"py-type3-junk.pdf", 1, false, []string{"Type3  - flags=0"}},
+		{"py-type3.pdf", 1, false, []string{"Type1 Helvetica - flags=0", "Type3  - flags=0"}},
+		{"py-type3-junk.pdf", 1, false, []string{"Type1 Helvetica - flags=0", "Type3  - flags=0"}},
 		{"lo-password.pdf", 3, false, []string{"Type1 BAAAAA+NotoSerifCJKjp-Regular-VKana - flags=0 ToUnicode"}},
 		{"fpdf-ipag.pdf", 2, false, []string{"Type0 utf8ipag FontFile2 flags=4 ToUnicode Identity-H CIDFontType2 Adobe-UCS Stream"}},
 		{"qpdf-allbad.pdf", 0, false, nil},
@@ -77,14 +77,19 @@ func TestFonts(t *testing.T) {
 	}
 }
 
-// TestType3 reads a Type 3 font's /Differences and glyph procedures.
+// TestType3 reads a Type 3 font's /Differences and glyph procedures, and
+// Helvetica's encoding dictionary beside it.
 func TestType3(t *testing.T) {
 	f := open(t, filepath.Join("..", "testdata", "py-type3.pdf"))
-	fonts := f.PageFonts(f.Pages()[0])
-	if len(fonts) != 1 {
-		t.Fatalf("%d fonts", len(fonts))
+	var ft Font
+	for _, x := range f.PageFonts(f.Pages()[0]) {
+		if x.Subtype == "Type3" {
+			ft = x
+		} else if x.BaseFont != "Helvetica" || x.Encoding != "WinAnsiEncoding" ||
+			!reflect.DeepEqual(x.Differences, map[int]string{1: "f_f_i", 2: "T_h", 3: "uni30C630C8"}) {
+			t.Errorf("font = %+v", x)
+		}
 	}
-	ft := fonts[0]
 	want := map[int]string{2: "T_h", 3: "e", 4: "space", 5: "o", 6: "f_f_i", 7: "c", 8: "uni65E5672C", 9: "g12",
 		0x41: "T", 0x42: "Y", 0x43: "P", 0x44: "E", 0x45: "H", 0x46: "R", 0x47: "uni30C6", 0x48: "f_l"}
 	if !reflect.DeepEqual(ft.Differences, want) || ft.FirstChar != 2 || !ft.HasEncoding || ft.ToUnicode {

@@ -5,7 +5,9 @@
 #   PREFIX-type3.pdf    a Type 3 font (square glyph procedures) whose
 #                       /Differences names its glyphs: Adobe Glyph List
 #                       names, ligatures (f_f_i, T_h), uniXXXX and
-#                       uniXXXXXXXX names, and g12 (no name of a text)
+#                       uniXXXXXXXX names, and g12 (no name of a text);
+#                       and Helvetica whose /Differences names f_f_i, T_h
+#                       and uni30C630C8
 #   PREFIX-cid.pdf      CID TrueType subsets of DejaVu Sans (Type 0,
 #                       Identity-H, /CIDToGIDMap /Identity, a (3,1) cmap),
 #                       Russian text: one font's ToUnicode map gives Hangul
@@ -88,8 +90,13 @@ def type3(path):
                    b' /CharProcs <<%s >> /Encoding << /Type /Encoding /Differences [%s] >>'
                    b' /FirstChar %d /LastChar %d /Widths [%s] /Resources << >> >>' % (procs, diffs, first, last, widths))
     text = b''.join(b'%02X' % c for c in line)
-    content = b'BT /T3 24 Tf 40 700 Td <%s> Tj ET\n' % text
-    pdf.write(path, page(pdf, content, [('T3', font)]))
+    # Helvetica (not embedded) whose /Differences names ligatures and
+    # a two-character uni name, which the engine does not read.
+    helv = pdf.add(b'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding'
+                   b' /BaseEncoding /WinAnsiEncoding /Differences [1 /f_f_i /T_h /uni30C630C8] >> >>')
+    content = (b'BT /T3 24 Tf 40 700 Td <%s> Tj ET\n' % text +
+               b'BT /F1 14 Tf 40 650 Td (DIFF\001 \002e \003 DIFFSAA) Tj ET\n')
+    pdf.write(path, page(pdf, content, [('T3', font), ('F1', helv)]))
 
 
 def truetype(pdf, text, post):
