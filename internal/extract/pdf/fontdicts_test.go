@@ -32,8 +32,9 @@ func TestFontDicts(t *testing.T) {
 		{"py-shifted-objstm.pdf", shifted},
 		{"py-shifted-badxref.pdf", shifted},
 		// CID TrueType fonts, Identity: a ToUnicode map giving Hangul
-		// for Russian (pdftotext gives the Hangul), and none (pdftotext
-		// gives nothing).
+		// for Russian (pdftotext gives the Hangul), and none, glyph
+		// indexes in the hundreds (pdftotext gives nothing; the
+		// engine gives "ΩϓφϕϠώωϊϒϡ&,'121(%%", no control character).
 		{"py-cid.pdf", []string{"Привет мир CIDHANGULAA", "Добрый день CIDNONEBB"}},
 	}
 	for _, tt := range tests {

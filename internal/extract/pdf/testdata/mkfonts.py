@@ -12,7 +12,8 @@
 #                       Identity-H, /CIDToGIDMap /Identity, a (3,1) cmap),
 #                       Russian text: one font's ToUnicode map gives Hangul
 #                       (a broken map: each code's character plus U+AC00),
-#                       the other has none (CIDSystemInfo Adobe-Identity-0)
+#                       the other has none (CIDSystemInfo Adobe-Identity-0;
+#                       glyph indexes of the whole font, in the hundreds)
 #   PREFIX-shifted.pdf  TrueType subsets of DejaVu Sans whose codes are
 #                       given in order of first use from 0x21 (space at
 #                       0x20), reached through a (3,0) cmap at F000+code,
@@ -157,9 +158,12 @@ def shifted(path):
 
 def cidfont(pdf, text, name, hangul):
     """A Type 0 font of text's glyphs (CID = glyph index), and text's
-    codes; with hangul, a ToUnicode map that is off by U+AC00."""
+    codes; with hangul, a ToUnicode map that is off by U+AC00; without,
+    the glyphs keep their indexes in DejaVu Sans (in the hundreds: codes
+    that are no control characters)."""
     f = TTFont(DEJAVU)
     opts = subset.Options()
+    opts.retain_gids = not hangul
     opts.notdef_outline = True
     opts.name_IDs = ['*']
     sub = subset.Subsetter(opts)
