@@ -189,3 +189,19 @@ func FuzzParseToUnicode(f *testing.F) {
 		}
 	})
 }
+
+// panicReader fails as no reader should: the font dictionaries' reader
+// must leave the page to the engine, not take the worker down.
+type panicReader struct{}
+
+func (panicReader) ReadAt([]byte, int64) (int, error) { panic("reader panic") }
+
+func TestPageDictsRecovers(t *testing.T) {
+	d := docDicts{r: panicReader{}, size: 1 << 20}
+	if got := d.page(0); got != nil || d.err == nil {
+		t.Errorf("page(0) = %v, err %v; want nil and the panic as the error", got, d.err)
+	}
+	if got := d.page(1); got != nil {
+		t.Errorf("page(1) after a panic = %v, want nil", got)
+	}
+}
