@@ -89,7 +89,5 @@ qpdf "$out/raw-cid.pdf" py-cid.pdf
 qpdf --object-streams=generate py-shifted.pdf py-shifted-objstm.pdf
 /usr/bin/python3 -c 'import re, sys; s = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(re.sub(rb"startxref\s+\d+", b"startxref\n9999999", s))' py-shifted.pdf py-shifted-badxref.pdf
 { printf 'From: soumu@example.jp\r\nSubject: type3\r\n\r\n'; cat py-type3.pdf; } >py-type3-junk.pdf
-# Seeds of FuzzOpen (pdfobj).
-cp py-type3.pdf py-shifted-objstm.pdf py-shifted-badxref.pdf py-cid.pdf ../pdfobj/testdata/
 qpdf --rotate=+90:1 --rotate=+270:3 lo-horizontal.pdf qpdf-rotated.pdf
 { printf 'From: soumu@example.jp\r\nSubject: mitsumori\r\nContent-Type: application/pdf\r\n\r\n'; cat lo-horizontal.pdf; } >junk-header.pdf
