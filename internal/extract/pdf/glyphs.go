@@ -61,7 +61,9 @@ const maxGlyphChars = 200_000
 
 // recoverGlyphs replaces, in text (the UTF-16 of chars [0, n) as
 // FPDFText_GetText gives it), the codes of unmapped characters with the
-// text their font program gives, and drops those it cannot recover.
+// text their font's /Differences names or program gives, and the
+// characters of a broken ToUnicode map with their glyphs' own (dicts,
+// fontdicts.go), and drops unmapped ones it cannot recover.
 func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text string, fonts *fontCache, dicts pageDicts) string {
 	if fonts.chars+n > maxGlyphChars {
 		return text
@@ -168,9 +170,9 @@ type pageChar struct {
 }
 
 // pageFont is a font as the engine shows it: its base font name (the
-// engine leaves out the subset tag; a Type 3 font has none) and what its
-// embedded program reads (nil: none, a Type 3 font, or past the fetches'
-// bound).
+// engine leaves out a simple font's subset tag and keeps a Type 0 font's;
+// a Type 3 font has none) and what its embedded program reads (nil: none,
+// a Type 3 font, or past the fetches' bound).
 type pageFont struct {
 	name string
 	prog *fontProgram
@@ -227,9 +229,9 @@ func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fo
 // fontOf returns the font of char i, fetched once for a run of characters
 // of one text object (cur, curName) and its program at most
 // maxFontFetches times a page. The engine's handles are new on every
-// call and its base font name leaves out the subset tag (two subsets of
-// one font are two fonts with one name), so the run is told by the
-// object's bounds and the font's name together.
+// call and its base font name leaves out a simple font's subset tag (two
+// subsets of one font are two fonts with one name), so the run is told by
+// the object's bounds and the font's name together.
 func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts *fontCache, cur **pageFont, curName *string, fetches *int) *pageFont {
 	obj, err := inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: tp, Index: i})
 	if err != nil {
