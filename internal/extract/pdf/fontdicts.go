@@ -29,14 +29,26 @@ import (
 //     uniXXXX and uXXXX the engine reads itself;
 //   - is a TrueType font with its program embedded (FontFile2), flagged
 //     symbolic or without /Encoding: its codes reach glyphs through its own
-//     cmap, whose names or Unicode cmap the program tells (fontprog.go).
+//     cmap, whose names or Unicode cmap the program tells (fontprog.go);
+//   - is a CID TrueType font (Type 0, Identity-H/V, /CIDToGIDMap
+//     /Identity) with its program embedded: its codes are glyph indexes,
+//     which the program's names or Unicode cmap tell.
 //
 // Then an unmapped character takes the text of its code's name in
 // /Differences, else its program's (and every character of a font with
-// an unmapped one takes its program's text, as before). A dictionary
-// matches the engine's font by its /BaseFont less the subset tag (ABCDEF+),
-// a Type 3 font by having none (the engine gives none for it); fonts of
-// one page that share a name and disagree on a code's text give none.
+// an unmapped one takes its program's text, as before).
+//
+// A CID TrueType font of that kind that has a ToUnicode map is checked
+// once a document: when the map disagrees with the program's Unicode
+// cmap on at least 90 % of the codes the cmap names (3 or more), the map
+// is broken (Latin or Cyrillic written as Hangul by a map off by a
+// constant), and each character the map gives on the page becomes its
+// glyph's own, where the glyphs that share it agree (brokenMap).
+//
+// A dictionary matches the engine's font by its /BaseFont less the subset
+// tag (ABCDEF+), a Type 3 font by having none (the engine gives none for
+// it); fonts of one page that share a name and disagree on a code's text
+// give none.
 //
 // The dictionaries are read once a document, at its first page, lazily:
 // the cross-reference sections, the page tree and each page's font
