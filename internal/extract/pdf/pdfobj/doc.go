@@ -34,4 +34,12 @@
 // (maxStreamBytes), the pages (maxPages), and the objects parsed in all
 // (File.budget). A malformed object is an error or a null, never a panic;
 // callers still recover at their boundary (extract/pdf does).
+//
+// Why a reader of its own: pdfcpu, the PDF object library the module proxy
+// serves here (its newest version there flagged as no approved release),
+// loads every object of a file into memory when it opens it (pdfcpu.Read
+// dereferences the whole cross-reference table, decoding every object
+// stream), a cost every ordinary PDF would pay; this reader parses only
+// the objects asked for (the page tree and the fonts), object-stream
+// members included, from the file read in 64 KB blocks (bench/pdffonts.md).
 package pdfobj
