@@ -187,7 +187,9 @@ func (f *pageFont) text(code uint32, unmapped bool, dicts pageDicts) string {
 			return t
 		}
 	}
-	if f.prog == nil {
+	if f.prog == nil || !unmapped && code >= 0x100 {
+		// A mapped character past a byte is the engine's Unicode,
+		// no code of a simple font.
 		return ""
 	}
 	if unmapped && dicts.cid(f.name) && f.prog.builtin == nil {
