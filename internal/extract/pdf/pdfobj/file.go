@@ -91,13 +91,16 @@ func (f *File) read(off int64, n int) []byte {
 	if first == last {
 		b := f.block(first)
 		at := int(off - first*blockSize)
+		if at >= len(b) {
+			return nil // a short read (a file cut while it is read)
+		}
 		return b[at:min(at+n, len(b))]
 	}
 	if last-first == 1 {
 		b1, b2 := f.block(first), f.block(last)
 		at := int(off - first*blockSize)
-		if at > len(b1) {
-			return nil
+		if at > len(b1) || len(b1) < blockSize {
+			return b1[min(at, len(b1)):]
 		}
 		out := append(make([]byte, 0, n), b1[at:]...)
 		return append(out, b2[:min(n-len(out), len(b2))]...)

@@ -2,6 +2,7 @@ package pdfobj
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -191,5 +192,32 @@ func TestStreamData(t *testing.T) {
 	}
 	if b, err := enc.ToUnicodeData(fonts[0]); err == nil {
 		t.Errorf("ToUnicodeData of an encrypted file = %q, want an error", b)
+	}
+}
+
+// shortReader gives at most 100 bytes a read, as a file cut while it is
+// read does.
+type shortReader struct{ b []byte }
+
+func (r shortReader) ReadAt(p []byte, off int64) (int, error) {
+	if off >= int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), 100)], r.b[off:])
+	return n, io.ErrUnexpectedEOF
+}
+
+// TestShortReads: reads that return less than asked give no panic.
+func TestShortReads(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "py-shifted.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(shortReader{b}, int64(len(b)))
+	if err != nil {
+		return
+	}
+	for _, p := range f.Pages() {
+		f.PageFonts(p)
 	}
 }
