@@ -144,8 +144,11 @@ func IsTarget(name string) bool {
 //	    own text (issue 33)
 //	.pdf 4: glyphs of fonts without a ToUnicode map read from the font's
 //	    program (glyph names, cmap, Type 1 built-in encoding; issue 33)
+//	.pdf 5: font dictionaries read (Type 3 and /Differences glyph names,
+//	    TrueType codes that look like letters, CID TrueType fonts with a
+//	    broken or missing ToUnicode map; issue 33)
 var extractVersions = map[string]int{
-	".pdf": 4,
+	".pdf": 5,
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
 	".docx": 5, ".docm": 5, ".doc": 7,

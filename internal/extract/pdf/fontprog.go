@@ -107,7 +107,14 @@ func (p *fontProgram) sfntText(code uint32) string {
 	if gid < 0 {
 		gid = int(code)
 	}
-	if gid <= 0 || gid >= p.numGlyph || gid > 0xffff {
+	return p.glyphText(gid)
+}
+
+// glyphText returns the text of a glyph of an sfnt program: its name,
+// else what a Unicode cmap maps to it ("" when neither tells). A CID
+// TrueType font with an Identity /CIDToGIDMap reaches its glyphs so.
+func (p *fontProgram) glyphText(gid int) string {
+	if p.builtin != nil || gid <= 0 || gid >= p.numGlyph || gid > 0xffff {
 		return ""
 	}
 	if p.sfnt != nil {

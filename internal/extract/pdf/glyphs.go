@@ -22,10 +22,10 @@ import (
 // dropped when the program does not tell (cleanText).
 //
 // Only pages whose text holds a control character other than the line
-// breaks are looked at character by character, so the text of ordinary
-// PDFs is what the engine gives, byte for byte, at no cost. A page of
-// codes at or above U+0020 stays as the engine gives it: telling those
-// from real letters would take a call per character on every page.
+// breaks, or whose font dictionaries say a font's codes may not be its
+// text (fontdicts.go), are looked at character by character, so the text
+// of ordinary PDFs is what the engine gives, byte for byte, and no call
+// per character is made for them.
 
 // maxFontFetches bounds how often one page fetches a font program (each
 // fetch copies the program out of the engine).
@@ -47,7 +47,9 @@ func needsGlyphs(s string) bool {
 // counts the characters looked at.
 type fontCache struct {
 	progs map[[32]byte]*fontProgram
+	fonts map[pageFontKey]*pageFont
 	chars int
+	dicts docDicts // the font dictionaries (fontdicts.go)
 }
 
 // maxGlyphChars bounds the characters of one document looked at one by
@@ -59,8 +61,10 @@ const maxGlyphChars = 200_000
 
 // recoverGlyphs replaces, in text (the UTF-16 of chars [0, n) as
 // FPDFText_GetText gives it), the codes of unmapped characters with the
-// text their font program gives, and drops those it cannot recover.
-func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text string, fonts *fontCache) string {
+// text their font's /Differences names or program gives, and the
+// characters of a broken ToUnicode map with their glyphs' own (dicts,
+// fontdicts.go), and drops unmapped ones it cannot recover.
+func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text string, fonts *fontCache, dicts pageDicts) string {
 	if fonts.chars+n > maxGlyphChars {
 		return text
 	}
@@ -89,10 +93,18 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 	chars, unmappedFonts := pageChars(inst, tp, n, fonts)
 	for i, c := range chars {
 		t := ""
-		if c.prog != nil && unmappedFonts[c.prog] {
-			t = c.prog.text(c.code)
+		switch {
+		case c.font == nil:
+		case unmappedFonts[c.font]:
+			t = c.font.text(c.code, c.unmapped, dicts)
+		case !c.unmapped:
+			// A character of a broken ToUnicode map (fontdicts.go).
+			t = dicts.remapped(c.font.name, c.code)
 		}
-		if t == "" && !c.unmapped {
+		// A code of a font nothing tells about (no program, no
+		// dictionary names) stands as the engine gives it.
+		untold := c.font == nil || c.font.prog == nil && !dicts.has(c.font.name)
+		if t == "" && (!c.unmapped || untold) {
 			// The engine's character stands; a recovered one waiting
 			// for its place goes in before it.
 			if pending.Len() > 0 {
@@ -148,20 +160,54 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 	return b.String()
 }
 
-// pageChar is a character of a text page: its font's program, its code
-// as the engine gives it, and whether the engine could not map it.
+// pageChar is a character of a text page: its font, its code as the
+// engine gives it, and whether the engine could not map it (then the code
+// is the character code itself).
 type pageChar struct {
-	prog     *fontProgram
+	font     *pageFont
 	code     uint32
 	unmapped bool
 }
 
+// pageFont is a font as the engine shows it: its base font name (the
+// engine leaves out a simple font's subset tag and keeps a Type 0 font's;
+// a Type 3 font has none) and what its embedded program reads (nil: none,
+// a Type 3 font, or past the fetches' bound).
+type pageFont struct {
+	name string
+	prog *fontProgram
+}
+
+// text returns the text of a code of the font: its glyph's name in the
+// font dictionary's /Differences (dicts, fontdicts.go) when the code is
+// one (unmapped), else what the program tells; "" when neither tells.
+func (f *pageFont) text(code uint32, unmapped bool, dicts pageDicts) string {
+	if unmapped {
+		if t := dicts.text(f.name, code); t != "" {
+			return t
+		}
+	}
+	if f.prog == nil || !unmapped && code >= 0x100 {
+		// A mapped character past a byte is the engine's Unicode,
+		// no code of a simple font.
+		return ""
+	}
+	if unmapped && dicts.cid(f.name) && f.prog.builtin == nil {
+		// A CID TrueType font's code is its glyph index.
+		if t := f.prog.glyphText(int(code)); !dropText(t) {
+			return t
+		}
+		return ""
+	}
+	return f.prog.text(code)
+}
+
 // pageChars returns the characters [0, n) of a text page and the fonts
 // with an unmapped character.
-func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fontCache) ([]pageChar, map[*fontProgram]bool) {
+func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fontCache) ([]pageChar, map[*pageFont]bool) {
 	chars := make([]pageChar, n)
-	unmappedFonts := map[*fontProgram]bool{}
-	var cur *fontProgram
+	unmappedFonts := map[*pageFont]bool{}
+	var cur *pageFont
 	curName := "\x00"
 	fetches := 0
 	for i := range chars {
@@ -174,7 +220,7 @@ func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fo
 			continue
 		}
 		e, err := inst.FPDFText_HasUnicodeMapError(&requests.FPDFText_HasUnicodeMapError{TextPage: tp, Index: i})
-		chars[i] = pageChar{prog: p, code: uint32(u.Unicode), unmapped: err == nil && e.HasUnicodeMapError}
+		chars[i] = pageChar{font: p, code: uint32(u.Unicode), unmapped: err == nil && e.HasUnicodeMapError}
 		if chars[i].unmapped {
 			unmappedFonts[p] = true
 		}
@@ -182,13 +228,13 @@ func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fo
 	return chars, unmappedFonts
 }
 
-// fontOf returns the program of the font of char i, fetched once for a
-// run of characters of one text object (cur, curName) and at most
+// fontOf returns the font of char i, fetched once for a run of characters
+// of one text object (cur, curName) and its program at most
 // maxFontFetches times a page. The engine's handles are new on every
-// call and its base font name leaves out the subset tag (two subsets of
-// one font are two fonts with one name), so the run is told by the
-// object's bounds and the font's name together.
-func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts *fontCache, cur **fontProgram, curName *string, fetches *int) *fontProgram {
+// call and its base font name leaves out a simple font's subset tag (two
+// subsets of one font are two fonts with one name), so the run is told by
+// the object's bounds and the font's name together.
+func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts *fontCache, cur **pageFont, curName *string, fetches *int) *pageFont {
 	obj, err := inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: tp, Index: i})
 	if err != nil {
 		return nil
@@ -197,36 +243,51 @@ func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts *fontC
 	if err != nil {
 		return nil
 	}
-	name := ""
+	base := ""
 	if bn, err := inst.FPDFFont_GetBaseFontName(&requests.FPDFFont_GetBaseFontName{Font: font.Font}); err == nil {
-		name = bn.BaseFontName
+		base = bn.BaseFontName
 	}
+	name := base
 	if b, err := inst.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj.TextObject}); err == nil {
 		name = fmt.Sprintf("%s %g %g %g %g", name, b.Left, b.Bottom, b.Right, b.Top)
 	}
 	if name == *curName {
 		return *cur
 	}
-	*curName, *cur = name, nil
-	if *fetches >= maxFontFetches {
-		return nil
-	}
-	*fetches++
-	d, err := inst.FPDFFont_GetFontData(&requests.FPDFFont_GetFontData{Font: font.Font})
-	if err != nil || len(d.FontData) == 0 {
-		return nil
-	}
-	key := sha256.Sum256(d.FontData)
-	p, ok := fonts.progs[key]
-	if !ok {
-		p = parseFontProgram(d.FontData)
-		if fonts.progs == nil {
-			fonts.progs = map[[32]byte]*fontProgram{}
+	*curName = name
+	var p *fontProgram
+	if *fetches < maxFontFetches {
+		*fetches++
+		if d, err := inst.FPDFFont_GetFontData(&requests.FPDFFont_GetFontData{Font: font.Font}); err == nil && len(d.FontData) > 0 {
+			key := sha256.Sum256(d.FontData)
+			var ok bool
+			if p, ok = fonts.progs[key]; !ok {
+				p = parseFontProgram(d.FontData)
+				if fonts.progs == nil {
+					fonts.progs = map[[32]byte]*fontProgram{}
+				}
+				fonts.progs[key] = p
+			}
 		}
-		fonts.progs[key] = p
 	}
-	*cur = p
-	return p
+	// One font of a name and program for the document, so that the
+	// characters of its runs count as one font's.
+	k := pageFontKey{base, p}
+	pf, ok := fonts.fonts[k]
+	if !ok {
+		pf = &pageFont{name: base, prog: p}
+		if fonts.fonts == nil {
+			fonts.fonts = map[pageFontKey]*pageFont{}
+		}
+		fonts.fonts[k] = pf
+	}
+	*cur = pf
+	return pf
+}
+
+type pageFontKey struct {
+	name string
+	prog *fontProgram
 }
 
 // dropText reports whether a recovered text is no text (a glyph named

@@ -6,7 +6,10 @@
 // (form.go); the title and subject as 文書情報. Page text is decoded as
 // UTF-16 as a whole, cleaned of what is no text, and cut to the page's
 // crop box (text.go); glyphs of fonts without a Unicode map are read from
-// the font's embedded program (glyphs.go, fontprog.go, glyphname.go). A page that cannot be read is skipped with a log
+// the font's embedded program and its dictionary's glyph names, and a
+// broken map of a CID TrueType font is told by the font's own cmap
+// (glyphs.go, fontprog.go, glyphname.go, fontdicts.go; the dictionaries
+// through package pdfobj). A page that cannot be read is skipped with a log
 // line naming it (PageLog); only a document none of whose pages can be
 // read fails (issue 33). A document that
 // needs a password to open gets extract.MsgPassword; one that only
@@ -138,7 +141,7 @@ func readDoc(ctx context.Context, inst pdfium.Pdfium, f *os.File, size int64, op
 	// (pdftotext keeps the others too); only a document none of whose
 	// pages can be read fails.
 	pages := make([]page, n.PageCount)
-	fonts := &fontCache{}
+	fonts := &fontCache{dicts: docDicts{r: f, size: size}}
 	var scans []int
 	var firstErr error
 	failed := 0
@@ -249,7 +252,7 @@ func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, forms *formEnv, 
 	}
 	defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: pg.Page})
 	ref := requests.Page{ByReference: &pg.Page}
-	text, err := pageText(inst, ref, fonts)
+	text, err := pageText(inst, ref, fonts, i)
 	if err != nil {
 		return p, err
 	}

@@ -24,18 +24,20 @@ import (
 // (FPDFText_GetBoundedText), as pdftotext reads it.
 //
 // Characters the engine could not map (a font without a ToUnicode map and
-// without glyph names it knows) come out as their codes: those that are
-// control characters are recovered from the font's program where it
-// tells (glyphs.go; not on a cropped page, whose text is no longer laid
-// out by character), and what is still a control character, U+FFFD or a
-// noncharacter is dropped (cleanText) instead of being indexed.
+// without glyph names it knows) come out as their codes: on a page with
+// control characters, or with a font whose dictionary calls for it
+// (fontdicts.go), they are recovered from the font's /Differences names
+// and program where they tell (glyphs.go; not on a cropped page, whose
+// text is no longer laid out by character), and what is still a control
+// character, U+FFFD or a noncharacter is dropped (cleanText) instead of
+// being indexed.
 // A Latin ligature the font maps to its presentation form (ﬁ U+FB01, ﬃ)
 // becomes its letters, as pdftotext writes it, so `office` typed by the
 // user finds `o\ufb03ce`.
 
 // pageText returns the text of a page as the engine lays it out, lines
 // separated by CR LF, cleaned of what is no text.
-func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache) (string, error) {
+func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache, index int) (string, error) {
 	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: pg})
 	if err != nil {
 		return "", err
@@ -62,8 +64,11 @@ func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache) (string, e
 		return "", err
 	}
 	text := t.Text
-	if needsGlyphs(text) {
-		text = recoverGlyphs(inst, tp.TextPage, n.Count, text, fonts)
+	// A page with codes of unmapped glyphs, or with a font whose
+	// dictionary says its codes may not be its text (fontdicts.go), is
+	// read character by character.
+	if dicts := fonts.dicts.page(index); dicts != nil || needsGlyphs(text) {
+		text = recoverGlyphs(inst, tp.TextPage, n.Count, text, fonts, dicts)
 	}
 	return cleanText(text), nil
 }

@@ -26,8 +26,22 @@
 #                         glyphnames: a 'post' table, Type 1 glyph names)
 #   qpdf-type1c.pdf       the same with the Type 1 fonts as bare CFF
 #                         (FontFile3 /Type1C, qdfedit.py type1c)
+#   py-type3.pdf          a Type 3 font without ToUnicode whose /Differences
+#                         names its glyphs (mkfonts.py, rewritten by qpdf)
+#   py-shifted.pdf        TrueType subsets without ToUnicode whose codes are
+#                         not their letters (mkfonts.py, rewritten by qpdf)
+#   py-shifted-objstm.pdf the same in object streams and an xref stream
+#                         (qpdf --object-streams=generate)
+#   py-shifted-badxref.pdf  the same with startxref pointing nowhere (the
+#                         objects are found by a scan)
+#   py-cid.pdf            CID TrueType fonts (Identity), one with a ToUnicode
+#                         map giving Hangul for Russian, one with none
+#                         (mkfonts.py, rewritten by qpdf)
+#   py-type3-junk.pdf     py-type3.pdf after a mail header (offsets off by
+#                         the header's length)
 # Needs soffice, /usr/bin/python3 with LibreOffice's uno module and
-# fontTools (python3-fonttools), qpdf, fix-qdf.
+# fontTools (python3-fonttools), DejaVu Sans (fonts-dejavu-core), qpdf,
+# fix-qdf.
 set -e
 profile=$(mktemp -d)
 out=$(mktemp -d)
@@ -68,5 +82,12 @@ prog qpdf-glyphnames.pdf FontFile2 fontprog/dejavu-post.ttf
 prog qpdf-glyphnames.pdf FontFile fontprog/noto-type1.pfa
 prog qpdf-notounicode.pdf FontFile2 fontprog/dejavu-nopost.ttf
 prog qpdf-type1c.pdf FontFile3 fontprog/noto-type1c.cff
+/usr/bin/python3 mkfonts.py "$out/raw"
+qpdf "$out/raw-type3.pdf" py-type3.pdf
+qpdf "$out/raw-shifted.pdf" py-shifted.pdf
+qpdf "$out/raw-cid.pdf" py-cid.pdf
+qpdf --object-streams=generate py-shifted.pdf py-shifted-objstm.pdf
+/usr/bin/python3 -c 'import re, sys; s = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(re.sub(rb"startxref\s+\d+", b"startxref\n9999999", s))' py-shifted.pdf py-shifted-badxref.pdf
+{ printf 'From: soumu@example.jp\r\nSubject: type3\r\n\r\n'; cat py-type3.pdf; } >py-type3-junk.pdf
 qpdf --rotate=+90:1 --rotate=+270:3 lo-horizontal.pdf qpdf-rotated.pdf
 { printf 'From: soumu@example.jp\r\nSubject: mitsumori\r\nContent-Type: application/pdf\r\n\r\n'; cat lo-horizontal.pdf; } >junk-header.pdf

@@ -1,0 +1,340 @@
+package pdf
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fumibako/fumibako/internal/extract/pdf/pdfobj"
+)
+
+// Font dictionaries (issue 33). The engine's API gives a font's base name,
+// flags and program but not its dictionary, so a font without a ToUnicode
+// map whose text the engine cannot tell leaves no trace in the page's text
+// when its codes look like letters: a TrueType subset whose codes are
+// given in order of use reads "!\"#$%" for "Lorem", a Type 3 font's
+// glyphs "ABCD" for "TYPE". The engine flags each such character
+// (FPDFText_HasUnicodeMapError) and gives its character code, but finding
+// them takes calls per character, which ordinary pages must not pay. So
+// the font dictionaries of the page's resources (and of the forms it
+// draws) are read with package pdfobj, and a page is read character by
+// character (glyphs.go) when one of its fonts has no /ToUnicode and:
+//
+//   - is a Type 3 font whose /Differences names a glyph with a text (the
+//     engine reads no Type 3 glyph names: every code is flagged);
+//   - is a simple font (Type1, MMType1, TrueType) whose /Differences names
+//     a glyph with a text the engine does not read: a name of components
+//     (f_f_i, T_h, uni30C630C8) – single names of the Adobe Glyph List,
+//     uniXXXX and uXXXX the engine reads itself;
+//   - is a TrueType font with its program embedded (FontFile2), flagged
+//     symbolic or without /Encoding: its codes reach glyphs through its own
+//     cmap, whose names or Unicode cmap the program tells (fontprog.go);
+//   - is a CID TrueType font (Type 0, Identity-H/V, /CIDToGIDMap
+//     /Identity) with its program embedded: its codes are glyph indexes,
+//     which the program's names or Unicode cmap tell.
+//
+// Then an unmapped character takes the text of its code's name in
+// /Differences, else its program's (and every character of a font with
+// an unmapped one takes its program's text, as before).
+//
+// A CID TrueType font of that kind that has a ToUnicode map is checked
+// once a document: when the map disagrees with the program's Unicode
+// cmap on at least 90 % of the codes the cmap names (3 or more), the map
+// is broken (Latin or Cyrillic written as Hangul by a map off by a
+// constant), and each character the map gives on the page becomes its
+// glyph's own, where the glyphs that share it agree (brokenMap).
+//
+// A dictionary matches the engine's font by its /BaseFont less the subset
+// tag (ABCDEF+), a Type 3 font by having none (the engine gives none for
+// it); fonts of one page that share a name and disagree on a code's text
+// give none.
+//
+// The dictionaries are read once a document, at its first page, lazily:
+// the cross-reference sections, the page tree and each page's font
+// dictionaries, never a content stream. A document whose objects cannot be
+// read (pdfobj fails, or panics: recovered here) keeps the engine's text,
+// and pages with control characters still go through glyphs.go as before.
+
+// docDicts is a document's page tree as pdfobj reads it, opened on the
+// first page that asks.
+type docDicts struct {
+	r      io.ReaderAt
+	size   int64
+	opened bool
+	file   *pdfobj.File
+	pages  []pdfobj.Page
+	err    error // why the objects could not be read (for tests)
+	// remaps are the CID TrueType programs checked, by their bytes'
+	// SHA-256: a broken map's remapping, nil when the map is sound.
+	remaps map[[32]byte]*dictFont
+}
+
+// pageDicts are the font dictionaries of a page that call for reading it
+// character by character, by the engine's font name less its subset tag;
+// nil when none does.
+type pageDicts map[string]*dictFont
+
+// dictFont is what the dictionaries of the fonts of one name tell: the
+// text of codes their /Differences name ("" where fonts of the name
+// disagree), whether they are CID fonts whose codes are glyph indexes
+// (Identity), and for a broken ToUnicode map the text each of its
+// characters stands for (from the glyph's own Unicode cmap).
+type dictFont struct {
+	names map[uint32]string
+	cid   bool
+	remap map[rune]string
+}
+
+// font returns the dictionaries of the engine's font name.
+func (d pageDicts) font(name string) *dictFont {
+	if d == nil {
+		return nil
+	}
+	return d[stripSubsetTag(name)]
+}
+
+// has reports whether a font of the name has a dictionary that tells.
+func (d pageDicts) has(name string) bool { return d.font(name) != nil }
+
+// text returns the text of a code of the font of the name.
+func (d pageDicts) text(name string, code uint32) string {
+	if f := d.font(name); f != nil {
+		return f.names[code]
+	}
+	return ""
+}
+
+// cid reports whether the font of the name is a CID font whose codes are
+// its glyph indexes.
+func (d pageDicts) cid(name string) bool {
+	f := d.font(name)
+	return f != nil && f.cid
+}
+
+// remapped returns the text a character of a broken ToUnicode map stands
+// for, "" when the map is not known broken or the character ambiguous.
+func (d pageDicts) remapped(name string, u uint32) string {
+	if f := d.font(name); f != nil && u <= 0x10ffff {
+		return f.remap[rune(u)]
+	}
+	return ""
+}
+
+// page returns the dictionaries of page i that call for reading it
+// character by character (nil when none does).
+func (d *docDicts) page(i int) (pd pageDicts) {
+	if d.r == nil {
+		return nil
+	}
+	defer func() {
+		// The objects come from the file: whatever pdfobj did not
+		// foresee leaves the page to the engine.
+		if r := recover(); r != nil {
+			d.err = fmt.Errorf("extract: pdf font dictionaries: panic: %v", r)
+			d.file, d.pages, pd = nil, nil, nil
+		}
+	}()
+	if !d.opened {
+		d.opened = true
+		d.file, d.err = pdfobj.Open(d.r, d.size)
+		if d.err == nil {
+			d.pages = d.file.Pages()
+		}
+	}
+	if d.file == nil || i < 0 || i >= len(d.pages) {
+		return nil
+	}
+	for _, f := range d.file.PageFonts(d.pages[i]) {
+		df := d.fontOf(f)
+		if df == nil {
+			continue
+		}
+		if pd == nil {
+			pd = pageDicts{}
+		}
+		key := engineFontName(f)
+		m, seen := pd[key]
+		if !seen {
+			pd[key] = df
+			continue
+		}
+		// Fonts of one name: a code they disagree on has no text.
+		merged := &dictFont{names: map[uint32]string{}, cid: m.cid && df.cid}
+		for code, t := range m.names {
+			merged.names[code] = t
+		}
+		for code, t := range df.names {
+			if old, ok := merged.names[code]; ok && old != t {
+				merged.names[code] = ""
+			} else if !ok {
+				merged.names[code] = t
+			}
+		}
+		for r, t := range m.remap {
+			if df.remap[r] == t {
+				if merged.remap == nil {
+					merged.remap = map[rune]string{}
+				}
+				merged.remap[r] = t
+			}
+		}
+		pd[key] = merged
+	}
+	return pd
+}
+
+// fontOf returns what a font's dictionary tells, nil when the font does
+// not call for reading characters one by one. A CID TrueType font's
+// ToUnicode map is checked once a document (by its program's bytes).
+func (d *docDicts) fontOf(f pdfobj.Font) *dictFont {
+	if names, ok := fontNames(f); ok {
+		return &dictFont{names: names, cid: f.Subtype == "Type0"}
+	}
+	if !identityTrueType(f) || !f.ToUnicode {
+		return nil
+	}
+	prog, err := d.file.ProgramData(f)
+	if err != nil {
+		return nil
+	}
+	key := sha256.Sum256(prog)
+	if r, ok := d.remaps[key]; ok {
+		return r
+	}
+	var r *dictFont
+	if tu, err := d.file.ToUnicodeData(f); err == nil {
+		if remap := brokenMap(parseToUnicode(tu), parseFontProgram(prog)); remap != nil {
+			r = &dictFont{cid: true, remap: remap}
+		}
+	}
+	if d.remaps == nil {
+		d.remaps = map[[32]byte]*dictFont{}
+	}
+	d.remaps[key] = r
+	return r
+}
+
+// identityTrueType reports whether a font is a CID TrueType font whose
+// codes are its glyph indexes (Identity-H or -V, /CIDToGIDMap /Identity)
+// with its program embedded.
+func identityTrueType(f pdfobj.Font) bool {
+	return f.Subtype == "Type0" && f.CIDSubtype == "CIDFontType2" && f.CIDToGIDMap == "Identity" &&
+		f.FontFile == "FontFile2" && (f.Encoding == "Identity-H" || f.Encoding == "Identity-V")
+}
+
+// brokenMap tells whether a CID TrueType font's ToUnicode map (code →
+// text, the code a glyph index) is broken: most of the codes whose glyph
+// the program's Unicode cmap names map elsewhere (a Russian text mapped to
+// Hangul). Then it returns, for each character the map gives, the text of
+// its glyph by the program; a character several glyphs share is left out.
+func brokenMap(tu map[uint32]string, prog *fontProgram) map[rune]string {
+	if prog == nil || prog.uni == nil {
+		return nil
+	}
+	known, wrong := 0, 0
+	remap := map[rune]string{}
+	ambiguous := map[rune]bool{}
+	for code, t := range tu {
+		rs := []rune(t)
+		if len(rs) != 1 || code > 0xffff {
+			continue
+		}
+		g, ok := prog.uni[uint16(code)]
+		if !ok {
+			continue
+		}
+		known++
+		if g == rs[0] {
+			continue
+		}
+		wrong++
+		if old, ok := remap[rs[0]]; ok && old != string(g) {
+			ambiguous[rs[0]] = true
+		}
+		remap[rs[0]] = string(g)
+	}
+	// A font whose map disagrees on a few glyphs (ligatures, a glyph
+	// the cmap gives two characters) is no broken map.
+	if wrong < minWrongCodes || wrong*10 < known*9 {
+		return nil
+	}
+	for r := range ambiguous {
+		delete(remap, r)
+	}
+	return remap
+}
+
+// minWrongCodes is how many of a map's codes must disagree with the
+// program before the map counts as broken.
+const minWrongCodes = 3
+
+// engineFontName is the name the engine gives a font: its /BaseFont less
+// the subset tag, none for a Type 3 font.
+func engineFontName(f pdfobj.Font) string {
+	if f.Subtype == "Type3" {
+		return ""
+	}
+	return stripSubsetTag(f.BaseFont)
+}
+
+// stripSubsetTag cuts a subset tag (six capitals and +) off a font name;
+// the engine leaves it out of simple fonts' names and keeps it in Type 0
+// fonts', so both sides are compared without it.
+func stripSubsetTag(name string) string {
+	if len(name) > 7 && name[6] == '+' && strings.Trim(name[:6], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+		return name[7:]
+	}
+	return name
+}
+
+// fontNames returns the text of the codes a font's /Differences names,
+// and whether the font calls for reading its characters one by one (see
+// the comment above).
+func fontNames(f pdfobj.Font) (map[uint32]string, bool) {
+	if f.ToUnicode {
+		return nil, false
+	}
+	names := map[uint32]string{}
+	unread := false
+	for code, name := range f.Differences {
+		t := glyphNameText(name)
+		if t == "" || dropText(t) {
+			continue
+		}
+		names[uint32(code)] = t
+		if !engineReads(name) {
+			unread = true
+		}
+	}
+	switch f.Subtype {
+	case "Type3":
+		return names, len(names) > 0
+	case "Type1", "MMType1":
+		return names, unread
+	case "TrueType":
+		embedded := f.FontFile == "FontFile2"
+		return names, unread || embedded && (f.Flags&pdfobj.Symbolic != 0 || !f.HasEncoding)
+	case "Type0":
+		// Glyph indexes without a map: the program's names and
+		// Unicode cmap tell them.
+		return names, identityTrueType(f)
+	}
+	return nil, false
+}
+
+// engineReads reports whether the engine maps a glyph name of a simple
+// font's /Differences itself: one component (no underscore) that the
+// Adobe Glyph List, uniXXXX or uXXXX reads, as FreeType's names do.
+func engineReads(name string) bool {
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		name = name[:i]
+	}
+	if strings.Contains(name, "_") {
+		return false
+	}
+	if h, ok := strings.CutPrefix(name, "uni"); ok && len(h) > 4 {
+		return false
+	}
+	return glyphComponentText(name) != ""
+}

@@ -1,0 +1,223 @@
+package pdfobj
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func open(t testing.TB, path string) *File {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestFonts reads the font dictionaries of fixtures other programs wrote
+// (../testdata/gen.sh): cross-reference tables, object and xref streams
+// (qpdf), a startxref pointing nowhere (found by a scan), offsets shifted
+// by a mail header, an encrypted file (its fonts are plain objects).
+func TestFonts(t *testing.T) {
+	shifted := []string{"TrueType AAAAAA+DejaVuSans FontFile2 flags=4", "TrueType BAAAAA+DejaVuSans FontFile2 flags=4"}
+	tests := []struct {
+		file    string
+		pages   int
+		scanned bool
+		fonts   []string // of the first page, sorted
+	}{
+		{"py-shifted.pdf", 1, false, shifted},
+		{"py-shifted-objstm.pdf", 1, false, shifted},
+		{"py-shifted-badxref.pdf", 1, true, shifted},
+		{"py-type3.pdf", 1, false, []string{"Type1 Helvetica - flags=0", "Type3  - flags=0"}},
+		{"py-type3-junk.pdf", 1, false, []string{"Type1 Helvetica - flags=0", "Type3  - flags=0"}},
+		{"lo-password.pdf", 3, false, []string{"Type1 BAAAAA+NotoSerifCJKjp-Regular-VKana - flags=0 ToUnicode"}},
+		{"fpdf-ipag.pdf", 2, false, []string{"Type0 utf8ipag FontFile2 flags=4 ToUnicode Identity-H CIDFontType2 Adobe-UCS Stream"}},
+		{"qpdf-allbad.pdf", 0, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			f := open(t, filepath.Join("..", "testdata", tt.file))
+			pages := f.Pages()
+			if len(pages) != tt.pages || f.scanned != tt.scanned {
+				t.Fatalf("%d pages, scanned %v; want %d, %v", len(pages), f.scanned, tt.pages, tt.scanned)
+			}
+			if len(pages) == 0 {
+				return
+			}
+			var got []string
+			for _, ft := range f.PageFonts(pages[0]) {
+				s := ft.Subtype + " " + ft.BaseFont + " " + ft.FontFile
+				if ft.FontFile == "" {
+					s += "-"
+				}
+				s += " flags=" + string(rune('0'+ft.Flags%10))
+				if ft.ToUnicode {
+					s += " ToUnicode"
+				}
+				if ft.Subtype == "Type0" {
+					s += " " + ft.Encoding + " " + ft.CIDSubtype + " " + ft.Registry + "-" + ft.Ordering + " " + ft.CIDToGIDMap
+				}
+				got = append(got, s)
+			}
+			slices.Sort(got)
+			if !reflect.DeepEqual(got, tt.fonts) {
+				t.Errorf("fonts = %q, want %q", got, tt.fonts)
+			}
+		})
+	}
+}
+
+// TestType3 reads a Type 3 font's /Differences and glyph procedures, and
+// Helvetica's encoding dictionary beside it.
+func TestType3(t *testing.T) {
+	f := open(t, filepath.Join("..", "testdata", "py-type3.pdf"))
+	var ft Font
+	for _, x := range f.PageFonts(f.Pages()[0]) {
+		if x.Subtype == "Type3" {
+			ft = x
+		} else if x.BaseFont != "Helvetica" || x.Encoding != "WinAnsiEncoding" ||
+			!reflect.DeepEqual(x.Differences, map[int]string{1: "f_f_i", 2: "T_h", 3: "uni30C630C8"}) {
+			t.Errorf("font = %+v", x)
+		}
+	}
+	want := map[int]string{2: "T_h", 3: "e", 4: "space", 5: "o", 6: "f_f_i", 7: "c", 8: "uni65E5672C", 9: "g12",
+		0x41: "T", 0x42: "Y", 0x43: "P", 0x44: "E", 0x45: "H", 0x46: "R", 0x47: "uni30C6", 0x48: "f_l"}
+	if !reflect.DeepEqual(ft.Differences, want) || ft.FirstChar != 2 || !ft.HasEncoding || ft.ToUnicode {
+		t.Errorf("font = %+v", ft)
+	}
+	slices.Sort(ft.CharProcs)
+	if len(ft.CharProcs) != 16 || ft.CharProcs[0] != "E" {
+		t.Errorf("CharProcs = %q", ft.CharProcs)
+	}
+}
+
+func TestObjects(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Object
+	}{
+		{"null", nil},
+		{"true", true},
+		{"-12", int64(-12)},
+		{"+.5", 0.5},
+		{"/A#20B", Name("A B")},
+		{"(a\\(b\\)\\n\\101(c)\\\n)", String("a(b)\nA(c)")},
+		{"<48 65 6C6>", String("Hel`")},
+		{"[1 0 R 2 /N]", Array{Ref{1, 0}, int64(2), Name("N")}},
+		{"<< /K [<<>>] /L 3 0 R >>", Dict{"K": Array{Dict{}}, "L": Ref{3, 0}}},
+		{"% comment\n 7", int64(7)},
+	}
+	for _, tt := range tests {
+		p := &parser{b: []byte(tt.in)}
+		got, err := p.object(0)
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("object(%q) = %#v, %v; want %#v", tt.in, got, err, tt.want)
+		}
+	}
+	for _, in := range []string{"", "(open", "<< /K", "[1 2", "<zz>", ")", strings.Repeat("[", 100)} {
+		p := &parser{b: []byte(in)}
+		if got, err := p.object(0); err == nil {
+			t.Errorf("object(%q) = %#v, want an error", in, got)
+		}
+	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	for _, in := range []string{"", "not a pdf", "%PDF-1.4\n", "%PDF-1.4\n1 0 obj\n<< /Type /Page >>\nendobj\n"} {
+		if _, err := Open(strings.NewReader(in), int64(len(in))); err == nil {
+			t.Errorf("Open(%q) succeeded", in)
+		}
+	}
+}
+
+// FuzzOpen feeds arbitrary files: opening, walking the pages and reading
+// every page's fonts must not panic. Seeds: the PDF reader's fixtures
+// (../testdata: cross-reference tables and streams, object streams, a
+// broken startxref, a mail header, encryption, Type 3 and CID fonts).
+func FuzzOpen(f *testing.F) {
+	for _, glob := range []string{"../testdata/*.pdf"} {
+		seeds, _ := filepath.Glob(glob)
+		for _, s := range seeds {
+			b, err := os.ReadFile(s)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file, err := Open(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			return
+		}
+		for _, p := range file.Pages() {
+			file.PageFonts(p)
+		}
+	})
+}
+
+// TestStreamData reads a font's program and ToUnicode map through
+// /FlateDecode, and refuses an encrypted file's streams (not decrypted).
+func TestStreamData(t *testing.T) {
+	f := open(t, filepath.Join("..", "testdata", "py-cid.pdf"))
+	var cid Font
+	for _, ft := range f.PageFonts(f.Pages()[0]) {
+		if ft.ToUnicode {
+			cid = ft
+		}
+	}
+	prog, err := f.ProgramData(cid)
+	if err != nil || !bytes.HasPrefix(prog, []byte{0, 1, 0, 0}) {
+		t.Errorf("ProgramData = %q…, %v; want a TrueType program", prog[:min(len(prog), 8)], err)
+	}
+	tu, err := f.ToUnicodeData(cid)
+	if err != nil || !bytes.Contains(tu, []byte("beginbfchar")) {
+		t.Errorf("ToUnicodeData = %q, %v; want a CMap", tu, err)
+	}
+	enc := open(t, filepath.Join("..", "testdata", "lo-password.pdf"))
+	fonts := enc.PageFonts(enc.Pages()[0])
+	if len(fonts) == 0 {
+		t.Fatal("no fonts in the encrypted file")
+	}
+	if b, err := enc.ToUnicodeData(fonts[0]); err == nil {
+		t.Errorf("ToUnicodeData of an encrypted file = %q, want an error", b)
+	}
+}
+
+// shortReader gives at most 100 bytes a read, as a file cut while it is
+// read does.
+type shortReader struct{ b []byte }
+
+func (r shortReader) ReadAt(p []byte, off int64) (int, error) {
+	if off >= int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), 100)], r.b[off:])
+	return n, io.ErrUnexpectedEOF
+}
+
+// TestShortReads: reads that return less than asked give no panic.
+func TestShortReads(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "py-shifted.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(shortReader{b}, int64(len(b)))
+	if err != nil {
+		return
+	}
+	for _, p := range f.Pages() {
+		f.PageFonts(p)
+	}
+}
