@@ -66,6 +66,7 @@ func BenchmarkEncode(b *testing.B) {
 			for k := 0; k < len(texts); k += 5 {
 				enc.Encode(texts[k:min(k+5, len(texts))])
 			}
+			enc.Release()
 			if enc.Err != nil {
 				b.Fatal(enc.Err)
 			}

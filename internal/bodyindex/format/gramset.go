@@ -3,6 +3,7 @@ package format
 import (
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -15,6 +16,9 @@ import (
 type gramSet struct {
 	slots []gramSlot
 	n     int
+
+	// used and spare are sorted's buffers, kept from part to part.
+	used, spare []gramSlot
 
 	// recent remembers keys already added with the current block's bit
 	// (key<<32 | gen): text repeats its n-grams, and a hit here costs one
@@ -31,7 +35,7 @@ type gramSlot struct {
 
 func newGramSet() *gramSet {
 	g := &gramSet{gen: 1}
-	g.reset(1 << 12)
+	g.reset(minGramSlots)
 	return g
 }
 
@@ -40,12 +44,22 @@ func (g *gramSet) reset(size int) {
 	g.n = 0
 }
 
-// clear empties the set and keeps its size.
+// clear empties the set. It keeps its size unless the last part used
+// less than an eighth of it: clearing (and, in sorted, walking) a table
+// grown for a large part would cost more than the small parts after it
+// (issue 35: the encoder's state is reused from publish to publish).
 func (g *gramSet) clear() {
-	clear(g.slots)
-	g.n = 0
+	if size := len(g.slots); size > minGramSlots && g.n*8 < size {
+		g.reset(max(minGramSlots, 4<<bits.Len(uint(g.n))))
+	} else {
+		clear(g.slots)
+		g.n = 0
+	}
 	g.gen++
 }
+
+// minGramSlots is the table's first size.
+const minGramSlots = 1 << 12
 
 // add records that the block with bit holds key.
 func (g *gramSet) add(key uint32, bit uint64) {
@@ -112,32 +126,32 @@ func (g *gramSet) grow() {
 	}
 }
 
-// sorted returns the keys in ascending order with their masks.
-func (g *gramSet) sorted() ([]uint32, []uint64) {
-	used := make([]gramSlot, 0, g.n)
+// sorted returns the used slots in ascending key order, in a buffer of
+// the set's that the next sorted reuses.
+func (g *gramSet) sorted() []gramSlot {
+	used := g.used[:0]
 	for _, s := range g.slots {
 		if s.mask != 0 {
 			used = append(used, s)
 		}
 	}
-	used = sortSlots(used)
-	keys := make([]uint32, len(used))
-	masks := make([]uint64, len(used))
-	for j, s := range used {
-		keys[j], masks[j] = s.key, s.mask
+	if cap(g.spare) < len(used) {
+		g.spare = make([]gramSlot, cap(used))
 	}
-	return keys, masks
+	sorted, other := sortSlots(used, g.spare[:len(used)])
+	g.used, g.spare = sorted, other
+	return sorted
 }
 
-// sortSlots sorts slots by key: a radix sort, 11 bits a pass (keys are
-// unique hashes, so no pass can be skipped and comparisons would cost a
-// branch miss each).
-func sortSlots(a []gramSlot) []gramSlot {
+// sortSlots sorts slots a by key, using b (as long as a) as a buffer: a
+// radix sort, 11 bits a pass (keys are unique hashes, so no pass can be
+// skipped and comparisons would cost a branch miss each). It returns the
+// sorted slots and the other buffer.
+func sortSlots(a, b []gramSlot) ([]gramSlot, []gramSlot) {
 	if len(a) < 256 {
 		slices.SortFunc(a, func(x, y gramSlot) int { return cmp.Compare(x.key, y.key) })
-		return a
+		return a, b
 	}
-	b := make([]gramSlot, len(a))
 	for shift := uint(0); shift < 32; shift += 11 {
 		var count [1 << 11]int
 		for _, s := range a {
@@ -155,7 +169,7 @@ func sortSlots(a []gramSlot) []gramSlot {
 		}
 		a, b = b, a
 	}
-	return a
+	return a, b
 }
 
 // maskWidth is the bytes of one block mask in a part of blocks blocks:
@@ -174,11 +188,22 @@ func maskWidth(blocks int) int {
 	return 8
 }
 
-// putMask writes the low w bytes of m, little-endian.
-func putMask(dst []byte, w int, m uint64) {
-	for i := 0; i < w; i++ {
-		dst[i] = byte(m >> (8 * i))
+// appendMasks appends the w-byte little-endian mask of each slot.
+func appendMasks(dst []byte, w int, slots []gramSlot) []byte {
+	le := binary.LittleEndian
+	for _, s := range slots {
+		switch w {
+		case 1:
+			dst = append(dst, byte(s.mask))
+		case 2:
+			dst = le.AppendUint16(dst, uint16(s.mask))
+		case 4:
+			dst = le.AppendUint32(dst, uint32(s.mask))
+		default:
+			dst = le.AppendUint64(dst, s.mask)
+		}
 	}
+	return dst
 }
 
 // getMask reads a w-byte little-endian mask.
