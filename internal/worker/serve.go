@@ -159,7 +159,11 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 			return writeFailed(resp, err)
 		}
 		if size <= content.InlineMax {
-			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, content.AppendPlaces(nil, places)
+			// The frame is about as long as the TSVs (a length for a
+			// line's CR LF, a name for a BOM): allocated once, not grown
+			// line by line.
+			frame := make([]byte, 0, size+256)
+			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, content.AppendPlaces(frame, places)
 			return resp
 		}
 	}
