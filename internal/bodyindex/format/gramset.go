@@ -44,10 +44,9 @@ func (g *gramSet) reset(size int) {
 	g.n = 0
 }
 
-// clear empties the set. It keeps its size unless the last part used
-// less than an eighth of it: clearing (and, in sorted, walking) a table
-// grown for a large part would cost more than the small parts after it
-// (issue 35: the encoder's state is reused from publish to publish).
+// clear empties the set, and shrinks a table (grown for a large part)
+// that the last part used less than an eighth of: clearing and walking
+// it would cost more than the small parts after it (issue 35).
 func (g *gramSet) clear() {
 	if size := len(g.slots); size > minGramSlots && g.n*8 < size {
 		g.reset(max(minGramSlots, 4<<bits.Len(uint(g.n))))
@@ -61,23 +60,7 @@ func (g *gramSet) clear() {
 // minGramSlots is the table's first size.
 const minGramSlots = 1 << 12
 
-// add records that the block with bit holds key.
-func (g *gramSet) add(key uint32, bit uint64) {
-	if bit != g.bit {
-		g.bit = bit
-		g.gen++
-	}
-	slot := &g.recent[key&(uint32(len(g.recent))-1)]
-	tag := uint64(key)<<32 | uint64(g.gen)
-	if *slot == tag {
-		return
-	}
-	*slot = tag
-	g.insert(key, bit)
-}
-
-// addAll records that the block with bit holds each of keys (add, in one
-// loop per line instead of a call per key).
+// addAll records that the block with bit holds each of keys.
 func (g *gramSet) addAll(keys []uint32, bit uint64) {
 	if bit != g.bit {
 		g.bit = bit
@@ -186,24 +169,6 @@ func maskWidth(blocks int) int {
 		return 4
 	}
 	return 8
-}
-
-// appendMasks appends the w-byte little-endian mask of each slot.
-func appendMasks(dst []byte, w int, slots []gramSlot) []byte {
-	le := binary.LittleEndian
-	for _, s := range slots {
-		switch w {
-		case 1:
-			dst = append(dst, byte(s.mask))
-		case 2:
-			dst = le.AppendUint16(dst, uint16(s.mask))
-		case 4:
-			dst = le.AppendUint32(dst, uint32(s.mask))
-		default:
-			dst = le.AppendUint64(dst, s.mask)
-		}
-	}
-	return dst
 }
 
 // getMask reads a w-byte little-endian mask.

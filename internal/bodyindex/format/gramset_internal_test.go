@@ -74,3 +74,6 @@ func sortedKeys(g *gramSet) ([]uint32, []uint64) {
 	}
 	return keys, masks
 }
+
+// add records that the block with bit holds key (addAll of one key).
+func (g *gramSet) add(key uint32, bit uint64) { g.addAll([]uint32{key}, bit) }

@@ -22,6 +22,9 @@ func foldLine(sc *textfold.Scanner, fold, patches, s []byte, base int, prevEnd *
 	runStart, runFold := -1, 0
 	origStart := 0
 	flush := func(origEnd int) {
+		if runStart < 0 {
+			return
+		}
 		patches = binary.AppendUvarint(patches, uint64(runStart-*prevEnd))
 		patches = binary.AppendUvarint(patches, uint64(runFold))
 		patches = binary.AppendUvarint(patches, uint64(origEnd-origStart))
@@ -32,9 +35,7 @@ func foldLine(sc *textfold.Scanner, fold, patches, s []byte, base int, prevEnd *
 	sc.Reset(s)
 	for {
 		if n := sc.SkipSame(); n > 0 {
-			if runStart >= 0 {
-				flush(sc.End() - n)
-			}
+			flush(sc.End() - n)
 			fold = append(fold, s[sc.End()-n:sc.End()]...)
 			fpos += n
 		}
@@ -44,9 +45,7 @@ func foldLine(sc *textfold.Scanner, fold, patches, s []byte, base int, prevEnd *
 		folded := sc.Folded()
 		fold = append(fold, folded...)
 		if sc.Unchanged() {
-			if runStart >= 0 {
-				flush(sc.Start())
-			}
+			flush(sc.Start())
 		} else {
 			if runStart < 0 {
 				runStart, runFold, origStart = fpos, 0, sc.Start()
@@ -55,9 +54,7 @@ func foldLine(sc *textfold.Scanner, fold, patches, s []byte, base int, prevEnd *
 		}
 		fpos += len(folded)
 	}
-	if runStart >= 0 {
-		flush(len(s))
-	}
+	flush(len(s))
 	return fold, patches
 }
 

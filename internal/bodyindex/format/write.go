@@ -94,10 +94,9 @@ type Encoder struct {
 }
 
 // encoderState is what an Encoder reuses from part to part and, through
-// statePool, from one encoder to the next: a build of many small files
-// publishes hundreds of folders of a few parts each, and growing the gram
-// table and the part's buffers again for each cost more than filling them
-// (issue 35).
+// statePool, from one encoder to the next: growing the gram table and the
+// part's buffers again for each of a build's hundreds of small folders
+// cost more than filling them (issue 35).
 type encoderState struct {
 	grams   *gramSet
 	spare   *partBuilder // buffers of the last part
@@ -337,15 +336,10 @@ func (e *Encoder) finishPart() {
 		size += s.size
 	}
 	le := binary.LittleEndian
-	data := slices.Grow(e.data[:0], size)
-	data = append(data, partMagic...)
-	data = le.AppendUint32(data, WriteVersion)
-	data = le.AppendUint32(data, uint32(len(secs)))
+	data := appendUint32s(append(slices.Grow(e.data[:0], size), partMagic...), WriteVersion, uint32(len(secs)))
 	off := partHeaderSize + sectionEntrySize*len(secs)
 	for _, s := range secs {
-		data = le.AppendUint32(data, s.tag)
-		data = le.AppendUint32(data, uint32(off))
-		data = le.AppendUint32(data, uint32(s.size))
+		data = appendUint32s(data, s.tag, uint32(off), uint32(s.size))
 		off += s.size
 	}
 	data = le.AppendUint32(data, uint32(len(b.blocks)))
@@ -359,7 +353,9 @@ func (e *Encoder) finishPart() {
 	for _, g := range grams {
 		data = le.AppendUint32(data, g.key)
 	}
-	data = appendMasks(data, w, grams)
+	for _, g := range grams {
+		data = le.AppendUint64(data, g.mask)[:len(data)+w] // its low w bytes
+	}
 	data = append(data, b.strs...)
 	data = le.AppendUint32(data, uint32(len(b.files)))
 	for _, f := range b.files {
@@ -372,9 +368,6 @@ func (e *Encoder) finishPart() {
 	data = appendUint32s(data, b.lines...)
 	data = append(data, b.fold...)
 	data = append(data, b.orig...)
-	if len(data) != size {
-		panic(fmt.Sprintf("bodyindex: part of %d bytes, %d planned", len(data), size))
-	}
 	e.spare, e.data = b, data
 	sum := sha256.Sum256(data)
 	p := BuiltPart{Data: data, FirstFile: b.firstFile, FirstLine: b.firstLine, LastFile: b.endFile, EndLine: b.endLine}
