@@ -407,3 +407,18 @@ func (g *gen) logLine() string {
 	fmt.Fprintf(&b, " id=%d user=%s", g.r.IntN(1000000), strings.ToLower(string(rune('a'+g.r.IntN(26))))+fmt.Sprint(g.r.IntN(100)))
 	return b.String()
 }
+
+// SampleFiles returns n files' places of about meanBytes of text each,
+// as Generate makes them (the same mix of kinds, no planted words), in
+// memory: the input of the encoder's benchmarks (bench/encode).
+func SampleFiles(seed uint64, n int, meanBytes int64) [][]extract.Place {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	g := &gen{r: r}
+	files := make([][]extract.Place, n)
+	for i := range files {
+		target := meanBytes/5 + r.Int64N(meanBytes*8/5+1)
+		kind := []string{".xlsx", ".xlsx", ".xlsx", ".xlsx", ".docx", ".docx", ".docx", ".pptx", ".pptx", ".txt"}[r.IntN(10)]
+		files[i] = g.file(kind, target)
+	}
+	return files
+}

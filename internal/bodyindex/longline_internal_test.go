@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -155,8 +156,13 @@ func TestIssue36PublishLongLines(t *testing.T) {
 func TestIssue36EncoderSplits(t *testing.T) {
 	long := strings.Repeat("字", 3*extract.LineMaxRunes)
 	var parts []format.BuiltPart
-	enc := format.NewEncoder(func(p format.BuiltPart) error { parts = append(parts, p); return nil })
+	enc := format.NewEncoder(func(p format.BuiltPart) error {
+		p.Data = slices.Clone(p.Data) // valid until emit returns
+		parts = append(parts, p)
+		return nil
+	})
 	enc.Encode([]format.FileText{{Name: "a.txt", Index: 0, Places: []extract.Place{{Name: "本文", Lines: []string{"前", long, "後"}}}}})
+	enc.Release()
 	if enc.Err != nil {
 		t.Fatal(enc.Err)
 	}

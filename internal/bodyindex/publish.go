@@ -182,6 +182,7 @@ func writeItems(dir string, old *format.Folder, items []item, lost *LostError) e
 		refs = append(refs, format.PartRef{ID: p.ID, Size: int64(len(p.Data)), FirstFile: p.FirstFile, FirstLine: p.FirstLine, LastFile: p.LastFile, EndLine: p.EndLine})
 		return nil
 	})
+	defer enc.Release()
 	var unreadable []int
 	for _, c := range planChunks(entries) {
 		if reused := reuseParts(old, items, c); reused != nil {

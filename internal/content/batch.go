@@ -265,6 +265,10 @@ var errBatchRecord = errors.New("content: bad batch record")
 type batchBody struct {
 	b   []byte
 	err error
+	// text, when set, holds the bytes from b on as one string (places):
+	// the places' names and lines are cut from it, one allocation for
+	// the whole record instead of one per line (issue 35).
+	text string
 }
 
 func (d *batchBody) uvarint() uint64 {
@@ -309,7 +313,13 @@ func (d *batchBody) string() string {
 	}
 	// Bytes as the extractor gave them, valid UTF-8 or not, as a place
 	// TSV keeps them.
-	s := string(d.b[:n])
+	var s string
+	if d.text != "" {
+		at := len(d.text) - len(d.b)
+		s = d.text[at : at+int(n)]
+	} else {
+		s = string(d.b[:n])
+	}
 	d.b = d.b[n:]
 	return s
 }
@@ -326,6 +336,8 @@ func (d *batchBody) count() int {
 // places reads a count of places, each a name and its lines.
 func (d *batchBody) places() []extract.Place {
 	var out []extract.Place
+	d.text = string(d.b)
+	defer func() { d.text = "" }()
 	n := d.count()
 	for i := 0; i < n && d.err == nil; i++ {
 		p := extract.Place{Name: d.string()}
@@ -335,7 +347,7 @@ func (d *batchBody) places() []extract.Place {
 		}
 		for j := 0; j < lines && d.err == nil; j++ {
 			l := d.string()
-			if strings.ContainsAny(l, "\r\n") {
+			if strings.IndexByte(l, '\n') >= 0 || strings.IndexByte(l, '\r') >= 0 {
 				d.err = errBatchRecord
 			}
 			p.Lines = append(p.Lines, l)

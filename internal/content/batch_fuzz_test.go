@@ -50,3 +50,22 @@ func FuzzReadBatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePlaces feeds any bytes as a worker's places frame: ParsePlaces
+// never panics, and places it accepts encode back to the same bytes (its
+// names and lines are cut from one string of the frame, issue 35).
+func FuzzParsePlaces(f *testing.F) {
+	for _, r := range batchRecords {
+		f.Add(content.AppendPlaces(nil, r.Places))
+	}
+	f.Add([]byte{1, 2, 'a', 'b', 2, 1, 'x', 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		places, err := content.ParsePlaces(data)
+		if err != nil {
+			return
+		}
+		if back := content.AppendPlaces(nil, places); !bytes.Equal(back, data) {
+			t.Fatalf("ParsePlaces(%x) = %q, which encodes to %x", data, places, back)
+		}
+	})
+}

@@ -25,8 +25,9 @@ func (r *run) closeLog() {
 	}
 }
 
-// logf writes one line to indexing_log.txt (CRLF, flushed per line) and
-// sends it to the observer.
+// logf writes one line to indexing_log.txt (CRLF, flushed per line, or
+// per file's result while record holds the log) and sends it to the
+// observer.
 func (r *run) logf(level Level, format string, a ...any) {
 	r.emit(level, "", fmt.Sprintf(format, a...))
 }
@@ -40,7 +41,9 @@ func (r *run) emit(level Level, rel, line string) {
 	if r.log != nil {
 		r.log.WriteString(line)
 		r.log.WriteString("\r\n")
-		r.log.Flush()
+		if !r.logHeld {
+			r.log.Flush()
+		}
 	}
 	if r.opt.Observe != nil {
 		r.opt.Observe(Event{Line: line, Level: level, Progress: r.progress, File: rel})
@@ -57,7 +60,22 @@ func (r *run) logDetail(detail string) {
 	}
 	r.log.WriteString(sprintf(msgDetail, detail))
 	r.log.WriteString("\r\n")
-	r.log.Flush()
+	if !r.logHeld {
+		r.log.Flush()
+	}
+}
+
+// holdLog keeps the log's lines in its buffer until the returned release
+// flushes them: the lines of one file's result (its head, its outcome,
+// its detail) go to indexing_log.txt in one write.
+func (r *run) holdLog() (release func()) {
+	r.logHeld = true
+	return func() {
+		r.logHeld = false
+		if r.log != nil {
+			r.log.Flush()
+		}
+	}
 }
 
 // finished sends the event that closes a file: its outcome and reason.

@@ -27,6 +27,7 @@ type applied struct {
 // record applies one worker result: swap the TSVs in, queue the row for
 // the group commit, publish the folder when nothing in it is pending.
 func (r *run) record(j *job, res worker.Result) {
+	defer r.holdLog()()
 	t := j.target
 	i := t.Row
 	a := r.apply(j, res, r.rows[i])

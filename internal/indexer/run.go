@@ -170,6 +170,9 @@ type run struct {
 	now        func() time.Time
 	log        *bufio.Writer
 	logF       *os.File
+	// logHeld: the lines of one file's result are flushed together
+	// (record), one write instead of one per line (issue 35).
+	logHeld bool
 
 	prev     *ingestlist.List
 	folders  []ingestlist.Folder

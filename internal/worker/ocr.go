@@ -17,6 +17,7 @@ type sender struct {
 	mu  sync.Mutex
 	enc *json.Encoder
 	w   io.Writer // what enc writes to
+	buf []byte    // a response with its frame, reused
 }
 
 func (s *sender) send(v any) error {
@@ -26,20 +27,27 @@ func (s *sender) send(v any) error {
 }
 
 // sendResponse writes a Response, after the frame of its inline places
-// when it has them (Response.Places).
+// when it has them (Response.Places), in one write: the frame's head, its
+// bytes and the Response's line were three writes to the pipe, each a
+// system call here and a wake-up of the coordinator's reader (issue 35).
 func (s *sender) sendResponse(resp Response) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if resp.Inline {
-		head := "#" + strconv.Itoa(len(resp.Places)) + "\n"
-		if _, err := io.WriteString(s.w, head); err != nil {
-			return err
-		}
-		if _, err := s.w.Write(resp.Places); err != nil {
-			return err
-		}
+	if !resp.Inline {
+		return s.enc.Encode(resp)
 	}
-	return s.enc.Encode(resp)
+	line, err := json.Marshal(resp) // the bytes enc.Encode writes, less its LF
+	if err != nil {
+		return err
+	}
+	b := append(s.buf[:0], '#')
+	b = strconv.AppendInt(b, int64(len(resp.Places)), 10)
+	b = append(b, '\n')
+	b = append(b, resp.Places...)
+	b = append(append(b, line...), '\n')
+	s.buf = b
+	_, err = s.w.Write(b)
+	return err
 }
 
 // ocrSession equips one request's extraction with OCR (extract.OCR): the

@@ -31,6 +31,7 @@ func writeFolder(t testing.TB, dir string, files ...testFile) string {
 		texts[i] = FileText{Name: f.name, Index: i, Places: f.places}
 	}
 	enc.Encode(texts)
+	enc.Release()
 	if enc.Err != nil {
 		t.Fatal(enc.Err)
 	}

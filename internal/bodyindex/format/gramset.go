@@ -3,6 +3,7 @@ package format
 import (
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -15,6 +16,9 @@ import (
 type gramSet struct {
 	slots []gramSlot
 	n     int
+
+	// used and spare are sorted's buffers, kept from part to part.
+	used, spare []gramSlot
 
 	// recent remembers keys already added with the current block's bit
 	// (key<<32 | gen): text repeats its n-grams, and a hit here costs one
@@ -31,7 +35,7 @@ type gramSlot struct {
 
 func newGramSet() *gramSet {
 	g := &gramSet{gen: 1}
-	g.reset(1 << 12)
+	g.reset(minGramSlots)
 	return g
 }
 
@@ -40,30 +44,23 @@ func (g *gramSet) reset(size int) {
 	g.n = 0
 }
 
-// clear empties the set and keeps its size.
+// clear empties the set, and shrinks a table (grown for a large part)
+// that the last part used less than an eighth of: clearing and walking
+// it would cost more than the small parts after it (issue 35).
 func (g *gramSet) clear() {
-	clear(g.slots)
-	g.n = 0
+	if size := len(g.slots); size > minGramSlots && g.n*8 < size {
+		g.reset(max(minGramSlots, 4<<bits.Len(uint(g.n))))
+	} else {
+		clear(g.slots)
+		g.n = 0
+	}
 	g.gen++
 }
 
-// add records that the block with bit holds key.
-func (g *gramSet) add(key uint32, bit uint64) {
-	if bit != g.bit {
-		g.bit = bit
-		g.gen++
-	}
-	slot := &g.recent[key&(uint32(len(g.recent))-1)]
-	tag := uint64(key)<<32 | uint64(g.gen)
-	if *slot == tag {
-		return
-	}
-	*slot = tag
-	g.insert(key, bit)
-}
+// minGramSlots is the table's first size.
+const minGramSlots = 1 << 12
 
-// addAll records that the block with bit holds each of keys (add, in one
-// loop per line instead of a call per key).
+// addAll records that the block with bit holds each of keys.
 func (g *gramSet) addAll(keys []uint32, bit uint64) {
 	if bit != g.bit {
 		g.bit = bit
@@ -112,32 +109,32 @@ func (g *gramSet) grow() {
 	}
 }
 
-// sorted returns the keys in ascending order with their masks.
-func (g *gramSet) sorted() ([]uint32, []uint64) {
-	used := make([]gramSlot, 0, g.n)
+// sorted returns the used slots in ascending key order, in a buffer of
+// the set's that the next sorted reuses.
+func (g *gramSet) sorted() []gramSlot {
+	used := g.used[:0]
 	for _, s := range g.slots {
 		if s.mask != 0 {
 			used = append(used, s)
 		}
 	}
-	used = sortSlots(used)
-	keys := make([]uint32, len(used))
-	masks := make([]uint64, len(used))
-	for j, s := range used {
-		keys[j], masks[j] = s.key, s.mask
+	if cap(g.spare) < len(used) {
+		g.spare = make([]gramSlot, cap(used))
 	}
-	return keys, masks
+	sorted, other := sortSlots(used, g.spare[:len(used)])
+	g.used, g.spare = sorted, other
+	return sorted
 }
 
-// sortSlots sorts slots by key: a radix sort, 11 bits a pass (keys are
-// unique hashes, so no pass can be skipped and comparisons would cost a
-// branch miss each).
-func sortSlots(a []gramSlot) []gramSlot {
+// sortSlots sorts slots a by key, using b (as long as a) as a buffer: a
+// radix sort, 11 bits a pass (keys are unique hashes, so no pass can be
+// skipped and comparisons would cost a branch miss each). It returns the
+// sorted slots and the other buffer.
+func sortSlots(a, b []gramSlot) ([]gramSlot, []gramSlot) {
 	if len(a) < 256 {
 		slices.SortFunc(a, func(x, y gramSlot) int { return cmp.Compare(x.key, y.key) })
-		return a
+		return a, b
 	}
-	b := make([]gramSlot, len(a))
 	for shift := uint(0); shift < 32; shift += 11 {
 		var count [1 << 11]int
 		for _, s := range a {
@@ -155,7 +152,7 @@ func sortSlots(a []gramSlot) []gramSlot {
 		}
 		a, b = b, a
 	}
-	return a
+	return a, b
 }
 
 // maskWidth is the bytes of one block mask in a part of blocks blocks:
@@ -172,13 +169,6 @@ func maskWidth(blocks int) int {
 		return 4
 	}
 	return 8
-}
-
-// putMask writes the low w bytes of m, little-endian.
-func putMask(dst []byte, w int, m uint64) {
-	for i := 0; i < w; i++ {
-		dst[i] = byte(m >> (8 * i))
-	}
 }
 
 // getMask reads a w-byte little-endian mask.

@@ -29,7 +29,7 @@ func TestGramSetSorted(t *testing.T) {
 			g.add(key, bit)
 			want[key] |= bit
 		}
-		keys, masks := g.sorted()
+		keys, masks := sortedKeys(g)
 		if len(keys) != len(want) || !slices.IsSorted(keys) {
 			t.Fatalf("%d adds: %d keys (sorted %v), want %d", n, len(keys), slices.IsSorted(keys), len(want))
 		}
@@ -58,9 +58,22 @@ func TestGramSetAddAll(t *testing.T) {
 		}
 		all.addAll(keys, bit)
 	}
-	k1, m1 := one.sorted()
-	k2, m2 := all.sorted()
+	k1, m1 := sortedKeys(one)
+	k2, m2 := sortedKeys(all)
 	if len(k1) == 0 || !slices.Equal(k1, k2) || !slices.Equal(m1, m2) {
 		t.Fatalf("addAll gave %d keys %v / %v, add %d keys %v / %v", len(k2), k2, m2, len(k1), k1, m1)
 	}
 }
+
+// sortedKeys returns g.sorted() as keys and masks.
+func sortedKeys(g *gramSet) ([]uint32, []uint64) {
+	var keys []uint32
+	var masks []uint64
+	for _, s := range g.sorted() {
+		keys, masks = append(keys, s.key), append(masks, s.mask)
+	}
+	return keys, masks
+}
+
+// add records that the block with bit holds key (addAll of one key).
+func (g *gramSet) add(key uint32, bit uint64) { g.addAll([]uint32{key}, bit) }

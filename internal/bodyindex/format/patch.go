@@ -6,14 +6,18 @@ import (
 	"github.com/fumibako/fumibako/internal/textfold"
 )
 
-// appendPatches appends to patches the differences between a line s and
-// its folded form (which starts at block offset base in the folded text):
-// each run of folding units (textfold.Scanner) whose folded bytes differ
+// foldLine appends the folded form of a line s to fold (textfold.Append's
+// bytes) and the differences between s and it to patches, in one walk of
+// sc (issue 35: folding a line and then walking it again for its patches
+// cost two passes over every line that folding changes, most of them).
+// Each run of folding units (textfold.Scanner) whose folded bytes differ
 // from their original bytes becomes one patch, encoded as uvarint(gap
 // from the end of the previous patch), uvarint(folded length),
-// uvarint(original length), original bytes. prevEnd carries the end of
-// the previous patch (block offset).
-func appendPatches(patches []byte, s []byte, base int, prevEnd *int) []byte {
+// uvarint(original length), original bytes; base is the block offset
+// where the line's folded form starts, and prevEnd carries the end of the
+// previous patch (block offset). A line that folds to itself adds no
+// patch.
+func foldLine(sc *textfold.Scanner, fold, patches, s []byte, base int, prevEnd *int) ([]byte, []byte) {
 	fpos := base // folded offset of the unit being looked at
 	runStart, runFold := -1, 0
 	origStart := 0
@@ -28,17 +32,18 @@ func appendPatches(patches []byte, s []byte, base int, prevEnd *int) []byte {
 		*prevEnd = runStart + runFold
 		runStart = -1
 	}
-	var sc textfold.Scanner
 	sc.Reset(s)
 	for {
 		if n := sc.SkipSame(); n > 0 {
 			flush(sc.End() - n)
+			fold = append(fold, s[sc.End()-n:sc.End()]...)
 			fpos += n
 		}
 		if !sc.Scan() {
 			break
 		}
 		folded := sc.Folded()
+		fold = append(fold, folded...)
 		if sc.Unchanged() {
 			flush(sc.Start())
 		} else {
@@ -50,7 +55,7 @@ func appendPatches(patches []byte, s []byte, base int, prevEnd *int) []byte {
 		fpos += len(folded)
 	}
 	flush(len(s))
-	return patches
+	return fold, patches
 }
 
 // applyPatches rebuilds original text from folded text and its patches

@@ -23,11 +23,12 @@ func TestPatchesRoundTrip(t *testing.T) {
 		}
 		var folded, orig, patches []byte
 		prevEnd := 0
+		var sc textfold.Scanner
 		for _, l := range lines {
 			start := len(folded)
-			folded = textfold.Append(folded, []byte(l))
-			if string(folded[start:]) != l {
-				patches = appendPatches(patches, []byte(l), start, &prevEnd)
+			folded, patches = foldLine(&sc, folded, patches, []byte(l), start, &prevEnd)
+			if want := textfold.Append(nil, []byte(l)); string(folded[start:]) != string(want) {
+				t.Fatalf("foldLine(%q) folds to %q, want textfold.Append's %q", l, folded[start:], want)
 			}
 			folded = append(folded, '\n')
 			orig = append(append(orig, l...), '\n')
@@ -60,4 +61,28 @@ func TestLineReader(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzFoldLine: foldLine folds a line as textfold.Append does, and its
+// patches give the line back (the one walk that replaced folding and then
+// walking the line again for its patches, issue 35).
+func FuzzFoldLine(f *testing.F) {
+	for _, s := range []string{"", "Apple ＡＢＣ", "ｶﾞｽ代 X", "サーバー", "見積 書", "霞ケ関", "\xff\ufe00ﾞ", "a\u3000b"} {
+		f.Add(s, "前の行")
+	}
+	f.Fuzz(func(t *testing.T, line, before string) {
+		var sc textfold.Scanner
+		prevEnd := 0
+		folded, patches := foldLine(&sc, nil, nil, []byte(before), 0, &prevEnd)
+		folded = append(folded, '\n')
+		start := len(folded)
+		folded, patches = foldLine(&sc, folded, patches, []byte(line), start, &prevEnd)
+		if want := textfold.Append(nil, []byte(line)); string(folded[start:]) != string(want) {
+			t.Fatalf("foldLine(%q) folds to %q, want %q", line, folded[start:], want)
+		}
+		got, ok := applyPatches(nil, folded, patches)
+		if want := before + "\n" + line; !ok || string(got) != want {
+			t.Fatalf("patches of %q, %q give %q, %v", before, line, got, ok)
+		}
+	})
 }

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -42,7 +44,8 @@ type cursor struct {
 }
 
 // BuiltPart is an encoded part and the range of lines it holds, in the
-// manifest's terms.
+// manifest's terms. Data is the encoder's buffer, valid until the emit
+// function it was handed to returns.
 type BuiltPart struct {
 	Data      []byte
 	ID        [IDSize]byte
@@ -72,8 +75,9 @@ type blockRec struct {
 }
 
 // Encoder turns a run of files into parts (NewEncoder, then Encode once
-// per chunk of files). After each Encode, Err, Folded and Counts give
-// what the manifest's file table needs of the files encoded so far.
+// per chunk of files, then Release). After each Encode, Err, Folded and
+// Counts give what the manifest's file table needs of the files encoded
+// so far.
 type Encoder struct {
 	// emit takes each part as soon as it is finished, so a large file's
 	// parts are never all held at once; its first error is kept in Err.
@@ -82,16 +86,29 @@ type Encoder struct {
 	Err error
 	cur *partBuilder
 	// Folded is the folded bytes written per file, by FileText.Index.
-	Folded  map[int]int64
-	grams   *gramSet     // reused from part to part
-	spare   *partBuilder // buffers of the last part, reused
-	lineBuf []byte
-	keyBuf  []uint32 // the keys of one line
+	Folded map[int]int64
 	// Counts is the lines and text bytes written per file, by
 	// FileText.Index (a split line counts each piece).
 	Counts map[int]FileCount
-	pieces []string // of a line split while encoding
+	*encoderState
 }
+
+// encoderState is what an Encoder reuses from part to part and, through
+// statePool, from one encoder to the next: growing the gram table and the
+// part's buffers again for each of a build's hundreds of small folders
+// cost more than filling them (issue 35).
+type encoderState struct {
+	grams   *gramSet
+	spare   *partBuilder // buffers of the last part
+	data    []byte       // the last part's bytes (BuiltPart.Data)
+	lineBuf []byte
+	keyBuf  []uint32 // the keys of one line
+	pieces  []string // of a line split while encoding
+	// scanner folds each line (foldLine); its buffer is reused.
+	scanner textfold.Scanner
+}
+
+var statePool = sync.Pool{New: func() any { return &encoderState{grams: newGramSet()} }}
 
 type partBuilder struct {
 	strs       []byte
@@ -117,8 +134,20 @@ type partBuilder struct {
 	endLine    int
 }
 
+// NewEncoder returns an encoder that hands each part to emit. BuiltPart.Data
+// is valid until emit returns: the next part is built in the same buffer.
 func NewEncoder(emit func(BuiltPart) error) *Encoder {
-	return &Encoder{emit: emit, Folded: map[int]int64{}, grams: newGramSet(), Counts: map[int]FileCount{}}
+	return &Encoder{emit: emit, Folded: map[int]int64{}, Counts: map[int]FileCount{}, encoderState: statePool.Get().(*encoderState)}
+}
+
+// Release hands the encoder's buffers on to the next NewEncoder; the
+// encoder must not be used after it (Err, Folded and Counts stay).
+func (e *Encoder) Release() {
+	if e.encoderState != nil {
+		clear(e.pieces[:cap(e.pieces)])
+		statePool.Put(e.encoderState)
+		e.encoderState = nil
+	}
 }
 
 // Encode appends the parts of one chunk of files. A chunk starts a new
@@ -198,20 +227,7 @@ func (e *Encoder) addLine(f FileText, place string, lineNo, fileLine int, line s
 		b = nil
 	}
 	if b == nil {
-		b = &partBuilder{
-			strIndex:  map[string]uint32{},
-			fileIndex: map[int]uint32{},
-			grams:     e.grams,
-			lastFile:  -1,
-			firstFile: f.Index,
-			firstLine: fileLine,
-		}
-		if sp := e.spare; sp != nil {
-			b.fold, b.lines, b.orig = sp.fold[:0], sp.lines[:0], sp.orig[:0]
-			e.spare = nil
-		}
-		e.grams.clear()
-		e.cur = b
+		b = e.newPart(f.Index, fileLine)
 	}
 	if strings.IndexByte(line, '\n') >= 0 {
 		// Lines never hold LF (content.Decode splits there); keep the
@@ -234,13 +250,10 @@ func (e *Encoder) addLine(f FileText, place string, lineNo, fileLine int, line s
 	start := len(b.fold)
 	b.lines = append(b.lines, uint32(start))
 	e.lineBuf = append(e.lineBuf[:0], line...)
-	b.fold = textfold.Append(b.fold, e.lineBuf)
+	b.fold, b.orig = foldLine(&e.scanner, b.fold, b.orig, e.lineBuf, start-b.blockStart, &b.patchEnd)
 	bit := uint64(1) << uint(len(b.blocks))
 	e.keyBuf = textfold.AppendKeys(e.keyBuf[:0], b.fold[start:])
 	b.grams.addAll(e.keyBuf, bit)
-	if string(b.fold[start:]) != line {
-		b.orig = appendPatches(b.orig, e.lineBuf, start-b.blockStart, &b.patchEnd)
-	}
 	b.fold = append(b.fold, '\n')
 	b.rawLen += len(line) + 1
 	e.Folded[f.Index] += int64(len(b.fold) - start)
@@ -258,6 +271,25 @@ func (b *partBuilder) str(s string) (uint32, uint32) {
 	b.strs = append(b.strs, s...)
 	b.strIndex[s] = off
 	return off, uint32(len(s))
+}
+
+// newPart starts a part at line fileLine of the file with manifest index
+// file, in the buffers of the last part when there is one.
+func (e *Encoder) newPart(file, fileLine int) *partBuilder {
+	b := e.spare
+	e.spare = nil
+	if b == nil {
+		b = &partBuilder{strIndex: map[string]uint32{}, fileIndex: map[int]uint32{}}
+	} else {
+		clear(b.strIndex)
+		clear(b.fileIndex)
+		*b = partBuilder{strs: b.strs[:0], strIndex: b.strIndex, files: b.files[:0], fileIndex: b.fileIndex,
+			segs: b.segs[:0], lines: b.lines[:0], fold: b.fold[:0], blocks: b.blocks[:0], orig: b.orig[:0]}
+	}
+	b.grams, b.lastFile, b.firstFile, b.firstLine = e.grams, -1, file, fileLine
+	e.grams.clear()
+	e.cur = b
+	return b
 }
 
 func (e *Encoder) closeBlock() {
@@ -280,76 +312,63 @@ func (e *Encoder) finishPart() {
 		return
 	}
 	b.lines = append(b.lines, uint32(len(b.fold)))
-	keys, masks := b.grams.sorted()
-
-	le := binary.LittleEndian
-	u32s := func(vs ...uint32) []byte {
-		out := make([]byte, 4*len(vs))
-		for i, v := range vs {
-			le.PutUint32(out[4*i:], v)
-		}
-		return out
-	}
-	filesSec := u32s(uint32(len(b.files)))
-	for _, f := range b.files {
-		filesSec = append(filesSec, u32s(f[0], f[1])...)
-	}
-	segsSec := u32s(uint32(len(b.segs)))
-	for _, s := range b.segs {
-		segsSec = append(segsSec, u32s(s.file, s.nameOff, s.nameLen, s.lineNo, s.firstLine, s.lines)...)
-	}
-	blockSec := u32s(uint32(len(b.blocks)))
-	for _, r := range b.blocks {
-		blockSec = append(blockSec, u32s(r.firstLine, r.patchOff, r.patchLen, r.rawLen, r.flags)...)
-	}
+	grams := b.grams.sorted()
 	w := maskWidth(len(b.blocks))
 	if WriteVersion == 2 {
 		w = 8
 	}
-	gramSec := make([]byte, 4+(4+w)*len(keys))
-	le.PutUint32(gramSec, uint32(len(keys)))
-	for i, k := range keys {
-		le.PutUint32(gramSec[4+4*i:], k)
-		putMask(gramSec[4+4*len(keys)+w*i:], w, masks[i])
-	}
-	linesSec := u32s(b.lines...)
-	var gidx []uint32
-	for i := 0; i < len(keys); i += GramIndexStep {
-		gidx = append(gidx, keys[i])
-	}
 	// What a search reads first (blocks, gram index, grams) comes first,
-	// so that skipping a part touches the fewest pages.
-	secs := []section{
-		{tagBlock, blockSec},
-		{tagGramIndex, u32s(gidx...)},
-		{tagGrams, gramSec},
-		{tagStrs, b.strs},
-		{tagFiles, filesSec},
-		{tagSegs, segsSec},
-		{tagLines, linesSec},
-		{tagFold, b.fold},
-		{tagOrig, b.orig},
+	// so that skipping a part touches the fewest pages. Each section is
+	// written straight into the part's buffer (doc.go gives the layout).
+	secs := [...]section{
+		{tagBlock, 4 + 4*5*len(b.blocks)},
+		{tagGramIndex, 4 * ((len(grams) + GramIndexStep - 1) / GramIndexStep)},
+		{tagGrams, 4 + (4+w)*len(grams)},
+		{tagStrs, len(b.strs)},
+		{tagFiles, 4 + 4*2*len(b.files)},
+		{tagSegs, 4 + 4*6*len(b.segs)},
+		{tagLines, 4 * len(b.lines)},
+		{tagFold, len(b.fold)},
+		{tagOrig, len(b.orig)},
 	}
 	size := partHeaderSize + sectionEntrySize*len(secs)
 	for _, s := range secs {
-		size += len(s.data)
+		size += s.size
 	}
-	data := make([]byte, 0, size)
-	data = append(data, partMagic...)
-	data = le.AppendUint32(data, WriteVersion)
-	data = le.AppendUint32(data, uint32(len(secs)))
+	le := binary.LittleEndian
+	data := appendUint32s(append(slices.Grow(e.data[:0], size), partMagic...), WriteVersion, uint32(len(secs)))
 	off := partHeaderSize + sectionEntrySize*len(secs)
 	for _, s := range secs {
-		n := len(s.data)
-		data = le.AppendUint32(data, s.tag)
-		data = le.AppendUint32(data, uint32(off))
-		data = le.AppendUint32(data, uint32(n))
-		off += n
+		data = appendUint32s(data, s.tag, uint32(off), uint32(s.size))
+		off += s.size
 	}
-	for _, s := range secs {
-		data = append(data, s.data...)
+	data = le.AppendUint32(data, uint32(len(b.blocks)))
+	for _, r := range b.blocks {
+		data = appendUint32s(data, r.firstLine, r.patchOff, r.patchLen, r.rawLen, r.flags)
 	}
-	e.spare = b
+	for i := 0; i < len(grams); i += GramIndexStep {
+		data = le.AppendUint32(data, grams[i].key)
+	}
+	data = le.AppendUint32(data, uint32(len(grams)))
+	for _, g := range grams {
+		data = le.AppendUint32(data, g.key)
+	}
+	for _, g := range grams {
+		data = le.AppendUint64(data, g.mask)[:len(data)+w] // its low w bytes
+	}
+	data = append(data, b.strs...)
+	data = le.AppendUint32(data, uint32(len(b.files)))
+	for _, f := range b.files {
+		data = appendUint32s(data, f[0], f[1])
+	}
+	data = le.AppendUint32(data, uint32(len(b.segs)))
+	for _, s := range b.segs {
+		data = appendUint32s(data, s.file, s.nameOff, s.nameLen, s.lineNo, s.firstLine, s.lines)
+	}
+	data = appendUint32s(data, b.lines...)
+	data = append(data, b.fold...)
+	data = append(data, b.orig...)
+	e.spare, e.data = b, data
 	sum := sha256.Sum256(data)
 	p := BuiltPart{Data: data, FirstFile: b.firstFile, FirstLine: b.firstLine, LastFile: b.endFile, EndLine: b.endLine}
 	copy(p.ID[:], sum[:IDSize])
@@ -358,8 +377,16 @@ func (e *Encoder) finishPart() {
 	}
 }
 
-// section is one tagged section of a part.
+// appendUint32s appends vs, little-endian.
+func appendUint32s(dst []byte, vs ...uint32) []byte {
+	for _, v := range vs {
+		dst = binary.LittleEndian.AppendUint32(dst, v)
+	}
+	return dst
+}
+
+// section is one tagged section of a part and its size in bytes.
 type section struct {
 	tag  uint32
-	data []byte
+	size int
 }
