@@ -38,16 +38,7 @@ func TestFontDicts(t *testing.T) {
 		{"py-cid.pdf", []string{"Привет мир CIDHANGULAA", "Добрый день CIDNONEBB"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.file, func(t *testing.T) {
-			r, err := readFixture(t, tt.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := map[string][]string{"ページ001": tt.page}
-			if got := places(r); !reflect.DeepEqual(got, want) {
-				t.Errorf("places =\n%q\nwant\n%q", got, want)
-			}
-		})
+		t.Run(tt.file, func(t *testing.T) { checkOnePage(t, tt.file, tt.page) })
 	}
 }
 
