@@ -31,23 +31,21 @@ func TestFontDicts(t *testing.T) {
 		{"py-shifted.pdf", shifted},
 		{"py-shifted-objstm.pdf", shifted},
 		{"py-shifted-badxref.pdf", shifted},
+		// Encrypted with an empty user password, fonts in object
+		// streams: AES-128, RC4, AES-256 (pdfobj decrypts them).
+		{"py-shifted-aes128.pdf", shifted},
+		{"py-shifted-rc4.pdf", shifted},
+		{"py-shifted-rc40.pdf", shifted},
+		{"py-shifted-aes256.pdf", shifted},
 		// CID TrueType fonts, Identity: a ToUnicode map giving Hangul
 		// for Russian (pdftotext gives the Hangul), and none, glyph
 		// indexes in the hundreds (pdftotext gives nothing; the
 		// engine gives "ΩϓφϕϠώωϊϒϡ&,'121(%%", no control character).
 		{"py-cid.pdf", []string{"Привет мир CIDHANGULAA", "Добрый день CIDNONEBB"}},
+		{"py-cid-aes256.pdf", []string{"Привет мир CIDHANGULAA", "Добрый день CIDNONEBB"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.file, func(t *testing.T) {
-			r, err := readFixture(t, tt.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := map[string][]string{"ページ001": tt.page}
-			if got := places(r); !reflect.DeepEqual(got, want) {
-				t.Errorf("places =\n%q\nwant\n%q", got, want)
-			}
-		})
+		t.Run(tt.file, func(t *testing.T) { checkOnePage(t, tt.file, tt.page) })
 	}
 }
 

@@ -38,16 +38,21 @@ func TestGlyphFonts(t *testing.T) {
 		{"qpdf-notounicode.pdf", []string{` !"#$`}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.file, func(t *testing.T) {
-			r, err := readFixture(t, tt.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := map[string][]string{"ページ001": tt.page}
-			if got := places(r); !reflect.DeepEqual(got, want) {
-				t.Errorf("places =\n%q\nwant\n%q", got, want)
-			}
-		})
+		t.Run(tt.file, func(t *testing.T) { checkOnePage(t, tt.file, tt.page) })
+	}
+}
+
+// checkOnePage reads a one-page fixture and checks that its page holds
+// exactly lines.
+func checkOnePage(t *testing.T, file string, lines []string) {
+	t.Helper()
+	r, err := readFixture(t, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"ページ001": lines}
+	if got := places(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("places =\n%q\nwant\n%q", got, want)
 	}
 }
 

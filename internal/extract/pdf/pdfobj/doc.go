@@ -24,8 +24,10 @@
 // When the cross-reference section cannot be read (cut, wrong offsets, a
 // damaged table), the objects are found by scanning the file for
 // `N G obj`, the last of a number winning, as readers repair such files.
-// An encrypted file's object streams cannot be read (their data is
-// encrypted): their objects are missing, and whatever else is plain.
+// A file encrypted by the standard security handler with an empty user
+// password (it opens without asking: printing or copying restricted) is
+// decrypted, RC4 and AES-128/256, revisions 2 to 6 (crypt.go); one that
+// needs a password keeps its streams unread (the engine refuses it too).
 //
 // Everything is bounded, because the file comes from outside: the objects
 // a file may hold (maxObjects), the nesting of arrays and dictionaries

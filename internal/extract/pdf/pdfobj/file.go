@@ -41,9 +41,12 @@ type File struct {
 	stms    map[int]*objStm // object streams read, by number
 	budget  int
 	scanned bool
-	fonts   map[Ref]Font     // fonts read (PageFonts)
-	blocks  map[int64][]byte // blocks of the file read (read)
-	order   []int64          // their numbers, oldest first
+	fonts   map[Ref]Font // fonts read (PageFonts)
+	// crypt decrypts an encrypted file's streams and strings (nil: the
+	// file is not encrypted, or needs a password, crypt.go).
+	crypt  *crypt
+	blocks map[int64][]byte // blocks of the file read (read)
+	order  []int64          // their numbers, oldest first
 }
 
 // Open reads a PDF's cross-reference sections (or, when they cannot be
@@ -64,6 +67,16 @@ func Open(r io.ReaderAt, size int64) (*File, error) {
 		if err := f.scan(); err != nil {
 			return nil, err
 		}
+	}
+	if f.trailer["Encrypt"] != nil {
+		// Objects parsed so far (the /Encrypt dictionary among them)
+		// are read again, their strings decrypted, except that one.
+		c, err := f.newCrypt()
+		f.cache, f.stms = map[int]Object{}, map[int]*objStm{}
+		if ref, ok := f.trailer["Encrypt"].(Ref); ok && err == nil {
+			f.cache[ref.Num] = f.Resolve(ref)
+		}
+		f.crypt = c
 	}
 	return f, nil
 }
@@ -132,7 +145,8 @@ func (f *File) block(i int64) []byte {
 
 // parseAt parses the object `num gen obj … endobj` at off (num < 0: any
 // number), with its stream when it has one.
-func (f *File) parseAt(off int64, num int) (Object, error) {
+func (f *File) parseAt(off int64, want int) (Object, error) {
+	var num, gen int
 	// Most objects are a few hundred bytes: a small window first, a
 	// larger one when the object runs past it.
 	var p *parser
@@ -141,9 +155,10 @@ func (f *File) parseAt(off int64, num int) (Object, error) {
 	for _, window := range []int{4 << 10, 256 << 10, maxObjectBytes} {
 		b := f.read(off, window)
 		p = &parser{b: b}
-		n, ok := p.objHeader()
-		if !ok || num >= 0 && n != num {
-			return nil, fmt.Errorf("pdfobj: no object %d at offset %d", num, off)
+		n, g, ok := p.objHeader()
+		num, gen = n, g
+		if !ok || want >= 0 && n != want {
+			return nil, fmt.Errorf("pdfobj: no object %d at offset %d", want, off)
 		}
 		o, err = p.object(0)
 		// An object ending at the window's edge may go on past it (a
@@ -156,6 +171,9 @@ func (f *File) parseAt(off int64, num int) (Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.crypt != nil {
+		o = f.crypt.decryptStrings(o, num, gen, 0)
+	}
 	d, ok := o.(Dict)
 	if !ok || !p.keyword("stream") {
 		return o, nil
@@ -167,21 +185,22 @@ func (f *File) parseAt(off int64, num int) (Object, error) {
 	if p.pos < len(p.b) && p.b[p.pos] == '\n' {
 		p.pos++
 	}
-	return Stream{Dict: d, offset: off + int64(p.pos)}, nil
+	return Stream{Dict: d, offset: off + int64(p.pos), num: num, gen: gen}, nil
 }
 
-// objHeader reads `num gen obj` and returns num.
-func (p *parser) objHeader() (int, bool) {
+// objHeader reads `num gen obj` and returns num and gen.
+func (p *parser) objHeader() (int, int, bool) {
 	p.skip()
 	n, err := strconv.Atoi(string(p.word()))
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	p.skip()
-	if _, err := strconv.Atoi(string(p.word())); err != nil {
-		return 0, false
+	g, err := strconv.Atoi(string(p.word()))
+	if err != nil {
+		return 0, 0, false
 	}
-	return n, p.keyword("obj")
+	return n, g, p.keyword("obj")
 }
 
 // Resolve returns the object o refers to (o itself when it is no

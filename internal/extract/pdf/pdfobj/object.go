@@ -30,6 +30,9 @@ type Ref struct{ Num, Gen int }
 type Stream struct {
 	Dict   Dict
 	offset int64
+	// num and gen are the indirect object holding the stream (an
+	// encrypted file's data is decrypted with its key, crypt.go).
+	num, gen int
 }
 
 // Limits on what one file may make the reader do.

@@ -2,6 +2,7 @@ package pdfobj
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -39,6 +40,10 @@ func TestFonts(t *testing.T) {
 		{"py-shifted.pdf", 1, false, shifted},
 		{"py-shifted-objstm.pdf", 1, false, shifted},
 		{"py-shifted-badxref.pdf", 1, true, shifted},
+		{"py-shifted-aes128.pdf", 1, false, shifted},
+		{"py-shifted-rc4.pdf", 1, false, shifted},
+		{"py-shifted-rc40.pdf", 1, false, shifted},
+		{"py-shifted-aes256.pdf", 1, false, shifted},
 		{"py-type3.pdf", 1, false, []string{"Type1 Helvetica - flags=0", "Type3  - flags=0"}},
 		{"py-type3-junk.pdf", 1, false, []string{"Type1 Helvetica - flags=0", "Type3  - flags=0"}},
 		{"lo-password.pdf", 3, false, []string{"Type1 BAAAAA+NotoSerifCJKjp-Regular-VKana - flags=0 ToUnicode"}},
@@ -141,8 +146,9 @@ func TestOpenRefuses(t *testing.T) {
 	}
 }
 
-// FuzzOpen feeds arbitrary files: opening, walking the pages and reading
-// every page's fonts must not panic. Seeds: the PDF reader's fixtures
+// FuzzOpen feeds arbitrary files: opening, walking the pages, reading
+// every page's fonts and their streams (decrypted in an encrypted file)
+// must not panic. Seeds: the PDF reader's fixtures
 // (../testdata: cross-reference tables and streams, object streams, a
 // broken startxref, a mail header, encryption, Type 3 and CID fonts).
 func FuzzOpen(f *testing.F) {
@@ -162,36 +168,49 @@ func FuzzOpen(f *testing.F) {
 			return
 		}
 		for _, p := range file.Pages() {
-			file.PageFonts(p)
+			for _, ft := range file.PageFonts(p) {
+				// Their streams, decrypted when the file is.
+				file.ToUnicodeData(ft)
+				file.ProgramData(ft)
+			}
 		}
 	})
 }
 
 // TestStreamData reads a font's program and ToUnicode map through
-// /FlateDecode, and refuses an encrypted file's streams (not decrypted).
+// /FlateDecode, plain and in a file encrypted with an empty user password
+// (AES-256: the same bytes), and refuses the streams of a file that needs
+// a password.
 func TestStreamData(t *testing.T) {
-	f := open(t, filepath.Join("..", "testdata", "py-cid.pdf"))
-	var cid Font
-	for _, ft := range f.PageFonts(f.Pages()[0]) {
-		if ft.ToUnicode {
-			cid = ft
+	var progs, maps [][]byte
+	for _, name := range []string{"py-cid.pdf", "py-cid-aes256.pdf"} {
+		f := open(t, filepath.Join("..", "testdata", name))
+		var cid Font
+		for _, ft := range f.PageFonts(f.Pages()[0]) {
+			if ft.ToUnicode {
+				cid = ft
+			}
 		}
+		prog, err := f.ProgramData(cid)
+		if err != nil || !bytes.HasPrefix(prog, []byte{0, 1, 0, 0}) {
+			t.Errorf("%s: ProgramData = %q…, %v; want a TrueType program", name, prog[:min(len(prog), 8)], err)
+		}
+		tu, err := f.ToUnicodeData(cid)
+		if err != nil || !bytes.Contains(tu, []byte("beginbfchar")) {
+			t.Errorf("%s: ToUnicodeData = %q, %v; want a CMap", name, tu, err)
+		}
+		progs, maps = append(progs, prog), append(maps, tu)
 	}
-	prog, err := f.ProgramData(cid)
-	if err != nil || !bytes.HasPrefix(prog, []byte{0, 1, 0, 0}) {
-		t.Errorf("ProgramData = %q…, %v; want a TrueType program", prog[:min(len(prog), 8)], err)
-	}
-	tu, err := f.ToUnicodeData(cid)
-	if err != nil || !bytes.Contains(tu, []byte("beginbfchar")) {
-		t.Errorf("ToUnicodeData = %q, %v; want a CMap", tu, err)
+	if !bytes.Equal(progs[0], progs[1]) || !bytes.Equal(maps[0], maps[1]) {
+		t.Errorf("the encrypted file's program and map differ from the plain file's")
 	}
 	enc := open(t, filepath.Join("..", "testdata", "lo-password.pdf"))
 	fonts := enc.PageFonts(enc.Pages()[0])
 	if len(fonts) == 0 {
 		t.Fatal("no fonts in the encrypted file")
 	}
-	if b, err := enc.ToUnicodeData(fonts[0]); err == nil {
-		t.Errorf("ToUnicodeData of an encrypted file = %q, want an error", b)
+	if b, err := enc.ToUnicodeData(fonts[0]); !errors.Is(err, errPassword) {
+		t.Errorf("ToUnicodeData of a file that needs a password = %q, %v; want errPassword", b, err)
 	}
 }
 

@@ -8,14 +8,16 @@ import (
 	"io"
 )
 
-// StreamData returns a stream's data through its filters: none or
-// /FlateDecode (with a PNG predictor); another filter, or a stream of an
-// encrypted file other than an xref stream, is an error.
+// StreamData returns a stream's data, decrypted (crypt.go), through its
+// filters: none or /FlateDecode (with a PNG predictor); another filter,
+// or a stream of an encrypted file that needs a password, is an error.
 func (f *File) StreamData(s Stream) ([]byte, error) {
-	if f.trailer["Encrypt"] != nil && s.Dict["Type"] != Name("XRef") {
-		// An encrypted file's streams (all but xref streams) are
-		// not decrypted here.
-		return nil, errors.New("pdfobj: stream of an encrypted file")
+	decrypt := f.trailer["Encrypt"] != nil && s.Dict["Type"] != Name("XRef")
+	if decrypt && f.crypt == nil {
+		return nil, errPassword
+	}
+	if decrypt && s.Dict["Type"] == Name("Metadata") && !f.crypt.encryptMetadata {
+		decrypt = false
 	}
 	length, ok := Int(f.Resolve(s.Dict["Length"]))
 	if !ok || length < 0 || s.offset+length > f.size {
@@ -31,6 +33,12 @@ func (f *File) StreamData(s Stream) ([]byte, error) {
 		return nil, errors.New("pdfobj: stream too long")
 	}
 	data := bytes.Clone(f.read(s.offset, int(length)))
+	if decrypt {
+		var err error
+		if data, err = f.crypt.decrypt(f.crypt.stm, s.num, s.gen, data); err != nil {
+			return nil, err
+		}
+	}
 	filters := f.Resolve(s.Dict["Filter"])
 	parms := f.Resolve(s.Dict["DecodeParms"])
 	if n, ok := filters.(Name); ok {

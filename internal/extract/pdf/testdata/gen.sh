@@ -34,6 +34,13 @@
 #                         (qpdf --object-streams=generate)
 #   py-shifted-badxref.pdf  the same with startxref pointing nowhere (the
 #                         objects are found by a scan)
+#   py-shifted-aes128.pdf, py-shifted-rc4.pdf, py-shifted-rc40.pdf,
+#   py-shifted-aes256.pdf py-shifted.pdf in object streams, encrypted with an
+#                         empty user password (opens without asking; printing
+#                         and copying restricted): AES-128 (revision 4), RC4
+#                         128-bit (revision 3), RC4 40-bit (revision 2),
+#                         AES-256 (revision 6)
+#   py-cid-aes256.pdf     py-cid.pdf encrypted so (its ToUnicode map too)
 #   py-cid.pdf            CID TrueType fonts (Identity), one with a ToUnicode
 #                         map giving Hangul for Russian, one with none
 #                         (mkfonts.py, rewritten by qpdf)
@@ -87,6 +94,11 @@ qpdf "$out/raw-type3.pdf" py-type3.pdf
 qpdf "$out/raw-shifted.pdf" py-shifted.pdf
 qpdf "$out/raw-cid.pdf" py-cid.pdf
 qpdf --object-streams=generate py-shifted.pdf py-shifted-objstm.pdf
+qpdf --encrypt "" soumu 128 --use-aes=y --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-aes128.pdf
+qpdf --allow-weak-crypto --encrypt "" soumu 128 --use-aes=n --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-rc4.pdf
+qpdf --allow-weak-crypto --encrypt "" soumu 40 --print=n --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-rc40.pdf
+qpdf --encrypt "" soumu 256 --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-aes256.pdf
+qpdf --encrypt "" soumu 256 --print=none --extract=n -- --object-streams=generate py-cid.pdf py-cid-aes256.pdf
 /usr/bin/python3 -c 'import re, sys; s = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(re.sub(rb"startxref\s+\d+", b"startxref\n9999999", s))' py-shifted.pdf py-shifted-badxref.pdf
 { printf 'From: soumu@example.jp\r\nSubject: type3\r\n\r\n'; cat py-type3.pdf; } >py-type3-junk.pdf
 qpdf --rotate=+90:1 --rotate=+270:3 lo-horizontal.pdf qpdf-rotated.pdf
