@@ -134,7 +134,10 @@ func eval[T any](js string) chromedp.Action[T] { return chromedp.Evaluate[T](js)
 // about FUMIBAKO_WEB_BENCH_MB megabytes.
 func benchCorpus(t *testing.T, root string) ([]testcorpus.File, int64) {
 	t.Helper()
-	n := 42
+	// Enough files that the run lasts long enough for the banner to show
+	// its live progress (with the batch path 42 files took under the
+	// tenth of a second the progress events are paced at).
+	n := 1000
 	if mb, _ := strconv.Atoi(os.Getenv("FUMIBAKO_WEB_BENCH_MB")); mb > 0 {
 		probe := t.TempDir()
 		if _, err := testcorpus.Generate(probe, 120, 1); err != nil {
@@ -251,6 +254,7 @@ func TestBrowser(t *testing.T) {
 	if progress == 0 {
 		t.Errorf("no live progress seen; banner texts:\n%s", strings.Join(seen, "\n"))
 	}
+	t.Logf("%d banner updates showed the live progress", progress)
 	if want := fmt.Sprintf("インデックス作成が完了しました（成功 %d 件 / 失敗 1 件）", len(files)); strings.ReplaceAll(endText, ",", "") != want {
 		t.Errorf("end text = %q, want %q", endText, want)
 	}
@@ -381,7 +385,9 @@ func TestBrowserIndexManagement(t *testing.T) {
 	}
 	b := newBrowser(t)
 	e := newEnvWith(t, fumibakoBinary(t), true, 1)
-	if _, err := testcorpus.Generate(e.root, 400, 2); err != nil {
+	// Enough files that the run is still going when the test stops it
+	// (400 small files index in about half a second since issue 35).
+	if _, err := testcorpus.Generate(e.root, 2000, 2); err != nil {
 		t.Fatal(err)
 	}
 	b.step("open the page",
