@@ -365,10 +365,7 @@ func (r *run) keepFinished() []string {
 			redo = append(redo, job)
 			continue
 		}
-		row.State, row.Error = ingestlist.Done, ""
-		row.TSVCount, row.HasTSVCount = len(rec.Places), true
-		row.IngestedAt, row.Version = rec.Ingested, rec.Version
-		r.prev.Rows[i] = row
+		r.prev.Rows[i] = doneRow(row, len(rec.Places), rec.Ingested, rec.Version)
 		kept = append(kept, job.RelPath)
 	}
 	r.redo = redo

@@ -166,14 +166,21 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 func (r *run) markDone(t plan.Target, resp worker.Response, a *applied, now string) {
 	a.lines = append(a.lines, resp.Log...)
 	a.lines = append(a.lines, sprintf(msgTSVCount, resp.TSVCount))
-	a.row.State, a.row.Error = ingestlist.Done, ""
-	a.row.TSVCount, a.row.HasTSVCount = resp.TSVCount, true
-	a.row.IngestedAt = now
-	a.row.Version = extract.Version(t.File.RelPath)
+	a.row = doneRow(a.row, resp.TSVCount, now, extract.Version(t.File.RelPath))
 	r.sum.Succeeded++
 	if resp.NoText {
 		r.sum.NoText++
 	}
+}
+
+// doneRow is row made 済 with its place count, 取り込み日時 and extract
+// version: the one shape of a 済 row, whether a worker's result makes it
+// (markDone) or a batch record the next start keeps (keepFinished).
+func doneRow(row ingestlist.Row, tsvCount int, ingestedAt string, version int) ingestlist.Row {
+	row.State, row.Error = ingestlist.Done, ""
+	row.TSVCount, row.HasTSVCount = tsvCount, true
+	row.IngestedAt, row.Version = ingestedAt, version
+	return row
 }
 
 // applyPostponed keeps a postponed file 未取り込み with the reason (seed:
