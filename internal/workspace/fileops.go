@@ -3,9 +3,10 @@ package workspace
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"time"
+
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 // The workspace's file operations. Every rename, removal and folder
@@ -93,36 +94,11 @@ func RenameOnce(oldpath, newpath string) error {
 }
 
 // OpenRead opens a file of the workspace for reading, close-on-exec and
-// without os.Open's poller probe on Unix (openFile).
-func OpenRead(path string) (*os.File, error) { return openFile(path, os.O_RDONLY, 0) }
+// without os.Open's poller probe on Unix (osfile.Open).
+func OpenRead(path string) (*os.File, error) { return osfile.OpenRead(path) }
 
-// ReadFile is os.ReadFile through OpenRead.
-func ReadFile(path string) ([]byte, error) {
-	f, err := OpenRead(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	// At least 512 bytes, as os.ReadFile: files under /proc say 0.
-	data := make([]byte, 0, max(st.Size()+1, 512))
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
-}
+// ReadFile is os.ReadFile through OpenRead (osfile.ReadFile).
+func ReadFile(path string) ([]byte, error) { return osfile.ReadFile(path) }
 
 // Remove removes a file or an empty folder, retrying sharing errors on
 // Windows. A path that does not exist is no error.
@@ -177,7 +153,7 @@ func WriteNewFile(path string, fill func(*bufio.Writer)) error {
 	if err := injectedFault(opCreate, path); err != nil {
 		return fmt.Errorf("workspace: create %s: %w", path, err)
 	}
-	f, err := openFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := osfile.Open(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("workspace: create %s: %w", path, err)
 	}

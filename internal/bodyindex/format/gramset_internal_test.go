@@ -8,13 +8,14 @@ import (
 	"github.com/fumibako/fumibako/internal/textfold"
 )
 
-// TestGramSetSorted fills a gram set with random keys (0 among them) in
-// random blocks, across growth, clears and both sorts (comparison below
-// 256 keys, radix above), and compares what sorted returns with a map.
+// TestGramSetSorted fills a gram set with random keys (0 and the largest
+// among them) in blocks 0 to 63, across clears (one that drops the buffers
+// of a large part) and both sorts (comparison below 256 pairs, radix
+// above), and compares what sorted returns with a map.
 func TestGramSetSorted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	g := newGramSet()
-	for _, n := range []int{0, 1, 10, 255, 256, 3000, 200000} {
+	for _, n := range []int{0, 1, 10, 255, 256, 3000, 200000, 10, 3000} {
 		g.clear()
 		want := map[uint32]uint64{}
 		for i := 0; i < n; i++ {
@@ -24,6 +25,8 @@ func TestGramSetSorted(t *testing.T) {
 				key = 0
 			case 1:
 				key = uint32(i % 50) // repeats, in other blocks
+			case 2:
+				key = 1<<32 - 1
 			}
 			bit := uint64(1) << (i * 64 / max(n, 1))
 			g.add(key, bit)

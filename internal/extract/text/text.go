@@ -3,12 +3,11 @@ package text
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"unicode"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 func init() {
@@ -19,7 +18,7 @@ func readText(ctx context.Context, path string, opt extract.Options) (*extract.R
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := osfile.OpenRead(path)
 	if err != nil {
 		return nil, fmt.Errorf("extract: open text file %s: %w", path, err)
 	}
@@ -32,7 +31,7 @@ func readText(ctx context.Context, path string, opt extract.Options) (*extract.R
 	if st.Size() > limit {
 		return nil, extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s is %d bytes, over the %d-byte limit", path, st.Size(), limit))
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	b, err := osfile.ReadAll(f, st.Size(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("extract: read text file %s: %w", path, err)
 	}
