@@ -98,10 +98,15 @@ func TestCrashBetweenSteps(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGKILL test")
 	}
+	// A point with " rotated" closes the batch file at every commit and
+	// commits whenever the coordinator is idle: batch files closed and
+	// deleted during the run.
 	points := []string{"after-list-rewrite", "after-start-record:3", "after-batch-append:2", "after-batch-sync:2",
-		"after-publish:1", "after-publish:3", "after-pending-remove", "after-rewriting", "before-batch-delete", "before-ended"}
-	for _, point := range points {
-		t.Run(point, func(t *testing.T) {
+		"after-publish:1", "after-publish:3", "after-pending-remove", "after-rewriting", "before-batch-delete", "before-ended",
+		"after-batch-sync:4 rotated", "after-publish:4 rotated", "before-closed-batch-delete:1 rotated", "before-closed-batch-delete:3 rotated"}
+	for _, name := range points {
+		point, rotated := strings.CutSuffix(name, " rotated")
+		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
 			files, err := testcorpus.Generate(f.root, 18, 5)
 			if err != nil {
@@ -114,6 +119,9 @@ func TestCrashBetweenSteps(t *testing.T) {
 				files = files[1:]
 			}
 			f.env = []string{"FUMIBAKO_TEST_CRASH_AT=" + point}
+			if rotated {
+				f.env = append(f.env, "FUMIBAKO_TEST_BATCH_ROTATE=1", "FUMIBAKO_TEST_COMMIT_EVERY=0s")
+			}
 			_, _, code := f.run("index", "--workers", "2")
 			if code != -1 && code != 137 {
 				t.Fatalf("index with crash point %s: exit %d, want killed", point, code)

@@ -52,6 +52,9 @@ func CreateBatch(path string) (*BatchWriter, error) {
 // Path is the batch file's path.
 func (w *BatchWriter) Path() string { return w.path }
 
+// Size is the bytes written to the file so far.
+func (w *BatchWriter) Size() int64 { return w.off }
+
 // Append writes rec in one write, without an fsync, and returns where it
 // lies (for ReadBatchAt).
 func (w *BatchWriter) Append(rec BatchRecord) (off, n int64, err error) {

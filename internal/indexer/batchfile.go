@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
 
@@ -24,9 +22,16 @@ import (
 // records of folders not yet published stay in memory up to batchKeep
 // bytes of text; beyond that only their offsets, read back at the publish.
 //
-// The run deletes its batch file at its end, once every folder it names
-// is published and the final commit has made their 出 durable. A run
-// killed before leaves it: the next start reads every batch file
+// A batch file that has grown past batchRotate is closed at a commit (all
+// its records durable) and the next record starts a new one: a build of a
+// large share would otherwise keep a copy of all its small files' text
+// until its end, and a start after a kill late in it would read that copy
+// whole. A closed file is deleted by the first commit that finds every
+// folder with records in it published: that commit makes their 出 durable
+// before the deletion. The run deletes its last batch file (and any
+// closed one left) at its end, once every folder it names is published
+// and the final commit has made their 出 durable. A run killed before
+// leaves them: the next start reads every batch file
 // (content.LatestRecords: later records win, a torn tail is ignored),
 // publishes with them the folders the journal shows unpublished, and
 // deletes them once those publishes and their 出 are durable, before the
@@ -39,6 +44,13 @@ import (
 // left: both are still read by every publish.
 type batchState struct {
 	w *content.BatchWriter
+	// folders are the keys of the folders with records in w not yet
+	// published; closed are the run's earlier batch files, each with its
+	// own.
+	folders map[string]bool
+	closed  []closedBatch
+	// lastName is the time in the name of the run's last batch file.
+	lastName int64
 	// refs are the records of the folders not yet published (folder key →
 	// records, in append order); kept is the text they hold in memory.
 	refs map[string][]batchRef
@@ -49,14 +61,26 @@ type batchState struct {
 	oldRecs map[string][]content.BatchRecord
 }
 
-// batchRef is one record of the run's batch file: its file, and its
-// places when kept in memory, else where it lies in the file.
+// batchRef is one record of the run's batch files: its file, and its
+// places when kept in memory, else the batch file and where it lies there.
 type batchRef struct {
 	name          string
 	mtime, size   int64
 	places        []extract.Place
+	path          string
 	off, n, bytes int64
 }
+
+// closedBatch is a batch file of the run closed at a commit, with the
+// keys of the folders with records in it not yet published.
+type closedBatch struct {
+	path    string
+	folders map[string]bool
+}
+
+// batchRotate is the size past which a commit closes the run's batch file
+// (a variable for tests).
+var batchRotate = int64(64 << 20)
 
 // batchKeep is how much text of unpublished folders' records the
 // coordinator keeps in memory (bodyindex's keepText is the same bound for
@@ -81,22 +105,17 @@ func (r *run) inline() bool {
 // until the next commit. rec.Encoded is the places as the worker sent
 // them (content.AppendPlaces' bytes), written as they are.
 func (r *run) appendBatch(rec content.BatchRecord) error {
-	b := &r.batchFile
-	if b.w == nil {
-		name := fmt.Sprintf("%020d-%d%s", time.Now().UnixNano(), os.Getpid(), content.BatchExt)
-		w, err := content.CreateBatch(filepath.Join(r.ws.BatchDir(), name))
-		if err != nil {
-			return err
-		}
-		b.w = w
+	if err := r.openBatch(); err != nil {
+		return err
 	}
+	b := &r.batchFile
 	off, n, err := b.w.Append(rec)
 	if err != nil {
 		return err
 	}
 	crashPoint("after-batch-append")
 	rel, places := rec.Path, rec.Places
-	ref := batchRef{name: content.BaseOf(rel), mtime: rec.ModTime, size: rec.Size, off: off, n: n}
+	ref := batchRef{name: content.BaseOf(rel), mtime: rec.ModTime, size: rec.Size, path: b.w.Path(), off: off, n: n}
 	for _, p := range places {
 		for _, l := range p.Lines {
 			ref.bytes += int64(len(l)) + 1
@@ -111,16 +130,95 @@ func (r *run) appendBatch(rec content.BatchRecord) error {
 	}
 	fk := workspace.FoldKey(content.FolderOf(rel))
 	b.refs[fk] = append(b.refs[fk], ref)
+	b.folders[fk] = true
+	return nil
+}
+
+// openBatch creates the run's batch file when it has none (the first
+// record, or the first after a commit closed the last file).
+func (r *run) openBatch() error {
+	b := &r.batchFile
+	if b.w != nil {
+		return nil
+	}
+	// Names sort in the order the files were begun (the start reads them
+	// oldest first), even if the clock is set back.
+	b.lastName = max(time.Now().UnixNano(), b.lastName+1)
+	name := fmt.Sprintf("%020d-%d%s", b.lastName, os.Getpid(), content.BatchExt)
+	w, err := content.CreateBatch(filepath.Join(r.ws.BatchDir(), name))
+	if err != nil {
+		return err
+	}
+	b.w, b.folders = w, map[string]bool{}
 	return nil
 }
 
 // syncBatch makes the records appended so far durable (the group
-// commit's first step).
+// commit's first step), and closes the batch file once it has grown past
+// batchRotate: the next record starts a new one.
 func (r *run) syncBatch() error {
-	if r.batchFile.w == nil {
+	b := &r.batchFile
+	if b.w == nil {
 		return nil
 	}
-	return r.batchFile.w.Sync()
+	if err := b.w.Sync(); err != nil {
+		return err
+	}
+	if b.w.Size() < batchRotate {
+		return nil
+	}
+	if err := b.w.Close(); err != nil {
+		r.logDetail(err.Error())
+	}
+	b.closed = append(b.closed, closedBatch{path: b.w.Path(), folders: b.folders})
+	b.w, b.folders = nil, nil
+	return nil
+}
+
+// publishedBatches takes the closed batch files whose folders are all
+// published, at a commit's start: the commit makes their 出 durable, and
+// then deleteBatches deletes them.
+func (r *run) publishedBatches() []string {
+	b := &r.batchFile
+	var done []string
+	open := b.closed[:0]
+	for _, c := range b.closed {
+		if len(c.folders) == 0 {
+			done = append(done, c.path)
+		} else {
+			open = append(open, c)
+		}
+	}
+	b.closed = open
+	return done
+}
+
+// deleteBatches deletes closed batch files at the end of the commit that
+// made the 出 of their folders durable. One that cannot be deleted stays
+// for the run's end (removeBatch); its records are older than any a later
+// run writes, and the next start publishes none of their folders.
+func (r *run) deleteBatches(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	b := &r.batchFile
+	if r.fault != nil || r.journalErr != nil {
+		// The 出 may not be durable: the start may need the records.
+		for _, p := range paths {
+			b.closed = append(b.closed, closedBatch{path: p})
+		}
+		return
+	}
+	crashPoint("before-closed-batch-delete")
+	for _, p := range paths {
+		beforeBatchDelete(p)
+		if err := workspace.Remove(p); err != nil && !os.IsNotExist(err) {
+			r.logDetail(err.Error())
+			b.closed = append(b.closed, closedBatch{path: p})
+			continue
+		}
+		closedBatchDeleted(p)
+	}
 }
 
 // batchDirty reports whether records wait for the commit's fsync.
@@ -148,7 +246,6 @@ func (r *run) freshOf(folder string) []bodyindex.Fresh {
 	for i, ref := range refs {
 		last[workspace.FoldKey(ref.name)] = i
 	}
-	path := b.w.Path()
 	for i, ref := range refs {
 		if last[workspace.FoldKey(ref.name)] != i {
 			continue
@@ -158,7 +255,7 @@ func (r *run) freshOf(folder string) []bodyindex.Fresh {
 			places := ref.places
 			f.Load = func() ([]extract.Place, error) { return places, nil }
 		} else {
-			off, n := ref.off, ref.n
+			path, off, n := ref.path, ref.off, ref.n
 			f.Load = func() ([]extract.Place, error) {
 				rf, err := workspace.OpenRead(path)
 				if err != nil {
@@ -208,6 +305,10 @@ func (r *run) forgetBatch(folder string) {
 	}
 	delete(b.refs, fk)
 	delete(b.oldRecs, fk)
+	delete(b.folders, fk)
+	for _, c := range b.closed {
+		delete(c.folders, fk)
+	}
 }
 
 // dropBatch records in the run's batch file that folder's records no
@@ -217,175 +318,52 @@ func (r *run) forgetBatch(folder string) {
 // first.
 func (r *run) dropBatch(folder string) {
 	b := &r.batchFile
-	if b.w == nil || len(b.refs[workspace.FoldKey(folder)]) == 0 {
+	if len(b.refs[workspace.FoldKey(folder)]) == 0 {
 		return
 	}
-	if _, _, err := b.w.Append(content.BatchRecord{Drop: true, Path: folder}); err != nil && !r.noteFault(err) {
+	// The records may lie in a closed file: the drop goes to the current
+	// one, which the start reads after it.
+	err := r.openBatch()
+	if err == nil {
+		_, _, err = b.w.Append(content.BatchRecord{Drop: true, Path: folder})
+	}
+	if err != nil && !r.noteFault(err) {
 		r.logf(Warn, msgPublishFail, err)
 	}
 }
 
-// readOldBatches reads the batch files the previous runs left (start):
-// their latest records by folder. It returns the folders they name.
-func (r *run) readOldBatches() map[string]string {
-	b := &r.batchFile
-	paths, err := content.ListBatches(r.ws.BatchDir())
-	if err != nil {
-		r.noteFault(err)
-		r.logDetail(err.Error())
-		return nil
-	}
-	if len(paths) == 0 {
-		return nil
-	}
-	latest, torn, err := content.LatestRecords(paths)
-	if err != nil {
-		r.noteFault(err)
-		r.logDetail(err.Error())
-		return nil
-	}
-	for _, t := range torn {
-		// A kill or a power loss cut the last record: its file has no
-		// durable row, and is ingested again.
-		r.logDetail("batch file ends early: " + t)
-	}
-	b.old = paths
-	b.oldRecs = map[string][]content.BatchRecord{}
-	folders := map[string]string{}
-	keys := make([]string, 0, len(latest))
-	for k := range latest {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		rec := latest[k]
-		folder := content.FolderOf(rec.Path)
-		fk := workspace.FoldKey(folder)
-		b.oldRecs[fk] = append(b.oldRecs[fk], rec)
-		folders[fk] = folder
-	}
-	return folders
-}
+// beforeBatchDelete is a seam: tests look at the run's batch files just
+// before the run deletes them; closedBatchDeleted tells them a commit
+// deleted a closed one.
+var beforeBatchDelete, closedBatchDeleted = func(path string) {}, func(path string) {}
 
-// keepOldBatches limits the previous runs' records to the folders the
-// start publishes: any other folder was published with them already (its
-// 出 is in the journal).
-func (r *run) keepOldBatches(folders map[string]string) {
-	for fk := range r.batchFile.oldRecs {
-		if _, ok := folders[fk]; !ok {
-			delete(r.batchFile.oldRecs, fk)
-		}
-	}
-}
-
-// removeOldBatches deletes the previous runs' batch files once the start
-// has published their folders and the journal holds their 出 durably
-// (before the new journal replaces it). A file that cannot be deleted is
-// a workspace fault: the run stops rather than leave a record that a later
-// start could publish over a newer text.
-func (r *run) removeOldBatches() {
-	b := &r.batchFile
-	if len(b.old) == 0 {
-		return
-	}
-	crashPoint("before-old-batch-delete")
-	for _, p := range b.old {
-		if err := workspace.Remove(p); err != nil && !os.IsNotExist(err) {
-			if !r.noteFault(err) {
-				r.noteFault(&workspace.FaultError{Kind: workspace.FaultIO, Path: p, Err: err})
-			}
-			return
-		}
-	}
-	if err := workspace.SyncDir(r.ws.BatchDir()); err != nil {
-		r.noteFault(err)
-	}
-	b.old, b.oldRecs = nil, nil
-}
-
-// beforeBatchDelete is a seam: tests look at the run's batch file just
-// before the run deletes it.
-var beforeBatchDelete = func(path string) {}
-
-// removeBatch deletes the run's batch file at its end (finish), after the
-// final commit, when every folder it names is published: otherwise the
-// next start needs it.
+// removeBatch deletes the run's batch files at its end (finish), after the
+// final commit, when every folder they name is published: otherwise the
+// next start needs them.
 func (r *run) removeBatch() {
 	b := &r.batchFile
-	if b.w == nil {
+	if b.w == nil && len(b.closed) == 0 {
 		return
 	}
-	if err := b.w.Close(); err != nil {
-		r.logDetail(err.Error())
+	var paths []string
+	for _, c := range b.closed {
+		paths = append(paths, c.path)
+	}
+	if b.w != nil {
+		if err := b.w.Close(); err != nil {
+			r.logDetail(err.Error())
+		}
+		paths = append(paths, b.w.Path())
 	}
 	if r.fault != nil || len(b.refs) > 0 {
 		return
 	}
 	crashPoint("before-batch-delete")
-	beforeBatchDelete(b.w.Path())
-	if err := workspace.Remove(b.w.Path()); err != nil && !os.IsNotExist(err) {
-		r.logDetail(err.Error())
-	}
-	b.w = nil
-}
-
-// keepFinished takes from r.redo the jobs whose result a record of the
-// previous runs' batch files stands for (content.BatchRecord.Version): the
-// kill found them finished, their records written, but their 済 rows not
-// yet committed (the group commit paces rows, commit.go). Counting them
-// as interrupted would bring an innocent file nearer the interrupt limit
-// with every kill, and ingest it again; the record proves what the lost
-// row would have said, when it names the crawled time and size the row
-// of the job holds (the run's rewrite of the list wrote them, rule 1).
-// Their rows become 済 in the previous list's rows, which the plan reads;
-// appendKept appends them once their folders are published. Call it after
-// keepOldBatches: only the records of folders the start publishes count.
-func (r *run) keepFinished() []string {
-	b := &r.batchFile
-	if len(r.redo) == 0 || len(b.oldRecs) == 0 {
-		return nil
-	}
-	recs := map[string]content.BatchRecord{}
-	for _, folder := range b.oldRecs {
-		for _, rec := range folder {
-			recs[workspace.FoldKey(rec.Path)] = rec
+	for _, p := range paths {
+		beforeBatchDelete(p)
+		if err := workspace.Remove(p); err != nil && !os.IsNotExist(err) {
+			r.logDetail(err.Error())
 		}
 	}
-	var kept []string
-	redo := r.redo[:0]
-	for _, job := range r.redo {
-		rec, ok := recs[workspace.FoldKey(job.RelPath)]
-		i, found := r.prev.Find(job.RelPath)
-		if !ok || !found || rec.Version == 0 || rec.ModTime == 0 {
-			redo = append(redo, job)
-			continue
-		}
-		row := r.prev.Rows[i]
-		if row.Size != rec.Size || !row.SameUpdated(ingestlist.FormatFileTime(time.Unix(0, rec.ModTime))) {
-			redo = append(redo, job)
-			continue
-		}
-		r.prev.Rows[i] = doneRow(row, len(rec.Places), rec.Ingested, rec.Version)
-		kept = append(kept, job.RelPath)
-	}
-	r.redo = redo
-	if len(kept) > 0 {
-		r.logf(Info, msgKeptFinished, len(kept))
-	}
-	return kept
-}
-
-// appendKept appends the rows keepFinished made 済, once the start has
-// published their folders (their places are then in the body index,
-// durable, before a row claims them; rule 3) and before the batch files
-// go. A file whose folder was set aside meanwhile has its 失敗 row
-// appended already.
-func (r *run) appendKept(kept []string) {
-	var rows []ingestlist.Row
-	for _, rel := range kept {
-		if row, ok := r.prev.Lookup(rel); ok && row.State == ingestlist.Done {
-			rows = append(rows, row)
-		}
-	}
-	r.appendRows(rows)
+	b.w, b.closed = nil, nil
 }

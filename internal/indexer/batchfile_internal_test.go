@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,19 +11,23 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/bodyindex"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/worker"
+	"github.com/fumibako/fumibako/internal/workspace"
 )
 
 // inlineSlot answers every request with its places inline (the batch
-// path, issue 35): one place holding "text of <name>".
-type inlineSlot struct{}
+// path, issue 35): one place holding "text of <name>", after pause (so
+// that the coordinator is idle and commits between two results).
+type inlineSlot struct{ pause time.Duration }
 
-func (inlineSlot) Pipeline(in <-chan worker.Request, done func(worker.Request, worker.Result), abandon <-chan struct{}) {
+func (s inlineSlot) Pipeline(in <-chan worker.Request, done func(worker.Request, worker.Result), abandon <-chan struct{}) {
 	for req := range in {
+		time.Sleep(s.pause)
 		if !req.Inline {
 			done(req, worker.Result{Outcome: worker.Crashed, Msg: "not inline"})
 			continue
@@ -64,21 +69,33 @@ func (b *freshBody) PublishFresh(dir string, removed []string, trash *content.Tr
 // TestBatchPath: inline results go through the run's batch file into the
 // publishes (kept in memory or read back from the file), a folder set
 // aside fails its files and leaves a 'D' record, and the run deletes its
-// batch file at its end.
+// batch file at its end; the same with a batch file closed at every
+// commit (batchRotate), whose 'D' record goes to a new file.
 func TestBatchPath(t *testing.T) {
-	for _, keep := range []int64{64 << 20, 0} {
-		t.Run(map[bool]string{true: "kept", false: "read back"}[keep > 0], func(t *testing.T) {
-			old := batchKeep
-			batchKeep = keep
-			defer func() { batchKeep = old }()
+	for _, c := range []struct {
+		name         string
+		keep, rotate int64
+	}{
+		{"kept", 64 << 20, 64 << 20},
+		{"read back", 0, 64 << 20},
+		{"kept, rotated", 64 << 20, 1},
+		{"read back, rotated", 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			oldKeep, oldRotate, oldEvery := batchKeep, batchRotate, commitEvery
+			batchKeep, batchRotate = c.keep, c.rotate
+			if c.rotate == 1 {
+				commitEvery = 0 // a commit whenever no result waits
+			}
+			defer func() { batchKeep, batchRotate, commitEvery = oldKeep, oldRotate, oldEvery }()
 			ws, opt := poisonFixture(t)
 			body := &freshBody{}
 			opt.Body = body
-			opt.newSlot = func(worker.Config, string) slot { return inlineSlot{} }
-			// Keep the batch file for a look: removeBatch runs after the
-			// last commit, so copy it there.
-			var kept []byte
-			beforeBatchDelete = func(path string) { kept, _ = os.ReadFile(path) }
+			opt.newSlot = func(worker.Config, string) slot { return inlineSlot{pause: 5 * time.Millisecond} }
+			// Keep the batch files for a look: copy each before its
+			// deletion.
+			kept := map[string][]byte{}
+			beforeBatchDelete = func(path string) { kept[path], _ = os.ReadFile(path) }
 			defer func() { beforeBatchDelete = func(string) {} }()
 			if _, err := Run(opt); err != nil {
 				t.Fatal(err)
@@ -96,12 +113,15 @@ func TestBatchPath(t *testing.T) {
 			if paths, _ := content.ListBatches(ws.BatchDir()); len(paths) != 0 {
 				t.Errorf("batch files left: %q", paths)
 			}
-			if kept == nil {
+			if len(kept) == 0 {
 				t.Fatal("no batch file before its deletion")
+			}
+			if c.rotate == 1 && len(kept) < 2 {
+				t.Errorf("%d batch files with a file closed at every commit", len(kept))
 			}
 			latest, torn, err := latestOf(t, kept)
 			if err != nil || len(torn) > 0 {
-				t.Fatalf("batch file: %v %q", err, torn)
+				t.Fatalf("batch files: %v %q", err, torn)
 			}
 			// 毒's records are dropped; a.txt and d.txt remain.
 			var names []string
@@ -116,13 +136,74 @@ func TestBatchPath(t *testing.T) {
 	}
 }
 
-// latestOf reads the bytes of a batch file through content.LatestRecords.
-func latestOf(t *testing.T, data []byte) (map[string]content.BatchRecord, []string, error) {
-	p := filepath.Join(t.TempDir(), "1"+content.BatchExt)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
+// TestBatchRotation: with a batch file closed at every commit, a build of
+// many folders deletes the closed files as their folders are published,
+// not only at its end; every file's text reaches its publish, read back
+// from the file that holds it.
+func TestBatchRotation(t *testing.T) {
+	oldKeep, oldRotate, oldEvery := batchKeep, batchRotate, commitEvery
+	batchKeep, batchRotate, commitEvery = 0, 1, 0
+	defer func() { batchKeep, batchRotate, commitEvery = oldKeep, oldRotate, oldEvery }()
+	base := t.TempDir()
+	root := filepath.Join(base, "src")
+	var names []string
+	for d := range 8 {
+		for f := range 5 {
+			name := fmt.Sprintf("f%d-%d.txt", d, f)
+			p := filepath.Join(root, fmt.Sprintf("d%d", d), name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, name)
+		}
+	}
+	ws, err := workspace.Open(filepath.Join(base, "ws"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	return content.LatestRecords([]string{p})
+	body := &freshBody{}
+	opt := Options{Workspace: ws, Settings: &workspace.Settings{Roots: []workspace.Root{{Name: "src", Path: root}}},
+		Workers: 1, Grace: time.Millisecond, Body: body,
+		newSlot: func(worker.Config, string) slot { return inlineSlot{pause: 5 * time.Millisecond} }}
+	var early []string
+	closedBatchDeleted = func(path string) { early = append(early, path) }
+	defer func() { closedBatchDeleted = func(string) {} }()
+	if _, err := Run(opt); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if got := body.fresh[n]; !reflect.DeepEqual(got, []string{"text of " + n}) {
+			t.Errorf("%s published as %q", n, got)
+		}
+	}
+	for _, row := range rowsOf(t, ws) {
+		if !strings.Contains(row, " 済 ") {
+			t.Errorf("row %q", row)
+		}
+	}
+	if len(early) == 0 {
+		t.Error("no closed batch file was deleted before the run's end")
+	}
+	if paths, _ := content.ListBatches(ws.BatchDir()); len(paths) != 0 {
+		t.Errorf("batch files left: %q", paths)
+	}
+}
+
+// latestOf reads copies of batch files (path → bytes) through
+// content.LatestRecords, in the order of their names.
+func latestOf(t *testing.T, files map[string][]byte) (map[string]content.BatchRecord, []string, error) {
+	dir := t.TempDir()
+	var paths []string
+	for p, data := range files {
+		c := filepath.Join(dir, filepath.Base(p))
+		if err := os.WriteFile(c, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, c)
+	}
+	sort.Strings(paths)
+	return content.LatestRecords(paths)
 }
 
 // TestBatchLeftByAKill: a batch file a killed run left is published by

@@ -59,8 +59,9 @@ const maxBatch = 256
 // commitEvery is the least time between two commits while results come
 // in (issue 35): each commit fsyncs the batch file, the ingest list and
 // the journal, and small files finish far more often than that; a kill
-// loses at most the rows of this long, which recovery redoes.
-const commitEvery = 50 * time.Millisecond
+// loses at most the rows of this long, which recovery redoes. A variable
+// for tests.
+var commitEvery = 50 * time.Millisecond
 
 func (b *batch) size() int { return len(b.rows) + len(b.published) }
 
@@ -89,6 +90,9 @@ func (r *run) commit() {
 	if b.size() == 0 && len(b.dirs) == 0 && !r.batchDirty() && (r.journal == nil || !r.journal.Dirty()) {
 		return
 	}
+	// Closed batch files whose folders are all published go once this
+	// commit has made their 出 durable.
+	done := r.publishedBatches()
 	// The batch file's records before any row that claims them (rule 3).
 	if err := r.syncBatch(); err != nil && !r.noteFault(err) {
 		r.logf(Error, "    %s", msgSwapFailed)
@@ -133,6 +137,7 @@ func (r *run) commit() {
 	}
 	b.rows, b.published = b.rows[:0], b.published[:0]
 	clear(b.dirs)
+	r.deleteBatches(done)
 	r.lastCommit = time.Now()
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/crawl"
 )
@@ -43,9 +44,18 @@ func crashPoint(name string) {
 
 // With FUMIBAKO_TEST_CLOUD=<substring>, files whose path contains it look
 // cloud-only to the crawl (issue 9 end-to-end tests).
+// FUMIBAKO_TEST_BATCH_ROTATE=<bytes> sets batchRotate, and
+// FUMIBAKO_TEST_COMMIT_EVERY=<duration> commitEvery: the kill tests of
+// batch files closed and deleted during a run (issue 35).
 func init() {
 	if sub := os.Getenv("FUMIBAKO_TEST_CLOUD"); sub != "" {
 		CrawlAttrs = fakeCloud(sub)
+	}
+	if n, err := strconv.ParseInt(os.Getenv("FUMIBAKO_TEST_BATCH_ROTATE"), 10, 64); err == nil {
+		batchRotate = n
+	}
+	if d, err := time.ParseDuration(os.Getenv("FUMIBAKO_TEST_COMMIT_EVERY")); err == nil {
+		commitEvery = d
 	}
 }
 
