@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 // Options bound and equip one extraction.
@@ -32,6 +34,10 @@ type Options struct {
 	// and version; issue 33): msg is what the progress line shows while
 	// it lasts, "" when it is over. nil: nobody is told.
 	Preparing func(msg string)
+	// Data is the file's bytes when the router read it whole (a file of
+	// at most 64 KiB of a format registered Whole; nil otherwise): the
+	// reader takes them instead of reading the file again.
+	Data []byte
 }
 
 // Limits against hostile files (reference/extraction.md §13).
@@ -117,13 +123,14 @@ func extractRouted(ctx context.Context, path, name string, opt Options) (*Result
 	if !ok {
 		return nil, ErrUnsupported
 	}
-	src, err := inspect(path)
+	src, err := inspect(path, wholeReaders[ext])
 	if err != nil {
 		return nil, err
 	}
 	if src.size == 0 {
 		return &Result{}, nil
 	}
+	opt.Data = src.whole
 	switch rt, err := routeFor(ext, src); rt {
 	case routeFailed:
 		return nil, err
@@ -138,7 +145,7 @@ func extractRouted(ctx context.Context, path, name string, opt Options) (*Result
 // OpenSized opens path read-only and returns it with its size; errors
 // name the path.
 func OpenSized(path string) (*os.File, int64, error) {
-	f, err := os.Open(path)
+	f, err := osfile.OpenRead(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("extract: open %s: %w", path, err)
 	}

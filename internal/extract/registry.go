@@ -40,6 +40,9 @@ type Format struct {
 	// router does not refuse a signature officefile.Foreign names (an
 	// image reader reads what Foreign calls an image).
 	OwnSignatures bool
+	// Whole: the reader reads a file whole, so the router reads a small
+	// one whole while it sniffs it and hands it over as Options.Data.
+	Whole bool
 	// Embedded reads this format's objects embedded in other Office files
 	// (reference/extraction.md §9), each known by what it holds.
 	Embedded []Embedded
@@ -68,6 +71,7 @@ var (
 	readers       = map[string]Reader{}
 	nativeReaders = map[string]Reader{}
 	ownSignatures = map[string]bool{}
+	wholeReaders  = map[string]bool{}
 	embedded      = map[string]func(context.Context, any) ([]string, error){}
 	// notZip reads a file under an OOXML name that is no ZIP: the
 	// Fallback's reader.
@@ -96,6 +100,9 @@ func RegisterFormat(f Format) {
 		to[e] = f.Read
 		if f.OwnSignatures {
 			ownSignatures[e] = true
+		}
+		if f.Whole && !f.Native {
+			wholeReaders[e] = true
 		}
 	}
 	for _, e := range f.Embedded {

@@ -15,15 +15,23 @@ const MsgNotRegular = "通常のファイルではない（フォルダ・名前
 
 // source is what Extract learns of a file before a reader opens it.
 type source struct {
-	size int64
-	head []byte // the first officefile.SniffBytes bytes (fewer if shorter)
-	tail []byte // the last officefile.PDFTailBytes bytes (fewer if shorter)
+	size  int64
+	head  []byte // the first officefile.SniffBytes bytes (fewer if shorter)
+	tail  []byte // the last officefile.PDFTailBytes bytes (fewer if shorter)
+	whole []byte // the whole file, when it is no larger than wholeMax
 }
+
+// wholeMax is the size up to which inspect reads a file of a format
+// registered Whole whole, for the reader (Options.Data): a small file is then opened and read once, not
+// once to sniff and once to read (issue 35: most files of a share are
+// small, and each open, stat and read is a system call per file).
+const wholeMax = 64 << 10
 
 // inspect opens path without blocking (openNoBlock: a named pipe would
 // otherwise wait for a writer), refuses anything but a regular file and
-// reads the file's first bytes for sniffing.
-func inspect(path string) (*source, error) {
+// reads the file's first bytes for sniffing, or (whole) all of a file of
+// at most wholeMax bytes.
+func inspect(path string, whole bool) (*source, error) {
 	f, err := openNoBlock(path)
 	if err != nil {
 		return nil, fmt.Errorf("extract: open %s: %w", path, err)
@@ -36,12 +44,23 @@ func inspect(path string) (*source, error) {
 	if !st.Mode().IsRegular() {
 		return nil, Fail(MsgNotRegular, fmt.Errorf("extract: %s is %v, not a regular file", path, st.Mode().Type()))
 	}
+	whole = whole && st.Size() <= wholeMax
 	head := make([]byte, min(st.Size(), officefile.SniffBytes))
+	if whole {
+		head = make([]byte, st.Size())
+	}
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("extract: read %s: %w", path, err)
 	}
-	src := &source{size: st.Size(), head: head[:n]}
+	src := &source{size: st.Size(), head: head[:min(n, officefile.SniffBytes)]}
+	if whole {
+		// A file that shrank since its stat is what was read; one that
+		// grew is read as it was at the stat.
+		src.whole, src.size = head[:n], int64(n)
+		src.tail = src.whole[max(n-officefile.PDFTailBytes, 0):]
+		return src, nil
+	}
 	src.tail = src.head[max(n-officefile.PDFTailBytes, 0):]
 	if st.Size() > int64(n) && bytes.HasPrefix(src.head, pdfHeader) {
 		// Only a file that starts like a PDF needs its end (IsPDF).

@@ -131,13 +131,11 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 func handle(ctx context.Context, req Request, scratch string, memLimit int64, ocr *ocrSession) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
-	// Emptied after each file, and when the worker starts (Serve): a
-	// killed worker's leftovers go before its successor's first file,
-	// without a listing of an empty folder per file (issue 35).
+	// Made by the readers that use it (most files need none), emptied
+	// after each file and when the worker starts (Serve): a killed
+	// worker's leftovers go before its successor's first file, and a
+	// file that used no scratch costs one lstat (issue 35).
 	defer clearScratch(dir)
-	if err := workspace.MkdirAll(dir); err != nil {
-		return writeFailed(resp, err)
-	}
 	faultHook(req.Name, req.Path)
 	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit, OCR: ocr.options(), HiddenSheets: req.HiddenSheets, Preparing: ocr.preparing})
 	if ocr.lost != nil {
@@ -266,19 +264,29 @@ func failed(resp Response, err error) Response {
 
 // clearScratch empties the per-file scratch folder but keeps LibreOffice's
 // private profile: building it costs seconds, and it is only ever used by
-// this worker. The folder is opened as the workspace opens files (no
-// poller probe: a failing epoll_ctl and three fcntl less per file, issue
+// this worker. A folder left with nothing in it is removed, so that the
+// next file that uses none finds none (one failing lstat, no listing). The
+// folder is opened as the workspace opens files (no poller probe, issue
 // 35) and listed once.
 func clearScratch(dir string) {
+	if _, err := os.Lstat(dir); err != nil {
+		return
+	}
 	f, err := workspace.OpenRead(dir)
 	if err != nil {
 		return
 	}
 	entries, _ := f.ReadDir(-1)
 	f.Close()
+	keep := false
 	for _, e := range entries {
-		if e.Name() != libreoffice.Profile {
-			workspace.RemoveAll(filepath.Join(dir, e.Name()))
+		if e.Name() == libreoffice.Profile {
+			keep = true
+			continue
 		}
+		workspace.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+	if !keep {
+		workspace.Remove(dir)
 	}
 }

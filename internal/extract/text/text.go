@@ -11,12 +11,19 @@ import (
 )
 
 func init() {
-	extract.RegisterFormat(extract.Format{Name: "text", Extensions: extract.TextExtensions, Read: readText})
+	extract.RegisterFormat(extract.Format{Name: "text", Extensions: extract.TextExtensions, Read: readText, Whole: true})
 }
 
 func readText(ctx context.Context, path string, opt extract.Options) (*extract.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	limit := opt.ResolvedLimits().TextBytes
+	if opt.Data != nil {
+		if int64(len(opt.Data)) > limit {
+			return nil, extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s is %d bytes, over the %d-byte limit", path, len(opt.Data), limit))
+		}
+		return result(opt.Data, path)
 	}
 	f, err := osfile.OpenRead(path)
 	if err != nil {
@@ -27,7 +34,6 @@ func readText(ctx context.Context, path string, opt extract.Options) (*extract.R
 	if err != nil {
 		return nil, fmt.Errorf("extract: stat text file %s: %w", path, err)
 	}
-	limit := opt.ResolvedLimits().TextBytes
 	if st.Size() > limit {
 		return nil, extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s is %d bytes, over the %d-byte limit", path, st.Size(), limit))
 	}

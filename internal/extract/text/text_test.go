@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -83,6 +84,11 @@ func TestTextFile(t *testing.T) {
 		{name: "shift_jis with a control character", in: append(encode(t, japanese.ShiftJIS, "日本"), 0x01), err: extract.MsgNotText},
 		{name: "at the size limit", in: []byte("0123456789"), limit: 10, want: []string{"0123456789"}},
 		{name: "over the size limit", in: []byte("0123456789\n"), limit: 10, err: extract.MsgTooLarge},
+		// The router reads a file of at most 64 KiB whole (Options.Data);
+		// a larger one is read from its path.
+		{name: "64 KiB, read by the router", in: append(bytes.Repeat([]byte("見積書\n"), 6553), "abcde\n"...), want: append(slices.Repeat([]string{"見積書"}, 6553), "abcde")},
+		{name: "over 64 KiB, read from the path", in: bytes.Repeat([]byte("見積書\n"), 70<<10/10), want: slices.Repeat([]string{"見積書"}, 70<<10/10)},
+		{name: "over 64 KiB, shift_jis", in: encode(t, japanese.ShiftJIS, strings.Repeat("見積書\r\n", 70<<10/8)), want: slices.Repeat([]string{"見積書"}, 70<<10/8)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

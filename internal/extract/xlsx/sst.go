@@ -2,8 +2,10 @@ package xlsx
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/bits"
 	"os"
@@ -58,7 +60,11 @@ func (s *xlStrings) add(v string) error {
 		return nil
 	}
 	if s.file == nil {
+		// The worker makes no scratch folder for a file that uses none.
 		f, err := os.CreateTemp(s.scratch, "xlsx-sst-*.bin")
+		if errors.Is(err, fs.ErrNotExist) && os.MkdirAll(s.scratch, 0o755) == nil {
+			f, err = os.CreateTemp(s.scratch, "xlsx-sst-*.bin")
+		}
 		if err != nil {
 			s.scratch = "" // no usable scratch folder: stay in memory
 			return nil
