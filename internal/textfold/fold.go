@@ -234,11 +234,6 @@ func (sc *Scanner) SkipSame() int {
 // Japanese text; the Scanner's unit folds the rest.
 func sameRun(s []byte, i int, prev rune, kata int) (int, rune, int) {
 	for i < len(s) {
-		if j := plainASCII8(s, i); j > i {
-			// Eight bytes at a time through a run of plain ASCII.
-			i, prev, kata = j, rune(s[j-1]), 0
-			continue
-		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c == ' ' || 'A' <= c && c <= 'Z' {
@@ -270,33 +265,6 @@ func sameRun(s []byte, i int, prev rune, kata int) (int, rune, int) {
 		i += 3
 	}
 	return i, prev, kata
-}
-
-// plainASCII8 returns the end of the words of eight bytes from i that
-// hold only ASCII other than capitals and spaces (i when the first does
-// not): the bytes sameRun passes one at a time, tested eight at a time.
-func plainASCII8(s []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for i+8 <= len(s) {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&highs != 0 {
-			break
-		}
-		// For 7-bit bytes b: b+(0x80-x) has its top bit set exactly when
-		// b >= x, with no carry between bytes.
-		geA := (w + ones*(0x80-'A')) & highs   // b >= 'A'
-		gtZ := (w + ones*(0x80-'Z'-1)) & highs // b > 'Z'
-		upper := geA &^ gtZ
-		// A space: b ^ ' ' is 0; (x|0x80) - 1 keeps the top bit exactly when x > 0.
-		x := w ^ ones*' '
-		space := ^((x | highs) - ones) & highs
-		if upper|space != 0 {
-			break
-		}
-		i += 8
-	}
-	return i
 }
 
 // markOrSelectorAt reports whether s holds a sound mark or a selector at j.

@@ -122,28 +122,3 @@ func FuzzMapSpans(f *testing.F) {
 		}
 	})
 }
-
-// TestPlainASCII8 compares the word test with sameRun's byte test on
-// every byte value in every position of a word.
-func TestPlainASCII8(t *testing.T) {
-	plain := func(c byte) bool { return c < utf8.RuneSelf && c != ' ' && !('A' <= c && c <= 'Z') }
-	for pos := range 8 {
-		for c := range 256 {
-			w := []byte("abcdefgh")
-			w[pos] = byte(c)
-			want := 0
-			if plain(byte(c)) {
-				want = 8
-			}
-			if got := plainASCII8(w, 0); got != want {
-				t.Fatalf("byte %#x at %d: %d, want %d", c, pos, got, want)
-			}
-		}
-	}
-	if got := plainASCII8([]byte("abcdefghijkLmnopqrs"), 0); got != 8 {
-		t.Errorf("two words, a capital in the second: %d, want 8", got)
-	}
-	if got := plainASCII8([]byte("abcdefg"), 0); got != 0 {
-		t.Errorf("short tail: %d, want 0", got)
-	}
-}
