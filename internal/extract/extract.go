@@ -13,7 +13,9 @@ import (
 // Options bound and equip one extraction.
 type Options struct {
 	// Scratch is a private folder for copies and conversions; the reader
-	// may fill it and the caller empties it after each file.
+	// may fill it and the caller empties it after each file. It need not
+	// exist: a reader that writes into it makes it first (the worker makes
+	// none for the many files that use none, issue 35).
 	Scratch string
 	// Limits against hostile files; zero fields take DefaultLimits.
 	Limits Limits
