@@ -92,19 +92,8 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 	// the program tells right where it has names.
 	chars, unmappedFonts := pageChars(inst, tp, n, fonts)
 	for i, c := range chars {
-		t := ""
-		switch {
-		case c.font == nil:
-		case unmappedFonts[c.font]:
-			t = c.font.text(c.code, c.unmapped, dicts)
-		case !c.unmapped:
-			// A character of a broken ToUnicode map (fontdicts.go).
-			t = dicts.remapped(c.font.name, c.code)
-		}
-		// A code of a font nothing tells about (no program, no
-		// dictionary names) stands as the engine gives it.
-		untold := c.font == nil || c.font.prog == nil && !dicts.has(c.font.name)
-		if t == "" && (!c.unmapped || untold) {
+		t, recovered := c.recovered(unmappedFonts, dicts)
+		if !recovered {
 			// The engine's character stands; a recovered one waiting
 			// for its place goes in before it.
 			if pending.Len() > 0 {
@@ -158,6 +147,30 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// recovered returns the text that stands for a character of the page
+// instead of the engine's: what its font's /Differences names or program
+// tell for an unmapped code, or for any code of a font with an unmapped
+// one, and a broken ToUnicode map's character's own text; "" and true for
+// an unmapped code nothing recovers (it is dropped). false: the engine's
+// character stands (a mapped one, or a code of a font nothing tells
+// about: no program, no dictionary names).
+func (c pageChar) recovered(unmappedFonts map[*pageFont]bool, dicts pageDicts) (string, bool) {
+	t := ""
+	switch {
+	case c.font == nil:
+	case unmappedFonts[c.font]:
+		t = c.font.text(c.code, c.unmapped, dicts)
+	case !c.unmapped:
+		// A character of a broken ToUnicode map (fontdicts.go).
+		t = dicts.remapped(c.font.name, c.code)
+	}
+	untold := c.font == nil || c.font.prog == nil && !dicts.has(c.font.name)
+	if t == "" && (!c.unmapped || untold) {
+		return "", false
+	}
+	return t, true
 }
 
 // pageChar is a character of a text page: its font, its code as the
@@ -215,6 +228,7 @@ func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fo
 		if err != nil {
 			continue
 		}
+		chars[i].code = uint32(u.Unicode)
 		p := fontOf(inst, tp, i, fonts, &cur, &curName, &fetches)
 		if p == nil {
 			continue

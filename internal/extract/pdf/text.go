@@ -27,8 +27,9 @@ import (
 // without glyph names it knows) come out as their codes: on a page with
 // control characters, or with a font whose dictionary calls for it
 // (fontdicts.go), they are recovered from the font's /Differences names
-// and program where they tell (glyphs.go; not on a cropped page, whose
-// text is no longer laid out by character), and what is still a control
+// and program where they tell (glyphs.go; on a cropped page too, whose
+// characters inside the crop box are laid out as the engine's bounded
+// text lays them out, crop.go), and what is still a control
 // character, U+FFFD or a noncharacter is dropped (cleanText) instead of
 // being indexed.
 // A Latin ligature the font maps to its presentation form (ﬁ U+FB01, ﬃ)
@@ -57,7 +58,14 @@ func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache, index int)
 		if err != nil {
 			return "", err
 		}
-		return cleanText(t.Text), nil
+		text := t.Text
+		// The same test as below, on the text inside the box: a
+		// cropped page is read character by character too, keeping
+		// the characters the engine's bounded text keeps (crop.go).
+		if dicts := fonts.dicts.page(index); dicts != nil || needsGlyphs(text) {
+			text = recoverBoundedGlyphs(inst, tp.TextPage, n.Count, box, text, fonts, dicts)
+		}
+		return cleanText(text), nil
 	}
 	t, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, StartIndex: 0, Count: n.Count})
 	if err != nil {

@@ -44,6 +44,9 @@
 #   py-cid.pdf            CID TrueType fonts (Identity), one with a ToUnicode
 #                         map giving Hangul for Russian, one with none
 #                         (mkfonts.py, rewritten by qpdf)
+#   qpdf-cropglyphs.pdf   the pages of py-shifted.pdf, py-type3.pdf and
+#                         py-cid.pdf, each cropped to part of its text
+#                         (qdfedit.py cropglyphs)
 #   py-type3-junk.pdf     py-type3.pdf after a mail header (offsets off by
 #                         the header's length)
 # Needs soffice, /usr/bin/python3 with LibreOffice's uno module and
@@ -101,5 +104,7 @@ qpdf --encrypt "" soumu 256 --print=none --extract=n -- --object-streams=generat
 qpdf --encrypt "" soumu 256 --print=none --extract=n -- --object-streams=generate py-cid.pdf py-cid-aes256.pdf
 /usr/bin/python3 -c 'import re, sys; s = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(re.sub(rb"startxref\s+\d+", b"startxref\n9999999", s))' py-shifted.pdf py-shifted-badxref.pdf
 { printf 'From: soumu@example.jp\r\nSubject: type3\r\n\r\n'; cat py-type3.pdf; } >py-type3-junk.pdf
+qpdf --empty --pages py-shifted.pdf py-type3.pdf py-cid.pdf -- "$out/merged.pdf"
+qdf cropglyphs "$out/merged.pdf" qpdf-cropglyphs.pdf
 qpdf --rotate=+90:1 --rotate=+270:3 lo-horizontal.pdf qpdf-rotated.pdf
 { printf 'From: soumu@example.jp\r\nSubject: mitsumori\r\nContent-Type: application/pdf\r\n\r\n'; cat lo-horizontal.pdf; } >junk-header.pdf

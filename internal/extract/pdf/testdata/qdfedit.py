@@ -4,6 +4,9 @@
 #   allbad   every page's object becomes a string
 #   crop     the one page is shown twice from one shared content stream:
 #            page 1 crops the upper half, page 2 the lower half
+#   cropglyphs  each page gets its own crop box, which cuts off part of
+#            its text (qpdf merged py-shifted.pdf, py-type3.pdf and
+#            py-cid.pdf): fonts without a ToUnicode map on cropped pages
 #   signature  a signed signature field on page 1 (lo-form.pdf): a /Sig
 #            widget whose appearance stream shows who signed and when, as
 #            signing tools draw it (Helvetica, no embedded font)
@@ -190,6 +193,17 @@ elif mode == 'crop':
     s = s[:x] + b'%d 0 obj\n' % new + bottom + b'\nendobj\n\n' + s[x:]
     s = re.sub(rb'/Count 1\n', b'/Count 2\n', s, count=1)
     s = re.sub(rb'(/Kids \[\n\s+%d 0 R\n)' % first, lambda m: m.group(1) + b'    %d 0 R\n' % new, s, count=1)
+elif mode == 'cropglyphs':
+    # Page 1 (py-shifted): the first line's first three words; page 2
+    # (py-type3): the Type 3 line's first three words and the Helvetica
+    # line whole; page 3 (py-cid): the left part of both lines.
+    boxes = [b'0 690 175 842', b'0 600 160 842', b'0 600 130 842']
+    for num, box in zip(pages(), boxes):
+        i = s.index(b'\n%d 0 obj\n' % num) + 1
+        j = s.index(b'endobj', i)
+        obj = s[i:j]
+        body = obj[obj.index(b'<<'):obj.rindex(b'>>') + 2]
+        s = replace_object(s, num, body[:-2] + b'  /CropBox [ ' + box + b' ]\n>>')
 elif mode == 'signature':
     new = max(int(n) for n in re.findall(rb'\n(\d+) 0 obj\n', s)) + 1
     # fix-qdf wants a stream's length object right after the stream.
