@@ -18,10 +18,15 @@ import (
 // use (the engine reads "!\"#$%" for "Lorem": pdftotext too), told by
 // their 'post' names or their (3,1) cmap; in object streams, with a
 // cross-reference section that points nowhere, after a mail header; CID
-// TrueType fonts whose ToUnicode map is broken or missing.
+// TrueType fonts whose ToUnicode map is broken or missing; simple fonts
+// whose map is broken.
 func TestFontDicts(t *testing.T) {
 	type3 := []string{"The office 日本 TYPETHREE テfl", "DIFFffi The テト DIFFSAA"}
 	shifted := []string{"Lorem ipsum dolor SHIFTEDAA", "Quick brown fox SHIFTEDBB"}
+	brokenMap := []string{
+		"Lorem ipsum office affluent café Привет TRUETYPEZQ 1234",
+		"Dolor sit amet official 本語の見積書日\u3000TYPEONEQX 5678",
+	}
 	tests := []struct {
 		file string
 		page []string
@@ -43,6 +48,14 @@ func TestFontDicts(t *testing.T) {
 		// engine gives "ΩϓφϕϠώωϊϒϡ&,'121(%%", no control character).
 		{"py-cid.pdf", []string{"Привет мир CIDHANGULAA", "Добрый день CIDNONEBB"}},
 		{"py-cid-aes256.pdf", []string{"Привет мир CIDHANGULAA", "Добрый день CIDNONEBB"}},
+		// Simple fonts with a ToUnicode map the glyph names contradict
+		// (qdfedit.py brokenmap): Hangul for a TrueType font's Latin
+		// and Cyrillic, Greek for a Type 1 (-1c: Type1C) font's Latin,
+		// both remapped to the glyphs' names (pdftotext gives the
+		// Hangul and Greek); a kanji font's map shifted by one glyph
+		// is Japanese for Japanese glyphs and stays as it is.
+		{"qpdf-brokenmap.pdf", brokenMap},
+		{"qpdf-brokenmap1c.pdf", brokenMap},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) { checkOnePage(t, tt.file, tt.page) })
@@ -79,6 +92,13 @@ func TestPageDicts(t *testing.T) {
 		{"fpdf-ipag.pdf", nil},
 		// ToUnicode maps everywhere; Helvetica's WinAnsi the engine reads.
 		{"lo-glyphs.pdf", nil},
+		// Simple fonts whose maps give Hangul and Greek for Latin
+		// glyph names; the kanji font's map stays (Japanese for
+		// Japanese glyphs).
+		{"qpdf-brokenmap1c.pdf", pageDicts{
+			"DejaVuSerif": {remap: hangulLatin},
+			"NotoSerifCJKjp-Regular-VKana": {remap: greekLatin},
+		}},
 		{"qpdf-signature.pdf", nil},
 	}
 	for _, tt := range tests {
@@ -203,3 +223,18 @@ func TestPageDictsRecovers(t *testing.T) {
 		t.Errorf("page(1) after a panic = %v, want nil", got)
 	}
 }
+
+// shiftedRemap is the remapping of a map that gives each character of
+// text plus by.
+func shiftedRemap(text string, by rune) map[rune]string {
+	m := map[rune]string{}
+	for _, r := range text {
+		m[r+by] = string(r)
+	}
+	return m
+}
+
+var (
+	hangulLatin = shiftedRemap("Lorem ipsum office affluent café Привет TRUETYPEZQ 1234", 0xac00)
+	greekLatin  = shiftedRemap("Dolor sit amet official TYPEONEQX 5678", 0x350)
+)

@@ -90,24 +90,32 @@ func (p *fontProgram) text(code uint32) string {
 }
 
 func (p *fontProgram) sfntText(code uint32) string {
-	gid := -1
-	if p.sym.ok() && code < 0x100 {
-		for _, base := range []uint32{0, 0xf000, 0xf100, 0xf200} {
-			if g := p.sym.lookup(base + code); g > 0 {
-				gid = g
-				break
-			}
-		}
-	}
-	if gid < 0 && p.mac.ok() && code < 0x100 {
-		if g := p.mac.lookup(code); g > 0 {
-			gid = g
-		}
-	}
+	gid := p.cmapGlyph(code)
 	if gid < 0 {
 		gid = int(code)
 	}
 	return p.glyphText(gid)
+}
+
+// cmapGlyph returns the glyph a simple font's code reaches through the
+// program's (3,0) or (1,0) cmap, -1 when neither has it.
+func (p *fontProgram) cmapGlyph(code uint32) int {
+	if code >= 0x100 {
+		return -1
+	}
+	if p.sym.ok() {
+		for _, base := range []uint32{0, 0xf000, 0xf100, 0xf200} {
+			if g := p.sym.lookup(base + code); g > 0 {
+				return g
+			}
+		}
+	}
+	if p.mac.ok() {
+		if g := p.mac.lookup(code); g > 0 {
+			return g
+		}
+	}
+	return -1
 }
 
 // glyphText returns the text of a glyph of an sfnt program: its name,

@@ -31,9 +31,26 @@ type Font struct {
 	Ordering    string
 	CIDToGIDMap string // "Identity", "Stream" or ""
 
+	// Ref is the font dictionary's object (zero for a direct one): a
+	// document's pages share their fonts, and a reader that checks a
+	// font once a document tells them by it.
+	Ref Ref
+
 	// The /ToUnicode CMap and the embedded program, resolved only when
-	// their data is asked for.
-	toUnicode, program Object
+	// their data is asked for; a simple font with a map keeps its
+	// descriptor unread until Described.
+	toUnicode, program, descriptor Object
+}
+
+// Described returns the font with its descriptor's entries (Flags,
+// FontFile, the program), which font leaves unread for a simple font with
+// a ToUnicode map; the font as it is when it has none or they are read.
+func (f *File) Described(ft Font) Font {
+	if ft.descriptor != nil {
+		f.describe(&ft, ft.descriptor)
+		ft.descriptor = nil
+	}
+	return ft
 }
 
 // ToUnicodeData returns the data of the font's /ToUnicode CMap.
@@ -140,6 +157,7 @@ func (f *File) PageFonts(page Page) []Font {
 				if d, ok := f.Resolve(fo).(Dict); ok {
 					ft := f.font(d)
 					if isRef {
+						ft.Ref = r
 						if f.fonts == nil {
 							f.fonts = map[Ref]Font{}
 						}
@@ -192,7 +210,8 @@ func (f *File) font(d Dict) Font {
 	if ft.ToUnicode && ft.Subtype != "Type0" {
 		// A simple font with a map: its descriptor and glyph
 		// procedures are not read (pages share few fonts, but a
-		// document may have thousands).
+		// document may have thousands) until asked (Described).
+		ft.descriptor = d["FontDescriptor"]
 		return ft
 	}
 	if cp, ok := f.Resolve(d["CharProcs"]).(Dict); ok {
@@ -223,18 +242,25 @@ func (f *File) font(d Dict) Font {
 			}
 		}
 	}
-	if fd, ok := f.Resolve(desc["FontDescriptor"]).(Dict); ok {
-		if n, ok := Int(f.Resolve(fd["Flags"])); ok {
-			ft.Flags = int(n)
-		}
-		for _, k := range []Name{"FontFile", "FontFile2", "FontFile3"} {
-			if fd[k] != nil {
-				ft.FontFile, ft.program = string(k), fd[k]
-				break
-			}
+	f.describe(&ft, desc["FontDescriptor"])
+	return ft
+}
+
+// describe reads a font descriptor's flags and embedded program into ft.
+func (f *File) describe(ft *Font, desc Object) {
+	fd, ok := f.Resolve(desc).(Dict)
+	if !ok {
+		return
+	}
+	if n, ok := Int(f.Resolve(fd["Flags"])); ok {
+		ft.Flags = int(n)
+	}
+	for _, k := range []Name{"FontFile", "FontFile2", "FontFile3"} {
+		if fd[k] != nil {
+			ft.FontFile, ft.program = string(k), fd[k]
+			break
 		}
 	}
-	return ft
 }
 
 // maxDifferences bounds the codes a /Differences array may name.

@@ -240,3 +240,30 @@ func TestShortReads(t *testing.T) {
 		f.PageFonts(p)
 	}
 }
+
+// TestDescribed: a simple font with a ToUnicode map keeps its descriptor
+// unread until Described, which gives its flags and program
+// (qpdf-brokenmap.pdf: a TrueType and two Type 1 fonts, each with a map).
+func TestDescribed(t *testing.T) {
+	f := open(t, filepath.Join("..", "testdata", "qpdf-brokenmap.pdf"))
+	var got []string
+	for _, ft := range f.PageFonts(f.Pages()[0]) {
+		if !ft.ToUnicode || ft.FontFile != "" || ft.Flags != 0 || ft.Ref == (Ref{}) {
+			t.Errorf("%s: before Described: %+v", ft.BaseFont, ft)
+		}
+		if _, err := f.ProgramData(ft); err == nil {
+			t.Errorf("%s: a program before Described", ft.BaseFont)
+		}
+		d := f.Described(ft)
+		prog, err := f.ProgramData(d)
+		if err != nil || len(prog) < 100 {
+			t.Errorf("%s: ProgramData after Described: %d bytes, %v", ft.BaseFont, len(prog), err)
+		}
+		got = append(got, d.Subtype+" "+d.FontFile+" flags="+string(rune('0'+d.Flags%10)))
+	}
+	slices.Sort(got)
+	want := []string{"TrueType FontFile2 flags=4", "Type1 FontFile flags=4", "Type1 FontFile flags=4"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("fonts = %q, want %q", got, want)
+	}
+}

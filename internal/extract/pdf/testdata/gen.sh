@@ -26,6 +26,12 @@
 #                         glyphnames: a 'post' table, Type 1 glyph names)
 #   qpdf-type1c.pdf       the same with the Type 1 fonts as bare CFF
 #                         (FontFile3 /Type1C, qdfedit.py type1c)
+#   qpdf-brokenmap.pdf, qpdf-brokenmap1c.pdf  lo-glyphs.pdf with its fonts'
+#                         glyphs named (as qpdf-glyphnames.pdf; -1c: Type 1
+#                         as Type1C) and ToUnicode maps rewritten: Hangul
+#                         and Greek for Latin (broken), and a kanji map
+#                         shifted by one glyph (deliberate; qdfedit.py
+#                         brokenmap)
 #   py-type3.pdf          a Type 3 font without ToUnicode whose /Differences
 #                         names its glyphs (mkfonts.py, rewritten by qpdf)
 #   py-shifted.pdf        TrueType subsets without ToUnicode whose codes are
@@ -82,6 +88,8 @@ qdf signature lo-form.pdf qpdf-signature.pdf
 qdf notounicode lo-glyphs.pdf qpdf-notounicode.pdf
 qdf glyphnames lo-glyphs.pdf qpdf-glyphnames.pdf
 qdf type1c lo-glyphs.pdf qpdf-type1c.pdf
+qdf brokenmap lo-glyphs.pdf qpdf-brokenmap.pdf
+qdf brokenmap1c lo-glyphs.pdf qpdf-brokenmap1c.pdf
 # The font programs of those (QDF files: the first /FontFile2, /FontFile
 # and /FontFile3 of each), seeds of FuzzFontProgram.
 prog() { # prog PDF KEY OUT
