@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"unicode"
 
+	"github.com/fumibako/fumibako/internal/extract/pdf/fontprog"
 	"github.com/fumibako/fumibako/internal/extract/pdf/pdfobj"
 )
 
@@ -84,7 +85,7 @@ func (d *docDicts) checkMap(f pdfobj.Font) *dictFont {
 		return r
 	}
 	var r *dictFont
-	p := parseFontProgram(prog)
+	p := fontprog.Parse(prog)
 	own := simpleFontText(f, p)
 	if cid {
 		own = cidFontText(p)
@@ -116,12 +117,12 @@ func nonLatinMap(tu map[uint32]string) bool {
 
 // cidFontText returns the text a CID TrueType font's program gives a code
 // (its glyph index): the Unicode cmap's character for the glyph.
-func cidFontText(p *fontProgram) func(uint32) string {
+func cidFontText(p *fontprog.Program) func(uint32) string {
 	return func(code uint32) string {
 		if p == nil || code > 0xffff {
 			return ""
 		}
-		if r, ok := p.uni[uint16(code)]; ok {
+		if r, ok := p.Unicode(int(code)); ok {
 			return string(r)
 		}
 		return ""
@@ -130,10 +131,10 @@ func cidFontText(p *fontProgram) func(uint32) string {
 
 // simpleFontText returns the text a simple font itself gives a code (see
 // the comment above); "" where it does not tell.
-func simpleFontText(f pdfobj.Font, p *fontProgram) func(uint32) string {
+func simpleFontText(f pdfobj.Font, p *fontprog.Program) func(uint32) string {
 	return func(code uint32) string {
 		if name, ok := f.Differences[int(code)]; ok {
-			if t := glyphNameText(name); !dropText(t) {
+			if t := fontprog.GlyphNameText(name); !fontprog.NoText(t) {
 				return t
 			}
 			return ""
@@ -142,14 +143,14 @@ func simpleFontText(f pdfobj.Font, p *fontProgram) func(uint32) string {
 			return ""
 		}
 		switch {
-		case p.builtin != nil:
+		case p.Builtin():
 			if f.Encoding != "" {
 				return "" // a named base encoding, not the program's
 			}
-			return p.text(code)
+			return p.Text(code)
 		case f.Subtype == "TrueType" && (f.Flags&pdfobj.Symbolic != 0 || !f.HasEncoding):
-			if g := p.cmapGlyph(code); g > 0 {
-				if t := p.glyphText(g); !dropText(t) {
+			if g := p.CmapGlyph(code); g > 0 {
+				if t := p.GlyphText(g); !fontprog.NoText(t) {
 					return t
 				}
 			}

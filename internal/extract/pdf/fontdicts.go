@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/extract/pdf/fontprog"
 	"github.com/fumibako/fumibako/internal/extract/pdf/pdfobj"
 )
 
@@ -28,7 +29,7 @@ import (
 //     uniXXXX and uXXXX the engine reads itself;
 //   - is a TrueType font with its program embedded (FontFile2), flagged
 //     symbolic or without /Encoding: its codes reach glyphs through its own
-//     cmap, whose names or Unicode cmap the program tells (fontprog.go);
+//     cmap, whose names or Unicode cmap the program tells (package fontprog);
 //   - is a CID TrueType font (Type 0, Identity-H/V, /CIDToGIDMap
 //     /Identity) with its program embedded: its codes are glyph indexes,
 //     which the program's names or Unicode cmap tell.
@@ -246,8 +247,8 @@ func fontNames(f pdfobj.Font) (map[uint32]string, bool) {
 	names := map[uint32]string{}
 	unread := false
 	for code, name := range f.Differences {
-		t := glyphNameText(name)
-		if t == "" || dropText(t) {
+		t := fontprog.GlyphNameText(name)
+		if t == "" || fontprog.NoText(t) {
 			continue
 		}
 		names[uint32(code)] = t
@@ -284,5 +285,5 @@ func engineReads(name string) bool {
 	if h, ok := strings.CutPrefix(name, "uni"); ok && len(h) > 4 {
 		return false
 	}
-	return glyphComponentText(name) != ""
+	return fontprog.ComponentText(name) != ""
 }

@@ -96,7 +96,7 @@ func TestPageDicts(t *testing.T) {
 		// glyph names; the kanji font's map stays (Japanese for
 		// Japanese glyphs).
 		{"qpdf-brokenmap1c.pdf", pageDicts{
-			"DejaVuSerif": {remap: hangulLatin},
+			"DejaVuSerif":                  {remap: hangulLatin},
 			"NotoSerifCJKjp-Regular-VKana": {remap: greekLatin},
 		}},
 		{"qpdf-signature.pdf", nil},

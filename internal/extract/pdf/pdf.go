@@ -8,8 +8,8 @@
 // crop box (text.go); glyphs of fonts without a Unicode map are read from
 // the font's embedded program and its dictionary's glyph names, and a
 // broken ToUnicode map is told by the font itself (glyphs.go, crop.go,
-// fontprog.go, glyphname.go, fontdicts.go, brokenmap.go; the dictionaries
-// through package pdfobj). A page that cannot be read is skipped with a log
+// fontdicts.go, brokenmap.go; the programs through package fontprog, the
+// dictionaries through package pdfobj). A page that cannot be read is skipped with a log
 // line naming it (PageLog); only a document none of whose pages can be
 // read fails (issue 33). A document that
 // needs a password to open gets extract.MsgPassword; one that only

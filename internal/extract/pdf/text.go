@@ -2,10 +2,11 @@ package pdf
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/requests"
+
+	"github.com/fumibako/fumibako/internal/extract/pdf/fontprog"
 )
 
 // The text of a page (issue 33).
@@ -132,7 +133,7 @@ func normRect(r rect) rect {
 func cleanText(s string) string {
 	clean := true
 	for _, r := range s {
-		if dropRune(r) || r == '\t' || ligatures[r] != "" {
+		if fontprog.IsNoText(r) || r == '\t' || ligatures[r] != "" {
 			clean = false
 			break
 		}
@@ -148,30 +149,12 @@ func cleanText(s string) string {
 			b.WriteByte(' ')
 		case ligatures[r] != "":
 			b.WriteString(ligatures[r])
-		case dropRune(r):
+		case fontprog.IsNoText(r):
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
-}
-
-// dropRune reports whether r is no text: a C0 or C1 control character
-// other than CR and LF, DEL, U+FFFD, a surrogate or a noncharacter.
-func dropRune(r rune) bool {
-	switch {
-	case r == '\r', r == '\n':
-		return false
-	case r < 0x20, r >= 0x7f && r < 0xa0:
-		return true
-	case r == unicode.ReplacementChar:
-		return true
-	case r >= 0xd800 && r < 0xe000:
-		return true
-	case r >= 0xfdd0 && r <= 0xfdef, r&0xfffe == 0xfffe:
-		return true
-	}
-	return false
 }
 
 // ligatures are the Latin ligatures of Unicode's Alphabetic Presentation
