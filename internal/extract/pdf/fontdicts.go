@@ -25,8 +25,9 @@ import (
 //     engine reads no Type 3 glyph names: every code is flagged);
 //   - is a simple font (Type1, MMType1, TrueType) whose /Differences names
 //     a glyph with a text the engine does not read: a name of components
-//     (f_f_i, T_h, uni30C630C8) – single names of the Adobe Glyph List,
-//     uniXXXX and uXXXX the engine reads itself;
+//     (f_f_i, T_h, uni30C630C8) or a number of a font whose names are all
+//     numbers (a65, G4C: fontprog's numeric.go) – single names of the
+//     Adobe Glyph List, uniXXXX and uXXXX the engine reads itself;
 //   - is a TrueType font with its program embedded (FontFile2), flagged
 //     symbolic or without /Encoding: its codes reach glyphs through its own
 //     cmap, whose names or Unicode cmap the program tells (package fontprog);
@@ -246,8 +247,14 @@ func fontNames(f pdfobj.Font) (map[uint32]string, bool) {
 	}
 	names := map[uint32]string{}
 	unread := false
+	// A font whose names are all numbers (a65, G4C) reads them as
+	// their characters, as pdftotext does (fontprog's numeric.go).
+	numeric, hex := fontprog.NumericNames(f.Differences, f.DifferencesStart)
 	for code, name := range f.Differences {
 		t := fontprog.GlyphNameText(name)
+		if t == "" && numeric {
+			t = fontprog.NumericNameText(name, hex)
+		}
 		if t == "" || fontprog.NoText(t) {
 			continue
 		}

@@ -62,6 +62,22 @@ func TestFontDicts(t *testing.T) {
 	}
 }
 
+// TestNumericNames: Type 3 fonts whose glyph names are numbers
+// (mkfonts.py numeric), one a page: decimal (a76) and hexadecimal (G4C)
+// names read as their characters, as pdftotext reads them; cid76 is no
+// number (pdftotext passes its codes through, \x01–\x08) and its page
+// gives nothing.
+func TestNumericNames(t *testing.T) {
+	r, err := readFixture(t, "py-numeric.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"ページ001": {"Lorem NUMDECAA"}, "ページ002": {"Hex HEXNUMBB"}}
+	if got := places(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("places =\n%q\nwant\n%q", got, want)
+	}
+}
+
 // TestPageDicts: which fonts call for reading a page character by
 // character, and the text of their codes; fonts with a ToUnicode map, or
 // whose names the engine reads, do not.
@@ -139,6 +155,9 @@ func TestFontNames(t *testing.T) {
 		{"Type 3 unknown names", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{2: "g7"}}, map[uint32]string{}, false},
 		{"Type1 names the engine reads", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "fi", 65: "A", 66: "uni30C6"}}, map[uint32]string{2: "fi", 65: "A", 66: "テ"}, false},
 		{"Type1 ligature of components", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "f_f_i"}}, map[uint32]string{2: "ffi"}, true},
+		{"Type 3 numeric names", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{1: "a72", 2: "a105"}, DifferencesStart: 1}, map[uint32]string{1: "H", 2: "i"}, true},
+		{"Type 3 numbers from 65", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{65: "a72", 66: "a105"}, DifferencesStart: 65}, map[uint32]string{}, false},
+		{"Type1 hex names", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{1: "G48", 2: "G4E"}, DifferencesStart: 1}, map[uint32]string{1: "H", 2: "N"}, true},
 		{"Type1 control name", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "uni0002_uni0003"}}, map[uint32]string{}, false},
 		{"TrueType symbolic embedded", pdfobj.Font{Subtype: "TrueType", FontFile: "FontFile2", Flags: pdfobj.Symbolic, HasEncoding: true, Encoding: "WinAnsiEncoding"}, map[uint32]string{}, true},
 		{"TrueType no encoding embedded", pdfobj.Font{Subtype: "TrueType", FontFile: "FontFile2", Flags: 32}, map[uint32]string{}, true},

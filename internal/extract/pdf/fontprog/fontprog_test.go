@@ -103,3 +103,72 @@ func FuzzFontProgram(f *testing.F) {
 		}
 	})
 }
+
+// TestNumericNames: which fonts' /Differences names are read as numbers,
+// as pdftotext reads them (poppler's testForNumericNames and
+// parseNumericName), and their text.
+func TestNumericNames(t *testing.T) {
+	seq := func(start int, names ...string) map[int]string {
+		m := map[int]string{}
+		for i, n := range names {
+			m[start+i] = n
+		}
+		return m
+	}
+	tests := []struct {
+		name     string
+		names    map[int]string
+		runStart int
+		numeric  bool
+		hex      bool
+		text     string // of the names in code order
+	}{
+		{"decimal after a letter", seq(1, "a76", "a111", "a114", "a101", "a109"), 1, true, false, "Lorem"},
+		{"decimal after two letters", seq(0, "cd72", "cd105"), 0, true, false, "Hi"},
+		{"bare decimal", seq(1, "72", "105"), 1, true, false, "Hi"},
+		{"hex after a letter", seq(1, "G4C", "G6F", "G72", "G65", "G6D"), 1, true, true, "Lorem"},
+		{"bare hex", seq(1, "4C", "6F", "72"), 1, true, true, "Lor"},
+		{"trailing junk", seq(1, "g72#", "g105"), 1, true, false, "Hi"},
+		{"control characters have no text", seq(1, "g12", "g65"), 1, true, false, "A"},
+		{"runs from 65: a few renamed glyphs", seq(65, "g65", "g66"), 65, false, false, ""},
+		{"cid names: three letters", seq(1, "cid65", "cid66"), 1, false, false, ""},
+		{"one name is no number", seq(1, "g65", "A"), 1, false, false, ""},
+		{"a suffix", seq(1, "g65.sc", "g66"), 1, false, false, ""},
+		{"hex past two digits", seq(1, "G4C", "G123"), 1, false, false, ""},
+		{"no names", nil, 0, false, false, ""},
+	}
+	for _, tt := range tests {
+		numeric, hex := NumericNames(tt.names, tt.runStart)
+		if numeric != tt.numeric || hex != tt.hex {
+			t.Errorf("%s: NumericNames = %v, %v; want %v, %v", tt.name, numeric, hex, tt.numeric, tt.hex)
+			continue
+		}
+		if !numeric {
+			continue
+		}
+		var b strings.Builder
+		for code := range 300 {
+			if n, ok := tt.names[code]; ok {
+				b.WriteString(NumericNameText(n, hex))
+			}
+		}
+		if b.String() != tt.text {
+			t.Errorf("%s: text %q, want %q", tt.name, b.String(), tt.text)
+		}
+	}
+}
+
+// FuzzNumericNames: any names, no panic, no text that is none.
+func FuzzNumericNames(f *testing.F) {
+	f.Add("a65", "G4C", 1)
+	f.Add("4C", "cid7", 0)
+	f.Fuzz(func(t *testing.T, a, b string, start int) {
+		names := map[int]string{0: a, 1: b}
+		numeric, hex := NumericNames(names, start)
+		for _, n := range names {
+			if tx := NumericNameText(n, hex); numeric && NoText(tx) {
+				t.Fatalf("%q: %q", n, tx)
+			}
+		}
+	})
+}

@@ -18,11 +18,15 @@ type Font struct {
 	Encoding    string
 	HasEncoding bool // an /Encoding entry of any form
 	Differences map[int]string
-	ToUnicode   bool // a /ToUnicode entry
-	FirstChar   int
-	CharProcs   []string // a Type 3 font's glyph procedures' names
-	Flags       int      // the font descriptor's /Flags (9.8.2)
-	FontFile    string   // FontFile, FontFile2 or FontFile3: the program embedded
+	// DifferencesStart is the largest code a number of /Differences
+	// sets (where a run of names starts), maxDifferences when the array
+	// holds anything but numbers and names.
+	DifferencesStart int
+	ToUnicode        bool // a /ToUnicode entry
+	FirstChar        int
+	CharProcs        []string // a Type 3 font's glyph procedures' names
+	Flags            int      // the font descriptor's /Flags (9.8.2)
+	FontFile         string   // FontFile, FontFile2 or FontFile3: the program embedded
 	// A Type 0 font's descendant: its subtype (CIDFontType0/2), its
 	// /CIDSystemInfo, and whether its /CIDToGIDMap is /Identity (or
 	// absent, which means the same) or a stream.
@@ -205,7 +209,7 @@ func (f *File) font(d Dict) Font {
 	case Dict:
 		ft.HasEncoding = true
 		ft.Encoding = f.name(e["BaseEncoding"])
-		ft.Differences = f.differences(e["Differences"])
+		ft.Differences, ft.DifferencesStart = f.differences(e["Differences"])
 	}
 	if ft.ToUnicode && ft.Subtype != "Type0" {
 		// A simple font with a map: its descriptor and glyph
@@ -267,31 +271,40 @@ func (f *File) describe(ft *Font, desc Object) {
 const maxDifferences = 1 << 16
 
 // differences reads an encoding's /Differences array: [code name name …
-// code name …], each name for the code after the previous one.
-func (f *File) differences(o Object) map[int]string {
+// code name …], each name for the code after the previous one; and the
+// largest code a number sets (maxDifferences when something else is in
+// the array).
+func (f *File) differences(o Object) (map[int]string, int) {
 	a, ok := f.Resolve(o).(Array)
 	if !ok {
-		return nil
+		return nil, 0
 	}
 	m := map[int]string{}
-	code := -1
+	code, start := -1, 0
 	for _, v := range a {
 		switch v := f.Resolve(v).(type) {
-		case int64, float64:
-			n, _ := Int(v)
-			if n < 0 || n >= maxDifferences {
-				code = -1
+		case int64:
+			if v < 0 || v >= maxDifferences {
+				code, start = -1, maxDifferences
 				continue
 			}
-			code = int(n)
+			code, start = int(v), max(start, int(v))
 		case Name:
 			if code >= 0 && code < maxDifferences {
 				m[code] = string(v)
 				code++
 			}
+		case float64:
+			// A real is read as its integer part.
+			code, start = -1, maxDifferences
+			if n, _ := Int(v); n >= 0 && n < maxDifferences {
+				code = int(n)
+			}
+		default:
+			start = maxDifferences
 		}
 	}
-	return m
+	return m, start
 }
 
 func (f *File) name(o Object) string {

@@ -98,7 +98,7 @@ func TestType3(t *testing.T) {
 	}
 	want := map[int]string{2: "T_h", 3: "e", 4: "space", 5: "o", 6: "f_f_i", 7: "c", 8: "uni65E5672C", 9: "g12",
 		0x41: "T", 0x42: "Y", 0x43: "P", 0x44: "E", 0x45: "H", 0x46: "R", 0x47: "uni30C6", 0x48: "f_l"}
-	if !reflect.DeepEqual(ft.Differences, want) || ft.FirstChar != 2 || !ft.HasEncoding || ft.ToUnicode {
+	if !reflect.DeepEqual(ft.Differences, want) || ft.DifferencesStart != 0x41 || ft.FirstChar != 2 || !ft.HasEncoding || ft.ToUnicode {
 		t.Errorf("font = %+v", ft)
 	}
 	slices.Sort(ft.CharProcs)
@@ -265,5 +265,30 @@ func TestDescribed(t *testing.T) {
 	want := []string{"TrueType FontFile2 flags=4", "Type1 FontFile flags=4", "Type1 FontFile flags=4"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("fonts = %q, want %q", got, want)
+	}
+}
+
+// TestDifferences reads /Differences arrays: names by code, and the
+// largest code a number sets (any other object counts as past every
+// code, as it makes poppler read no name as a number).
+func TestDifferences(t *testing.T) {
+	f := &File{}
+	tests := []struct {
+		in    Array
+		want  map[int]string
+		start int
+	}{
+		{Array{int64(1), Name("a"), Name("b"), int64(7), Name("c")}, map[int]string{1: "a", 2: "b", 7: "c"}, 7},
+		{Array{int64(0), Name("g0"), int64(2), Name("g2")}, map[int]string{0: "g0", 2: "g2"}, 2},
+		{Array{float64(3), Name("a")}, map[int]string{3: "a"}, maxDifferences},
+		{Array{int64(1), String("x"), Name("a")}, map[int]string{1: "a"}, maxDifferences},
+		{Array{int64(-1), Name("a"), int64(4), Name("b")}, map[int]string{4: "b"}, maxDifferences},
+		{Array{}, map[int]string{}, 0},
+	}
+	for _, tt := range tests {
+		got, start := f.differences(tt.in)
+		if !reflect.DeepEqual(got, tt.want) || start != tt.start {
+			t.Errorf("differences(%v) = %v, %d; want %v, %d", tt.in, got, start, tt.want, tt.start)
+		}
 	}
 }

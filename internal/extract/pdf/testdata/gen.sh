@@ -53,6 +53,9 @@
 #   qpdf-cropglyphs.pdf   the pages of py-shifted.pdf, py-type3.pdf and
 #                         py-cid.pdf, each cropped to part of its text
 #                         (qdfedit.py cropglyphs)
+#   py-numeric.pdf        Type 3 fonts whose /Differences names are numbers
+#                         (a76, G4C, cid76), one a page (mkfonts.py,
+#                         rewritten by qpdf)
 #   py-type3-junk.pdf     py-type3.pdf after a mail header (offsets off by
 #                         the header's length)
 # Needs soffice, /usr/bin/python3 with LibreOffice's uno module and
@@ -104,6 +107,7 @@ prog qpdf-type1c.pdf FontFile3 fontprog/noto-type1c.cff
 qpdf "$out/raw-type3.pdf" py-type3.pdf
 qpdf "$out/raw-shifted.pdf" py-shifted.pdf
 qpdf "$out/raw-cid.pdf" py-cid.pdf
+qpdf "$out/raw-numeric.pdf" py-numeric.pdf
 qpdf --object-streams=generate py-shifted.pdf py-shifted-objstm.pdf
 qpdf --encrypt "" soumu 128 --use-aes=y --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-aes128.pdf
 qpdf --allow-weak-crypto --encrypt "" soumu 128 --use-aes=n --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-rc4.pdf

@@ -21,6 +21,11 @@
 #                       the codes as letters ("!\"#$%" for "Lorem"); one
 #                       font names its glyphs in a 'post' table, the other
 #                       has no names but a (3,1) cmap
+#   PREFIX-numeric.pdf  Type 3 fonts whose /Differences names are numbers,
+#                       one font a page, codes from 1: decimal after a
+#                       letter (a76 for L), hexadecimal after a letter (G4C
+#                       for L), and cid76 (no number to poppler: its codes
+#                       pass through as text there)
 # Needs fontTools (python3-fonttools) and DejaVu Sans (fonts-dejavu-core).
 import io, sys, zlib
 
@@ -98,6 +103,42 @@ def type3(path):
     content = (b'BT /T3 24 Tf 40 700 Td <%s> Tj ET\n' % text +
                b'BT /F1 14 Tf 40 650 Td (DIFF\001 \002e \003 DIFFSAA) Tj ET\n')
     pdf.write(path, page(pdf, content, [('T3', font), ('F1', helv)]))
+
+
+def numeric_page(pdf, text, name):
+    """A Type 3 font whose glyphs are text's characters in order of first
+    use, coded from 1 and named name(character), and a content stream
+    showing text."""
+    order = []
+    for ch in text:
+        if ch not in order:
+            order.append(ch)
+    proc = pdf.stream(b'500 0 0 0 450 700 d1 0 0 450 700 re f\n')
+    diffs = b' '.join(b'/' + name(ch).encode() for ch in order)
+    procs = b''.join(b' /%s %d 0 R' % (name(ch).encode(), proc) for ch in order)
+    widths = b' '.join(b'500' for _ in order)
+    font = pdf.add(b'<< /Type /Font /Subtype /Type3 /FontBBox [0 0 500 700] /FontMatrix [0.001 0 0 0.001 0 0]'
+                   b' /CharProcs <<%s >> /Encoding << /Type /Encoding /Differences [1 %s] >>'
+                   b' /FirstChar 1 /LastChar %d /Widths [%s] /Resources << >> >>' % (procs, diffs, len(order), widths))
+    codes = b''.join(b'%02X' % (order.index(ch) + 1) for ch in text)
+    return font, b'BT /T3 24 Tf 40 700 Td <%s> Tj ET\n' % codes
+
+
+def numeric(path):
+    pdf = PDF()
+    pages = [
+        numeric_page(pdf, 'Lorem NUMDECAA', lambda ch: 'a%d' % ord(ch)),
+        numeric_page(pdf, 'Hex HEXNUMBB', lambda ch: 'G%02X' % ord(ch)),
+        numeric_page(pdf, 'CIDNAMES', lambda ch: 'cid%d' % ord(ch)),
+    ]
+    kids = []
+    tree = len(pdf.objs) + 2 * len(pages) + 1
+    for font, content in pages:
+        c = pdf.stream(content)
+        kids.append(pdf.add(b'<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R'
+                            b' /Resources << /Font << /T3 %d 0 R >> >> >>' % (tree, c, font)))
+    pdf.add(b'<< /Type /Pages /Kids [%s] /Count %d >>' % (b' '.join(b'%d 0 R' % k for k in kids), len(kids)))
+    pdf.write(path, pdf.add(b'<< /Type /Catalog /Pages %d 0 R >>' % tree))
 
 
 def truetype(pdf, text, post):
@@ -213,3 +254,4 @@ prefix = sys.argv[1]
 cid(prefix + '-cid.pdf')
 type3(prefix + '-type3.pdf')
 shifted(prefix + '-shifted.pdf')
+numeric(prefix + '-numeric.pdf')
