@@ -78,6 +78,28 @@ func TestNumericNames(t *testing.T) {
 	}
 }
 
+// TestCIDKeyedCFF: CID-keyed CFF fonts (FontFile3 /CIDFontType0C) without
+// a ToUnicode map, whose CIDs the engine reads by the ordering their
+// /CIDSystemInfo declares with tables of its own (mkfonts.py cidcff: one
+// page each for Adobe-Japan1, -GB1, -CNS1 and -Korea1, the same CIDs):
+// the reader adds nothing and needs no table. pdftotext gives nothing
+// without poppler-data's language packs.
+func TestCIDKeyedCFF(t *testing.T) {
+	r, err := readFixture(t, "py-cidcff.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"ページ001": {"ABC あいう 辻蔦綴"},
+		"ページ002": {"ABC >@B 蒲埔朴"},
+		"ページ003": {"ABC 末正民 最凱割"},
+		"ページ004": {"ABC ²⁴₁ 퀴퀵퀸"},
+	}
+	if got := places(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("places =\n%q\nwant\n%q", got, want)
+	}
+}
+
 // TestPageDicts: which fonts call for reading a page character by
 // character, and the text of their codes; fonts with a ToUnicode map, or
 // whose names the engine reads, do not.

@@ -56,10 +56,13 @@
 #   py-numeric.pdf        Type 3 fonts whose /Differences names are numbers
 #                         (a76, G4C, cid76), one a page (mkfonts.py,
 #                         rewritten by qpdf)
+#   py-cidcff.pdf         CID-keyed CFF fonts without ToUnicode, Adobe-Japan1,
+#                         GB1, CNS1 and Korea1 (mkfonts.py, rewritten by qpdf)
 #   py-type3-junk.pdf     py-type3.pdf after a mail header (offsets off by
 #                         the header's length)
 # Needs soffice, /usr/bin/python3 with LibreOffice's uno module and
-# fontTools (python3-fonttools), DejaVu Sans (fonts-dejavu-core), qpdf,
+# fontTools (python3-fonttools), DejaVu Sans (fonts-dejavu-core), Noto Sans
+# CJK (fonts-noto-cjk), qpdf,
 # fix-qdf.
 set -e
 profile=$(mktemp -d)
@@ -108,6 +111,7 @@ qpdf "$out/raw-type3.pdf" py-type3.pdf
 qpdf "$out/raw-shifted.pdf" py-shifted.pdf
 qpdf "$out/raw-cid.pdf" py-cid.pdf
 qpdf "$out/raw-numeric.pdf" py-numeric.pdf
+qpdf "$out/raw-cidcff.pdf" py-cidcff.pdf
 qpdf --object-streams=generate py-shifted.pdf py-shifted-objstm.pdf
 qpdf --encrypt "" soumu 128 --use-aes=y --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-aes128.pdf
 qpdf --allow-weak-crypto --encrypt "" soumu 128 --use-aes=n --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-rc4.pdf

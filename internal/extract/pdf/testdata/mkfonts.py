@@ -26,7 +26,14 @@
 #                       letter (a76 for L), hexadecimal after a letter (G4C
 #                       for L), and cid76 (no number to poppler: its codes
 #                       pass through as text there)
-# Needs fontTools (python3-fonttools) and DejaVu Sans (fonts-dejavu-core).
+#   PREFIX-cidcff.pdf   CID-keyed CFF fonts (FontFile3 /CIDFontType0C, a
+#                       subset of Noto Sans CJK JP) without ToUnicode, one
+#                       a page, Identity-H codes (CIDs) read by the
+#                       /CIDSystemInfo ordering each declares: Adobe-Japan1,
+#                       -GB1, -CNS1, -Korea1 (CIDs 34-36 are A-C in each;
+#                       Japan1 843, 845, 847 are あいう)
+# Needs fontTools (python3-fonttools), DejaVu Sans (fonts-dejavu-core) and
+# Noto Sans CJK (fonts-noto-cjk).
 import io, sys, zlib
 
 from fontTools import subset
@@ -34,6 +41,7 @@ from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables._c_m_a_p import cmap_format_4
 
 DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'
+NOTOCJK = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'
 
 
 class PDF:
@@ -137,6 +145,37 @@ def numeric(path):
         c = pdf.stream(content)
         kids.append(pdf.add(b'<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R'
                             b' /Resources << /Font << /T3 %d 0 R >> >> >>' % (tree, c, font)))
+    pdf.add(b'<< /Type /Pages /Kids [%s] /Count %d >>' % (b' '.join(b'%d 0 R' % k for k in kids), len(kids)))
+    pdf.write(path, pdf.add(b'<< /Type /Catalog /Pages %d 0 R >>' % tree))
+
+
+def cidcff(path):
+    f = TTFont(NOTOCJK, fontNumber=0)
+    opts = subset.Options()
+    opts.notdef_outline = True
+    opts.desubroutinize = True
+    sub = subset.Subsetter(opts)
+    sub.populate(text='ABCあいう')
+    sub.subset(f)
+    prog = io.BytesIO()
+    f['CFF '].cff.compile(prog, f)
+    pdf = PDF()
+    ff = pdf.stream(prog.getvalue(), b'/Subtype /CIDFontType0C ')
+    desc = pdf.add(b'<< /Type /FontDescriptor /FontName /EAAAAA+NotoSansCJKjp-Regular /Flags 4 /FontBBox [0 -120 1000 880]'
+                   b' /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 /FontFile3 %d 0 R >>' % ff)
+    cids = [34, 35, 36, 1, 843, 845, 847, 1, 3056, 3057, 3058]
+    content = pdf.stream(b'BT /F1 24 Tf 40 700 Td <%s> Tj ET\n' % b''.join(b'%04X' % c for c in cids))
+    orderings = [(b'Japan1', 6), (b'GB1', 5), (b'CNS1', 7), (b'Korea1', 2)]
+    tree = len(pdf.objs) + 3 * len(orderings) + 1
+    kids = []
+    for ordering, supplement in orderings:
+        cid = pdf.add(b'<< /Type /Font /Subtype /CIDFontType0 /BaseFont /EAAAAA+NotoSansCJKjp-Regular'
+                      b' /CIDSystemInfo << /Registry (Adobe) /Ordering (%s) /Supplement %d >> /FontDescriptor %d 0 R'
+                      b' /DW 1000 >>' % (ordering, supplement, desc))
+        font = pdf.add(b'<< /Type /Font /Subtype /Type0 /BaseFont /EAAAAA+NotoSansCJKjp-Regular /Encoding /Identity-H'
+                       b' /DescendantFonts [%d 0 R] >>' % cid)
+        kids.append(pdf.add(b'<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R'
+                            b' /Resources << /Font << /F1 %d 0 R >> >> >>' % (tree, content, font)))
     pdf.add(b'<< /Type /Pages /Kids [%s] /Count %d >>' % (b' '.join(b'%d 0 R' % k for k in kids), len(kids)))
     pdf.write(path, pdf.add(b'<< /Type /Catalog /Pages %d 0 R >>' % tree))
 
@@ -255,3 +294,4 @@ cid(prefix + '-cid.pdf')
 type3(prefix + '-type3.pdf')
 shifted(prefix + '-shifted.pdf')
 numeric(prefix + '-numeric.pdf')
+cidcff(prefix + '-cidcff.pdf')
