@@ -169,9 +169,11 @@ func FuzzOpen(f *testing.F) {
 		}
 		for _, p := range file.Pages() {
 			for _, ft := range file.PageFonts(p) {
-				// Their streams, decrypted when the file is.
+				// Their streams, decrypted when the file is, and
+				// a mapped simple font's descriptor.
 				file.ToUnicodeData(ft)
 				file.ProgramData(ft)
+				file.ProgramData(file.Described(ft))
 			}
 		}
 	})
