@@ -147,8 +147,10 @@ func IsTarget(name string) bool {
 //	.pdf 5: font dictionaries read (Type 3 and /Differences glyph names,
 //	    TrueType codes that look like letters, CID TrueType fonts with a
 //	    broken or missing ToUnicode map; issue 33)
+//	.pdf 6: unmapped glyphs on cropped pages, broken ToUnicode maps of
+//	    simple fonts, numeric glyph names (issue 33)
 var extractVersions = map[string]int{
-	".pdf": 5,
+	".pdf": 6,
 	".odt": 1, ".ods": 1, ".odp": 1, ".fodt": 1, ".fods": 1, ".fodp": 1, ".rtf": 1,
 	".xlsx": 4, ".xlsm": 4,
 	".docx": 5, ".docm": 5, ".doc": 7,

@@ -1,11 +1,11 @@
 package pdf
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/fumibako/fumibako/internal/extract/pdf/fontprog"
 	"github.com/fumibako/fumibako/internal/extract/pdf/pdfobj"
 )
 
@@ -25,11 +25,12 @@ import (
 //     engine reads no Type 3 glyph names: every code is flagged);
 //   - is a simple font (Type1, MMType1, TrueType) whose /Differences names
 //     a glyph with a text the engine does not read: a name of components
-//     (f_f_i, T_h, uni30C630C8) – single names of the Adobe Glyph List,
-//     uniXXXX and uXXXX the engine reads itself;
+//     (f_f_i, T_h, uni30C630C8) or a number of a font whose names are all
+//     numbers (a65, G4C: fontprog's numeric.go) – single names of the
+//     Adobe Glyph List, uniXXXX and uXXXX the engine reads itself;
 //   - is a TrueType font with its program embedded (FontFile2), flagged
 //     symbolic or without /Encoding: its codes reach glyphs through its own
-//     cmap, whose names or Unicode cmap the program tells (fontprog.go);
+//     cmap, whose names or Unicode cmap the program tells (package fontprog);
 //   - is a CID TrueType font (Type 0, Identity-H/V, /CIDToGIDMap
 //     /Identity) with its program embedded: its codes are glyph indexes,
 //     which the program's names or Unicode cmap tell.
@@ -38,12 +39,13 @@ import (
 // /Differences, else its program's (and every character of a font with
 // an unmapped one takes its program's text, as before).
 //
-// A CID TrueType font of that kind that has a ToUnicode map is checked
-// once a document: when the map disagrees with the program's Unicode
-// cmap on at least 90 % of the codes the cmap names (3 or more), the map
-// is broken (Latin or Cyrillic written as Hangul by a map off by a
-// constant), and each character the map gives on the page becomes its
-// glyph's own, where the glyphs that share it agree (brokenMap).
+// A CID TrueType font of that kind, or a simple font with its program
+// embedded, that has a ToUnicode map is checked once a document
+// (brokenmap.go): when the map contradicts the font's own text and gives
+// letters of another script (Latin or Cyrillic written as Hangul by a map
+// off by a constant), the map is broken, and each character the map gives
+// on the page becomes its glyph's own, where the glyphs that share it
+// agree.
 //
 // A dictionary matches the engine's font by its /BaseFont less the subset
 // tag (ABCDEF+), a Type 3 font by having none (the engine gives none for
@@ -65,9 +67,11 @@ type docDicts struct {
 	file   *pdfobj.File
 	pages  []pdfobj.Page
 	err    error // why the objects could not be read (for tests)
-	// remaps are the CID TrueType programs checked, by their bytes'
-	// SHA-256: a broken map's remapping, nil when the map is sound.
-	remaps map[[32]byte]*dictFont
+	// checked are the fonts whose ToUnicode map was checked
+	// (brokenmap.go), by their object and by the SHA-256 of their
+	// program and map: a broken map's remapping, nil when it is sound.
+	checked map[pdfobj.Ref]*dictFont
+	remaps  map[[32]byte]*dictFont
 }
 
 // pageDicts are the font dictionaries of a page that call for reading it
@@ -185,33 +189,25 @@ func (d *docDicts) page(i int) (pd pageDicts) {
 }
 
 // fontOf returns what a font's dictionary tells, nil when the font does
-// not call for reading characters one by one. A CID TrueType font's
-// ToUnicode map is checked once a document (by its program's bytes).
+// not call for reading characters one by one. A font's ToUnicode map is
+// checked against its program once a document (brokenmap.go).
 func (d *docDicts) fontOf(f pdfobj.Font) *dictFont {
 	if names, ok := fontNames(f); ok {
 		return &dictFont{names: names, cid: f.Subtype == "Type0"}
 	}
-	if !identityTrueType(f) || !f.ToUnicode {
+	if !f.ToUnicode || !identityTrueType(f) && !simpleFont(f) {
 		return nil
 	}
-	prog, err := d.file.ProgramData(f)
-	if err != nil {
-		return nil
-	}
-	key := sha256.Sum256(prog)
-	if r, ok := d.remaps[key]; ok {
+	if r, ok := d.checked[f.Ref]; ok && f.Ref != (pdfobj.Ref{}) {
 		return r
 	}
-	var r *dictFont
-	if tu, err := d.file.ToUnicodeData(f); err == nil {
-		if remap := brokenMap(parseToUnicode(tu), parseFontProgram(prog)); remap != nil {
-			r = &dictFont{cid: true, remap: remap}
+	r := d.checkMap(f)
+	if f.Ref != (pdfobj.Ref{}) {
+		if d.checked == nil {
+			d.checked = map[pdfobj.Ref]*dictFont{}
 		}
+		d.checked[f.Ref] = r
 	}
-	if d.remaps == nil {
-		d.remaps = map[[32]byte]*dictFont{}
-	}
-	d.remaps[key] = r
 	return r
 }
 
@@ -222,52 +218,6 @@ func identityTrueType(f pdfobj.Font) bool {
 	return f.Subtype == "Type0" && f.CIDSubtype == "CIDFontType2" && f.CIDToGIDMap == "Identity" &&
 		f.FontFile == "FontFile2" && (f.Encoding == "Identity-H" || f.Encoding == "Identity-V")
 }
-
-// brokenMap tells whether a CID TrueType font's ToUnicode map (code →
-// text, the code a glyph index) is broken: most of the codes whose glyph
-// the program's Unicode cmap names map elsewhere (a Russian text mapped to
-// Hangul). Then it returns, for each character the map gives, the text of
-// its glyph by the program; a character several glyphs share is left out.
-func brokenMap(tu map[uint32]string, prog *fontProgram) map[rune]string {
-	if prog == nil || prog.uni == nil {
-		return nil
-	}
-	known, wrong := 0, 0
-	remap := map[rune]string{}
-	ambiguous := map[rune]bool{}
-	for code, t := range tu {
-		rs := []rune(t)
-		if len(rs) != 1 || code > 0xffff {
-			continue
-		}
-		g, ok := prog.uni[uint16(code)]
-		if !ok {
-			continue
-		}
-		known++
-		if g == rs[0] {
-			continue
-		}
-		wrong++
-		if old, ok := remap[rs[0]]; ok && old != string(g) {
-			ambiguous[rs[0]] = true
-		}
-		remap[rs[0]] = string(g)
-	}
-	// A font whose map disagrees on a few glyphs (ligatures, a glyph
-	// the cmap gives two characters) is no broken map.
-	if wrong < minWrongCodes || wrong*10 < known*9 {
-		return nil
-	}
-	for r := range ambiguous {
-		delete(remap, r)
-	}
-	return remap
-}
-
-// minWrongCodes is how many of a map's codes must disagree with the
-// program before the map counts as broken.
-const minWrongCodes = 3
 
 // engineFontName is the name the engine gives a font: its /BaseFont less
 // the subset tag, none for a Type 3 font.
@@ -297,9 +247,15 @@ func fontNames(f pdfobj.Font) (map[uint32]string, bool) {
 	}
 	names := map[uint32]string{}
 	unread := false
+	// A font whose names are all numbers (a65, G4C) reads them as
+	// their characters, as pdftotext does (fontprog's numeric.go).
+	numeric, hex := fontprog.NumericNames(f.Differences, f.DifferencesStart)
 	for code, name := range f.Differences {
-		t := glyphNameText(name)
-		if t == "" || dropText(t) {
+		t := fontprog.GlyphNameText(name)
+		if t == "" && numeric {
+			t = fontprog.NumericNameText(name, hex)
+		}
+		if t == "" || fontprog.NoText(t) {
 			continue
 		}
 		names[uint32(code)] = t
@@ -336,5 +292,5 @@ func engineReads(name string) bool {
 	if h, ok := strings.CutPrefix(name, "uni"); ok && len(h) > 4 {
 		return false
 	}
-	return glyphComponentText(name) != ""
+	return fontprog.ComponentText(name) != ""
 }

@@ -18,10 +18,15 @@ import (
 // use (the engine reads "!\"#$%" for "Lorem": pdftotext too), told by
 // their 'post' names or their (3,1) cmap; in object streams, with a
 // cross-reference section that points nowhere, after a mail header; CID
-// TrueType fonts whose ToUnicode map is broken or missing.
+// TrueType fonts whose ToUnicode map is broken or missing; simple fonts
+// whose map is broken.
 func TestFontDicts(t *testing.T) {
 	type3 := []string{"The office 日本 TYPETHREE テfl", "DIFFffi The テト DIFFSAA"}
 	shifted := []string{"Lorem ipsum dolor SHIFTEDAA", "Quick brown fox SHIFTEDBB"}
+	brokenMap := []string{
+		"Lorem ipsum office affluent café Привет TRUETYPEZQ 1234",
+		"Dolor sit amet official 本語の見積書日\u3000TYPEONEQX 5678",
+	}
 	tests := []struct {
 		file string
 		page []string
@@ -43,9 +48,55 @@ func TestFontDicts(t *testing.T) {
 		// engine gives "ΩϓφϕϠώωϊϒϡ&,'121(%%", no control character).
 		{"py-cid.pdf", []string{"Привет мир CIDHANGULAA", "Добрый день CIDNONEBB"}},
 		{"py-cid-aes256.pdf", []string{"Привет мир CIDHANGULAA", "Добрый день CIDNONEBB"}},
+		// Simple fonts with a ToUnicode map the glyph names contradict
+		// (qdfedit.py brokenmap): Hangul for a TrueType font's Latin
+		// and Cyrillic, Greek for a Type 1 (-1c: Type1C) font's Latin,
+		// both remapped to the glyphs' names (pdftotext gives the
+		// Hangul and Greek); a kanji font's map shifted by one glyph
+		// is Japanese for Japanese glyphs and stays as it is.
+		{"qpdf-brokenmap.pdf", brokenMap},
+		{"qpdf-brokenmap1c.pdf", brokenMap},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) { checkOnePage(t, tt.file, tt.page) })
+	}
+}
+
+// TestNumericNames: Type 3 fonts whose glyph names are numbers
+// (mkfonts.py numeric), one a page: decimal (a76) and hexadecimal (G4C)
+// names read as their characters, as pdftotext reads them; cid76 is no
+// number (pdftotext passes its codes through, \x01–\x08) and its page
+// gives nothing.
+func TestNumericNames(t *testing.T) {
+	r, err := readFixture(t, "py-numeric.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"ページ001": {"Lorem NUMDECAA"}, "ページ002": {"Hex HEXNUMBB"}}
+	if got := places(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("places =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestCIDKeyedCFF: CID-keyed CFF fonts (FontFile3 /CIDFontType0C) without
+// a ToUnicode map, whose CIDs the engine reads by the ordering their
+// /CIDSystemInfo declares with tables of its own (mkfonts.py cidcff: one
+// page each for Adobe-Japan1, -GB1, -CNS1 and -Korea1, the same CIDs):
+// the reader adds nothing and needs no table. pdftotext gives nothing
+// without poppler-data's language packs.
+func TestCIDKeyedCFF(t *testing.T) {
+	r, err := readFixture(t, "py-cidcff.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"ページ001": {"ABC あいう 辻蔦綴"},
+		"ページ002": {"ABC >@B 蒲埔朴"},
+		"ページ003": {"ABC 末正民 最凱割"},
+		"ページ004": {"ABC ²⁴₁ 퀴퀵퀸"},
+	}
+	if got := places(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("places =\n%q\nwant\n%q", got, want)
 	}
 }
 
@@ -79,6 +130,13 @@ func TestPageDicts(t *testing.T) {
 		{"fpdf-ipag.pdf", nil},
 		// ToUnicode maps everywhere; Helvetica's WinAnsi the engine reads.
 		{"lo-glyphs.pdf", nil},
+		// Simple fonts whose maps give Hangul and Greek for Latin
+		// glyph names; the kanji font's map stays (Japanese for
+		// Japanese glyphs).
+		{"qpdf-brokenmap1c.pdf", pageDicts{
+			"DejaVuSerif":                  {remap: hangulLatin},
+			"NotoSerifCJKjp-Regular-VKana": {remap: greekLatin},
+		}},
 		{"qpdf-signature.pdf", nil},
 	}
 	for _, tt := range tests {
@@ -119,6 +177,9 @@ func TestFontNames(t *testing.T) {
 		{"Type 3 unknown names", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{2: "g7"}}, map[uint32]string{}, false},
 		{"Type1 names the engine reads", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "fi", 65: "A", 66: "uni30C6"}}, map[uint32]string{2: "fi", 65: "A", 66: "テ"}, false},
 		{"Type1 ligature of components", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "f_f_i"}}, map[uint32]string{2: "ffi"}, true},
+		{"Type 3 numeric names", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{1: "a72", 2: "a105"}, DifferencesStart: 1}, map[uint32]string{1: "H", 2: "i"}, true},
+		{"Type 3 numbers from 65", pdfobj.Font{Subtype: "Type3", Differences: map[int]string{65: "a72", 66: "a105"}, DifferencesStart: 65}, map[uint32]string{}, false},
+		{"Type1 hex names", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{1: "G48", 2: "G4E"}, DifferencesStart: 1}, map[uint32]string{1: "H", 2: "N"}, true},
 		{"Type1 control name", pdfobj.Font{Subtype: "Type1", Differences: map[int]string{2: "uni0002_uni0003"}}, map[uint32]string{}, false},
 		{"TrueType symbolic embedded", pdfobj.Font{Subtype: "TrueType", FontFile: "FontFile2", Flags: pdfobj.Symbolic, HasEncoding: true, Encoding: "WinAnsiEncoding"}, map[uint32]string{}, true},
 		{"TrueType no encoding embedded", pdfobj.Font{Subtype: "TrueType", FontFile: "FontFile2", Flags: 32}, map[uint32]string{}, true},
@@ -203,3 +264,18 @@ func TestPageDictsRecovers(t *testing.T) {
 		t.Errorf("page(1) after a panic = %v, want nil", got)
 	}
 }
+
+// shiftedRemap is the remapping of a map that gives each character of
+// text plus by.
+func shiftedRemap(text string, by rune) map[rune]string {
+	m := map[rune]string{}
+	for _, r := range text {
+		m[r+by] = string(r)
+	}
+	return m
+}
+
+var (
+	hangulLatin = shiftedRemap("Lorem ipsum office affluent café Привет TRUETYPEZQ 1234", 0xac00)
+	greekLatin  = shiftedRemap("Dolor sit amet official TYPEONEQX 5678", 0x350)
+)

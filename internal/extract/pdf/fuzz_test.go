@@ -13,10 +13,16 @@ import (
 
 // FuzzRead feeds arbitrary bytes to the reader: it must return a result or
 // an error (a user message for a bad file, never a crash), and every line
-// it returns must be one non-empty line. The seeds are the fixtures.
+// it returns must be one non-empty line. The seeds are the fixtures but
+// the form-XObject bomb, which takes the engine about 10 s to refuse, the
+// time after which the fuzzing engine takes a worker for hung (its own
+// test, TestIssue36XObjectBomb, reads it).
 func FuzzRead(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.pdf"))
 	for _, s := range seeds {
+		if filepath.Base(s) == "xobject-bomb.pdf" {
+			continue
+		}
 		b, err := os.ReadFile(s)
 		if err != nil {
 			f.Fatal(err)

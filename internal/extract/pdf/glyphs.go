@@ -9,6 +9,8 @@ import (
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
+
+	"github.com/fumibako/fumibako/internal/extract/pdf/fontprog"
 )
 
 // Characters without a Unicode map (issue 33). When a font has no
@@ -17,7 +19,7 @@ import (
 // its character code in the text instead: \x01–\x1f for the glyphs of a
 // subset numbered from 1 (LibreOffice's, pdfTeX's ligatures), or a letter
 // that is not the glyph's ("0SVIQ" for "Lorem"). Such a character is
-// recovered from the font's embedded program (fontprog.go: its cmap and
+// recovered from the font's embedded program (package fontprog: its cmap and
 // glyph names, its built-in encoding), as pdftotext and pdf.js do, and
 // dropped when the program does not tell (cleanText).
 //
@@ -46,7 +48,7 @@ func needsGlyphs(s string) bool {
 // their bytes (the engine's font handles are new on every call), and
 // counts the characters looked at.
 type fontCache struct {
-	progs map[[32]byte]*fontProgram
+	progs map[[32]byte]*fontprog.Program
 	fonts map[pageFontKey]*pageFont
 	chars int
 	dicts docDicts // the font dictionaries (fontdicts.go)
@@ -92,19 +94,8 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 	// the program tells right where it has names.
 	chars, unmappedFonts := pageChars(inst, tp, n, fonts)
 	for i, c := range chars {
-		t := ""
-		switch {
-		case c.font == nil:
-		case unmappedFonts[c.font]:
-			t = c.font.text(c.code, c.unmapped, dicts)
-		case !c.unmapped:
-			// A character of a broken ToUnicode map (fontdicts.go).
-			t = dicts.remapped(c.font.name, c.code)
-		}
-		// A code of a font nothing tells about (no program, no
-		// dictionary names) stands as the engine gives it.
-		untold := c.font == nil || c.font.prog == nil && !dicts.has(c.font.name)
-		if t == "" && (!c.unmapped || untold) {
+		t, recovered := c.recovered(unmappedFonts, dicts)
+		if !recovered {
 			// The engine's character stands; a recovered one waiting
 			// for its place goes in before it.
 			if pending.Len() > 0 {
@@ -160,6 +151,30 @@ func recoverGlyphs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, text 
 	return b.String()
 }
 
+// recovered returns the text that stands for a character of the page
+// instead of the engine's: what its font's /Differences names or program
+// tell for an unmapped code, or for any code of a font with an unmapped
+// one, and a broken ToUnicode map's character's own text; "" and true for
+// an unmapped code nothing recovers (it is dropped). false: the engine's
+// character stands (a mapped one, or a code of a font nothing tells
+// about: no program, no dictionary names).
+func (c pageChar) recovered(unmappedFonts map[*pageFont]bool, dicts pageDicts) (string, bool) {
+	t := ""
+	switch {
+	case c.font == nil:
+	case unmappedFonts[c.font]:
+		t = c.font.text(c.code, c.unmapped, dicts)
+	case !c.unmapped:
+		// A character of a broken ToUnicode map (fontdicts.go).
+		t = dicts.remapped(c.font.name, c.code)
+	}
+	untold := c.font == nil || c.font.prog == nil && !dicts.has(c.font.name)
+	if t == "" && (!c.unmapped || untold) {
+		return "", false
+	}
+	return t, true
+}
+
 // pageChar is a character of a text page: its font, its code as the
 // engine gives it, and whether the engine could not map it (then the code
 // is the character code itself).
@@ -175,7 +190,7 @@ type pageChar struct {
 // a Type 3 font, or past the fetches' bound).
 type pageFont struct {
 	name string
-	prog *fontProgram
+	prog *fontprog.Program
 }
 
 // text returns the text of a code of the font: its glyph's name in the
@@ -192,14 +207,14 @@ func (f *pageFont) text(code uint32, unmapped bool, dicts pageDicts) string {
 		// no code of a simple font.
 		return ""
 	}
-	if unmapped && dicts.cid(f.name) && f.prog.builtin == nil {
+	if unmapped && dicts.cid(f.name) && !f.prog.Builtin() {
 		// A CID TrueType font's code is its glyph index.
-		if t := f.prog.glyphText(int(code)); !dropText(t) {
+		if t := f.prog.GlyphText(int(code)); !fontprog.NoText(t) {
 			return t
 		}
 		return ""
 	}
-	return f.prog.text(code)
+	return f.prog.Text(code)
 }
 
 // pageChars returns the characters [0, n) of a text page and the fonts
@@ -215,6 +230,7 @@ func pageChars(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, n int, fonts *fo
 		if err != nil {
 			continue
 		}
+		chars[i].code = uint32(u.Unicode)
 		p := fontOf(inst, tp, i, fonts, &cur, &curName, &fetches)
 		if p == nil {
 			continue
@@ -255,16 +271,16 @@ func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts *fontC
 		return *cur
 	}
 	*curName = name
-	var p *fontProgram
+	var p *fontprog.Program
 	if *fetches < maxFontFetches {
 		*fetches++
 		if d, err := inst.FPDFFont_GetFontData(&requests.FPDFFont_GetFontData{Font: font.Font}); err == nil && len(d.FontData) > 0 {
 			key := sha256.Sum256(d.FontData)
 			var ok bool
 			if p, ok = fonts.progs[key]; !ok {
-				p = parseFontProgram(d.FontData)
+				p = fontprog.Parse(d.FontData)
 				if fonts.progs == nil {
-					fonts.progs = map[[32]byte]*fontProgram{}
+					fonts.progs = map[[32]byte]*fontprog.Program{}
 				}
 				fonts.progs[key] = p
 			}
@@ -287,16 +303,5 @@ func fontOf(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, i int, fonts *fontC
 
 type pageFontKey struct {
 	name string
-	prog *fontProgram
-}
-
-// dropText reports whether a recovered text is no text (a glyph named
-// after a control character).
-func dropText(t string) bool {
-	for _, r := range t {
-		if dropRune(r) || r == '\r' || r == '\n' {
-			return true
-		}
-	}
-	return false
+	prog *fontprog.Program
 }

@@ -1,10 +1,7 @@
 package pdf
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -54,101 +51,4 @@ func checkOnePage(t *testing.T, file string, lines []string) {
 	if got := places(r); !reflect.DeepEqual(got, want) {
 		t.Errorf("places =\n%q\nwant\n%q", got, want)
 	}
-}
-
-func TestGlyphNameText(t *testing.T) {
-	tests := []struct{ name, want string }{
-		{"A", "A"},
-		{"Zhecyrillic", "Ж"},
-		{"afii10070", "е"},
-		{"eacute", "é"},
-		{"fi", "fi"},
-		{"ffl", "ffl"},
-		{"f_f_i", "ffi"},
-		{"a.sc", "a"},
-		{"one.oldstyle", "1"},
-		{"uni65E5", "日"},
-		{"uni65E5672C", "日本"},
-		{"u20B9F", "𠮟"},
-		{"u1F600", "😀"},
-		{"T_uni0301", "T\u0301"},
-		{"uni65e5", ""},  // lower-case hex is no name
-		{"uniD800", ""},  // surrogate
-		{"u110000", ""},  // past Unicode
-		{"uni65E", ""},   // not groups of four
-		{"g12", ""},      // a subset's private names
-		{"cid01234", ""}, // a CID font's
-		{"glyph7", ""},
-		{".notdef", ""},
-		{"f_g12", ""}, // one unknown component: no text
-		{"", ""},
-	}
-	for _, tt := range tests {
-		if got := glyphNameText(tt.name); got != tt.want {
-			t.Errorf("glyphNameText(%q) = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
-// TestFontProgram maps codes to text through the font programs of the
-// fixtures (testdata/fontprog, from gen.sh): a TrueType subset with and
-// without 'post' names, reached through its (3,0) cmap, and a Type 1
-// subset's built-in encoding, as Type 1 and as bare CFF.
-func TestFontProgram(t *testing.T) {
-	tests := []struct {
-		file  string
-		codes map[uint32]string
-	}{
-		{"dejavu-post.ttf", map[uint32]string{1: "L", 2: "o", 11: "ff", 0x20: "Q", 0x22: "2", 0: "", 0xff: ""}},
-		{"dejavu-nopost.ttf", map[uint32]string{1: "", 2: "", 0x20: ""}},
-		{"noto-type1.pfa", map[uint32]string{1: "D", 5: " ", 12: "ffi", 25: "8", 0: "", 200: ""}},
-		{"noto-type1c.cff", map[uint32]string{1: "D", 5: " ", 12: "ffi", 25: "8", 0: "", 200: ""}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.file, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join("testdata", "fontprog", tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := parseFontProgram(b)
-			if p == nil {
-				t.Fatal("no program")
-			}
-			for code, want := range tt.codes {
-				if got := p.text(code); got != want {
-					t.Errorf("code %#x = %q, want %q", code, got, want)
-				}
-			}
-		})
-	}
-	for _, b := range [][]byte{nil, []byte("OTTO"), []byte("%!PS-AdobeFont"), {0x80, 1, 0xff, 0xff, 0xff, 0xff}, []byte("\x01\x00\x04\x02CFF")} {
-		if p := parseFontProgram(b); p != nil {
-			t.Errorf("parseFontProgram(%q) = %v, want nil", b, p)
-		}
-	}
-}
-
-// FuzzFontProgram feeds arbitrary font programs: parsing and mapping
-// every one-byte code and some CIDs must not panic nor give a control
-// character. Seeds: testdata/fontprog.
-func FuzzFontProgram(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("testdata", "fontprog", "*"))
-	for _, s := range seeds {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		p := parseFontProgram(b)
-		if p == nil {
-			return
-		}
-		for code := uint32(0); code < 0x140; code++ {
-			if got := p.text(code); strings.ContainsFunc(got, func(r rune) bool { return r < 0x20 && r != ' ' }) {
-				t.Fatalf("code %#x: control character in %q", code, got)
-			}
-		}
-	})
 }

@@ -130,3 +130,23 @@ func TestCleanText(t *testing.T) {
 		}
 	}
 }
+
+// TestCroppedGlyphs: fonts without a ToUnicode map on cropped pages
+// (qdfedit.py cropglyphs over py-shifted.pdf, py-type3.pdf and
+// py-cid.pdf): the characters inside the crop box, recovered as on a
+// whole page (the shifted TrueType codes, Type 3 names, CID glyph indexes
+// and a broken CID map), and nothing of the text outside.
+func TestCroppedGlyphs(t *testing.T) {
+	r, err := readFixture(t, "qpdf-cropglyphs.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"ページ001": {"Lorem ipsum dolor"},
+		"ページ002": {"The office 日本", "DIFFffi The テト DIFFSAA"},
+		"ページ003": {"Привет мир", "Добрый ден"},
+	}
+	if got := places(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("places =\n%q\nwant\n%q", got, want)
+	}
+}

@@ -7,9 +7,9 @@
 // UTF-16 as a whole, cleaned of what is no text, and cut to the page's
 // crop box (text.go); glyphs of fonts without a Unicode map are read from
 // the font's embedded program and its dictionary's glyph names, and a
-// broken map of a CID TrueType font is told by the font's own cmap
-// (glyphs.go, fontprog.go, glyphname.go, fontdicts.go; the dictionaries
-// through package pdfobj). A page that cannot be read is skipped with a log
+// broken ToUnicode map is told by the font itself (glyphs.go, crop.go,
+// fontdicts.go, brokenmap.go; the programs through package fontprog, the
+// dictionaries through package pdfobj). A page that cannot be read is skipped with a log
 // line naming it (PageLog); only a document none of whose pages can be
 // read fails (issue 33). A document that
 // needs a password to open gets extract.MsgPassword; one that only

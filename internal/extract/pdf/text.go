@@ -2,10 +2,11 @@ package pdf
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/requests"
+
+	"github.com/fumibako/fumibako/internal/extract/pdf/fontprog"
 )
 
 // The text of a page (issue 33).
@@ -27,8 +28,9 @@ import (
 // without glyph names it knows) come out as their codes: on a page with
 // control characters, or with a font whose dictionary calls for it
 // (fontdicts.go), they are recovered from the font's /Differences names
-// and program where they tell (glyphs.go; not on a cropped page, whose
-// text is no longer laid out by character), and what is still a control
+// and program where they tell (glyphs.go; on a cropped page too, whose
+// characters inside the crop box are laid out as the engine's bounded
+// text lays them out, crop.go), and what is still a control
 // character, U+FFFD or a noncharacter is dropped (cleanText) instead of
 // being indexed.
 // A Latin ligature the font maps to its presentation form (ﬁ U+FB01, ﬃ)
@@ -57,7 +59,14 @@ func pageText(inst pdfium.Pdfium, pg requests.Page, fonts *fontCache, index int)
 		if err != nil {
 			return "", err
 		}
-		return cleanText(t.Text), nil
+		text := t.Text
+		// The same test as below, on the text inside the box: a
+		// cropped page is read character by character too, keeping
+		// the characters the engine's bounded text keeps (crop.go).
+		if dicts := fonts.dicts.page(index); dicts != nil || needsGlyphs(text) {
+			text = recoverBoundedGlyphs(inst, tp.TextPage, n.Count, box, text, fonts, dicts)
+		}
+		return cleanText(text), nil
 	}
 	t, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, StartIndex: 0, Count: n.Count})
 	if err != nil {
@@ -124,7 +133,7 @@ func normRect(r rect) rect {
 func cleanText(s string) string {
 	clean := true
 	for _, r := range s {
-		if dropRune(r) || r == '\t' || ligatures[r] != "" {
+		if fontprog.IsNoText(r) || r == '\t' || ligatures[r] != "" {
 			clean = false
 			break
 		}
@@ -140,30 +149,12 @@ func cleanText(s string) string {
 			b.WriteByte(' ')
 		case ligatures[r] != "":
 			b.WriteString(ligatures[r])
-		case dropRune(r):
+		case fontprog.IsNoText(r):
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
-}
-
-// dropRune reports whether r is no text: a C0 or C1 control character
-// other than CR and LF, DEL, U+FFFD, a surrogate or a noncharacter.
-func dropRune(r rune) bool {
-	switch {
-	case r == '\r', r == '\n':
-		return false
-	case r < 0x20, r >= 0x7f && r < 0xa0:
-		return true
-	case r == unicode.ReplacementChar:
-		return true
-	case r >= 0xd800 && r < 0xe000:
-		return true
-	case r >= 0xfdd0 && r <= 0xfdef, r&0xfffe == 0xfffe:
-		return true
-	}
-	return false
 }
 
 // ligatures are the Latin ligatures of Unicode's Alphabetic Presentation

@@ -18,11 +18,15 @@ type Font struct {
 	Encoding    string
 	HasEncoding bool // an /Encoding entry of any form
 	Differences map[int]string
-	ToUnicode   bool // a /ToUnicode entry
-	FirstChar   int
-	CharProcs   []string // a Type 3 font's glyph procedures' names
-	Flags       int      // the font descriptor's /Flags (9.8.2)
-	FontFile    string   // FontFile, FontFile2 or FontFile3: the program embedded
+	// DifferencesStart is the largest code a number of /Differences
+	// sets (where a run of names starts), maxDifferences when the array
+	// holds anything but numbers and names.
+	DifferencesStart int
+	ToUnicode        bool // a /ToUnicode entry
+	FirstChar        int
+	CharProcs        []string // a Type 3 font's glyph procedures' names
+	Flags            int      // the font descriptor's /Flags (9.8.2)
+	FontFile         string   // FontFile, FontFile2 or FontFile3: the program embedded
 	// A Type 0 font's descendant: its subtype (CIDFontType0/2), its
 	// /CIDSystemInfo, and whether its /CIDToGIDMap is /Identity (or
 	// absent, which means the same) or a stream.
@@ -31,9 +35,26 @@ type Font struct {
 	Ordering    string
 	CIDToGIDMap string // "Identity", "Stream" or ""
 
+	// Ref is the font dictionary's object (zero for a direct one): a
+	// document's pages share their fonts, and a reader that checks a
+	// font once a document tells them by it.
+	Ref Ref
+
 	// The /ToUnicode CMap and the embedded program, resolved only when
-	// their data is asked for.
-	toUnicode, program Object
+	// their data is asked for; a simple font with a map keeps its
+	// descriptor unread until Described.
+	toUnicode, program, descriptor Object
+}
+
+// Described returns the font with its descriptor's entries (Flags,
+// FontFile, the program), which font leaves unread for a simple font with
+// a ToUnicode map; the font as it is when it has none or they are read.
+func (f *File) Described(ft Font) Font {
+	if ft.descriptor != nil {
+		f.describe(&ft, ft.descriptor)
+		ft.descriptor = nil
+	}
+	return ft
 }
 
 // ToUnicodeData returns the data of the font's /ToUnicode CMap.
@@ -140,6 +161,7 @@ func (f *File) PageFonts(page Page) []Font {
 				if d, ok := f.Resolve(fo).(Dict); ok {
 					ft := f.font(d)
 					if isRef {
+						ft.Ref = r
 						if f.fonts == nil {
 							f.fonts = map[Ref]Font{}
 						}
@@ -187,12 +209,13 @@ func (f *File) font(d Dict) Font {
 	case Dict:
 		ft.HasEncoding = true
 		ft.Encoding = f.name(e["BaseEncoding"])
-		ft.Differences = f.differences(e["Differences"])
+		ft.Differences, ft.DifferencesStart = f.differences(e["Differences"])
 	}
 	if ft.ToUnicode && ft.Subtype != "Type0" {
 		// A simple font with a map: its descriptor and glyph
 		// procedures are not read (pages share few fonts, but a
-		// document may have thousands).
+		// document may have thousands) until asked (Described).
+		ft.descriptor = d["FontDescriptor"]
 		return ft
 	}
 	if cp, ok := f.Resolve(d["CharProcs"]).(Dict); ok {
@@ -223,49 +246,65 @@ func (f *File) font(d Dict) Font {
 			}
 		}
 	}
-	if fd, ok := f.Resolve(desc["FontDescriptor"]).(Dict); ok {
-		if n, ok := Int(f.Resolve(fd["Flags"])); ok {
-			ft.Flags = int(n)
-		}
-		for _, k := range []Name{"FontFile", "FontFile2", "FontFile3"} {
-			if fd[k] != nil {
-				ft.FontFile, ft.program = string(k), fd[k]
-				break
-			}
+	f.describe(&ft, desc["FontDescriptor"])
+	return ft
+}
+
+// describe reads a font descriptor's flags and embedded program into ft.
+func (f *File) describe(ft *Font, desc Object) {
+	fd, ok := f.Resolve(desc).(Dict)
+	if !ok {
+		return
+	}
+	if n, ok := Int(f.Resolve(fd["Flags"])); ok {
+		ft.Flags = int(n)
+	}
+	for _, k := range []Name{"FontFile", "FontFile2", "FontFile3"} {
+		if fd[k] != nil {
+			ft.FontFile, ft.program = string(k), fd[k]
+			break
 		}
 	}
-	return ft
 }
 
 // maxDifferences bounds the codes a /Differences array may name.
 const maxDifferences = 1 << 16
 
 // differences reads an encoding's /Differences array: [code name name …
-// code name …], each name for the code after the previous one.
-func (f *File) differences(o Object) map[int]string {
+// code name …], each name for the code after the previous one; and the
+// largest code a number sets (maxDifferences when something else is in
+// the array).
+func (f *File) differences(o Object) (map[int]string, int) {
 	a, ok := f.Resolve(o).(Array)
 	if !ok {
-		return nil
+		return nil, 0
 	}
 	m := map[int]string{}
-	code := -1
+	code, start := -1, 0
 	for _, v := range a {
 		switch v := f.Resolve(v).(type) {
-		case int64, float64:
-			n, _ := Int(v)
-			if n < 0 || n >= maxDifferences {
-				code = -1
+		case int64:
+			if v < 0 || v >= maxDifferences {
+				code, start = -1, maxDifferences
 				continue
 			}
-			code = int(n)
+			code, start = int(v), max(start, int(v))
 		case Name:
 			if code >= 0 && code < maxDifferences {
 				m[code] = string(v)
 				code++
 			}
+		case float64:
+			// A real is read as its integer part.
+			code, start = -1, maxDifferences
+			if n, _ := Int(v); n >= 0 && n < maxDifferences {
+				code = int(n)
+			}
+		default:
+			start = maxDifferences
 		}
 	}
-	return m
+	return m, start
 }
 
 func (f *File) name(o Object) string {

@@ -98,7 +98,7 @@ func TestType3(t *testing.T) {
 	}
 	want := map[int]string{2: "T_h", 3: "e", 4: "space", 5: "o", 6: "f_f_i", 7: "c", 8: "uni65E5672C", 9: "g12",
 		0x41: "T", 0x42: "Y", 0x43: "P", 0x44: "E", 0x45: "H", 0x46: "R", 0x47: "uni30C6", 0x48: "f_l"}
-	if !reflect.DeepEqual(ft.Differences, want) || ft.FirstChar != 2 || !ft.HasEncoding || ft.ToUnicode {
+	if !reflect.DeepEqual(ft.Differences, want) || ft.DifferencesStart != 0x41 || ft.FirstChar != 2 || !ft.HasEncoding || ft.ToUnicode {
 		t.Errorf("font = %+v", ft)
 	}
 	slices.Sort(ft.CharProcs)
@@ -169,9 +169,11 @@ func FuzzOpen(f *testing.F) {
 		}
 		for _, p := range file.Pages() {
 			for _, ft := range file.PageFonts(p) {
-				// Their streams, decrypted when the file is.
+				// Their streams, decrypted when the file is, and
+				// a mapped simple font's descriptor.
 				file.ToUnicodeData(ft)
 				file.ProgramData(ft)
+				file.ProgramData(file.Described(ft))
 			}
 		}
 	})
@@ -238,5 +240,57 @@ func TestShortReads(t *testing.T) {
 	}
 	for _, p := range f.Pages() {
 		f.PageFonts(p)
+	}
+}
+
+// TestDescribed: a simple font with a ToUnicode map keeps its descriptor
+// unread until Described, which gives its flags and program
+// (qpdf-brokenmap.pdf: a TrueType and two Type 1 fonts, each with a map).
+func TestDescribed(t *testing.T) {
+	f := open(t, filepath.Join("..", "testdata", "qpdf-brokenmap.pdf"))
+	var got []string
+	for _, ft := range f.PageFonts(f.Pages()[0]) {
+		if !ft.ToUnicode || ft.FontFile != "" || ft.Flags != 0 || ft.Ref == (Ref{}) {
+			t.Errorf("%s: before Described: %+v", ft.BaseFont, ft)
+		}
+		if _, err := f.ProgramData(ft); err == nil {
+			t.Errorf("%s: a program before Described", ft.BaseFont)
+		}
+		d := f.Described(ft)
+		prog, err := f.ProgramData(d)
+		if err != nil || len(prog) < 100 {
+			t.Errorf("%s: ProgramData after Described: %d bytes, %v", ft.BaseFont, len(prog), err)
+		}
+		got = append(got, d.Subtype+" "+d.FontFile+" flags="+string(rune('0'+d.Flags%10)))
+	}
+	slices.Sort(got)
+	want := []string{"TrueType FontFile2 flags=4", "Type1 FontFile flags=4", "Type1 FontFile flags=4"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("fonts = %q, want %q", got, want)
+	}
+}
+
+// TestDifferences reads /Differences arrays: names by code, and the
+// largest code a number sets (any other object counts as past every
+// code, as it makes poppler read no name as a number).
+func TestDifferences(t *testing.T) {
+	f := &File{}
+	tests := []struct {
+		in    Array
+		want  map[int]string
+		start int
+	}{
+		{Array{int64(1), Name("a"), Name("b"), int64(7), Name("c")}, map[int]string{1: "a", 2: "b", 7: "c"}, 7},
+		{Array{int64(0), Name("g0"), int64(2), Name("g2")}, map[int]string{0: "g0", 2: "g2"}, 2},
+		{Array{float64(3), Name("a")}, map[int]string{3: "a"}, maxDifferences},
+		{Array{int64(1), String("x"), Name("a")}, map[int]string{1: "a"}, maxDifferences},
+		{Array{int64(-1), Name("a"), int64(4), Name("b")}, map[int]string{4: "b"}, maxDifferences},
+		{Array{}, map[int]string{}, 0},
+	}
+	for _, tt := range tests {
+		got, start := f.differences(tt.in)
+		if !reflect.DeepEqual(got, tt.want) || start != tt.start {
+			t.Errorf("differences(%v) = %v, %d; want %v, %d", tt.in, got, start, tt.want, tt.start)
+		}
 	}
 }

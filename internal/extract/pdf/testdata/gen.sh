@@ -26,6 +26,12 @@
 #                         glyphnames: a 'post' table, Type 1 glyph names)
 #   qpdf-type1c.pdf       the same with the Type 1 fonts as bare CFF
 #                         (FontFile3 /Type1C, qdfedit.py type1c)
+#   qpdf-brokenmap.pdf, qpdf-brokenmap1c.pdf  lo-glyphs.pdf with its fonts'
+#                         glyphs named (as qpdf-glyphnames.pdf; -1c: Type 1
+#                         as Type1C) and ToUnicode maps rewritten: Hangul
+#                         and Greek for Latin (broken), and a kanji map
+#                         shifted by one glyph (deliberate; qdfedit.py
+#                         brokenmap)
 #   py-type3.pdf          a Type 3 font without ToUnicode whose /Differences
 #                         names its glyphs (mkfonts.py, rewritten by qpdf)
 #   py-shifted.pdf        TrueType subsets without ToUnicode whose codes are
@@ -44,10 +50,19 @@
 #   py-cid.pdf            CID TrueType fonts (Identity), one with a ToUnicode
 #                         map giving Hangul for Russian, one with none
 #                         (mkfonts.py, rewritten by qpdf)
+#   qpdf-cropglyphs.pdf   the pages of py-shifted.pdf, py-type3.pdf and
+#                         py-cid.pdf, each cropped to part of its text
+#                         (qdfedit.py cropglyphs)
+#   py-numeric.pdf        Type 3 fonts whose /Differences names are numbers
+#                         (a76, G4C, cid76), one a page (mkfonts.py,
+#                         rewritten by qpdf)
+#   py-cidcff.pdf         CID-keyed CFF fonts without ToUnicode, Adobe-Japan1,
+#                         GB1, CNS1 and Korea1 (mkfonts.py, rewritten by qpdf)
 #   py-type3-junk.pdf     py-type3.pdf after a mail header (offsets off by
 #                         the header's length)
 # Needs soffice, /usr/bin/python3 with LibreOffice's uno module and
-# fontTools (python3-fonttools), DejaVu Sans (fonts-dejavu-core), qpdf,
+# fontTools (python3-fonttools), DejaVu Sans (fonts-dejavu-core), Noto Sans
+# CJK (fonts-noto-cjk), qpdf,
 # fix-qdf.
 set -e
 profile=$(mktemp -d)
@@ -79,6 +94,8 @@ qdf signature lo-form.pdf qpdf-signature.pdf
 qdf notounicode lo-glyphs.pdf qpdf-notounicode.pdf
 qdf glyphnames lo-glyphs.pdf qpdf-glyphnames.pdf
 qdf type1c lo-glyphs.pdf qpdf-type1c.pdf
+qdf brokenmap lo-glyphs.pdf qpdf-brokenmap.pdf
+qdf brokenmap1c lo-glyphs.pdf qpdf-brokenmap1c.pdf
 # The font programs of those (QDF files: the first /FontFile2, /FontFile
 # and /FontFile3 of each), seeds of FuzzFontProgram.
 prog() { # prog PDF KEY OUT
@@ -93,6 +110,8 @@ prog qpdf-type1c.pdf FontFile3 fontprog/noto-type1c.cff
 qpdf "$out/raw-type3.pdf" py-type3.pdf
 qpdf "$out/raw-shifted.pdf" py-shifted.pdf
 qpdf "$out/raw-cid.pdf" py-cid.pdf
+qpdf "$out/raw-numeric.pdf" py-numeric.pdf
+qpdf "$out/raw-cidcff.pdf" py-cidcff.pdf
 qpdf --object-streams=generate py-shifted.pdf py-shifted-objstm.pdf
 qpdf --encrypt "" soumu 128 --use-aes=y --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-aes128.pdf
 qpdf --allow-weak-crypto --encrypt "" soumu 128 --use-aes=n --print=none --extract=n -- --object-streams=generate py-shifted.pdf py-shifted-rc4.pdf
@@ -101,5 +120,7 @@ qpdf --encrypt "" soumu 256 --print=none --extract=n -- --object-streams=generat
 qpdf --encrypt "" soumu 256 --print=none --extract=n -- --object-streams=generate py-cid.pdf py-cid-aes256.pdf
 /usr/bin/python3 -c 'import re, sys; s = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(re.sub(rb"startxref\s+\d+", b"startxref\n9999999", s))' py-shifted.pdf py-shifted-badxref.pdf
 { printf 'From: soumu@example.jp\r\nSubject: type3\r\n\r\n'; cat py-type3.pdf; } >py-type3-junk.pdf
+qpdf --empty --pages py-shifted.pdf py-type3.pdf py-cid.pdf -- "$out/merged.pdf"
+qdf cropglyphs "$out/merged.pdf" qpdf-cropglyphs.pdf
 qpdf --rotate=+90:1 --rotate=+270:3 lo-horizontal.pdf qpdf-rotated.pdf
 { printf 'From: soumu@example.jp\r\nSubject: mitsumori\r\nContent-Type: application/pdf\r\n\r\n'; cat lo-horizontal.pdf; } >junk-header.pdf

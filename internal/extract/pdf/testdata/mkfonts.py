@@ -21,7 +21,19 @@
 #                       the codes as letters ("!\"#$%" for "Lorem"); one
 #                       font names its glyphs in a 'post' table, the other
 #                       has no names but a (3,1) cmap
-# Needs fontTools (python3-fonttools) and DejaVu Sans (fonts-dejavu-core).
+#   PREFIX-numeric.pdf  Type 3 fonts whose /Differences names are numbers,
+#                       one font a page, codes from 1: decimal after a
+#                       letter (a76 for L), hexadecimal after a letter (G4C
+#                       for L), and cid76 (no number to poppler: its codes
+#                       pass through as text there)
+#   PREFIX-cidcff.pdf   CID-keyed CFF fonts (FontFile3 /CIDFontType0C, a
+#                       subset of Noto Sans CJK JP) without ToUnicode, one
+#                       a page, Identity-H codes (CIDs) read by the
+#                       /CIDSystemInfo ordering each declares: Adobe-Japan1,
+#                       -GB1, -CNS1, -Korea1 (CIDs 34-36 are A-C in each;
+#                       Japan1 843, 845, 847 are あいう)
+# Needs fontTools (python3-fonttools), DejaVu Sans (fonts-dejavu-core) and
+# Noto Sans CJK (fonts-noto-cjk).
 import io, sys, zlib
 
 from fontTools import subset
@@ -29,6 +41,7 @@ from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables._c_m_a_p import cmap_format_4
 
 DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'
+NOTOCJK = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'
 
 
 class PDF:
@@ -98,6 +111,73 @@ def type3(path):
     content = (b'BT /T3 24 Tf 40 700 Td <%s> Tj ET\n' % text +
                b'BT /F1 14 Tf 40 650 Td (DIFF\001 \002e \003 DIFFSAA) Tj ET\n')
     pdf.write(path, page(pdf, content, [('T3', font), ('F1', helv)]))
+
+
+def numeric_page(pdf, text, name):
+    """A Type 3 font whose glyphs are text's characters in order of first
+    use, coded from 1 and named name(character), and a content stream
+    showing text."""
+    order = []
+    for ch in text:
+        if ch not in order:
+            order.append(ch)
+    proc = pdf.stream(b'500 0 0 0 450 700 d1 0 0 450 700 re f\n')
+    diffs = b' '.join(b'/' + name(ch).encode() for ch in order)
+    procs = b''.join(b' /%s %d 0 R' % (name(ch).encode(), proc) for ch in order)
+    widths = b' '.join(b'500' for _ in order)
+    font = pdf.add(b'<< /Type /Font /Subtype /Type3 /FontBBox [0 0 500 700] /FontMatrix [0.001 0 0 0.001 0 0]'
+                   b' /CharProcs <<%s >> /Encoding << /Type /Encoding /Differences [1 %s] >>'
+                   b' /FirstChar 1 /LastChar %d /Widths [%s] /Resources << >> >>' % (procs, diffs, len(order), widths))
+    codes = b''.join(b'%02X' % (order.index(ch) + 1) for ch in text)
+    return font, b'BT /T3 24 Tf 40 700 Td <%s> Tj ET\n' % codes
+
+
+def numeric(path):
+    pdf = PDF()
+    pages = [
+        numeric_page(pdf, 'Lorem NUMDECAA', lambda ch: 'a%d' % ord(ch)),
+        numeric_page(pdf, 'Hex HEXNUMBB', lambda ch: 'G%02X' % ord(ch)),
+        numeric_page(pdf, 'CIDNAMES', lambda ch: 'cid%d' % ord(ch)),
+    ]
+    kids = []
+    tree = len(pdf.objs) + 2 * len(pages) + 1
+    for font, content in pages:
+        c = pdf.stream(content)
+        kids.append(pdf.add(b'<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R'
+                            b' /Resources << /Font << /T3 %d 0 R >> >> >>' % (tree, c, font)))
+    pdf.add(b'<< /Type /Pages /Kids [%s] /Count %d >>' % (b' '.join(b'%d 0 R' % k for k in kids), len(kids)))
+    pdf.write(path, pdf.add(b'<< /Type /Catalog /Pages %d 0 R >>' % tree))
+
+
+def cidcff(path):
+    f = TTFont(NOTOCJK, fontNumber=0)
+    opts = subset.Options()
+    opts.notdef_outline = True
+    opts.desubroutinize = True
+    sub = subset.Subsetter(opts)
+    sub.populate(text='ABCあいう')
+    sub.subset(f)
+    prog = io.BytesIO()
+    f['CFF '].cff.compile(prog, f)
+    pdf = PDF()
+    ff = pdf.stream(prog.getvalue(), b'/Subtype /CIDFontType0C ')
+    desc = pdf.add(b'<< /Type /FontDescriptor /FontName /EAAAAA+NotoSansCJKjp-Regular /Flags 4 /FontBBox [0 -120 1000 880]'
+                   b' /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 /FontFile3 %d 0 R >>' % ff)
+    cids = [34, 35, 36, 1, 843, 845, 847, 1, 3056, 3057, 3058]
+    content = pdf.stream(b'BT /F1 24 Tf 40 700 Td <%s> Tj ET\n' % b''.join(b'%04X' % c for c in cids))
+    orderings = [(b'Japan1', 6), (b'GB1', 5), (b'CNS1', 7), (b'Korea1', 2)]
+    tree = len(pdf.objs) + 3 * len(orderings) + 1
+    kids = []
+    for ordering, supplement in orderings:
+        cid = pdf.add(b'<< /Type /Font /Subtype /CIDFontType0 /BaseFont /EAAAAA+NotoSansCJKjp-Regular'
+                      b' /CIDSystemInfo << /Registry (Adobe) /Ordering (%s) /Supplement %d >> /FontDescriptor %d 0 R'
+                      b' /DW 1000 >>' % (ordering, supplement, desc))
+        font = pdf.add(b'<< /Type /Font /Subtype /Type0 /BaseFont /EAAAAA+NotoSansCJKjp-Regular /Encoding /Identity-H'
+                       b' /DescendantFonts [%d 0 R] >>' % cid)
+        kids.append(pdf.add(b'<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R'
+                            b' /Resources << /Font << /F1 %d 0 R >> >> >>' % (tree, content, font)))
+    pdf.add(b'<< /Type /Pages /Kids [%s] /Count %d >>' % (b' '.join(b'%d 0 R' % k for k in kids), len(kids)))
+    pdf.write(path, pdf.add(b'<< /Type /Catalog /Pages %d 0 R >>' % tree))
 
 
 def truetype(pdf, text, post):
@@ -213,3 +293,5 @@ prefix = sys.argv[1]
 cid(prefix + '-cid.pdf')
 type3(prefix + '-type3.pdf')
 shifted(prefix + '-shifted.pdf')
+numeric(prefix + '-numeric.pdf')
+cidcff(prefix + '-cidcff.pdf')

@@ -4,6 +4,9 @@
 #   allbad   every page's object becomes a string
 #   crop     the one page is shown twice from one shared content stream:
 #            page 1 crops the upper half, page 2 the lower half
+#   cropglyphs  each page gets its own crop box, which cuts off part of
+#            its text (qpdf merged py-shifted.pdf, py-type3.pdf and
+#            py-cid.pdf): fonts without a ToUnicode map on cropped pages
 #   signature  a signed signature field on page 1 (lo-form.pdf): a /Sig
 #            widget whose appearance stream shows who signed and when, as
 #            signing tools draw it (Helvetica, no embedded font)
@@ -12,6 +15,14 @@
 #   type1c   as glyphnames, and each Type 1 font program becomes the bare
 #            CFF program (FontFile3 /Type1C) of the same glyphs and built-in
 #            encoding, as Acrobat Distiller and Ghostscript embed them
+#   brokenmap, brokenmap1c  as glyphnames (brokenmap1c: as type1c), but
+#            each font keeps a ToUnicode map, rewritten as broken writers
+#            and deliberate ones write them: the TrueType font's gives
+#            Hangul (each character plus U+AC00), the Latin Type 1 font's
+#            Greek (plus U+0350), both contradicting the glyph names; the
+#            kanji Type 1 font's gives each glyph the text of the next one
+#            (日 for 本 ...; the space an ideographic space): a map that
+#            contradicts the names in their own script, which must stay
 #   glyphnames   as notounicode, and each font's glyphs get the names
 #            other writers give them, taken from the map removed: a
 #            TrueType font program gets a 'post' table of format 2 (Adobe
@@ -166,6 +177,25 @@ def to_type1c(s, num):
     head = head.replace(b'<<\n', b'<<\n  /Subtype /Type1C\n', 1)
     return s[:i] + head + s[j:]
 
+def broken_map(tu, truetype):
+    """A ToUnicode CMap of tu's codes (one byte), its text transformed as
+    the brokenmap mode says."""
+    codes = sorted(tu)
+    if truetype:
+        text = {c: ''.join(chr(ord(x) + 0xac00) for x in tu[c]) for c in codes}
+    elif any(ord(x) >= 0x3000 for c in codes for x in tu[c]):
+        ring = [c for c in codes if tu[c] != ' ']
+        text = {c: tu[ring[(ring.index(c) + 1) % len(ring)]] if c in ring else '\u3000' for c in codes}
+    else:
+        text = {c: ''.join(chr(ord(x) + 0x350) for x in tu[c]) for c in codes}
+    pairs = b''.join(b'<%02X> <%s>\n' % (c, text[c].encode('utf-16-be').hex().upper().encode()) for c in codes)
+    return (b'/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n'
+            b'/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n'
+            b'/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n'
+            b'1 begincodespacerange\n<00> <FF>\nendcodespacerange\n'
+            b'%d beginbfchar\n' % len(codes) + pairs + b'endbfchar\nendcmap\n'
+            b'CMapName currentdict /CMap defineresource pop\nend\nend\n')
+
 def replace_object(s, num, body):
     i = s.index(b'\n%d 0 obj\n' % num) + 1
     j = s.index(b'endobj', i)
@@ -190,6 +220,17 @@ elif mode == 'crop':
     s = s[:x] + b'%d 0 obj\n' % new + bottom + b'\nendobj\n\n' + s[x:]
     s = re.sub(rb'/Count 1\n', b'/Count 2\n', s, count=1)
     s = re.sub(rb'(/Kids \[\n\s+%d 0 R\n)' % first, lambda m: m.group(1) + b'    %d 0 R\n' % new, s, count=1)
+elif mode == 'cropglyphs':
+    # Page 1 (py-shifted): the first line's first three words; page 2
+    # (py-type3): the Type 3 line's first three words and the Helvetica
+    # line whole; page 3 (py-cid): the left part of both lines.
+    boxes = [b'0 690 175 842', b'0 600 160 842', b'0 600 130 842']
+    for num, box in zip(pages(), boxes):
+        i = s.index(b'\n%d 0 obj\n' % num) + 1
+        j = s.index(b'endobj', i)
+        obj = s[i:j]
+        body = obj[obj.index(b'<<'):obj.rindex(b'>>') + 2]
+        s = replace_object(s, num, body[:-2] + b'  /CropBox [ ' + box + b' ]\n>>')
 elif mode == 'signature':
     new = max(int(n) for n in re.findall(rb'\n(\d+) 0 obj\n', s)) + 1
     # fix-qdf wants a stream's length object right after the stream.
@@ -212,15 +253,19 @@ elif mode == 'signature':
     s = s[:x] + objs + s[x:]
     s = s.replace(b'  /Annots [\n', b'  /Annots [\n    %d 0 R\n' % widget, 1)
     s = s.replace(b'    /Fields [\n', b'    /Fields [\n      %d 0 R\n' % widget, 1)
-elif mode in ('notounicode', 'glyphnames', 'type1c'):
-    if mode in ('glyphnames', 'type1c'):
+elif mode in ('notounicode', 'glyphnames', 'type1c', 'brokenmap', 'brokenmap1c'):
+    if mode != 'notounicode':
         for font in re.findall(rb'\n(\d+) 0 obj\n<<\n((?:  .*\n)+?)>>', s):
             tu = re.search(rb'/ToUnicode (\d+) 0 R', font[1])
             fd = re.search(rb'/FontDescriptor (\d+) 0 R', font[1])
             if tu and fd:
-                s = name_glyphs(s, to_unicode(stream(s, int(tu.group(1)))), int(fd.group(1)))
-    s = re.sub(rb'\n  /ToUnicode \d+ 0 R', b'', s)
-    if mode == 'type1c':
+                m = to_unicode(stream(s, int(tu.group(1))))
+                s = name_glyphs(s, m, int(fd.group(1)))
+                if mode.startswith('brokenmap'):
+                    s = replace_stream(s, int(tu.group(1)), broken_map(m, b'/Subtype /TrueType' in font[1]))
+    if not mode.startswith('brokenmap'):
+        s = re.sub(rb'\n  /ToUnicode \d+ 0 R', b'', s)
+    if mode in ('type1c', 'brokenmap1c'):
         for num in re.findall(rb'\n  /FontFile (\d+) 0 R', s):
             s = to_type1c(s, int(num))
         s = re.sub(rb'\n  /FontFile (\d+ 0 R)', rb'\n  /FontFile3 \1', s)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes the glyph-name tables the PDF reader embeds, from the copies that
-# Debian's python3-fonttools ships:  cd internal/extract/pdf/glyphdata && ./gen.sh
+# Debian's python3-fonttools ships:  cd internal/extract/pdf/fontprog/glyphdata && ./gen.sh
 #   glyphlist.txt         the Adobe Glyph List (fontTools.agl; Copyright
 #                         Adobe, BSD-3-Clause, the licence is its header)
 #   cff-strings.txt       the 391 standard strings of CFF (Adobe Technical

@@ -1,4 +1,4 @@
-package pdf
+package fontprog
 
 import (
 	_ "embed"
@@ -65,8 +65,8 @@ func adobeGlyphList() map[string]string {
 	return glyphList
 }
 
-// glyphNameText returns the text of a glyph name, or "" when it has none.
-func glyphNameText(name string) string {
+// GlyphNameText returns the text of a glyph name, or "" when it has none.
+func GlyphNameText(name string) string {
 	if i := strings.IndexByte(name, '.'); i >= 0 {
 		name = name[:i]
 	}
@@ -75,7 +75,7 @@ func glyphNameText(name string) string {
 	}
 	var b strings.Builder
 	for comp := range strings.SplitSeq(name, "_") {
-		t := glyphComponentText(comp)
+		t := ComponentText(comp)
 		if t == "" {
 			return ""
 		}
@@ -84,7 +84,9 @@ func glyphNameText(name string) string {
 	return b.String()
 }
 
-func glyphComponentText(c string) string {
+// ComponentText returns the text of one component of a glyph name (no
+// underscore, no suffix), "" when it has none.
+func ComponentText(c string) string {
 	if t, ok := adobeGlyphList()[c]; ok {
 		return t
 	}

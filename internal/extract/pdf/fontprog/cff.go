@@ -1,4 +1,4 @@
-package pdf
+package fontprog
 
 import (
 	_ "embed"

@@ -1,4 +1,9 @@
-package pdf
+// Package fontprog reads what the PDF reader needs of a font's embedded
+// program (TrueType/OpenType cmaps and glyph names, Type 1 and bare CFF
+// built-in encodings) and turns glyph names into text (the Adobe Glyph
+// List): the text of codes the engine could not map (issue 33). It imports
+// nothing of fumibako; only package extract/pdf imports it.
+package fontprog
 
 import (
 	"bytes"
@@ -31,7 +36,7 @@ import (
 // broken program) gives no text, and the engine's code stays dropped. Every
 // offset and count is checked against the program's length: the program
 // comes from the file.
-type fontProgram struct {
+type Program struct {
 	sfnt     *sfnt.Font
 	buf      sfnt.Buffer
 	numGlyph int
@@ -46,8 +51,8 @@ type fontProgram struct {
 // subset far less).
 const maxFontProgram = 32 << 20
 
-// parseFontProgram reads what it can of a font program; nil when nothing.
-func parseFontProgram(data []byte) *fontProgram {
+// Parse reads what it can of a font program; nil when nothing.
+func Parse(data []byte) *Program {
 	if len(data) < 4 || len(data) > maxFontProgram {
 		return nil
 	}
@@ -62,25 +67,39 @@ func parseFontProgram(data []byte) *fontProgram {
 	return nil
 }
 
-func builtinProgram(enc map[uint32]string) *fontProgram {
+func builtinProgram(enc map[uint32]string) *Program {
 	if len(enc) == 0 {
 		return nil
 	}
-	return &fontProgram{builtin: enc, memo: map[uint32]string{}}
+	return &Program{builtin: enc, memo: map[uint32]string{}}
 }
 
-// text returns the text of a character code, "" when unknown or no text.
-func (p *fontProgram) text(code uint32) string {
+// Builtin reports whether the program is a Type 1 or CFF program with a
+// built-in encoding (it has no glyph indexes of its own to read).
+func (p *Program) Builtin() bool { return p.builtin != nil }
+
+// Unicode returns the character a Unicode cmap of the program maps to a
+// glyph.
+func (p *Program) Unicode(gid int) (rune, bool) {
+	if gid < 0 || gid > 0xffff {
+		return 0, false
+	}
+	r, ok := p.uni[uint16(gid)]
+	return r, ok
+}
+
+// Text returns the text of a character code, "" when unknown or no text.
+func (p *Program) Text(code uint32) string {
 	if t, ok := p.memo[code]; ok {
 		return t
 	}
 	var t string
 	if p.builtin != nil {
-		t = glyphNameText(p.builtin[code])
+		t = GlyphNameText(p.builtin[code])
 	} else {
 		t = p.sfntText(code)
 	}
-	if dropText(t) {
+	if NoText(t) {
 		t = "" // a glyph named after a control character
 	}
 	if len(p.memo) < 1<<16 {
@@ -89,37 +108,45 @@ func (p *fontProgram) text(code uint32) string {
 	return t
 }
 
-func (p *fontProgram) sfntText(code uint32) string {
-	gid := -1
-	if p.sym.ok() && code < 0x100 {
-		for _, base := range []uint32{0, 0xf000, 0xf100, 0xf200} {
-			if g := p.sym.lookup(base + code); g > 0 {
-				gid = g
-				break
-			}
-		}
-	}
-	if gid < 0 && p.mac.ok() && code < 0x100 {
-		if g := p.mac.lookup(code); g > 0 {
-			gid = g
-		}
-	}
+func (p *Program) sfntText(code uint32) string {
+	gid := p.CmapGlyph(code)
 	if gid < 0 {
 		gid = int(code)
 	}
-	return p.glyphText(gid)
+	return p.GlyphText(gid)
 }
 
-// glyphText returns the text of a glyph of an sfnt program: its name,
+// CmapGlyph returns the glyph a simple font's code reaches through the
+// program's (3,0) or (1,0) cmap, -1 when neither has it.
+func (p *Program) CmapGlyph(code uint32) int {
+	if code >= 0x100 {
+		return -1
+	}
+	if p.sym.ok() {
+		for _, base := range []uint32{0, 0xf000, 0xf100, 0xf200} {
+			if g := p.sym.lookup(base + code); g > 0 {
+				return g
+			}
+		}
+	}
+	if p.mac.ok() {
+		if g := p.mac.lookup(code); g > 0 {
+			return g
+		}
+	}
+	return -1
+}
+
+// GlyphText returns the text of a glyph of an sfnt program: its name,
 // else what a Unicode cmap maps to it ("" when neither tells). A CID
 // TrueType font with an Identity /CIDToGIDMap reaches its glyphs so.
-func (p *fontProgram) glyphText(gid int) string {
+func (p *Program) GlyphText(gid int) string {
 	if p.builtin != nil || gid <= 0 || gid >= p.numGlyph || gid > 0xffff {
 		return ""
 	}
 	if p.sfnt != nil {
 		if name, err := p.sfnt.GlyphName(&p.buf, sfnt.GlyphIndex(gid)); err == nil {
-			if t := glyphNameText(name); t != "" {
+			if t := GlyphNameText(name); t != "" {
 				return t
 			}
 		}
@@ -133,8 +160,8 @@ func (p *fontProgram) glyphText(gid int) string {
 // parseSFNT reads a TrueType or OpenType program's cmaps itself (the PDF
 // lookups need the (3,0) and (1,0) subtables by their raw codes, which
 // x/image/font/sfnt does not expose) and leaves glyph names to sfnt.
-func parseSFNT(data []byte) *fontProgram {
-	p := &fontProgram{memo: map[uint32]string{}}
+func parseSFNT(data []byte) *Program {
+	p := &Program{memo: map[uint32]string{}}
 	if f, err := sfnt.Parse(data); err == nil {
 		p.sfnt = f
 		p.numGlyph = f.NumGlyphs()
@@ -197,151 +224,6 @@ func sfntTables(data []byte) map[string][]byte {
 		tables[string(rec[:4])] = data[off : off+length]
 	}
 	return tables
-}
-
-// cmapTable is one cmap subtable of format 0, 4, 6 or 12 (OpenType
-// "cmap"): lookup gives a code's glyph (0: none), each walks its pairs.
-type cmapTable struct {
-	format uint16
-	b      []byte
-}
-
-func parseCmapTable(b []byte) cmapTable {
-	if len(b) < 4 {
-		return cmapTable{}
-	}
-	t := cmapTable{format: binary.BigEndian.Uint16(b), b: b}
-	switch t.format {
-	case 0:
-		if len(b) < 6+256 {
-			return cmapTable{}
-		}
-	case 4:
-		if len(b) < 14 {
-			return cmapTable{}
-		}
-		seg := int(binary.BigEndian.Uint16(b[6:])) / 2
-		if len(b) < 16+8*seg {
-			return cmapTable{}
-		}
-	case 6:
-		if len(b) < 10 || len(b) < 10+2*int(binary.BigEndian.Uint16(b[8:])) {
-			return cmapTable{}
-		}
-	case 12:
-		if len(b) < 16 || uint64(len(b)) < 16+12*uint64(binary.BigEndian.Uint32(b[12:])) {
-			return cmapTable{}
-		}
-	default:
-		return cmapTable{}
-	}
-	return t
-}
-
-func (t cmapTable) ok() bool { return t.b != nil }
-
-func (t cmapTable) lookup(code uint32) int {
-	gid := 0
-	t.walk(func(c uint32, g int) bool {
-		if c == code {
-			gid = g
-			return false
-		}
-		return true
-	}, code, true)
-	return gid
-}
-
-func (t cmapTable) each(f func(code uint32, gid int)) {
-	t.walk(func(c uint32, g int) bool { f(c, g); return true }, 0, false)
-}
-
-// maxCmapPairs bounds the pairs one subtable is walked for (a format 12
-// table can claim ranges of the whole code space).
-const maxCmapPairs = 1 << 17
-
-// walk calls f for the subtable's pairs (only those for code when one is
-// set) until f returns false.
-func (t cmapTable) walk(f func(code uint32, gid int) bool, code uint32, one bool) {
-	b := t.b
-	u16 := func(i int) int { return int(binary.BigEndian.Uint16(b[i:])) }
-	pairs := 0
-	emit := func(c uint32, g int) bool {
-		pairs++
-		return pairs <= maxCmapPairs && f(c, g)
-	}
-	switch t.format {
-	case 0:
-		for c := range 256 {
-			if (!one || uint32(c) == code) && b[6+c] != 0 && !emit(uint32(c), int(b[6+c])) {
-				return
-			}
-		}
-	case 4:
-		seg := u16(6) / 2
-		ends, starts, deltas, ranges := 14, 16+2*seg, 16+4*seg, 16+6*seg
-		for i := range seg {
-			end, start := u16(ends+2*i), u16(starts+2*i)
-			delta, ro := u16(deltas+2*i), u16(ranges+2*i)
-			if start > end {
-				continue
-			}
-			lo, hi := start, end
-			if one {
-				if int(code) < start || int(code) > end {
-					continue
-				}
-				lo, hi = int(code), int(code)
-			}
-			for c := lo; c <= hi; c++ {
-				g := 0
-				if ro == 0 {
-					g = (c + delta) & 0xffff
-				} else {
-					at := ranges + 2*i + ro + 2*(c-start)
-					if at+2 > len(b) {
-						continue
-					}
-					if g = u16(at); g != 0 {
-						g = (g + delta) & 0xffff
-					}
-				}
-				if g != 0 && c != 0xffff && !emit(uint32(c), g) {
-					return
-				}
-			}
-		}
-	case 6:
-		first, n := u16(6), u16(8)
-		for i := range n {
-			c := uint32(first + i)
-			if (!one || c == code) && u16(10+2*i) != 0 && !emit(c, u16(10+2*i)) {
-				return
-			}
-		}
-	case 12:
-		n := int(binary.BigEndian.Uint32(b[12:]))
-		for i := range n {
-			g := b[16+12*i:]
-			start, end := binary.BigEndian.Uint32(g), binary.BigEndian.Uint32(g[4:])
-			gid := binary.BigEndian.Uint32(g[8:])
-			if start > end || end > 0x10ffff {
-				continue
-			}
-			lo, hi := start, end
-			if one {
-				if code < start || code > end {
-					continue
-				}
-				lo, hi = code, code
-			}
-			for c := lo; c <= hi; c++ {
-				if !emit(c, int(gid+c-start)) {
-					return
-				}
-			}
-		}
-	}
 }
 
 // type1ClearText returns the clear-text part of a Type 1 program, the
