@@ -1,9 +1,11 @@
 package indexer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
+	"slices"
 
 	"github.com/fumibako/fumibako/internal/bodyindex/format"
 	"github.com/fumibako/fumibako/internal/content"
@@ -88,6 +90,7 @@ func (r *run) crawlAndDecide() error {
 	}
 	r.freeRemoved()
 	removed := r.takePlans(scans, plans)
+	r.targets = byFolder(r.targets)
 	r.applyRedo()
 	// The previous list is not read again (each target carries its
 	// previous row): its rows and their map by path go (issue 21).
@@ -175,6 +178,38 @@ func (r *run) takePlans(scans []rootScan, plans []*plan.Root) []journal.Removal 
 		r.logf(Info, msgFailedRetry, failedRetried)
 	}
 	return removed
+}
+
+// byFolder orders the targets folder by folder, each folder where its
+// first file was in the crawl's order (sorted by path, where a folder's
+// files and its subfolders' interleave by name): a folder is published
+// once nothing in it is pending, so a folder whose files lay far apart
+// held its records in memory and in the run's batch files until its last
+// one, and the batch files of a large share piled up (issue 35). The
+// reference allows it: the order of work may differ from the list's,
+// the output does not (reference/indexing.md §7.2).
+func byFolder(targets []plan.Target) []plan.Target {
+	first := map[string]int{}
+	keys := make([]int, len(targets))
+	for i, t := range targets {
+		k := workspace.FoldKey(content.FolderOf(t.File.RelPath))
+		at, ok := first[k]
+		if !ok {
+			at = len(first)
+			first[k] = at
+		}
+		keys[i] = at
+	}
+	order := make([]int, len(targets))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
+	out := make([]plan.Target, len(targets))
+	for i, j := range order {
+		out[i] = targets[j]
+	}
+	return out
 }
 
 // applyRedo moves the jobs a kill interrupted to the end of the targets,
