@@ -33,9 +33,15 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 		// done: every file was 済 before the fault, so the next run must
 		// find nothing to ingest (the rows appended before it were kept).
 		done bool
+		// large: the tree also holds a text file too large for the batch
+		// path, whose place TSVs the worker writes into a stage folder.
+		large bool
 	}{
-		{spec: "scratch:1:ENOSPC"},       // the run's scratch folder
-		{spec: "worker/scratch:2:EROFS"}, // a worker's scratch, second file
+		{spec: "scratch:1:ENOSPC"}, // the run's scratch folder
+		// A worker's own write: the stage of a large file's place TSVs
+		// (a worker makes its per-file scratch folder only for a reader
+		// that writes one, and none of these files does, issue 35).
+		{spec: "worker/place-tsv:1:EROFS", large: true},
 		{spec: "batch:1:ENOSPC"},         // the batch file's folder (issue 35)
 		{spec: "batch:4:EIO"},            // a record of a small file's places
 		{spec: "batch:2:EROFS"},          // the batch file's header
@@ -65,6 +71,15 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 			files, err := testcorpus.Generate(f.root, 12, 3)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tt.large {
+				// About 6 MB of text, over the batch path's 4 MiB.
+				token := "巨大ファイル固有語"
+				text := strings.Repeat("大きなファイルの本文です。見積と請求の記録。\n", 90000) + token + "\n"
+				if err := os.WriteFile(filepath.Join(f.root, "大きい.txt"), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				files = append(files, testcorpus.File{Rel: "大きい.txt", Token: token})
 			}
 			f.mustRun("folder", "add", f.root)
 			if tt.removed {

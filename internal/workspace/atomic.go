@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 // WriteFileAtomic replaces path with data so that a crash at any moment
@@ -91,7 +93,7 @@ func createAtomic(path string, unique bool) (*AtomicFile, error) {
 	if unique {
 		f, err = os.CreateTemp(filepath.Dir(path), filepath.Base(path)+uniquePattern)
 	} else {
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		f, err = osfile.Open(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("workspace: create %s: %w", tmp, err)
