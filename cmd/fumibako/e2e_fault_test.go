@@ -42,10 +42,10 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 		// (a worker makes its per-file scratch folder only for a reader
 		// that writes one, and none of these files does, issue 35).
 		{spec: "worker/place-tsv:1:EROFS", large: true},
-		{spec: "batch:1:ENOSPC"},         // the batch file's folder (issue 35)
-		{spec: "batch:4:EIO"},            // a record of a small file's places
-		{spec: "batch:2:EROFS"},          // the batch file's header
-		{spec: "swap:2:EROFS"},           // swapping a file's TSVs in
+		{spec: "batch:1:ENOSPC"}, // the batch file's folder (issue 35)
+		{spec: "batch:4:EIO"},    // a record of a small file's places
+		{spec: "batch:2:EROFS"},  // the batch file's header
+		{spec: "swap:2:EROFS"},   // swapping a file's TSVs in
 		{spec: "swap:4:ENOSPC"},
 		{spec: "list-rewrite:1:ENOSPC"}, // the rewrite after the crawl
 		{spec: "list-rewrite:1:EROFS"},
