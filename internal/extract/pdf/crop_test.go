@@ -1,8 +1,6 @@
 package pdf
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/klippa-app/go-pdfium/requests"
@@ -23,16 +21,8 @@ func TestBoundedTextAsEngine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := os.Open(filepath.Join("testdata", file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			st, err := f.Stat()
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: st.Size()})
+			f, size := openTestdata(t, file)
+			doc, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: size})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -141,16 +141,8 @@ func TestPageDicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			f, err := os.Open(filepath.Join("testdata", tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			st, err := f.Stat()
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := docDicts{r: f, size: st.Size()}
+			f, size := openTestdata(t, tt.file)
+			d := docDicts{r: f, size: size}
 			got := d.page(0)
 			if len(got) != len(tt.want) {
 				t.Errorf("page(0) has %d fonts, want %d (err %v)", len(got), len(tt.want), d.err)
@@ -279,3 +271,18 @@ var (
 	hangulLatin = shiftedRemap("Lorem ipsum office affluent café Привет TRUETYPEZQ 1234", 0xac00)
 	greekLatin  = shiftedRemap("Dolor sit amet official TYPEONEQX 5678", 0x350)
 )
+
+// openTestdata opens a fixture for the test's lifetime, with its size.
+func openTestdata(t *testing.T, name string) (*os.File, int64) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, st.Size()
+}
