@@ -15,6 +15,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	_ "github.com/fumibako/fumibako/internal/extract/all"
 	"github.com/fumibako/fumibako/internal/extract/internal/fixture"
+	"github.com/fumibako/fumibako/internal/testutil"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
 )
@@ -161,14 +162,7 @@ func TestTextCanceled(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "text", "*"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	testutil.AddSeeds(f, filepath.Join("text", "*"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		res, err := fixture.ExtractBytes(t, "f.txt", b, extract.Options{})
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 func TestGlyphNameText(t *testing.T) {
@@ -83,14 +85,7 @@ func TestFontProgram(t *testing.T) {
 // every one-byte code and some CIDs must not panic nor give a control
 // character. Seeds: ../testdata/fontprog.
 func FuzzFontProgram(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "fontprog", "*"))
-	for _, s := range seeds {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	testutil.AddSeeds(f, filepath.Join("..", "..", "testdata", "fontprog", "*"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p := Parse(b)
 		if p == nil {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/testutil"
 )
 
 func open(t testing.TB, path string) *File {
@@ -152,16 +154,7 @@ func TestOpenRefuses(t *testing.T) {
 // (../testdata: cross-reference tables and streams, object streams, a
 // broken startxref, a mail header, encryption, Type 3 and CID fonts).
 func FuzzOpen(f *testing.F) {
-	for _, glob := range []string{"../testdata/*.pdf"} {
-		seeds, _ := filepath.Glob(glob)
-		for _, s := range seeds {
-			b, err := os.ReadFile(s)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(b)
-		}
-	}
+	testutil.AddSeeds(f, filepath.Join("..", "..", "testdata", "*.pdf"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file, err := Open(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
