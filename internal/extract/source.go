@@ -45,10 +45,11 @@ func inspect(path string, whole bool) (*source, error) {
 		return nil, Fail(MsgNotRegular, fmt.Errorf("extract: %s is %v, not a regular file", path, st.Mode().Type()))
 	}
 	whole = whole && st.Size() <= wholeMax
-	head := make([]byte, min(st.Size(), officefile.SniffBytes))
+	size := min(st.Size(), officefile.SniffBytes)
 	if whole {
-		head = make([]byte, st.Size())
+		size = st.Size()
 	}
+	head := make([]byte, size)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("extract: read %s: %w", path, err)

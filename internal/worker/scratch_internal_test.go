@@ -11,7 +11,7 @@ import (
 
 // TestClearScratch: the scratch folder is emptied after a file, files and
 // folders alike, except LibreOffice's profile; a folder left empty is
-// removed (the next file that uses none costs one lstat); a missing folder
+// removed (the next file that uses none costs one failing open); a missing folder
 // is no error.
 func TestClearScratch(t *testing.T) {
 	for _, tc := range []struct {

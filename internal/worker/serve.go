@@ -134,7 +134,7 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	// Made by the readers that use it (most files need none), emptied
 	// after each file and when the worker starts (Serve): a killed
 	// worker's leftovers go before its successor's first file, and a
-	// file that used no scratch costs one lstat (issue 35).
+	// file that used no scratch costs one failing open (issue 35).
 	defer clearScratch(dir)
 	faultHook(req.Name, req.Path)
 	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit, OCR: ocr.options(), HiddenSheets: req.HiddenSheets, Preparing: ocr.preparing})
@@ -265,13 +265,10 @@ func failed(resp Response, err error) Response {
 // clearScratch empties the per-file scratch folder but keeps LibreOffice's
 // private profile: building it costs seconds, and it is only ever used by
 // this worker. A folder left with nothing in it is removed, so that the
-// next file that uses none finds none (one failing lstat, no listing). The
+// next file that uses none finds none (one failing open, no listing). The
 // folder is opened as the workspace opens files (no poller probe, issue
 // 35) and listed once.
 func clearScratch(dir string) {
-	if _, err := os.Lstat(dir); err != nil {
-		return
-	}
 	f, err := workspace.OpenRead(dir)
 	if err != nil {
 		return
