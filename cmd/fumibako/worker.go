@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/fumibako/fumibako/internal/osfile"
 	"github.com/fumibako/fumibako/internal/worker"
 )
 
@@ -37,7 +38,7 @@ func runWorker(e *env, args []string) error {
 		OCRCache: *ocrCache}
 	// The protocol pipe is UTF-8 JSON: never re-encoded for a console
 	// (console.go), so os.Stdout and not e.stdout.
-	if err := worker.Serve(context.Background(), os.Stdin, os.Stdout, cfg); err != nil {
+	if err := worker.Serve(context.Background(), osfile.Pipe(os.Stdin), osfile.Pipe(os.Stdout), cfg); err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return errShown
 	}

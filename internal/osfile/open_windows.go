@@ -8,3 +8,6 @@ import "os"
 func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.OpenFile(path, flag, perm)
 }
+
+// Pipe returns f: Windows has no poller for pipes (the Unix Pipe).
+func Pipe(f *os.File) *os.File { return f }

@@ -8,7 +8,8 @@
 // that probe on Unix; files are opened close-on-exec there (workers and
 // converters inherit nothing). io.ReadAll grows its buffer from 512 bytes,
 // one read per doubling (eight for 20 KB); ReadAll reads into a buffer of
-// the size the file said it had, in two reads.
+// the size the file said it had, in two reads. Pipe turns the blocking
+// pipes a worker inherits into polled ones.
 package osfile
 
 import (
