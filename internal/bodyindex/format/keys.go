@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"sort"
+
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 // KeyFile is the gram keys of a part (the gram section's sorted keys and
@@ -30,7 +32,7 @@ var errKeys = errors.New("bodyindex: gram section out of range")
 // directory and its key count (PartKeyCount needs no more); KeysIn reads
 // the gram index.
 func OpenKeys(path string) (*KeyFile, error) {
-	f, err := os.Open(path)
+	f, err := osfile.OpenRead(path)
 	if err != nil {
 		return nil, err
 	}

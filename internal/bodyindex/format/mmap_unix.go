@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 // mapFile maps a whole file read-only. The mapping stays valid after the
 // file is deleted or replaced by a rename (parts are never changed in
 // place, so it cannot shrink under the reader).
 func mapFile(path string) ([]byte, func() error, os.FileInfo, error) {
-	f, err := os.Open(path)
+	f, err := osfile.OpenRead(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}

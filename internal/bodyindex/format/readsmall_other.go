@@ -2,7 +2,7 @@
 
 package format
 
-import "os"
+import "github.com/fumibako/fumibako/internal/osfile"
 
 // readSmall reads a whole small file (a manifest).
-func readSmall(path string) ([]byte, error) { return os.ReadFile(path) }
+func readSmall(path string) ([]byte, error) { return osfile.ReadFile(path) }
