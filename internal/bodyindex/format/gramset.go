@@ -59,17 +59,22 @@ func (g *gramSet) addAll(keys []uint32, bit uint64) {
 	}
 	gen := uint64(g.gen)
 	block := uint64(bits.TrailingZeros64(bit))
-	pairs := g.pairs
+	// Each pair is written, and counted only when its key is not a repeat:
+	// a branch on that (nine keys in ten are) missed often (issue 35).
+	n := len(g.pairs)
+	pairs := slices.Grow(g.pairs, len(keys))[:n+len(keys)]
 	for _, key := range keys {
 		slot := &g.recent[key&(uint32(len(g.recent))-1)]
 		tag := uint64(key)<<32 | gen
-		if *slot == tag {
-			continue
+		var first int
+		if *slot != tag {
+			first = 1
 		}
 		*slot = tag
-		pairs = append(pairs, uint64(key)<<8|block)
+		pairs[n] = uint64(key)<<8 | block
+		n += first
 	}
-	g.pairs = pairs
+	g.pairs = pairs[:n]
 }
 
 // sorted returns the keys added since the last clear, ascending, each
