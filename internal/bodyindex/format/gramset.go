@@ -122,15 +122,16 @@ func sortPairs(a, b []uint64) ([]uint64, []uint64) {
 		return a, b
 	}
 	// The three digits' counts are taken in one read of the pairs, not
-	// one read per pass.
-	var count [3][1 << 11]int
+	// one read per pass; they are 32-bit (a part holds far fewer than 2^32
+	// pairs), so the counts a part zeroes are 24 KB, not 48.
+	var count [3][1 << 11]uint32
 	for _, p := range a {
 		count[0][p>>8&(1<<11-1)]++
 		count[1][p>>19&(1<<11-1)]++
 		count[2][p>>30&(1<<11-1)]++
 	}
 	for d := range count {
-		pos := 0
+		pos := uint32(0)
 		for i, c := range count[d] {
 			count[d][i] = pos
 			pos += c
