@@ -17,9 +17,11 @@ func GramKey(a, b, c rune) uint32 {
 	return uint32(x)
 }
 
-// ForKeys calls fn for every key of one folded line (AppendKeys).
+// ForKeys calls fn for every key of one folded line (AppendKeys). Its
+// buffer holds what AppendKeys reserves (three keys a byte) for a line of
+// up to 341 bytes, a long path, without an allocation.
 func ForKeys(line []byte, fn func(uint32)) {
-	var buf [256]uint32
+	var buf [1024]uint32
 	for _, k := range AppendKeys(buf[:0], line) {
 		fn(k)
 	}
