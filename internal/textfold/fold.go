@@ -247,8 +247,10 @@ func sameRun(s []byte, i int, prev rune, kata int) (int, rune, int) {
 			break
 		}
 		c1, c2 := s[i+1], s[i+2]
+		// A kana follows a kana more often than not: its mark test is
+		// inlined (markAt), the selectors' call is only for 0xEF and up.
 		if c1&0xC0 != 0x80 || c2&0xC0 != 0x80 ||
-			i+3 < len(s) && (s[i+3] == 0xE3 || s[i+3] >= 0xEF) && markOrSelectorAt(s, i+3) {
+			i+3 < len(s) && (s[i+3] == 0xE3 && markAt(s, i+3) || s[i+3] >= 0xEF && markOrSelectorAt(s, i+3)) {
 			break
 		}
 		r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F)

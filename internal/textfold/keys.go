@@ -17,9 +17,11 @@ func GramKey(a, b, c rune) uint32 {
 	return uint32(x)
 }
 
-// ForKeys calls fn for every key of one folded line (AppendKeys).
+// ForKeys calls fn for every key of one folded line (AppendKeys). Its
+// buffer holds what AppendKeys reserves (three keys a byte) for a line of
+// up to 341 bytes, a long path, without an allocation.
 func ForKeys(line []byte, fn func(uint32)) {
-	var buf [256]uint32
+	var buf [1024]uint32
 	for _, k := range AppendKeys(buf[:0], line) {
 		fn(k)
 	}
@@ -29,33 +31,48 @@ func ForKeys(line []byte, fn func(uint32)) {
 // runes and each run of three ASCII runes, after katakana = hiragana
 // folding. The encoder adds them to its gram set in a loop of its own,
 // where add is inlined, instead of through a callback per key.
+//
+// Each rune's three keys are written and counted only when they exist
+// (n += 1 or 0), with no branch on it: the branches on ASCII against
+// Japanese text missed as often as the text changed script (issue 35).
 func AppendKeys(keys []uint32, line []byte) []uint32 {
+	n := len(keys)
+	// At most three keys a rune, and a rune is at least a byte: the
+	// writes of a rune's keys land below n+3.
+	keys = slices.Grow(keys, 3*len(line))[:n+3*len(line)]
 	var p2, p1 rune = -1, -1
 	for i := 0; i < len(line); {
 		var r rune
 		if c := line[i]; c < utf8.RuneSelf {
 			r = rune(c)
 			i++
-		} else if c >= 0xE4 && c <= 0xE9 && i+2 < len(line) && line[i+1]&0xC0 == 0x80 && line[i+2]&0xC0 == 0x80 {
-			// CJK ideographs: decode inline, no kana to fold.
-			r = rune(c&0x0F)<<12 | rune(line[i+1]&0x3F)<<6 | rune(line[i+2]&0x3F)
+		} else if c >= 0xE3 && c <= 0xE9 && i+2 < len(line) && line[i+1]&0xC0 == 0x80 && line[i+2]&0xC0 == 0x80 {
+			// Kana, CJK symbols and ideographs (U+3000–U+9FFF, three
+			// bytes): decoded inline, not through utf8.DecodeRune.
+			r = KanaRune(rune(c&0x0F)<<12 | rune(line[i+1]&0x3F)<<6 | rune(line[i+2]&0x3F))
 			i += 3
 		} else {
-			var n int
-			r, n = utf8.DecodeRune(line[i:])
+			var size int
+			r, size = utf8.DecodeRune(line[i:])
 			r = KanaRune(r)
-			i += n
+			i += size
 		}
-		keys = append(keys, GramKey(0, 0, r))
+		bi, tri := 0, 0
 		if p1 >= 0 {
-			keys = append(keys, GramKey(0, p1, r))
-			if p2 >= 0 && p2 < utf8.RuneSelf && p1 < utf8.RuneSelf && r < utf8.RuneSelf {
-				keys = append(keys, GramKey(p2, p1, r))
+			bi = 1
+			if p2 >= 0 && p2|p1|r < utf8.RuneSelf {
+				tri = 1
 			}
 		}
+		keys[n] = GramKey(0, 0, r)
+		n++
+		keys[n] = GramKey(0, p1, r)
+		n += bi
+		keys[n] = GramKey(p2, p1, r)
+		n += tri
 		p2, p1 = p1, r
 	}
-	return keys
+	return keys[:n]
 }
 
 // QueryKeys returns the keys that every block holding the folded string s

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -80,3 +81,37 @@ func sortedKeys(g *gramSet) ([]uint32, []uint64) {
 
 // add records that the block with bit holds key (addAll of one key).
 func (g *gramSet) add(key uint32, bit uint64) { g.addAll([]uint32{key}, bit) }
+
+// FuzzGramSetSorted adds keys read from the input (4 bytes each, the
+// block from a fifth byte) through addAll, in one part or across a clear,
+// and compares sorted, with its branch-free merge and radix sort, with a
+// map. Short inputs take the comparison sort; repeating them (times)
+// reaches the radix sort's 256 pairs.
+func FuzzGramSetSorted(f *testing.F) {
+	f.Add([]byte{}, uint8(1))
+	f.Add([]byte{1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff, 63}, uint8(30))
+	f.Add([]byte("abcdefghijklmnopqrstuvwxyz0123456789"), uint8(200))
+	g := newGramSet()
+	f.Fuzz(func(t *testing.T, data []byte, times uint8) {
+		g.clear()
+		want := map[uint32]uint64{}
+		for range int(times)%64 + 1 {
+			for i := 0; i+5 <= len(data); i += 5 {
+				key := binary.LittleEndian.Uint32(data[i:])
+				bit := uint64(1) << (data[i+4] % 64)
+				g.addAll([]uint32{key, key ^ uint32(times)}, bit)
+				want[key] |= bit
+				want[key^uint32(times)] |= bit
+			}
+		}
+		keys, masks := sortedKeys(g)
+		if len(keys) != len(want) || !slices.IsSorted(keys) {
+			t.Fatalf("%d keys (sorted %v), want %d", len(keys), slices.IsSorted(keys), len(want))
+		}
+		for i, k := range keys {
+			if masks[i] != want[k] {
+				t.Fatalf("key %#x has mask %#x, want %#x", k, masks[i], want[k])
+			}
+		}
+	})
+}
