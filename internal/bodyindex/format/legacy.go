@@ -3,6 +3,8 @@ package format
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 // OpenLegacy opens a folder of format version v for Rebuild (package
@@ -10,7 +12,7 @@ import (
 // cannot be read is kept as an error: its files are reported lost.
 func OpenLegacy(dir string, v uint32) (*Folder, error) {
 	path := filepath.Join(dir, ManifestName)
-	data, err := readSmall(path)
+	data, err := osfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"time"
 	"unicode/utf8"
+
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 // FileInfo is what a folder's body index holds about one source file.
@@ -60,7 +62,7 @@ func PartName(id [IDSize]byte) string { return partPrefix + hex.EncodeToString(i
 // ReadManifest reads dir's manifest; a missing one gives nil, nil.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestName)
-	data, err := readSmall(path)
+	data, err := osfile.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

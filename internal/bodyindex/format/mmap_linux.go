@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// On Linux parts and manifests are opened with plain system calls: os.Open
-// adds several fcntl calls and a failed epoll registration per file, which
-// a search over hundreds of folders pays hundreds of times.
+// On Linux parts are opened with plain system calls and manifests through
+// osfile: os.Open adds several fcntl calls and a failed epoll registration
+// per file, which a search over hundreds of folders pays hundreds of times.
 
 // mapFile maps a whole file read-only. The mapping stays valid after the
 // file is deleted or replaced by a rename (parts are never changed in
@@ -39,32 +39,6 @@ func mapFile(path string) ([]byte, func() error, os.FileInfo, error) {
 		return nil, nil, nil, fmt.Errorf("bodyindex: mmap %s: %w", path, err)
 	}
 	return data, func() error { return syscall.Munmap(data) }, info, nil
-}
-
-// readSmall reads a whole small file (a manifest).
-func readSmall(path string) ([]byte, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer syscall.Close(fd)
-	buf := make([]byte, 0, 16<<10)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, &os.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n == 0 {
-			return buf, nil
-		}
-		buf = buf[:len(buf)+n]
-	}
 }
 
 // rawInfo is the os.FileInfo of mapFile.
