@@ -200,7 +200,12 @@ func (r *run) startLanes(workers int) *lanes {
 		}
 	}
 	for i := range l.jobs {
-		l.jobs[i] = make(chan worker.Request)
+		// Room for a slot's whole pipe (free never hands a slot more):
+		// the run hands a file over without waiting for the slot's
+		// goroutine to be scheduled and take it, a rendezvous per file
+		// that the run's loop waited on while the publishers held the
+		// CPUs (issue 35).
+		l.jobs[i] = make(chan worker.Request, worker.Depth)
 		slot := r.opt.newSlot(cfg, filepath.Join(r.scratch, fmt.Sprintf("w%d", i+1)))
 		l.slotsDone.Add(1)
 		go func(in <-chan worker.Request) {
