@@ -81,7 +81,7 @@ func TestMain(m *testing.M) {
 // bench/legacy, which times the native readers against the LibreOffice
 // fallback.
 // cmd/fumibako runs the worker through package worker and needs none.
-var readerImporters = []string{"internal/worker", "tools/", "bench/legacy"}
+var readerImporters = []string{"internal/worker", "tools/", "bench/legacy", "bench/textread"}
 
 // testSupport are the packages only tests import (fixture builders): they
 // may import testutil, which no other non-test file does, and no non-test
