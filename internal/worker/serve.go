@@ -113,22 +113,35 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 		return cfg.OCR()
 	})
 	clearScratch(filepath.Join(cfg.Scratch, "x"))
+	// frame is the buffer of the last inline answer's places, written
+	// before the next request is read: each small file's frame goes
+	// into it instead of a new buffer of its size (issue 35).
+	var frame []byte
 	for line := range reqs {
 		var req Request
 		if err := json.Unmarshal(line, &req); err != nil {
 			return fmt.Errorf("worker: bad request %q: %w", line, err)
 		}
 		ocr := newOCRSession(req.ID, engine, cfg.OCRCache, out)
-		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr)
+		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr, frame)
 		outstanding.Add(-1)
 		if err := out.sendResponse(resp); err != nil {
 			return fmt.Errorf("worker: write response: %w", err)
+		}
+		if resp.Inline && cap(resp.Places) <= frameKept {
+			frame = resp.Places[:0]
 		}
 	}
 	return <-readErr
 }
 
-func handle(ctx context.Context, req Request, scratch string, memLimit int64, ocr *ocrSession) (resp Response) {
+// frameKept is the largest frame buffer a worker keeps for the next file
+// (Serve): the frames of small files, not the odd 4 MiB one.
+const frameKept = 1 << 20
+
+// handle extracts one file and makes its answer; an inline answer's
+// places go into frame's memory when it is large enough.
+func handle(ctx context.Context, req Request, scratch string, memLimit int64, ocr *ocrSession, frame []byte) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
 	// Made by the readers that use it (most files need none), emptied
@@ -160,8 +173,10 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 			// The frame is about as long as the TSVs (a length for a
 			// line's CR LF, a name for a BOM): allocated once, not grown
 			// line by line.
-			frame := make([]byte, 0, size+256)
-			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, content.AppendPlaces(frame, places)
+			if int64(cap(frame)) < size+256 {
+				frame = make([]byte, 0, size+256)
+			}
+			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, content.AppendPlaces(frame[:0], places)
 			return resp
 		}
 	}
