@@ -79,3 +79,20 @@ func FuzzValidUTF8(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkValidUTF8 compares validUTF8 with utf8.Valid on 20 KB of
+// Japanese text with digits and ASCII words, as the small-file tree's.
+func BenchmarkValidUTF8(b *testing.B) {
+	data := []byte(strings.Repeat("- 6月7日の保証も計画もＮＯ．119明細中村様や2月18日や対応します。backup OK\n", 200))
+	for _, v := range []struct {
+		name string
+		f    func([]byte) bool
+	}{{"validUTF8", validUTF8}, {"utf8.Valid", utf8.Valid}} {
+		b.Run(v.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				v.f(data)
+			}
+		})
+	}
+}
