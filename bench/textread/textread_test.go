@@ -120,17 +120,19 @@ func BenchmarkTextPath(b *testing.B) {
 }
 
 // BenchmarkTextPathFiles runs extract.Extract on each file's path (the
-// router's open and read, the reader, the line cap) and builds the
-// inline answer.
+// router's open and read into the worker's read buffer, the reader, the
+// line cap) and builds the inline answer.
 func BenchmarkTextPathFiles(b *testing.B) {
 	ss := samples(b)
 	ctx := context.Background()
 	b.SetBytes(totalBytes(ss))
 	b.ReportAllocs()
 	var frame []byte
+	// The worker's read buffer (worker.Serve).
+	readBuffer := make([]byte, 64<<10)
 	for b.Loop() {
 		for _, s := range ss {
-			res, err := extract.Extract(ctx, s.path, s.name, extract.Options{})
+			res, err := extract.Extract(ctx, s.path, s.name, extract.Options{ReadBuffer: readBuffer})
 			if err != nil {
 				b.Fatalf("%s: %v", s.path, err)
 			}

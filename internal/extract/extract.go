@@ -43,6 +43,13 @@ type Options struct {
 	// it returns may keep them (the text reader's lines are substrings
 	// of them).
 	Data []byte
+	// ReadBuffer is memory the router reads a file's first bytes, or a
+	// small file whole, into when it is large enough, instead of a new
+	// buffer per file (zeroed, then collected: 4 % of a worker's CPU on
+	// small text files, issue 35); Data is then part of it. The caller
+	// changes it only once it is done with the result. nil: a new buffer
+	// per file.
+	ReadBuffer []byte
 }
 
 // Limits against hostile files (reference/extraction.md §13).
@@ -128,7 +135,7 @@ func extractRouted(ctx context.Context, path, name string, opt Options) (*Result
 	if !ok {
 		return nil, ErrUnsupported
 	}
-	src, err := inspect(path, wholeReaders[ext])
+	src, err := inspect(path, wholeReaders[ext], opt.ReadBuffer)
 	if err != nil {
 		return nil, err
 	}

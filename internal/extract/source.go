@@ -30,8 +30,9 @@ const wholeMax = 64 << 10
 // inspect opens path without blocking (openSource: a named pipe would
 // otherwise wait for a writer), refuses anything but a regular file and
 // reads the file's first bytes for sniffing, or (whole) all of a file of
-// at most wholeMax bytes.
-func inspect(path string, whole bool) (*source, error) {
+// at most wholeMax bytes; into buf when it is large enough
+// (Options.ReadBuffer).
+func inspect(path string, whole bool, buf []byte) (*source, error) {
 	f, err := openSource(path)
 	if err != nil {
 		return nil, fmt.Errorf("extract: open %s: %w", path, err)
@@ -49,7 +50,12 @@ func inspect(path string, whole bool) (*source, error) {
 	if whole {
 		size = fileSize
 	}
-	head := make([]byte, size)
+	var head []byte
+	if int64(cap(buf)) >= size {
+		head = buf[:size]
+	} else {
+		head = make([]byte, size)
+	}
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("extract: read %s: %w", path, err)
