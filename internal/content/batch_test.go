@@ -215,6 +215,10 @@ func TestNormalizePlaces(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("NormalizePlaces = %q, per-file folder reads %q", got, want)
 			}
+			// Again, with the names remembered from the first time.
+			if again, againSize, err := content.NormalizePlaces(tt.places); err != nil || againSize != size || !reflect.DeepEqual(again, got) {
+				t.Errorf("NormalizePlaces again = %q, %d, %v; first %q, %d", again, againSize, err, got, size)
+			}
 			ents, _ := os.ReadDir(dir)
 			var tsv int64
 			for _, e := range ents {
@@ -228,8 +232,10 @@ func TestNormalizePlaces(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := content.NormalizePlaces([]extract.Place{{Name: "a", Lines: []string{"x"}}, {Name: "A", Lines: []string{"y"}}}); err == nil {
-		t.Errorf("two places of one name: no error")
+	for range 2 {
+		if _, _, err := content.NormalizePlaces([]extract.Place{{Name: "a", Lines: []string{"x"}}, {Name: "A", Lines: []string{"y"}}}); err == nil {
+			t.Errorf("two places of one name: no error")
+		}
 	}
 }
 

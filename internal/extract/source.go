@@ -27,34 +27,40 @@ type source struct {
 // small, and each open, stat and read is a system call per file).
 const wholeMax = 64 << 10
 
-// inspect opens path without blocking (openNoBlock: a named pipe would
+// inspect opens path without blocking (openSource: a named pipe would
 // otherwise wait for a writer), refuses anything but a regular file and
 // reads the file's first bytes for sniffing, or (whole) all of a file of
-// at most wholeMax bytes.
-func inspect(path string, whole bool) (*source, error) {
-	f, err := openNoBlock(path)
+// at most wholeMax bytes; into buf when it is large enough
+// (Options.ReadBuffer).
+func inspect(path string, whole bool, buf []byte) (*source, error) {
+	f, err := openSource(path)
 	if err != nil {
 		return nil, fmt.Errorf("extract: open %s: %w", path, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	fileSize, typ, err := f.stat()
 	if err != nil {
 		return nil, fmt.Errorf("extract: stat %s: %w", path, err)
 	}
-	if !st.Mode().IsRegular() {
-		return nil, Fail(MsgNotRegular, fmt.Errorf("extract: %s is %v, not a regular file", path, st.Mode().Type()))
+	if typ != 0 {
+		return nil, Fail(MsgNotRegular, fmt.Errorf("extract: %s is %v, not a regular file", path, typ))
 	}
-	whole = whole && st.Size() <= wholeMax
-	size := min(st.Size(), officefile.SniffBytes)
+	whole = whole && fileSize <= wholeMax
+	size := min(fileSize, officefile.SniffBytes)
 	if whole {
-		size = st.Size()
+		size = fileSize
 	}
-	head := make([]byte, size)
+	var head []byte
+	if int64(cap(buf)) >= size {
+		head = buf[:size]
+	} else {
+		head = make([]byte, size)
+	}
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("extract: read %s: %w", path, err)
 	}
-	src := &source{size: st.Size(), head: head[:min(n, officefile.SniffBytes)]}
+	src := &source{size: fileSize, head: head[:min(n, officefile.SniffBytes)]}
 	if whole {
 		// A file that shrank since its stat is what was read; one that
 		// grew is read as it was at the stat.
@@ -63,10 +69,10 @@ func inspect(path string, whole bool) (*source, error) {
 		return src, nil
 	}
 	src.tail = src.head[max(n-officefile.PDFTailBytes, 0):]
-	if st.Size() > int64(n) && bytes.HasPrefix(src.head, pdfHeader) {
+	if fileSize > int64(n) && bytes.HasPrefix(src.head, pdfHeader) {
 		// Only a file that starts like a PDF needs its end (IsPDF).
-		tail := make([]byte, min(st.Size(), officefile.PDFTailBytes))
-		m, err := f.ReadAt(tail, st.Size()-int64(len(tail)))
+		tail := make([]byte, min(fileSize, officefile.PDFTailBytes))
+		m, err := f.ReadAt(tail, fileSize-int64(len(tail)))
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("extract: read %s: %w", path, err)
 		}

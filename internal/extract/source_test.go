@@ -2,10 +2,14 @@ package extract_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"image"
 	"image/png"
 	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -104,5 +108,38 @@ func TestExtractMisnamedContent(t *testing.T) {
 				t.Fatalf("Extract = %v, want %q", err, tt.msg)
 			}
 		})
+	}
+}
+
+// TestExtractReadBuffer: files read into the caller's buffer
+// (Options.ReadBuffer), one after another as a worker reads them, give
+// what files read into buffers of their own give: a file that fits, a
+// shorter one after it, one larger than the buffer, and a .docx whose
+// first bytes only go into it.
+func TestExtractReadBuffer(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"a.txt":  []byte(strings.Repeat("一行目の文章です。\r\n", 200)),
+		"b.txt":  []byte("短い"),
+		"c.txt":  []byte(strings.Repeat("大きなファイル\n", 1000)),
+		"d.docx": fixture.ZipBytes(t, fixture.DocxParts(fixture.WP("本文の段落"), nil)...),
+	}
+	buf := make([]byte, 8192)
+	for _, name := range []string{"a.txt", "b.txt", "c.txt", "d.docx", "b.txt"} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, files[name], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, err := extract.Extract(context.Background(), path, name, extract.Options{Scratch: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := extract.Extract(context.Background(), path, name, extract.Options{Scratch: dir, ReadBuffer: buf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Places, want.Places) || len(got.Places) == 0 {
+			t.Errorf("%s with the buffer: %q, without %q", name, got.Places, want.Places)
+		}
 	}
 }

@@ -77,11 +77,12 @@ func TestMain(m *testing.M) {
 // readerImporters are the only packages outside internal/extract that may
 // import a package of the extraction tree other than its root (the
 // readers register themselves through internal/extract/all, as image/png
-// does with image): the worker, which runs the extractions, the tools, and
+// does with image): the worker, which runs the extractions, the tools,
 // bench/legacy, which times the native readers against the LibreOffice
-// fallback.
+// fallback, and bench/textread, which times the text reader as the worker
+// runs it.
 // cmd/fumibako runs the worker through package worker and needs none.
-var readerImporters = []string{"internal/worker", "tools/", "bench/legacy"}
+var readerImporters = []string{"internal/worker", "tools/", "bench/legacy", "bench/textread"}
 
 // testSupport are the packages only tests import (fixture builders): they
 // may import testutil, which no other non-test file does, and no non-test

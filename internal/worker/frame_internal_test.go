@@ -2,8 +2,12 @@ package worker
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,5 +74,73 @@ func TestSendResponseFrame(t *testing.T) {
 	back, err := content.ParsePlaces(got[0].Response.Places)
 	if err != nil || !reflect.DeepEqual(back, pl) {
 		t.Errorf("places back %q, %v; want %q", back, err, pl)
+	}
+}
+
+// TestServeInlineFrames: a worker answering small files one after another
+// (its frame buffer kept from one file for the next) sends each file's own
+// places, whether the next file's frame is shorter, longer, empty or
+// fails.
+func TestServeInlineFrames(t *testing.T) {
+	dir := t.TempDir()
+	files := []struct {
+		name string
+		text string
+		want []string // nil: no places; "fail": a failure
+	}{
+		{"a.txt", strings.Repeat("長い行です。\r\n", 300), slices.Repeat([]string{"長い行です。"}, 300)},
+		{"b.txt", "短い\n", []string{"短い"}},
+		{"c.txt", "\n \n", nil},
+		{"d.txt", "PK\x03\x04\x14\x00\x00\x00\x08\x00", []string{"fail"}},
+		{"e.txt", strings.Repeat("もっと長い行です。\n", 500), slices.Repeat([]string{"もっと長い行です。"}, 500)},
+		{"f.txt", "終わり", []string{"終わり"}},
+	}
+	var reqs strings.Builder
+	for i, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, []byte(f.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		line, _ := json.Marshal(Request{ID: int64(i + 1), Path: p, Name: f.name, Stage: filepath.Join(dir, "stage"), Inline: true})
+		reqs.Write(append(line, '\n'))
+	}
+	var out bytes.Buffer
+	if err := Serve(context.Background(), strings.NewReader(reqs.String()), &out, ServeConfig{Scratch: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	msgs := make(chan []byte, 2*len(files)+1)
+	readMessages(&out, msgs)
+	close(msgs)
+	var got []Result
+	var queue []Request
+	for i := range files {
+		queue = append(queue, Request{ID: int64(i + 1)})
+	}
+	p := &pipe{s: &Slot{}, done: func(_ Request, r Result) { got = append(got, r) }, queue: queue}
+	for m := range msgs {
+		p.answer(m)
+	}
+	if len(got) != len(files) {
+		t.Fatalf("%d results, want %d", len(got), len(files))
+	}
+	for i, f := range files {
+		r := got[i].Response
+		if slices.Equal(f.want, []string{"fail"}) {
+			if r.OK {
+				t.Errorf("%s: answered OK, want a failure", f.name)
+			}
+			continue
+		}
+		places, err := content.ParsePlaces(r.Places)
+		if err != nil || !r.OK || !r.Inline {
+			t.Fatalf("%s: response %+v, places %v", f.name, r, err)
+		}
+		var lines []string
+		for _, pl := range places {
+			lines = append(lines, pl.Lines...)
+		}
+		if !slices.Equal(lines, f.want) {
+			t.Errorf("%s: lines %q, want %q", f.name, lines, f.want)
+		}
 	}
 }

@@ -113,22 +113,44 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 		return cfg.OCR()
 	})
 	clearScratch(filepath.Join(cfg.Scratch, "x"))
+	// frame is the buffer of the last inline answer's places, written
+	// before the next request is read: each small file's frame goes
+	// into it instead of a new buffer of its size (issue 35).
+	var frame []byte
+	// readBuffer takes each small file the router reads whole
+	// (extract.Options.ReadBuffer), its result done with before the next.
+	readBuffer := make([]byte, readBufferSize)
 	for line := range reqs {
 		var req Request
 		if err := json.Unmarshal(line, &req); err != nil {
 			return fmt.Errorf("worker: bad request %q: %w", line, err)
 		}
 		ocr := newOCRSession(req.ID, engine, cfg.OCRCache, out)
-		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr)
+		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr, frame, readBuffer)
 		outstanding.Add(-1)
 		if err := out.sendResponse(resp); err != nil {
 			return fmt.Errorf("worker: write response: %w", err)
+		}
+		if resp.Inline && cap(resp.Places) <= frameKept {
+			frame = resp.Places[:0]
 		}
 	}
 	return <-readErr
 }
 
-func handle(ctx context.Context, req Request, scratch string, memLimit int64, ocr *ocrSession) (resp Response) {
+// frameKept is the largest frame buffer a worker keeps for the next file
+// (Serve): the frames of small files, not the odd 4 MiB one.
+const frameKept = 1 << 20
+
+// readBufferSize is the worker's read buffer: the largest file the router
+// reads whole (64 KiB).
+const readBufferSize = 64 << 10
+
+// handle extracts one file and makes its answer; an inline answer's
+// places go into frame's memory when it is large enough, and the router
+// reads into readBuffer (extract.Options.ReadBuffer): nothing of the
+// answer refers to either once it is sent.
+func handle(ctx context.Context, req Request, scratch string, memLimit int64, ocr *ocrSession, frame, readBuffer []byte) (resp Response) {
 	resp.ID = req.ID
 	dir := filepath.Join(scratch, "x")
 	// Made by the readers that use it (most files need none), emptied
@@ -137,7 +159,7 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	// file that used no scratch costs one failing open (issue 35).
 	defer clearScratch(dir)
 	faultHook(req.Name, req.Path)
-	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit, OCR: ocr.options(), HiddenSheets: req.HiddenSheets, Preparing: ocr.preparing})
+	res, err := extractSafely(ctx, req, extract.Options{Scratch: dir, MemLimit: memLimit, OCR: ocr.options(), HiddenSheets: req.HiddenSheets, Preparing: ocr.preparing, ReadBuffer: readBuffer})
 	if ocr.lost != nil {
 		// A page could not be handed over: the coordinator is gone or
 		// closing the pipe; whatever this answer says is not read.
@@ -160,8 +182,10 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 			// The frame is about as long as the TSVs (a length for a
 			// line's CR LF, a name for a BOM): allocated once, not grown
 			// line by line.
-			frame := make([]byte, 0, size+256)
-			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, content.AppendPlaces(frame, places)
+			if int64(cap(frame)) < size+256 {
+				frame = make([]byte, 0, size+256)
+			}
+			resp.OK, resp.TSVCount, resp.Inline, resp.Places = true, len(places), true, content.AppendPlaces(frame[:0], places)
 			return resp
 		}
 	}

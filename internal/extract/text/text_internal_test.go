@@ -2,8 +2,13 @@ package text
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf16"
+
+	"github.com/fumibako/fumibako/internal/testutil"
 
 	"golang.org/x/text/encoding/japanese"
 )
@@ -156,4 +161,65 @@ func TestSplitLines(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTrimRightSpace checks trimRightSpace against strings.TrimRightFunc
+// with unicode.IsSpace on every code point of the BMP (and every 97th
+// above) alone, after ASCII, after a kanji and itself, and before spaces,
+// and on broken UTF-8 that decodes to a space by its bits alone (overlong
+// forms of the space and of U+3000, a surrogate, cut characters).
+func TestTrimRightSpace(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := trimRightSpace(s), strings.TrimRightFunc(s, unicode.IsSpace); got != want {
+			t.Fatalf("trimRightSpace(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r < 0xE000 {
+			continue
+		}
+		if r > 0xFFFF && r%97 != 0 {
+			// Four-byte characters all take utf8.DecodeLastRuneInString.
+			continue
+		}
+		s := string(r)
+		check(s)
+		check("a" + s)
+		check("漢" + s + s)
+		check(s + " \u3000\t")
+	}
+	for _, s := range []string{"", " ", "\xe0\x80\xa0", "a\xe0\x80\xa0", "\xe0\x80\x80 ", "\xed\xa0\x80", "\xc0\xa0",
+		"\xe3\x80", "\x80\x80", "\xe3\x80\x80\x80", "\xf0\x80\x80\xa0", "a\u3000\xe3\x80\x80\u2028", "\u0085\u00a0"} {
+		check(s)
+	}
+}
+
+// splitLinesBefore is splitLines as plainly as it can be said (CR LF, CR
+// and LF end a line; strings.TrimRightFunc with unicode.IsSpace), the
+// oracle of FuzzSplitLines.
+func splitLinesBefore(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func FuzzSplitLines(f *testing.F) {
+	testutil.AddSeeds(f, "text/*")
+	f.Add([]byte("a \u3000\r\n\r b\t\u2028\n\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s := string(b)
+		got, want := splitLines(s), splitLinesBefore(s)
+		if len(got) != len(want) || !slices.Equal(got, want) {
+			t.Fatalf("splitLines(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
