@@ -461,7 +461,9 @@ func storedPlace(place string) (file, back string, err error) {
 		return "", "", fmt.Errorf("content: place %q has no readable file name %q", place, file)
 	}
 	if storedNamesLen.Add(1) <= storedNamesMax {
-		storedNames.Store(place, storedName{file: file, place: back})
+		// Copies: a reader's names may be cut from memory the worker
+		// reuses for the next file (extract.Options.ReadBuffer).
+		storedNames.Store(strings.Clone(place), storedName{file: strings.Clone(file), place: strings.Clone(back)})
 	}
 	return file, back, nil
 }
