@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/fumibako/fumibako/internal/officefile"
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
 // MsgNotRegular is the failure of a source that is no regular file when
@@ -27,18 +28,18 @@ type source struct {
 // small, and each open, stat and read is a system call per file).
 const wholeMax = 64 << 10
 
-// inspect opens path without blocking (openSource: a named pipe would
+// inspect opens path without blocking (osfile.OpenNoBlock: a named pipe would
 // otherwise wait for a writer), refuses anything but a regular file and
 // reads the file's first bytes for sniffing, or (whole) all of a file of
 // at most wholeMax bytes; into buf when it is large enough
 // (Options.ReadBuffer).
 func inspect(path string, whole bool, buf []byte) (*source, error) {
-	f, err := openSource(path)
+	f, err := osfile.OpenNoBlock(path)
 	if err != nil {
 		return nil, fmt.Errorf("extract: open %s: %w", path, err)
 	}
 	defer f.Close()
-	fileSize, typ, err := f.stat()
+	fileSize, typ, err := f.SizeAndType()
 	if err != nil {
 		return nil, fmt.Errorf("extract: stat %s: %w", path, err)
 	}

@@ -10,18 +10,26 @@ import (
 // Open is os.OpenFile without the poller's probe (the package comment);
 // os.NewFile reads the descriptor's flags once.
 func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(path, flag|syscall.O_CLOEXEC, uint32(perm.Perm()))
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	fd, err := openFD(path, flag, perm)
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		return nil, err
 	}
 	return os.NewFile(uintptr(fd), path), nil
+}
+
+// openFD opens path close-on-exec (workers and converters inherit
+// nothing), again when a signal interrupts the call.
+func openFD(path string, flag int, perm os.FileMode) (int, error) {
+	for {
+		fd, err := syscall.Open(path, flag|syscall.O_CLOEXEC, uint32(perm.Perm()))
+		switch err {
+		case nil:
+			return fd, nil
+		case syscall.EINTR:
+			continue
+		}
+		return -1, &os.PathError{Op: "open", Path: path, Err: err}
+	}
 }
 
 // Pipe returns f, an inherited pipe (a worker's stdin or stdout), as a

@@ -9,7 +9,8 @@
 // converters inherit nothing). io.ReadAll grows its buffer from 512 bytes,
 // one read per doubling (eight for 20 KB); ReadAll reads into a buffer of
 // the size the file said it had, in two reads. Pipe turns the blocking
-// pipes a worker inherits into polled ones.
+// pipes a worker inherits into polled ones; OpenNoBlock opens a source
+// that a named pipe may have replaced, as a bare descriptor on Unix.
 package osfile
 
 import (

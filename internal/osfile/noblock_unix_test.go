@@ -1,6 +1,6 @@
 //go:build unix
 
-package extract
+package osfile_test
 
 import (
 	"bytes"
@@ -11,13 +11,15 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/fumibako/fumibako/internal/osfile"
 )
 
-// TestSourceFile: the bare descriptor inspect reads through says what an
-// *os.File says: the size and type of a file, a folder and a named pipe,
+// TestOpenNoBlock: the bare descriptor the worker sniffs sources through
+// says what an *os.File says: the size and type of a file, a folder and a named pipe,
 // the bytes of Read to io.EOF and of ReadAt inside the file, across its
 // end and past it, and a missing file's error.
-func TestSourceFile(t *testing.T) {
+func TestOpenNoBlock(t *testing.T) {
 	dir := t.TempDir()
 	data := bytes.Repeat([]byte("0123456789"), 1000)
 	file := filepath.Join(dir, "f.txt")
@@ -33,17 +35,17 @@ func TestSourceFile(t *testing.T) {
 		size int64
 		typ  fs.FileMode
 	}{{file, int64(len(data)), 0}, {dir, -1, fs.ModeDir}, {fifo, 0, fs.ModeNamedPipe}} {
-		f, err := openSource(tt.path)
+		f, err := osfile.OpenNoBlock(tt.path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		size, typ, err := f.stat()
+		size, typ, err := f.SizeAndType()
 		if err != nil || typ != tt.typ || (tt.size >= 0 && size != tt.size) {
 			t.Errorf("%s: stat = %d, %v, %v; want %d, %v", tt.path, size, typ, err, tt.size, tt.typ)
 		}
 		f.Close()
 	}
-	f, err := openSource(file)
+	f, err := osfile.OpenNoBlock(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func TestSourceFile(t *testing.T) {
 			t.Errorf("ReadAt(%d bytes at %d) = %d, %v; want %d, %v", tt.n, tt.off, n, err, tt.want, tt.err)
 		}
 	}
-	if _, err := openSource(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("openSource of a missing file: %v, want fs.ErrNotExist", err)
+	if _, err := osfile.OpenNoBlock(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("OpenNoBlock of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }

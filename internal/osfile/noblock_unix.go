@@ -1,6 +1,6 @@
 //go:build unix
 
-package extract
+package osfile
 
 import (
 	"io"
@@ -9,35 +9,32 @@ import (
 	"syscall"
 )
 
-// sourceFile is a source opened for inspect: on Unix the bare descriptor,
-// opened read-only with O_NONBLOCK, so that a named pipe put in place of
-// a source returns at once instead of waiting for a writer (the flag
-// changes nothing for a regular file). Not an *os.File: os.NewFile reads
-// the descriptor's flags and offers a non-blocking one to the poller,
-// which refuses a regular file, two system calls of a small file's eight
-// in the worker (issue 35); inspect needs only a stat and one or two
-// reads.
-type sourceFile struct {
+// Descriptor is a file opened by OpenNoBlock: on Unix the bare
+// descriptor, opened read-only with O_NONBLOCK, so that a named pipe put
+// in place of a file returns at once instead of waiting for a writer (the
+// flag changes nothing for a regular file). Not an *os.File: os.NewFile
+// reads the descriptor's flags and offers a non-blocking one to the
+// poller, which refuses a regular file, two system calls of a small
+// file's eight in the worker (issue 35); the worker's sniff of a source
+// needs only a stat and one or two reads.
+type Descriptor struct {
 	fd   int
 	path string
 }
 
-func openSource(path string) (*sourceFile, error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-		switch err {
-		case nil:
-			return &sourceFile{fd: fd, path: path}, nil
-		case syscall.EINTR:
-			continue
-		}
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+// OpenNoBlock opens path read-only without waiting for a writer when it
+// is a named pipe (Descriptor).
+func OpenNoBlock(path string) (*Descriptor, error) {
+	fd, err := openFD(path, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
 	}
+	return &Descriptor{fd: fd, path: path}, nil
 }
 
-// stat returns the file's size, and its type when it is no regular file
-// (as os.FileMode.Type gives it).
-func (f *sourceFile) stat() (size int64, typ fs.FileMode, err error) {
+// SizeAndType returns the file's size, and its type when it is no regular
+// file (as os.FileMode.Type gives it).
+func (f *Descriptor) SizeAndType() (size int64, typ fs.FileMode, err error) {
 	var st syscall.Stat_t
 	for {
 		err = syscall.Fstat(f.fd, &st)
@@ -69,7 +66,7 @@ func (f *sourceFile) stat() (size int64, typ fs.FileMode, err error) {
 }
 
 // Read is io.Reader's Read: io.EOF at the end.
-func (f *sourceFile) Read(p []byte) (int, error) {
+func (f *Descriptor) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
@@ -89,7 +86,7 @@ func (f *sourceFile) Read(p []byte) (int, error) {
 
 // ReadAt is io.ReaderAt's ReadAt: p filled, or io.EOF where the file ends
 // first.
-func (f *sourceFile) ReadAt(p []byte, off int64) (int, error) {
+func (f *Descriptor) ReadAt(p []byte, off int64) (int, error) {
 	done := 0
 	for done < len(p) {
 		n, err := syscall.Pread(f.fd, p[done:], off+int64(done))
@@ -106,4 +103,4 @@ func (f *sourceFile) ReadAt(p []byte, off int64) (int, error) {
 	return done, nil
 }
 
-func (f *sourceFile) Close() error { return syscall.Close(f.fd) }
+func (f *Descriptor) Close() error { return syscall.Close(f.fd) }
