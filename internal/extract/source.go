@@ -19,19 +19,19 @@ type source struct {
 	size  int64
 	head  []byte // the first officefile.SniffBytes bytes (fewer if shorter)
 	tail  []byte // the last officefile.PDFTailBytes bytes (fewer if shorter)
-	whole []byte // the whole file, when it is no larger than wholeMax
+	whole []byte // the whole file, when it is no larger than WholeMax
 }
 
-// wholeMax is the size up to which inspect reads a file of a format
+// WholeMax is the size up to which inspect reads a file of a format
 // registered Whole whole, for the reader (Options.Data): a small file is then opened and read once, not
 // once to sniff and once to read (issue 35: most files of a share are
 // small, and each open, stat and read is a system call per file).
-const wholeMax = 64 << 10
+const WholeMax = 64 << 10
 
 // inspect opens path without blocking (osfile.OpenNoBlock: a named pipe would
 // otherwise wait for a writer), refuses anything but a regular file and
 // reads the file's first bytes for sniffing, or (whole) all of a file of
-// at most wholeMax bytes; into buf when it is large enough
+// at most WholeMax bytes; into buf when it is large enough
 // (Options.ReadBuffer).
 func inspect(path string, whole bool, buf []byte) (*source, error) {
 	f, err := osfile.OpenNoBlock(path)
@@ -46,7 +46,7 @@ func inspect(path string, whole bool, buf []byte) (*source, error) {
 	if typ != 0 {
 		return nil, Fail(MsgNotRegular, fmt.Errorf("extract: %s is %v, not a regular file", path, typ))
 	}
-	whole = whole && fileSize <= wholeMax
+	whole = whole && fileSize <= WholeMax
 	size := min(fileSize, officefile.SniffBytes)
 	if whole {
 		size = fileSize

@@ -143,8 +143,8 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 const frameKept = 1 << 20
 
 // readBufferSize is the worker's read buffer: the largest file the router
-// reads whole (64 KiB).
-const readBufferSize = 64 << 10
+// reads whole.
+const readBufferSize = extract.WholeMax
 
 // handle extracts one file and makes its answer; an inline answer's
 // places go into frame's memory when it is large enough, and the router
