@@ -22,7 +22,7 @@ func readText(ctx context.Context, path string, opt extract.Options) (*extract.R
 	limit := opt.ResolvedLimits().TextBytes
 	if opt.Data != nil {
 		if int64(len(opt.Data)) > limit {
-			return nil, extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s is %d bytes, over the %d-byte limit", path, len(opt.Data), limit))
+			return nil, tooLarge(path, int64(len(opt.Data)), limit)
 		}
 		return result(opt.Data, path)
 	}
@@ -36,7 +36,7 @@ func readText(ctx context.Context, path string, opt extract.Options) (*extract.R
 		return nil, fmt.Errorf("extract: stat text file %s: %w", path, err)
 	}
 	if st.Size() > limit {
-		return nil, extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s is %d bytes, over the %d-byte limit", path, st.Size(), limit))
+		return nil, tooLarge(path, st.Size(), limit)
 	}
 	b, err := osfile.ReadAll(f, st.Size(), limit)
 	if err != nil {
@@ -46,6 +46,11 @@ func readText(ctx context.Context, path string, opt extract.Options) (*extract.R
 		return nil, extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s grew past the %d-byte limit while read", path, limit))
 	}
 	return result(b, path)
+}
+
+// tooLarge is the failure of a text file of size bytes over limit.
+func tooLarge(path string, size, limit int64) error {
+	return extract.Fail(extract.MsgTooLarge, fmt.Errorf("extract: text file %s is %d bytes, over the %d-byte limit", path, size, limit))
 }
 
 // result decodes a whole text file and splits it into the 本文 place.
