@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/workspace"
@@ -171,7 +172,19 @@ func AppendPlaces(b []byte, places []extract.Place) []byte {
 // ParsePlaces reads what AppendPlaces wrote, with the checks of a
 // record's body.
 func ParsePlaces(b []byte) ([]extract.Place, error) {
-	d := &batchBody{b: b}
+	return parsePlaces(&batchBody{b: b})
+}
+
+// ParsePlacesOwned is ParsePlaces for bytes the caller hands over: the
+// places' names and lines are cut from b itself, not from a copy, so b
+// must never change afterwards. A worker's inline answer is such bytes
+// (each frame is read into a buffer of its own): copying every frame was
+// a quarter of the bytes a small-file build allocated (issue 35).
+func ParsePlacesOwned(b []byte) ([]extract.Place, error) {
+	return parsePlaces(&batchBody{b: b, owned: true})
+}
+
+func parsePlaces(d *batchBody) ([]extract.Place, error) {
 	places := d.places()
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errBatchRecord
@@ -271,6 +284,9 @@ type batchBody struct {
 	// the places' names and lines are cut from it, one allocation for
 	// the whole record instead of one per line (issue 35).
 	text string
+	// owned: b is the reader's to keep (ParsePlacesOwned), so text is b
+	// itself rather than a copy.
+	owned bool
 }
 
 func (d *batchBody) uvarint() uint64 {
@@ -338,7 +354,11 @@ func (d *batchBody) count() int {
 // places reads a count of places, each a name and its lines.
 func (d *batchBody) places() []extract.Place {
 	var out []extract.Place
-	d.text = string(d.b)
+	if d.owned && len(d.b) > 0 {
+		d.text = unsafe.String(&d.b[0], len(d.b))
+	} else {
+		d.text = string(d.b)
+	}
 	defer func() { d.text = "" }()
 	n := d.count()
 	for i := 0; i < n && d.err == nil; i++ {

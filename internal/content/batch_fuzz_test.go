@@ -53,7 +53,8 @@ func FuzzReadBatch(f *testing.F) {
 
 // FuzzParsePlaces feeds any bytes as a worker's places frame: ParsePlaces
 // never panics, and places it accepts encode back to the same bytes (its
-// names and lines are cut from one string of the frame, issue 35).
+// names and lines are cut from one string of the frame, issue 35);
+// ParsePlacesOwned, which cuts them from the frame itself, reads the same.
 func FuzzParsePlaces(f *testing.F) {
 	for _, r := range batchRecords {
 		f.Add(content.AppendPlaces(nil, r.Places))
@@ -61,6 +62,10 @@ func FuzzParsePlaces(f *testing.F) {
 	f.Add([]byte{1, 2, 'a', 'b', 2, 1, 'x', 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		places, err := content.ParsePlaces(data)
+		owned, errOwned := content.ParsePlacesOwned(bytes.Clone(data))
+		if (err == nil) != (errOwned == nil) || !reflect.DeepEqual(places, owned) {
+			t.Fatalf("ParsePlacesOwned(%x) = %q, %v; ParsePlaces gave %q, %v", data, owned, errOwned, places, err)
+		}
 		if err != nil {
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -236,6 +237,35 @@ func TestNormalizePlaces(t *testing.T) {
 		if _, _, err := content.NormalizePlaces([]extract.Place{{Name: "a", Lines: []string{"x"}}, {Name: "A", Lines: []string{"y"}}}); err == nil {
 			t.Errorf("two places of one name: no error")
 		}
+	}
+}
+
+// TestParsePlacesOwned: the places cut from a frame handed over are those
+// ParsePlaces reads, and their names and lines lie in the frame itself.
+func TestParsePlacesOwned(t *testing.T) {
+	for _, rec := range batchRecords {
+		if rec.Drop {
+			continue
+		}
+		t.Run(rec.Path, func(t *testing.T) {
+			frame := content.AppendPlaces(nil, rec.Places)
+			want, err := content.ParsePlaces(frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := content.ParsePlacesOwned(frame)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("ParsePlacesOwned = %q, %v; want %q", got, err, want)
+			}
+			start := uintptr(unsafe.Pointer(unsafe.SliceData(frame)))
+			for _, p := range got {
+				for _, s := range append([]string{p.Name}, p.Lines...) {
+					if at := uintptr(unsafe.Pointer(unsafe.StringData(s))); s != "" && (at < start || at >= start+uintptr(len(frame))) {
+						t.Errorf("%q was copied out of the frame", s)
+					}
+				}
+			}
+		})
 	}
 }
 

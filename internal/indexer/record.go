@@ -128,7 +128,9 @@ func (r *run) applyDone(j *job, resp worker.Response, a *applied, now string) {
 		// Rule 3: the record is in the batch file before the 済 row,
 		// and durable before it is (the commit fsyncs the batch file
 		// first, commit.go).
-		places, err := content.ParsePlaces(resp.Places)
+		// The frame is this answer's own buffer (worker.readMessages):
+		// its places are cut from it, not copied.
+		places, err := content.ParsePlacesOwned(resp.Places)
 		if err == nil {
 			rec := content.BatchRecord{Path: t.File.RelPath, ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, Places: places, Encoded: resp.Places}
 			if resp.OCRWaiting == 0 && resp.OCRPages == 0 && len(resp.OCRKeys) == 0 {

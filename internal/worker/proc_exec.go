@@ -120,7 +120,8 @@ const maxLine = 64 << 20
 // inline places (Response.Places: "#<n>\n" and n bytes) as '#' and its n
 // bytes. A line over maxLine, or a frame over content.BatchRecordMax,
 // ends the reading, as the end of the pipe does (the worker is then taken
-// for broken).
+// for broken). Each message is a buffer of its own, never reused: the run
+// keeps an inline answer's places in its frame (content.ParsePlacesOwned).
 func readMessages(r io.Reader, out chan<- []byte) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
