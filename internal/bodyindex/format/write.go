@@ -97,8 +97,8 @@ type Encoder struct {
 }
 
 // encoderState is what an Encoder reuses from part to part and, through
-// statePool, from one encoder to the next: growing the gram table and the
-// part's buffers again for each of a build's hundreds of small folders
+// spareStates, from one encoder to the next: growing the gram table and
+// the part's buffers again for each of a build's hundreds of small folders
 // cost more than filling them (issue 35).
 type encoderState struct {
 	grams   *gramSet
@@ -111,7 +111,47 @@ type encoderState struct {
 	scanner textfold.Scanner
 }
 
-var statePool = sync.Pool{New: func() any { return &encoderState{grams: newGramSet()} }}
+// spareStates holds the states of released encoders, at most
+// maxSpareStates (a run publishes on a few goroutines at a time). It is
+// not a sync.Pool: a pool drops what sat through two garbage collections,
+// and a small-file build collects every few publishes, so its encoders
+// made new states and grew every buffer again (a fifth of the bytes such
+// a build allocated, issue 35).
+var spareStates struct {
+	sync.Mutex
+	free []*encoderState
+}
+
+const maxSpareStates = 4
+
+// maxSpareData is the most bytes of part buffer a kept state holds on to:
+// a state that built a part of large files (up to MaxBlocks*BlockTarget
+// of text) gives up its part buffers rather than keep them for the next
+// run of small ones.
+const maxSpareData = 4 << 20
+
+func takeState() *encoderState {
+	spareStates.Lock()
+	defer spareStates.Unlock()
+	if n := len(spareStates.free); n > 0 {
+		st := spareStates.free[n-1]
+		spareStates.free[n-1] = nil
+		spareStates.free = spareStates.free[:n-1]
+		return st
+	}
+	return &encoderState{grams: newGramSet()}
+}
+
+func keepState(st *encoderState) {
+	if cap(st.data) > maxSpareData {
+		st.data, st.spare = nil, nil
+	}
+	spareStates.Lock()
+	defer spareStates.Unlock()
+	if len(spareStates.free) < maxSpareStates {
+		spareStates.free = append(spareStates.free, st)
+	}
+}
 
 type partBuilder struct {
 	strs       []byte
@@ -140,7 +180,7 @@ type partBuilder struct {
 // NewEncoder returns an encoder that hands each part to emit. BuiltPart.Data
 // is valid until emit returns: the next part is built in the same buffer.
 func NewEncoder(emit func(BuiltPart) error) *Encoder {
-	return &Encoder{emit: emit, Folded: map[int]int64{}, Counts: map[int]FileCount{}, encoderState: statePool.Get().(*encoderState)}
+	return &Encoder{emit: emit, Folded: map[int]int64{}, Counts: map[int]FileCount{}, encoderState: takeState()}
 }
 
 // Release hands the encoder's buffers on to the next NewEncoder; the
@@ -148,7 +188,7 @@ func NewEncoder(emit func(BuiltPart) error) *Encoder {
 func (e *Encoder) Release() {
 	if e.encoderState != nil {
 		clear(e.pieces[:cap(e.pieces)])
-		statePool.Put(e.encoderState)
+		keepState(e.encoderState)
 		e.encoderState = nil
 	}
 }
