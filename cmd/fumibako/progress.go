@@ -41,10 +41,14 @@ type progressUI struct {
 	started   bool      // json: the start event is out
 	announced bool      // the ingest phase's first line is out: the bar may show
 
-	held     []indexer.Event // lines of the current file, shown if it fails or warns
-	heldFile string
-	showFile string // the file whose lines are being shown
-	skipNext bool   // the next line is the fatal error's text
+	held []indexer.Event // lines of the current file, shown if it fails or warns
+	// plainFile holds, in plain mode, the lines of the file being
+	// recorded until its outcome: one write per file, not per line
+	// (issue 35).
+	plainFile []byte
+	heldFile  string
+	showFile  string // the file whose lines are being shown
+	skipNext  bool   // the next line is the fatal error's text
 
 	json    *jsonLines
 	restore func() // gives the console its mode back (Windows)
@@ -110,6 +114,7 @@ func (u *progressUI) observe(ev indexer.Event) {
 	}
 	if ev.Outcome != "" {
 		u.held, u.heldFile, u.showFile = nil, "", ""
+		u.flushPlain()
 	}
 	if u.mode != modeTerminal {
 		return
@@ -162,7 +167,9 @@ func (u *progressUI) line(ev indexer.Event) {
 // print writes a line above the status line.
 func (u *progressUI) print(ev indexer.Event) {
 	if u.mode != modeTerminal {
-		fmt.Fprintln(u.w, ev.Line)
+		if u.plainFile = append(append(u.plainFile, ev.Line...), '\n'); ev.File == "" {
+			u.flushPlain()
+		}
 		return
 	}
 	clear := ""
@@ -179,6 +186,14 @@ func (u *progressUI) print(ev indexer.Event) {
 			fmt.Fprintf(u.w, "%s%s\n", clear, l)
 		}
 		clear = ""
+	}
+}
+
+// flushPlain writes the plain lines held.
+func (u *progressUI) flushPlain() {
+	if len(u.plainFile) > 0 {
+		u.w.Write(u.plainFile)
+		u.plainFile = u.plainFile[:0]
 	}
 }
 
@@ -258,6 +273,7 @@ func leftText(d time.Duration) string {
 // done ends the display: a status line still on screen is finished with a
 // newline so that nothing after it overwrites it.
 func (u *progressUI) done() {
+	u.flushPlain()
 	if u.barShown {
 		fmt.Fprint(u.w, "\n")
 		u.barShown = false

@@ -215,8 +215,19 @@ func TestProgressOnTerminal(t *testing.T) {
 
 // TestProgressPlain: not a terminal, every line in order, no status line,
 // no escape sequence.
+// writeLog keeps each write apart.
+type writeLog struct {
+	strings.Builder
+	writes []string
+}
+
+func (w *writeLog) Write(p []byte) (int, error) {
+	w.writes = append(w.writes, string(p))
+	return w.Builder.Write(p)
+}
+
 func TestProgressPlain(t *testing.T) {
-	var b strings.Builder
+	var b writeLog
 	clock := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 	u := &progressUI{w: &b, mode: modePlain, width: func() int { return 80 }, now: func() time.Time { return clock }}
 	fakeRun(u, 5, map[int]bool{2: true}, &clock)
@@ -239,5 +250,15 @@ func TestProgressPlain(t *testing.T) {
 `
 	if b.String() != want {
 		t.Errorf("plain output:\n%s\nwant:\n%s", b.String(), want)
+	}
+	// A file's lines go out in one write (issue 35), the run's lines as
+	// they come.
+	for _, w := range b.writes {
+		if strings.HasPrefix(w, "[") && (strings.Count(w, "\n") < 2 || strings.Count(w, "[") != 1) {
+			t.Errorf("write %q: not one file's lines", w)
+		}
+	}
+	if len(b.writes) != 5+5 {
+		t.Errorf("%d writes, want 10 (5 lines of the run, 5 files): %q", len(b.writes), b.writes)
 	}
 }
