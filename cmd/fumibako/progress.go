@@ -41,14 +41,15 @@ type progressUI struct {
 	started   bool      // json: the start event is out
 	announced bool      // the ingest phase's first line is out: the bar may show
 
-	held []indexer.Event // lines of the current file, shown if it fails or warns
+	held     []indexer.Event // lines of the current file, shown if it fails or warns
+	heldFile string
+	showFile string // the file whose lines are being shown
+	skipNext bool   // the next line is the fatal error's text
+
 	// plainFile holds, in plain mode, the lines of the file being
 	// recorded until its outcome: one write per file, not per line
 	// (issue 35).
 	plainFile []byte
-	heldFile  string
-	showFile  string // the file whose lines are being shown
-	skipNext  bool   // the next line is the fatal error's text
 
 	json    *jsonLines
 	restore func() // gives the console its mode back (Windows)
