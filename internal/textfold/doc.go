@@ -22,7 +22,8 @@
 // shorter or longer than its input (`Ａ` is 3 bytes, `a` one); a Scanner
 // walks a text unit by unit (the source bytes that fold together and what
 // they fold to), which is the way back for highlighting (MapSpans) and
-// for the body index's patches.
+// for the body index's patches; a KeyScanner also makes the gram keys of
+// the folded text as it goes (the body index's encoder).
 //
 // With --kana, hiragana and katakana are also made equal (AppendKana) on
 // top of the folded text; it keeps byte offsets.

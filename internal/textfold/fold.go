@@ -232,6 +232,9 @@ func (sc *Scanner) SkipSame() int {
 // plainRune passes (a kanji without a variant, a kana or CJK symbol that
 // no rule looks at) and that no sound mark or selector follows. Half of
 // Japanese text; the Scanner's unit folds the rest.
+// KeyScanner.SkipSame is this loop with the runes' gram keys made in it:
+// a change to one is a change to both (FuzzKeyScanner compares their
+// units).
 func sameRun(s []byte, i int, prev rune, kata int) (int, rune, int) {
 	for i < len(s) {
 		c := s[i]

@@ -29,50 +29,46 @@ func ForKeys(line []byte, fn func(uint32)) {
 
 // AppendKeys appends the keys of one folded line: each rune, each pair of
 // runes and each run of three ASCII runes, after katakana = hiragana
-// folding. The encoder adds them to its gram set in a loop of its own,
-// where add is inlined, instead of through a callback per key.
-//
-// Each rune's three keys are written and counted only when they exist
-// (n += 1 or 0), with no branch on it: the branches on ASCII against
-// Japanese text missed as often as the text changed script (issue 35).
+// folding (putKeys), invalid bytes one U+FFFD each. The encoder makes the
+// same keys as it folds a line (KeyScanner); this is the rule it is held
+// to, and the keys of the few short texts folded apart (the summary's
+// paths).
 func AppendKeys(keys []uint32, line []byte) []uint32 {
 	n := len(keys)
 	// At most three keys a rune, and a rune is at least a byte: the
-	// writes of a rune's keys land below n+3.
+	// writes of a rune's keys land below n + 3*len(line).
 	keys = slices.Grow(keys, 3*len(line))[:n+3*len(line)]
 	var p2, p1 rune = -1, -1
 	for i := 0; i < len(line); {
-		var r rune
-		if c := line[i]; c < utf8.RuneSelf {
-			r = rune(c)
-			i++
-		} else if c >= 0xE3 && c <= 0xE9 && i+2 < len(line) && line[i+1]&0xC0 == 0x80 && line[i+2]&0xC0 == 0x80 {
-			// Kana, CJK symbols and ideographs (U+3000–U+9FFF, three
-			// bytes): decoded inline, not through utf8.DecodeRune.
-			r = KanaRune(rune(c&0x0F)<<12 | rune(line[i+1]&0x3F)<<6 | rune(line[i+2]&0x3F))
-			i += 3
-		} else {
-			var size int
-			r, size = utf8.DecodeRune(line[i:])
-			r = KanaRune(r)
-			i += size
-		}
-		bi, tri := 0, 0
-		if p1 >= 0 {
-			bi = 1
-			if p2 >= 0 && p2|p1|r < utf8.RuneSelf {
-				tri = 1
-			}
-		}
-		keys[n] = GramKey(0, 0, r)
-		n++
-		keys[n] = GramKey(0, p1, r)
-		n += bi
-		keys[n] = GramKey(p2, p1, r)
-		n += tri
+		r, size := utf8.DecodeRune(line[i:])
+		r = KanaRune(r)
+		i += size
+		n = putKeys(keys, n, p2, p1, r)
 		p2, p1 = p1, r
 	}
 	return keys[:n]
+}
+
+// putKeys writes the keys of rune r after the runes p2, p1 (-1 where the
+// text has none) at keys[n:] and returns n plus how many exist: the
+// unigram always, the bigram after a rune, the trigram after two when all
+// three are ASCII. All three are written, and counted only when they
+// exist, without a branch on it: the branches on ASCII against Japanese
+// text missed as often as the text changed script (issue 35). A trigram
+// exists only where a bigram does, so the bigram is at n+1 and the
+// trigram at n+2. keys must hold n+3.
+func putKeys(keys []uint32, n int, p2, p1, r rune) int {
+	k := keys[n : n+3 : n+3]
+	k[0] = GramKey(0, 0, r)
+	k[1] = GramKey(0, p1, r)
+	k[2] = GramKey(p2, p1, r)
+	// p1 >= 0 for a bigram; p2, p1 and r all in 0–127 for a trigram,
+	// which -1 (all bits set) is not as unsigned.
+	bi, tri := int(^uint32(p1)>>31), 0
+	if uint32(p2|p1|r) < utf8.RuneSelf {
+		tri = 1
+	}
+	return n + 1 + bi + tri
 }
 
 // QueryKeys returns the keys that every block holding the folded string s

@@ -8,11 +8,11 @@ import (
 	"github.com/fumibako/fumibako/internal/textfold"
 )
 
-// FuzzAppendKeys compares AppendKeys, which decodes kana and kanji inline
-// and writes every key without a branch on whether it exists (issue 35),
-// with the rule it implements, rune by rune: each rune, each pair and each
-// run of three ASCII runes after katakana = hiragana folding, invalid
-// bytes one U+FFFD each, appended after the keys already in the slice.
+// FuzzAppendKeys compares AppendKeys, which writes every key without a
+// branch on whether it exists (putKeys, issue 35), with the rule it
+// implements, rune by rune: each rune, each pair and each run of three
+// ASCII runes after katakana = hiragana folding, invalid bytes one U+FFFD
+// each, appended after the keys already in the slice.
 func FuzzAppendKeys(f *testing.F) {
 	for _, s := range []string{
 		"", "a", "ab", "abc", "東京都の会議", "カタカナとひらがな ヽヾ", "abc ABC 見積書 2024年", "\xe3\x81", "\xe3\x81\x82\xff",

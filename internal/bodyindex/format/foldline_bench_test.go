@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,28 +68,84 @@ var benchLines = []string{
 	"霞ケ関支店　第３営業部　佐藤　様",
 }
 
-// BenchmarkFoldLine folds the same lines and records their patches in one
-// walk (foldLine) and in the two walks it replaced.
+// foldThenKeys is the encoder's line before foldLine made its keys
+// (stop 44 of bench/small-files.md): foldLine's walk with a plain
+// Scanner, then textfold.AppendKeys over the folded line. Kept as the
+// benchmark's "before".
+func foldThenKeys(sc *textfold.Scanner, fold, patches []byte, keys []uint32, s []byte, base int, prevEnd *int) ([]byte, []byte, []uint32) {
+	start := len(fold)
+	fpos := base
+	runStart, runFold := -1, 0
+	origStart := 0
+	flush := func(origEnd int) {
+		if runStart < 0 {
+			return
+		}
+		patches = binary.AppendUvarint(patches, uint64(runStart-*prevEnd))
+		patches = binary.AppendUvarint(patches, uint64(runFold))
+		patches = binary.AppendUvarint(patches, uint64(origEnd-origStart))
+		patches = append(patches, s[origStart:origEnd]...)
+		*prevEnd = runStart + runFold
+		runStart = -1
+	}
+	sc.Reset(s)
+	for {
+		if n := sc.SkipSame(); n > 0 {
+			flush(sc.End() - n)
+			fold = append(fold, s[sc.End()-n:sc.End()]...)
+			fpos += n
+		}
+		if !sc.Scan() {
+			break
+		}
+		folded := sc.Folded()
+		fold = append(fold, folded...)
+		if sc.Unchanged() {
+			flush(sc.Start())
+		} else {
+			if runStart < 0 {
+				runStart, runFold, origStart = fpos, 0, sc.Start()
+			}
+			runFold += len(folded)
+		}
+		fpos += len(folded)
+	}
+	flush(len(s))
+	return fold, patches, textfold.AppendKeys(keys, fold[start:])
+}
+
+// BenchmarkFoldLine folds the same lines, records their patches and
+// makes their keys in one walk (foldLine), in one walk and a second one
+// for the keys (foldThenKeys), and folds them in the two walks that
+// foldLine replaced first, without keys.
 func BenchmarkFoldLine(b *testing.B) {
 	text := []byte(strings.Join(benchLines, "\n"))
-	var sc textfold.Scanner // the encoder's, reused from line to line
+	var ks textfold.KeyScanner // the encoder's, reused from line to line
+	var sc textfold.Scanner
 	for _, bc := range []struct {
 		name string
-		fn   func(fold, patches, s []byte, base int, prevEnd *int) ([]byte, []byte)
+		fn   func(fold, patches []byte, keys []uint32, s []byte, base int, prevEnd *int) ([]byte, []byte, []uint32)
 	}{
-		{"one-walk", func(fold, patches, s []byte, base int, prevEnd *int) ([]byte, []byte) {
-			return foldLine(&sc, fold, patches, s, base, prevEnd)
+		{"one-walk", func(fold, patches []byte, keys []uint32, s []byte, base int, prevEnd *int) ([]byte, []byte, []uint32) {
+			return foldLine(&ks, fold, patches, keys, s, base, prevEnd)
 		}},
-		{"two-walks", twoWalks},
+		{"then-keys", func(fold, patches []byte, keys []uint32, s []byte, base int, prevEnd *int) ([]byte, []byte, []uint32) {
+			return foldThenKeys(&sc, fold, patches, keys, s, base, prevEnd)
+		}},
+		{"two-walks", func(fold, patches []byte, keys []uint32, s []byte, base int, prevEnd *int) ([]byte, []byte, []uint32) {
+			fold, patches = twoWalks(fold, patches, s, base, prevEnd)
+			return fold, patches, keys
+		}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			var fold, patches []byte
+			var keys []uint32
 			for b.Loop() {
 				fold, patches = fold[:0], patches[:0]
 				prevEnd := 0
 				for _, l := range benchLines {
-					fold, patches = bc.fn(fold, patches, []byte(l), len(fold), &prevEnd)
+					fold, patches, keys = bc.fn(fold, patches, keys[:0], []byte(l), len(fold), &prevEnd)
 					fold = append(fold, '\n')
 				}
 			}
@@ -97,16 +154,21 @@ func BenchmarkFoldLine(b *testing.B) {
 }
 
 // TestFoldLineTwoWalks: foldLine writes the bytes of the two walks it
-// replaced, line after line.
+// replaced and the keys of textfold.AppendKeys, line after line.
 func TestFoldLineTwoWalks(t *testing.T) {
-	var sc textfold.Scanner
+	var sc textfold.KeyScanner
 	var f1, p1, f2, p2 []byte
+	var k1 []uint32
 	e1, e2 := 0, 0
-	for _, l := range append(benchLines, "", "ＡＢＣ", "abc", "見 積") {
-		f1, p1 = foldLine(&sc, f1, p1, []byte(l), len(f1), &e1)
+	for _, l := range append(benchLines, "", "ＡＢＣ", "abc", "見 積", "\xe3\ufe00\x81\x82") {
+		start := len(f1)
+		f1, p1, k1 = foldLine(&sc, f1, p1, k1[:0], []byte(l), len(f1), &e1)
 		f2, p2 = twoWalks(f2, p2, []byte(l), len(f2), &e2)
 		if string(f1) != string(f2) || string(p1) != string(p2) || e1 != e2 {
 			t.Fatalf("after %q: foldLine gives %q / %x, the two walks %q / %x", l, f1, p1, f2, p2)
+		}
+		if want := textfold.AppendKeys(nil, f1[start:]); !slices.Equal(k1, want) {
+			t.Fatalf("%q: foldLine's keys %x, AppendKeys's %x", l, k1, want)
 		}
 	}
 }

@@ -17,7 +17,12 @@ import (
 // where the line's folded form starts, and prevEnd carries the end of the
 // previous patch (block offset). A line that folds to itself adds no
 // patch.
-func foldLine(sc *textfold.Scanner, fold, patches, s []byte, base int, prevEnd *int) ([]byte, []byte) {
+//
+// The same walk makes the line's gram keys (textfold.AppendKeys's keys of
+// its folded form), appended to keys: the keys of a second walk over the
+// folded line cost as much again as folding (issue 35).
+func foldLine(sc *textfold.KeyScanner, fold, patches []byte, keys []uint32, s []byte, base int, prevEnd *int) ([]byte, []byte, []uint32) {
+	start := len(fold)
 	fpos := base // folded offset of the unit being looked at
 	runStart, runFold := -1, 0
 	origStart := 0
@@ -32,7 +37,7 @@ func foldLine(sc *textfold.Scanner, fold, patches, s []byte, base int, prevEnd *
 		*prevEnd = runStart + runFold
 		runStart = -1
 	}
-	sc.Reset(s)
+	sc.Reset(s, keys)
 	for {
 		if n := sc.SkipSame(); n > 0 {
 			flush(sc.End() - n)
@@ -55,7 +60,7 @@ func foldLine(sc *textfold.Scanner, fold, patches, s []byte, base int, prevEnd *
 		fpos += len(folded)
 	}
 	flush(len(s))
-	return fold, patches
+	return fold, patches, sc.Keys(fold[start:])
 }
 
 // applyPatches rebuilds original text from folded text and its patches

@@ -2,6 +2,7 @@ package format
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,10 +24,10 @@ func TestPatchesRoundTrip(t *testing.T) {
 		}
 		var folded, orig, patches []byte
 		prevEnd := 0
-		var sc textfold.Scanner
+		var sc textfold.KeyScanner
 		for _, l := range lines {
 			start := len(folded)
-			folded, patches = foldLine(&sc, folded, patches, []byte(l), start, &prevEnd)
+			folded, patches, _ = foldLine(&sc, folded, patches, nil, []byte(l), start, &prevEnd)
 			if want := textfold.Append(nil, []byte(l)); string(folded[start:]) != string(want) {
 				t.Fatalf("foldLine(%q) folds to %q, want textfold.Append's %q", l, folded[start:], want)
 			}
@@ -63,26 +64,42 @@ func TestLineReader(t *testing.T) {
 	}
 }
 
-// FuzzFoldLine: foldLine folds a line as textfold.Append does, and its
+// FuzzFoldLine: foldLine folds a line as textfold.Append does, its
 // patches give the line back (the one walk that replaced folding and then
-// walking the line again for its patches, issue 35).
+// walking the line again for its patches, issue 35), and its keys are
+// textfold.AppendKeys's of the folded line, after the keys of the line
+// before (the walk that replaced decoding the folded line again for its
+// keys, stop 44). The two walks it replaced give the same bytes.
 func FuzzFoldLine(f *testing.F) {
-	for _, s := range []string{"", "Apple ＡＢＣ", "ｶﾞｽ代 X", "サーバー", "見積 書", "霞ケ関", "\xff\ufe00ﾞ", "a\u3000b"} {
+	for _, s := range []string{"", "Apple ＡＢＣ", "ｶﾞｽ代 X", "サーバー", "見積 書", "霞ケ関", "\xff\ufe00ﾞ", "a\u3000b",
+		"\xe3\ufe00\x81\x82", "ヴァ ヽヾ ヷ カ゛ abc DEF", "令和６年　第３四半期　売上報告書（速報値）"} {
 		f.Add(s, "前の行")
 	}
 	f.Fuzz(func(t *testing.T, line, before string) {
-		var sc textfold.Scanner
+		var sc textfold.KeyScanner
 		prevEnd := 0
-		folded, patches := foldLine(&sc, nil, nil, []byte(before), 0, &prevEnd)
+		folded, patches, keys := foldLine(&sc, nil, nil, nil, []byte(before), 0, &prevEnd)
+		if want := textfold.AppendKeys(nil, folded); !slices.Equal(keys, want) {
+			t.Fatalf("foldLine(%q) makes keys %x, want %x", before, keys, want)
+		}
 		folded = append(folded, '\n')
-		start := len(folded)
-		folded, patches = foldLine(&sc, folded, patches, []byte(line), start, &prevEnd)
+		start, n := len(folded), len(keys)
+		f2, p2 := append([]byte(nil), folded...), append([]byte(nil), patches...)
+		prevEnd2 := prevEnd
+		folded, patches, keys = foldLine(&sc, folded, patches, keys, []byte(line), start, &prevEnd)
 		if want := textfold.Append(nil, []byte(line)); string(folded[start:]) != string(want) {
 			t.Fatalf("foldLine(%q) folds to %q, want %q", line, folded[start:], want)
+		}
+		if want := textfold.AppendKeys(nil, folded[start:]); !slices.Equal(keys[n:], want) {
+			t.Fatalf("foldLine(%q) makes keys %x, want %x", line, keys[n:], want)
 		}
 		got, ok := applyPatches(nil, folded, patches)
 		if want := before + "\n" + line; !ok || string(got) != want {
 			t.Fatalf("patches of %q, %q give %q, %v", before, line, got, ok)
+		}
+		f2, p2 = twoWalks(f2, p2, []byte(line), start, &prevEnd2)
+		if string(f2) != string(folded) || string(p2) != string(patches) || prevEnd2 != prevEnd {
+			t.Fatalf("foldLine(%q) gives %q / %x, the two walks %q / %x", line, folded, patches, f2, p2)
 		}
 	})
 }

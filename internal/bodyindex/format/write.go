@@ -107,8 +107,9 @@ type encoderState struct {
 	lineBuf []byte
 	keyBuf  []uint32 // the keys of one line
 	pieces  []string // of a line split while encoding
-	// scanner folds each line (foldLine); its buffer is reused.
-	scanner textfold.Scanner
+	// scanner folds each line and makes its keys (foldLine); its
+	// buffer is reused.
+	scanner textfold.KeyScanner
 }
 
 // spareStates holds the states of released encoders, at most
@@ -295,10 +296,8 @@ func (e *Encoder) addLine(f FileText, place string, lineNo, fileLine int, line s
 	start := len(b.fold)
 	b.lines = append(b.lines, uint32(start))
 	e.lineBuf = append(e.lineBuf[:0], line...)
-	b.fold, b.orig = foldLine(&e.scanner, b.fold, b.orig, e.lineBuf, start-b.blockStart, &b.patchEnd)
-	bit := uint64(1) << uint(len(b.blocks))
-	e.keyBuf = textfold.AppendKeys(e.keyBuf[:0], b.fold[start:])
-	b.grams.addAll(e.keyBuf, bit)
+	b.fold, b.orig, e.keyBuf = foldLine(&e.scanner, b.fold, b.orig, e.keyBuf[:0], e.lineBuf, start-b.blockStart, &b.patchEnd)
+	b.grams.addAll(e.keyBuf, uint64(1)<<uint(len(b.blocks)))
 	b.fold = append(b.fold, '\n')
 	b.rawLen += len(line) + 1
 	b.endFile, b.endLine = f.Index, fileLine+1
