@@ -19,6 +19,14 @@
 # and AFTER in turn (A B A B: the machine's load hits both alike), then one
 # strace -f -c build of each with 2 workers (system calls per file), then
 # Recoll's build of the same tree unless NO_RECOLL=1. Markdown on stdout.
+#
+# Every build of the table goes into a workspace of its own, and the
+# workspaces are deleted at the end, not between builds: ext4 without a
+# journal (this machine's root) scans past the inodes freed in the last
+# 30-60 s each time it creates one, so a build right after deleting the
+# last one's workspace paid up to 5 % of the coordinator's CPU in
+# recently_deleted() (bench/small-files.md, stop 44). `fb` still empties
+# WS first when it exists.
 set -e
 case "$1" in
 gen)
@@ -49,6 +57,7 @@ table)
 	[ -d "$dir/office" ] || "$0" office "$dir" >&2
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
+	ws=0
 	trees="5000:$dir/100mb-20000-25per/tree/files 20000:$dir/90mb-4500-40per/tree/files 1000:$dir/office"
 	echo '| tree (files) | binary | workers | wall s | user s | sys s | CPU s |'
 	echo '|---|---|---|---|---|---|---|'
@@ -59,7 +68,8 @@ table)
 				for b in before after; do
 					bin=$before
 					[ $b = after ] && bin=$after
-					"$0" fb "$bin" "$tree" "$w" "$tmp/ws" 2>"$tmp/time" || { cat "$tmp/time" >&2; exit 1; }
+					ws=$((ws + 1))
+					"$0" fb "$bin" "$tree" "$w" "$tmp/ws$ws" 2>"$tmp/time" || { cat "$tmp/time" >&2; exit 1; }
 					tail -1 "$tmp/time" | awk -v n="$n" -v b="$b" -v w="$w" '{printf "| %s | %s | %s | %s | %s | %s | %.2f |\n", n, b, w, $1, $4, $7, $4 + $7}'
 				done
 			done
@@ -73,7 +83,8 @@ table)
 		for b in before after; do
 			bin=$before
 			[ $b = after ] && bin=$after
-			strace -f -c -o "$tmp/strace" "$0" fb "$bin" "$tree" 2 "$tmp/ws" 2>/dev/null
+			ws=$((ws + 1))
+			strace -f -c -o "$tmp/strace" "$0" fb "$bin" "$tree" 2 "$tmp/ws$ws" 2>/dev/null
 			awk -v n="$n" -v b="$b" '
 				$1 ~ /^[0-9.]+$/ && NF >= 5 && $NF != "total" { c[$NF] = $4; tot += $4 }
 				END { printf "| %s | %s", n, b
