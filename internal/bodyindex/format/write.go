@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fumibako/fumibako/internal/bodyindex/format/gramset"
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/textfold"
@@ -101,7 +102,7 @@ type Encoder struct {
 // the part's buffers again for each of a build's hundreds of small folders
 // cost more than filling them (issue 35).
 type encoderState struct {
-	grams   *gramSet
+	grams   *gramset.Set
 	spare   *partBuilder // buffers of the last part
 	data    []byte       // the last part's bytes (BuiltPart.Data)
 	lineBuf []byte
@@ -140,7 +141,7 @@ func takeState() *encoderState {
 		spareStates.free = spareStates.free[:n-1]
 		return st
 	}
-	return &encoderState{grams: newGramSet()}
+	return &encoderState{grams: gramset.New()}
 }
 
 func keepState(st *encoderState) {
@@ -169,7 +170,7 @@ type partBuilder struct {
 	rawLen     int    // original bytes of the open block
 	blockStart int    // fold offset where the open block starts
 	blockLine  int    // first line of the open block
-	grams      *gramSet
+	grams      *gramset.Set
 	lastFile   int // manifest index of the open segment's file
 	lastPlace  string
 	firstFile  int
@@ -297,7 +298,7 @@ func (e *Encoder) addLine(f FileText, place string, lineNo, fileLine int, line s
 	b.lines = append(b.lines, uint32(start))
 	e.lineBuf = append(e.lineBuf[:0], line...)
 	b.fold, b.orig, e.keyBuf = foldLine(&e.scanner, b.fold, b.orig, e.keyBuf[:0], e.lineBuf, start-b.blockStart, &b.patchEnd)
-	b.grams.addAll(e.keyBuf, uint64(1)<<uint(len(b.blocks)))
+	b.grams.AddAll(e.keyBuf, uint64(1)<<uint(len(b.blocks)))
 	b.fold = append(b.fold, '\n')
 	b.rawLen += len(line) + 1
 	b.endFile, b.endLine = f.Index, fileLine+1
@@ -331,7 +332,7 @@ func (e *Encoder) newPart(file, fileLine int) *partBuilder {
 			segs: b.segs[:0], lines: b.lines[:0], fold: b.fold[:0], blocks: b.blocks[:0], orig: b.orig[:0]}
 	}
 	b.grams, b.lastFile, b.firstFile, b.firstLine = e.grams, -1, file, fileLine
-	e.grams.clear()
+	e.grams.Clear()
 	e.cur = b
 	return b
 }
@@ -356,7 +357,7 @@ func (e *Encoder) finishPart() {
 		return
 	}
 	b.lines = append(b.lines, uint32(len(b.fold)))
-	grams := b.grams.sorted()
+	grams := b.grams.Sorted()
 	w := maskWidth(len(b.blocks))
 	if WriteVersion == 2 {
 		w = 8
@@ -391,14 +392,14 @@ func (e *Encoder) finishPart() {
 		data = appendUint32s(data, r.firstLine, r.patchOff, r.patchLen, r.rawLen, r.flags)
 	}
 	for i := 0; i < len(grams); i += GramIndexStep {
-		data = le.AppendUint32(data, grams[i].key)
+		data = le.AppendUint32(data, grams[i].Key)
 	}
 	data = le.AppendUint32(data, uint32(len(grams)))
 	for _, g := range grams {
-		data = le.AppendUint32(data, g.key)
+		data = le.AppendUint32(data, g.Key)
 	}
 	for _, g := range grams {
-		data = le.AppendUint64(data, g.mask)[:len(data)+w] // its low w bytes
+		data = le.AppendUint64(data, g.Mask)[:len(data)+w] // its low w bytes
 	}
 	data = append(data, b.strs...)
 	data = le.AppendUint32(data, uint32(len(b.files)))

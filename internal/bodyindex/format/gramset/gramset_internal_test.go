@@ -1,4 +1,4 @@
-package format
+package gramset
 
 import (
 	"encoding/binary"
@@ -12,12 +12,12 @@ import (
 // TestGramSetSorted fills a gram set with random keys (0 and the largest
 // among them) in blocks 0 to 63, across clears (one that drops the buffers
 // of a large part) and both sorts (comparison below 256 pairs, radix
-// above), and compares what sorted returns with a map.
+// above), and compares what Sorted returns with a map.
 func TestGramSetSorted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	g := newGramSet()
+	g := New()
 	for _, n := range []int{0, 1, 10, 255, 256, 3000, 200000, 10, 3000} {
-		g.clear()
+		g.Clear()
 		want := map[uint32]uint64{}
 		for i := 0; i < n; i++ {
 			key := rng.Uint32()
@@ -45,12 +45,12 @@ func TestGramSetSorted(t *testing.T) {
 	}
 }
 
-// TestGramSetAddAll adds the keys of folded lines through addAll, line by
+// TestGramSetAddAll adds the keys of folded lines through AddAll, line by
 // line, and one by one through add: both sets hold the same keys and
 // masks, and appendKeys gives the keys forKeys calls back with.
 func TestGramSetAddAll(t *testing.T) {
 	lines := []string{"これはペンです", "abc ABC abcd", "", "東京都の会議　ＡＢＣ", "カタカナとひらがな", "abc ABC abcd"}
-	one, all := newGramSet(), newGramSet()
+	one, all := New(), New()
 	for i, l := range lines {
 		folded := textfold.Append(nil, []byte(l))
 		bit := uint64(1) << (i / 2)
@@ -60,46 +60,46 @@ func TestGramSetAddAll(t *testing.T) {
 		if !slices.Equal(keys, viaFn) {
 			t.Fatalf("%q: appendKeys = %v, forKeys calls %v", l, keys, viaFn)
 		}
-		all.addAll(keys, bit)
+		all.AddAll(keys, bit)
 	}
 	k1, m1 := sortedKeys(one)
 	k2, m2 := sortedKeys(all)
 	if len(k1) == 0 || !slices.Equal(k1, k2) || !slices.Equal(m1, m2) {
-		t.Fatalf("addAll gave %d keys %v / %v, add %d keys %v / %v", len(k2), k2, m2, len(k1), k1, m1)
+		t.Fatalf("AddAll gave %d keys %v / %v, add %d keys %v / %v", len(k2), k2, m2, len(k1), k1, m1)
 	}
 }
 
-// sortedKeys returns g.sorted() as keys and masks.
-func sortedKeys(g *gramSet) ([]uint32, []uint64) {
+// sortedKeys returns g.Sorted() as keys and masks.
+func sortedKeys(g *Set) ([]uint32, []uint64) {
 	var keys []uint32
 	var masks []uint64
-	for _, s := range g.sorted() {
-		keys, masks = append(keys, s.key), append(masks, s.mask)
+	for _, s := range g.Sorted() {
+		keys, masks = append(keys, s.Key), append(masks, s.Mask)
 	}
 	return keys, masks
 }
 
-// add records that the block with bit holds key (addAll of one key).
-func (g *gramSet) add(key uint32, bit uint64) { g.addAll([]uint32{key}, bit) }
+// add records that the block with bit holds key (AddAll of one key).
+func (g *Set) add(key uint32, bit uint64) { g.AddAll([]uint32{key}, bit) }
 
 // FuzzGramSetSorted adds keys read from the input (4 bytes each, the
-// block from a fifth byte) through addAll, in one part or across a clear,
-// and compares sorted, with its branch-free merge and radix sort, with a
+// block from a fifth byte) through AddAll, in one part or across a Clear,
+// and compares Sorted, with its branch-free merge and radix sort, with a
 // map. Short inputs take the comparison sort; repeating them (times)
 // reaches the radix sort's 256 pairs.
 func FuzzGramSetSorted(f *testing.F) {
 	f.Add([]byte{}, uint8(1))
 	f.Add([]byte{1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff, 63}, uint8(30))
 	f.Add([]byte("abcdefghijklmnopqrstuvwxyz0123456789"), uint8(200))
-	g := newGramSet()
+	g := New()
 	f.Fuzz(func(t *testing.T, data []byte, times uint8) {
-		g.clear()
+		g.Clear()
 		want := map[uint32]uint64{}
 		for range int(times)%64 + 1 {
 			for i := 0; i+5 <= len(data); i += 5 {
 				key := binary.LittleEndian.Uint32(data[i:])
 				bit := uint64(1) << (data[i+4] % 64)
-				g.addAll([]uint32{key, key ^ uint32(times)}, bit)
+				g.AddAll([]uint32{key, key ^ uint32(times)}, bit)
 				want[key] |= bit
 				want[key^uint32(times)] |= bit
 			}

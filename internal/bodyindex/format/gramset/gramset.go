@@ -1,45 +1,53 @@
-package format
+// Package gramset is the gram table of a body-index part while the
+// encoder builds it (package bodyindex/format): the gram keys the part's
+// lines hold and, for each, the mask of the blocks holding it. A part
+// adds a line's keys with its block's bit (AddAll) and, when it ends,
+// takes the keys in ascending order with their masks (Sorted), which the
+// part's gram section stores.
+package gramset
 
 import (
 	"cmp"
-	"encoding/binary"
 	"math/bits"
 	"slices"
 )
 
-// gramSet collects keys and the blocks holding them. Each key a block
+// Set collects keys and the blocks holding them. Each key a block
 // adds is appended as a pair (key<<8 | block) and the pairs are sorted
 // once, when the part ends, by a radix sort; equal keys' blocks are then
 // ORed into one mask. Appending costs no cache miss, where inserting into
 // a hash table (as the set did before issue 35) cost one per key: the
 // table was 40 % of the encoder's time on small files. The pairs are
 // sorted with no more memory traffic than the table's used slots were.
-type gramSet struct {
+type Set struct {
 	pairs []uint64 // key<<8 | block index, in the order added
 
-	// spare is the radix sort's other buffer, out what sorted returns:
+	// spare is the radix sort's other buffer, out what Sorted returns:
 	// kept from part to part.
 	spare []uint64
-	out   []gramSlot
+	out   []Slot
 
 	// recent remembers keys already added with the current block's bit
 	// (key<<32 | gen): text repeats its n-grams, and a hit here costs one
 	// cache-resident load where a pair costs its sort.
 	recent [1 << 15]uint64
-	gen    uint32 // changes with bit and on clear, so old entries never match
+	gen    uint32 // changes with bit and on Clear, so old entries never match
 	bit    uint64
 }
 
-type gramSlot struct {
-	mask uint64
-	key  uint32
+// Slot is one key of a part's gram table and the mask of its blocks
+// (block i has bit 1<<i).
+type Slot struct {
+	Mask uint64
+	Key  uint32
 }
 
-func newGramSet() *gramSet { return &gramSet{gen: 1} }
+// New returns an empty set.
+func New() *Set { return &Set{gen: 1} }
 
-// clear empties the set, and drops buffers grown for a large part that
+// Clear empties the set, and drops buffers grown for a large part that
 // the last part used less than an eighth of (issue 35).
-func (g *gramSet) clear() {
+func (g *Set) Clear() {
 	if cap(g.pairs) > minGramPairs && len(g.pairs)*8 < cap(g.pairs) {
 		g.pairs, g.spare, g.out = nil, nil, nil
 	}
@@ -47,12 +55,12 @@ func (g *gramSet) clear() {
 	g.gen++
 }
 
-// minGramPairs is the most pairs whose buffers clear always keeps.
+// minGramPairs is the most pairs whose buffers Clear always keeps.
 const minGramPairs = 1 << 16
 
-// addAll records that the block with bit (one bit: block i has 1<<i)
+// AddAll records that the block with bit (one bit: block i has 1<<i)
 // holds each of keys.
-func (g *gramSet) addAll(keys []uint32, bit uint64) {
+func (g *Set) AddAll(keys []uint32, bit uint64) {
 	if bit != g.bit {
 		g.bit = bit
 		g.gen++
@@ -77,10 +85,10 @@ func (g *gramSet) addAll(keys []uint32, bit uint64) {
 	g.pairs = pairs[:n]
 }
 
-// sorted returns the keys added since the last clear, ascending, each
+// Sorted returns the keys added since the last Clear, ascending, each
 // with the mask of the blocks that added it, in a buffer of the set's
-// that the next sorted reuses.
-func (g *gramSet) sorted() []gramSlot {
+// that the next Sorted reuses.
+func (g *Set) Sorted() []Slot {
 	if cap(g.spare) < len(g.pairs) {
 		g.spare = make([]uint64, cap(g.pairs))
 	}
@@ -101,12 +109,12 @@ func (g *gramSet) sorted() []gramSlot {
 		if k != key {
 			changed = 1
 		}
-		out[n] = gramSlot{mask: mask, key: key}
+		out[n] = Slot{Mask: mask, Key: key}
 		n += int(changed)
 		mask = mask&(changed-1) | 1<<(p&63)
 		key = k
 	}
-	out[n] = gramSlot{mask: mask, key: key}
+	out[n] = Slot{Mask: mask, Key: key}
 	out = out[:n+1]
 	g.out = out
 	return out
@@ -148,38 +156,3 @@ func sortPairs(a, b []uint64) ([]uint64, []uint64) {
 	}
 	return a, b
 }
-
-// maskWidth is the bytes of one block mask in a part of blocks blocks:
-// the fewest of 1, 2, 4 or 8 that hold a bit per block. Small parts keep
-// their gram table small this way: a key costs 4 bytes plus its mask, and
-// a part of 8 blocks or fewer pays 5 bytes per key instead of 12.
-func maskWidth(blocks int) int {
-	switch {
-	case blocks <= 8:
-		return 1
-	case blocks <= 16:
-		return 2
-	case blocks <= 32:
-		return 4
-	}
-	return 8
-}
-
-// getMask reads a w-byte little-endian mask.
-func getMask(src []byte, w int) uint64 {
-	le := binary.LittleEndian
-	switch w {
-	case 1:
-		return uint64(src[0])
-	case 2:
-		return uint64(le.Uint16(src))
-	case 4:
-		return uint64(le.Uint32(src))
-	}
-	return le.Uint64(src)
-}
-
-// gramRowMin is the fewest bytes a key takes in a gram section: the key
-// and a 1-byte mask (a part of 8 blocks or fewer). It bounds the key count
-// that a section's size allows.
-const gramRowMin = 4 + 1
