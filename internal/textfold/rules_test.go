@@ -1,6 +1,7 @@
 package textfold_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -157,5 +158,68 @@ func TestCaseNeedleRules(t *testing.T) {
 		if !strings.Contains(textfold.String(tt.line), n) {
 			t.Errorf("CaseNeedle(%q) = %q, not in String(%q) = %q", tt.s, n, tt.line, textfold.String(tt.line))
 		}
+	}
+}
+
+// TestLongVowelRuns folds runs of long-vowel marks, short and long: the
+// rule's answer for a run is the same for each of its marks, and a line
+// of n marks folds in time linear in n (the run is walked once, issue 35:
+// BenchmarkLongVowelRun).
+func TestLongVowelRuns(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"サーバー", "サーバ"},
+		{"サーバーー", "サーバ"},
+		{"サーバーーーカ", "サーバーーーカ"},
+		{"サーバーーー漢", "サーバ漢"},
+		{"サーバーｰーｰ", "サーバ"},
+		{"ーーーー", "ーーー"},
+		{"ｰｰｰｰｰ", "ーーー"},
+		{"カーー", "カーー"},
+		{"カーーー", "カーー"},
+		{"アイウーー", "アイウ"},
+		{"アイウーーイ", "アイウーーイ"},
+		{"アイウーー゛", "アイウ゛"},
+		{"アイウーー\u3000カ", "アイウーーカ"},
+		{"アイウーー\u3000漢", "アイウ漢"},
+		{"データーベース", "データーベース"},
+		{"ユーザー様", "ユーザ様"},
+		{"コーヒーーーー", "コーヒ"},
+		{"ーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーー", "ーーー"},
+		{"コンピューターーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーーとーーーーーーー", "コンピュータとーーー"},
+		{strings.Repeat("ー", 50), strings.Repeat("ー", 3)},
+		{"コンピュータ" + strings.Repeat("ー", 40) + "と" + strings.Repeat("ー", 7), "コンピュータとーーー"},
+		{"サーバ" + strings.Repeat("ー", 16000), "サーバ"},
+		{"サーバ" + strings.Repeat("ー", 16000) + "カ", "サーバ" + strings.Repeat("ー", 16000) + "カ"},
+		{strings.Repeat("カー", 8000) + "漢", strings.Repeat("カー", 7999) + "カ漢"},
+	}
+	for _, tt := range tests {
+		if got := textfold.String(tt.in); got != tt.want {
+			t.Errorf("String(%.30q…) = %.30q…, want %.30q…", tt.in, got, tt.want)
+		}
+		var sc textfold.Scanner
+		sc.Reset([]byte(tt.in))
+		var units []byte
+		for sc.Scan() {
+			units = append(units, sc.Folded()...)
+		}
+		if string(units) != tt.want {
+			t.Errorf("units of %.30q… = %.30q…, want %.30q…", tt.in, units, tt.want)
+		}
+	}
+}
+
+// BenchmarkLongVowelRun folds lines that are one run of long-vowel marks
+// after a katakana word: the cost per mark stays flat from 1,000 to
+// 16,384 marks (it grew with the run before the run's end was kept).
+func BenchmarkLongVowelRun(b *testing.B) {
+	for _, n := range []int{1000, 16384} {
+		line := []byte("サーバ" + strings.Repeat("ー", n))
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			var dst []byte
+			for b.Loop() {
+				dst = textfold.Append(dst[:0], line)
+			}
+		})
 	}
 }
