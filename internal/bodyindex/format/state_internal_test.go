@@ -39,7 +39,8 @@ func TestSpareStatesOutliveCollections(t *testing.T) {
 	}
 }
 
-// TestSpareStatesBounded: no more than maxSpareStates states are kept.
+// TestSpareStatesBounded: no more than maxSpareStates states are kept in
+// the list; the others go to the pool.
 func TestSpareStatesBounded(t *testing.T) {
 	var encs []*Encoder
 	for range maxSpareStates + 3 {

@@ -114,15 +114,19 @@ type encoderState struct {
 }
 
 // spareStates holds the states of released encoders, at most
-// maxSpareStates (a run publishes on a few goroutines at a time). It is
-// not a sync.Pool: a pool drops what sat through two garbage collections,
-// and a small-file build collects every few publishes, so its encoders
-// made new states and grew every buffer again (a fifth of the bytes such
-// a build allocated, issue 35).
+// maxSpareStates; more go to overflowStates. The list is not a sync.Pool:
+// a pool drops what sat through two garbage collections, and a small-file
+// build collects every few publishes, so its encoders made new states and
+// grew every buffer again (a fifth of the bytes such a build allocated,
+// issue 35). Past maxSpareStates (a run publishes on a goroutine per CPU)
+// the pool keeps them as before, so a machine of many CPUs holds no more
+// memory for long than a small one.
 var spareStates struct {
 	sync.Mutex
 	free []*encoderState
 }
+
+var overflowStates = sync.Pool{New: func() any { return &encoderState{grams: gramset.New()} }}
 
 const maxSpareStates = 4
 
@@ -134,14 +138,15 @@ const maxSpareData = 4 << 20
 
 func takeState() *encoderState {
 	spareStates.Lock()
-	defer spareStates.Unlock()
 	if n := len(spareStates.free); n > 0 {
 		st := spareStates.free[n-1]
 		spareStates.free[n-1] = nil
 		spareStates.free = spareStates.free[:n-1]
+		spareStates.Unlock()
 		return st
 	}
-	return &encoderState{grams: gramset.New()}
+	spareStates.Unlock()
+	return overflowStates.Get().(*encoderState)
 }
 
 func keepState(st *encoderState) {
@@ -149,10 +154,13 @@ func keepState(st *encoderState) {
 		st.data, st.spare = nil, nil
 	}
 	spareStates.Lock()
-	defer spareStates.Unlock()
 	if len(spareStates.free) < maxSpareStates {
 		spareStates.free = append(spareStates.free, st)
+		spareStates.Unlock()
+		return
 	}
+	spareStates.Unlock()
+	overflowStates.Put(st)
 }
 
 type partBuilder struct {
