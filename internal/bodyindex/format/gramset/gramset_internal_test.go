@@ -47,7 +47,8 @@ func TestGramSetSorted(t *testing.T) {
 
 // TestGramSetAddAll adds the keys of folded lines through AddAll, line by
 // line, and one by one through add: both sets hold the same keys and
-// masks, and appendKeys gives the keys forKeys calls back with.
+// masks, and textfold.AppendKeys gives the keys textfold.ForKeys calls
+// back with.
 func TestGramSetAddAll(t *testing.T) {
 	lines := []string{"これはペンです", "abc ABC abcd", "", "東京都の会議　ＡＢＣ", "カタカナとひらがな", "abc ABC abcd"}
 	one, all := New(), New()
@@ -58,7 +59,7 @@ func TestGramSetAddAll(t *testing.T) {
 		textfold.ForKeys(folded, func(k uint32) { viaFn = append(viaFn, k); one.add(k, bit) })
 		keys := textfold.AppendKeys(nil, folded)
 		if !slices.Equal(keys, viaFn) {
-			t.Fatalf("%q: appendKeys = %v, forKeys calls %v", l, keys, viaFn)
+			t.Fatalf("%q: AppendKeys = %v, ForKeys calls %v", l, keys, viaFn)
 		}
 		all.AddAll(keys, bit)
 	}
