@@ -116,10 +116,12 @@ func (r *run) commit() {
 	r.writeOCRWaiting(nil)
 	crashPoint("after-ocr-waiting")
 	if len(b.rows) > 0 && r.appender != nil {
-		for _, row := range b.rows {
-			if err := r.appender.AppendUnsynced(row); err != nil && !r.noteFault(err) {
-				r.logf(Error, "取り込み一覧に書き込めません: %v", err)
-			}
+		bad, err := r.appender.AppendAllUnsynced(b.rows)
+		for _, err := range bad {
+			r.logf(Error, "取り込み一覧に書き込めません: %v", err)
+		}
+		if err != nil && !r.noteFault(err) {
+			r.logf(Error, "取り込み一覧に書き込めません: %v", err)
 		}
 		if err := r.appender.Sync(); err != nil && !r.noteFault(err) {
 			r.logf(Error, "取り込み一覧に書き込めません: %v", err)

@@ -205,3 +205,86 @@ func TestAppenderKill(t *testing.T) {
 		t.Fatalf("append after the kill: last row %+v of %d", last, len(l.Rows))
 	}
 }
+
+// TestAppendAllUnsynced holds a group commit's one write to what one
+// append per row writes: the same bytes, after a torn line too, with a row
+// that breaks the rules left out and reported and the others written.
+func TestAppendAllUnsynced(t *testing.T) {
+	bad := ingestlist.Row{RelPath: `a\b`, Size: -1}
+	cases := []struct {
+		name string
+		torn bool
+		rows []ingestlist.Row
+		bad  int
+	}{
+		{"rows", false, seedRows[2:], 0},
+		{"after a torn line", true, seedRows[2:], 0},
+		{"a bad row among them", false, []ingestlist.Row{seedRows[2], bad, seedRows[3]}, 1},
+		{"only a bad row", true, []ingestlist.Row{bad}, 1},
+		{"none", false, nil, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			one, all := filepath.Join(dir, "one.tsv"), filepath.Join(dir, "all.tsv")
+			for _, path := range []string{one, all} {
+				if err := ingestlist.WriteFile(path, seedFolders, seedRows[:2]); err != nil {
+					t.Fatal(err)
+				}
+				if c.torn {
+					f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f.WriteString("営業\\秘密.xlsx\t2025/01/10")
+					f.Close()
+				}
+			}
+			a, err := ingestlist.OpenAppender(one)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range c.rows {
+				a.AppendUnsynced(r)
+			}
+			a.Close()
+			a, err = ingestlist.OpenAppender(all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			badErrs, err := a.AppendAllUnsynced(c.rows)
+			if err != nil {
+				t.Fatalf("AppendAllUnsynced: %v", err)
+			}
+			if len(badErrs) != c.bad {
+				t.Fatalf("AppendAllUnsynced reported %d bad rows (%v), want %d", len(badErrs), badErrs, c.bad)
+			}
+			for _, e := range badErrs {
+				if !errors.Is(e, ingestlist.ErrInvalidRow) {
+					t.Fatalf("bad row error %v, want ErrInvalidRow", e)
+				}
+			}
+			// The next append starts a line of its own, as after AppendUnsynced.
+			if _, err := a.AppendAllUnsynced(seedRows[:1]); err != nil {
+				t.Fatal(err)
+			}
+			a.Close()
+			a, _ = ingestlist.OpenAppender(one)
+			a.AppendUnsynced(seedRows[0])
+			a.Close()
+			b1, _ := os.ReadFile(one)
+			b2, _ := os.ReadFile(all)
+			if string(b1) != string(b2) {
+				t.Fatalf("one write per group:\n%q\none write per row:\n%q", b2, b1)
+			}
+			l, _ := ingestlist.ReadFile(all)
+			if r, ok := l.Lookup(seedRows[0].RelPath); !ok || r != seedRows[0] || l.Ignored != 0 && !c.torn {
+				t.Fatalf("row read back = %+v, %v (ignored %d), want %+v", r, ok, l.Ignored, seedRows[0])
+			}
+		})
+	}
+	var closed ingestlist.Appender
+	if _, err := closed.AppendAllUnsynced(seedRows); err == nil {
+		t.Fatal("AppendAllUnsynced on a closed appender succeeded")
+	}
+}
