@@ -50,10 +50,11 @@
 //
 // After the crawl and at the end of a run the whole list is rewritten
 // (WriteFile): written to ingest_status.tsv.tmp, fsynced and renamed into
-// place. During a run each result is appended as one line in one write
-// (Appender.AppendUnsynced) and fsynced with the others of its group
-// commit (Appender.Sync), or at once (Appender.Append), so a kill loses at
-// most the line being written. If the file
+// place. During a run each result is appended as one line: the rows of a
+// group commit in one write (Appender.AppendAllUnsynced, or one at a time
+// with AppendUnsynced), fsynced together (Appender.Sync), or a row at once
+// (Appender.Append), so a kill loses at most the lines being written, and
+// the reader drops a line it cut. If the file
 // does not end in a line break (a line cut by a crash), the Appender ends
 // that fragment first, so the next row is not glued to it; the fragment is
 // then an Ignored line. Duplicates left by appending disappear at the next
