@@ -1,10 +1,7 @@
 package indexer
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -274,9 +271,6 @@ func (r *run) dispatch(l *lanes) {
 			return
 		}
 		l.next++
-		if !r.sourceReady(t, l.next) {
-			continue
-		}
 		j := &job{pos: l.next, target: t, slot: slot,
 			// The staged per-file folder is renamed to the file's name by
 			// the swap, so it needs no folder of its own around it: one
@@ -303,36 +297,6 @@ func (r *run) dispatch(l *lanes) {
 		l.alone[slot] = t.Count > 0
 		l.inFlight++
 	}
-}
-
-// sourceReady checks the source just before dispatch: a vanished file is
-// dropped (not failed); a vanished root stops the dispatch.
-func (r *run) sourceReady(t plan.Target, pos int) bool {
-	if _, err := os.Stat(t.File.Path); err == nil {
-		return true
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return true // let the worker report it
-	}
-	root := r.rootOf(t.File.RelPath)
-	if root != nil {
-		if _, err := os.Stat(root.Path); err != nil {
-			r.lostRoot = root.Path
-			return false
-		}
-	}
-	r.sum.Dropped++
-	r.fileLogf(t.File.RelPath, Info, msgFileHead, r.finishedCount(), len(r.targets), t.File.RelPath)
-	r.fileLogf(t.File.RelPath, Warn, msgVanished)
-	r.finished(t.File.RelPath, OutcomeVanished, "")
-	k := workspace.FoldKey(t.File.RelPath)
-	r.dropped[k] = true
-	folder := content.FolderOf(t.File.RelPath)
-	content.RemoveFileFolder(content.Dir(r.ws.ContentRoot(), t.File.RelPath))
-	fk := workspace.FoldKey(folder)
-	r.removals[fk] = append(r.removals[fk], content.BaseOf(t.File.RelPath))
-	r.pendingIn[fk]--
-	r.maybePublish(fk)
-	return false
 }
 
 func (r *run) rootOf(rel string) *workspace.Root {

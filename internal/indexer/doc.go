@@ -74,7 +74,11 @@
 // its 始), so workers do not idle while results are recorded. A file that
 // the journal says was interrupted before runs alone on an idle worker:
 // were it to take the run down again, no queued neighbour is counted as
-// interrupted with it.
+// interrupted with it. A file is handed over as the crawl found it, not
+// checked again: one that went away since is answered as gone
+// (worker.Response.Vanished) and dropped from the list, not failed; when
+// its whole root went away (a share disconnected), dispatch stops and the
+// run ends with ErrRootLost, every row kept (recordVanished).
 //
 // Stop (Ctrl-C, SIGTERM, the web UI's stop button): dispatch stops at once;
 // files in flight get Options.Grace to finish, then their workers are

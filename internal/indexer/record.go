@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"os"
 	"slices"
 
 	"github.com/fumibako/fumibako/internal/content"
@@ -29,6 +30,10 @@ type applied struct {
 func (r *run) record(j *job, res worker.Result) {
 	defer r.holdLog()()
 	t := j.target
+	if res.Outcome == worker.Finished && res.Response.Vanished {
+		r.recordVanished(j)
+		return
+	}
 	i := t.Row
 	a := r.apply(j, res, r.rows[i])
 	if a.row.State == ingestlist.Failed {
@@ -65,6 +70,40 @@ func (r *run) record(j *job, res worker.Result) {
 	}
 	r.finished(t.File.RelPath, a.outcome, reason)
 	fk := workspace.FoldKey(content.FolderOf(t.File.RelPath))
+	r.pendingIn[fk]--
+	r.maybePublish(fk)
+}
+
+// recordVanished applies a file the worker found gone since the crawl
+// (worker.Response.Vanished): it is dropped, not failed, and its text
+// leaves the index with the folder's next publish. When its whole root is
+// gone (a share that went away), the run stops handing files out
+// (ErrRootLost) and the file stays as it was. Either way the row as it
+// was is queued, so that the journal reads the job as finished (seed: a
+// job handed to a worker appends its row); the drop takes it out of the
+// list at the rewrite. The coordinator does not stat a file before
+// handing it over: that stat, a percent of a small-file build's CPU, only
+// moved the race with a vanishing file (issue 35).
+func (r *run) recordVanished(j *job) {
+	t := j.target
+	rel := t.File.RelPath
+	workspace.RemoveAll(j.stage)
+	r.queueRow(r.rows[t.Row], "")
+	if root := r.rootOf(rel); root != nil {
+		if _, err := os.Stat(root.Path); err != nil {
+			r.lostRoot = root.Path
+			r.finished(rel, OutcomeStopped, "")
+			return
+		}
+	}
+	r.sum.Dropped++
+	r.fileLogf(rel, Info, msgFileHead, r.finishedCount(), len(r.targets), rel)
+	r.fileLogf(rel, Warn, msgVanished)
+	r.finished(rel, OutcomeVanished, "")
+	r.dropped[workspace.FoldKey(rel)] = true
+	content.RemoveFileFolder(content.Dir(r.ws.ContentRoot(), rel))
+	fk := workspace.FoldKey(content.FolderOf(rel))
+	r.removals[fk] = append(r.removals[fk], content.BaseOf(rel))
 	r.pendingIn[fk]--
 	r.maybePublish(fk)
 }

@@ -93,6 +93,8 @@ func answer(name string) (worker.Result, bool) {
 		return worker.Result{Outcome: worker.Faulted, Msg: f.Error(), Fault: f}, false
 	case strings.HasPrefix(name, "hang"):
 		return worker.Result{}, true
+	case strings.HasPrefix(name, "gone"):
+		return worker.Result{Outcome: worker.Finished, Response: worker.Response{Vanished: true, Msg: "ファイルが見つかりません"}}, false
 	}
 	return worker.Result{Outcome: worker.Finished, Response: worker.Response{OK: true, TSVCount: 1}}, false
 }
@@ -105,6 +107,7 @@ func TestRunOutcomes(t *testing.T) {
 		name    string
 		files   []string // under the root, `/` separators
 		stop    bool     // stop once a "hang" file is in flight
+		lose    bool     // the root goes away when a "lost" file is handed over
 		fault   bool     // the run ends with the workspace fault
 		rows    []string // "relpath state tsv error"
 		journal []string // kinds and fields after the 版 and 回 records
@@ -112,7 +115,8 @@ func TestRunOutcomes(t *testing.T) {
 	}{
 		{
 			name:  "every outcome",
-			files: []string{"a.txt", "broken.txt", "crash.txt", "huge.txt", "later.txt", "slow.txt", "sub/b.txt"},
+			files: []string{"a.txt", "broken.txt", "crash.txt", "gone.txt", "huge.txt", "later.txt", "slow.txt", "sub/b.txt"},
+			// gone.txt vanished after the crawl: dropped, not failed.
 			rows: []string{
 				`src\a.txt 済 1 `,
 				`src\broken.txt 失敗 0 ` + msgBroken,
@@ -124,7 +128,7 @@ func TestRunOutcomes(t *testing.T) {
 			},
 			// sub\b.txt is handed out while slow.txt, the last of src,
 			// is still in the worker's pipe (worker.Depth).
-			journal: []string{`始 src\a.txt 1`, `始 src\broken.txt 1`, `始 src\crash.txt 1`, `始 src\huge.txt 1`,
+			journal: []string{`始 src\a.txt 1`, `始 src\broken.txt 1`, `始 src\crash.txt 1`, `始 src\gone.txt 1`, `始 src\huge.txt 1`,
 				`始 src\later.txt 1`, `始 src\slow.txt 1`, `始 src\sub\b.txt 1`, `出 src`, `出 src\sub`, `書`, `終`},
 			publish: []string{"src", `src\sub`},
 		},
@@ -137,6 +141,17 @@ func TestRunOutcomes(t *testing.T) {
 			rows: []string{`src\a.txt 済 1 `, `src\full.txt 未取り込み 0 `, `src\y.txt 済 1 `, `src\z.txt 未取り込み 0 `},
 			// finish publishes what it can and skips the rewrite (no 書).
 			journal: []string{`始 src\a.txt 1`, `始 src\full.txt 1`, `始 src\y.txt 1`, `出 src`, `終`},
+			publish: []string{"src"},
+		},
+		{
+			name: "root gone stops the run",
+			// The share goes away while lost.txt is handed over: the
+			// worker finds it gone, the run stops handing files out and
+			// keeps every row (y.txt was in the pipe, z.txt never handed).
+			files: []string{"a.txt", "lost.txt", "y.txt", "z.txt"},
+			lose:  true,
+			rows:  []string{`src\a.txt 済 1 `, `src\lost.txt 未取り込み 0 `, `src\y.txt 未取り込み 0 `, `src\z.txt 未取り込み 0 `},
+			journal: []string{`始 src\a.txt 1`, `始 src\lost.txt 1`, `始 src\y.txt 1`, `出 src`, `書`, `終`},
 			publish: []string{"src"},
 		},
 		{
@@ -172,6 +187,17 @@ func TestRunOutcomes(t *testing.T) {
 			stop := make(chan struct{})
 			var seen []string
 			script := answer
+			if tt.lose {
+				script = func(name string) (worker.Result, bool) {
+					if strings.HasPrefix(name, "lost") {
+						os.RemoveAll(root)
+					}
+					if _, err := os.Stat(root); err != nil {
+						return worker.Result{Outcome: worker.Finished, Response: worker.Response{Vanished: true}}, false
+					}
+					return answer(name)
+				}
+			}
 			if tt.stop {
 				script = func(name string) (worker.Result, bool) {
 					res, hang := answer(name)
@@ -193,6 +219,12 @@ func TestRunOutcomes(t *testing.T) {
 				},
 			})
 			var fault *workspace.FaultError
+			var lost *ErrRootLost
+			if tt.lose != errors.As(err, &lost) || tt.lose && lost.Remaining != 3 {
+				t.Fatalf("Run: %v (summary %+v), want the root lost with 3 files left %v", err, sum, tt.lose)
+			} else if tt.lose {
+				err = nil
+			}
 			if tt.fault != errors.As(err, &fault) || !tt.fault && err != nil {
 				t.Fatalf("Run: %v (summary %+v), want fault %v", err, sum, tt.fault)
 			}
@@ -205,6 +237,12 @@ func TestRunOutcomes(t *testing.T) {
 				rows = append(rows, fmt.Sprintf("%s %s %d %s", r.RelPath, r.State, r.TSVCount, r.Error))
 			}
 			check(t, "rows", rows, tt.rows)
+			// A file found gone is dropped, with the log's line for it.
+			log, _ := os.ReadFile(ws.Log())
+			gone := slices.Contains(tt.files, "gone.txt")
+			if vanished := strings.Contains(string(log), "src\\gone.txt\r\n"+msgVanished+"\r\n"); vanished != gone || (sum.Dropped == 1) != gone {
+				t.Errorf("dropped %d, log says gone.txt vanished: %v, want %v\n%s", sum.Dropped, vanished, gone, log)
+			}
 			jl, err := journal.ReadFile(ws.Journal())
 			if err != nil {
 				t.Fatal(err)

@@ -144,3 +144,57 @@ func TestServeInlineFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestServeVanished: a file gone since the crawl is answered as a failure
+// marked Vanished, so the coordinator drops it instead of failing it; a
+// file that is there but cannot be read is a plain failure.
+func TestServeVanished(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.txt")
+	if err := os.WriteFile(broken, []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.txt")
+	if err := os.WriteFile(good, []byte("ある\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path         string
+		ok, vanished bool
+	}{
+		{filepath.Join(dir, "gone.txt"), false, true},
+		{filepath.Join(dir, "no folder", "gone.xlsx"), false, true},
+		{broken, false, false},
+		{good, true, false},
+	}
+	var reqs strings.Builder
+	for i, tt := range tests {
+		line, _ := json.Marshal(Request{ID: int64(i + 1), Path: tt.path, Name: filepath.Base(tt.path), Stage: filepath.Join(dir, "stage"), Inline: true})
+		reqs.Write(append(line, '\n'))
+	}
+	var out bytes.Buffer
+	if err := Serve(context.Background(), strings.NewReader(reqs.String()), &out, ServeConfig{Scratch: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	msgs := make(chan []byte, 2*len(tests)+1)
+	readMessages(&out, msgs)
+	close(msgs)
+	var got []Result
+	var queue []Request
+	for i := range tests {
+		queue = append(queue, Request{ID: int64(i + 1)})
+	}
+	p := &pipe{s: &Slot{}, done: func(_ Request, r Result) { got = append(got, r) }, queue: queue}
+	for m := range msgs {
+		p.answer(m)
+	}
+	if len(got) != len(tests) {
+		t.Fatalf("%d results, want %d", len(got), len(tests))
+	}
+	for i, tt := range tests {
+		r := got[i].Response
+		if r.OK != tt.ok || r.Vanished != tt.vanished {
+			t.Errorf("%s: ok %v vanished %v (msg %q), want ok %v vanished %v", tt.path, r.OK, r.Vanished, r.Msg, tt.ok, tt.vanished)
+		}
+	}
+}

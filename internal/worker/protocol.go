@@ -47,6 +47,12 @@ type Response struct {
 	// (extract.Unavailable): Msg is the run's message, not the file's
 	// failure; the file stays 未取り込み with its current row.
 	Unavailable bool `json:"unavailable,omitempty"`
+	// Vanished says that the file could not be read because it is gone
+	// (moved, deleted or renamed since the crawl): the coordinator drops
+	// it as the crawl would have, it does not fail it. The coordinator
+	// hands a file over without checking it is still there (issue 35:
+	// that stat was a percent of a small-file build's CPU).
+	Vanished bool `json:"vanished,omitempty"`
 
 	// Fault, when set, says that the worker could not write the workspace
 	// (its scratch or the staged place TSVs): the disk is full, read-only,

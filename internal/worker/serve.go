@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -169,7 +170,9 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 		if f := scratchFault(err, scratch); f != nil {
 			return faulted(resp, f)
 		}
-		return failed(resp, err)
+		resp = failed(resp, err)
+		resp.Vanished = gone(req.Path)
+		return resp
 	}
 	resp.Log, resp.NoText = res.Log, res.NoText
 	resp.OCRPages, resp.OCRWaiting, resp.OCRKeys = res.OCRPages, res.OCRWaiting, ocr.used()
@@ -199,6 +202,13 @@ func handle(ctx context.Context, req Request, scratch string, memLimit int64, oc
 	}
 	resp.OK, resp.TSVCount = true, n
 	return resp
+}
+
+// gone reports whether the file at path is not there (a failure that the
+// file's vanishing explains: Response.Vanished).
+func gone(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // extractFile is extract.Extract (a seam: tests make a file hang).
