@@ -148,9 +148,9 @@ func TestRunOutcomes(t *testing.T) {
 			// The share goes away while lost.txt is handed over: the
 			// worker finds it gone, the run stops handing files out and
 			// keeps every row (y.txt was in the pipe, z.txt never handed).
-			files: []string{"a.txt", "lost.txt", "y.txt", "z.txt"},
-			lose:  true,
-			rows:  []string{`src\a.txt 済 1 `, `src\lost.txt 未取り込み 0 `, `src\y.txt 未取り込み 0 `, `src\z.txt 未取り込み 0 `},
+			files:   []string{"a.txt", "lost.txt", "y.txt", "z.txt"},
+			lose:    true,
+			rows:    []string{`src\a.txt 済 1 `, `src\lost.txt 未取り込み 0 `, `src\y.txt 未取り込み 0 `, `src\z.txt 未取り込み 0 `},
 			journal: []string{`始 src\a.txt 1`, `始 src\lost.txt 1`, `始 src\y.txt 1`, `出 src`, `書`, `終`},
 			publish: []string{"src"},
 		},
