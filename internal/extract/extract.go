@@ -37,8 +37,9 @@ type Options struct {
 	// it lasts, "" when it is over. nil: nobody is told.
 	Preparing func(msg string)
 	// Data is the file's bytes when the router read it whole (a file of
-	// at most 64 KiB of a format registered Whole; nil otherwise): the
-	// reader takes them instead of reading the file again. They are the
+	// at most 64 KiB of a format registered Whole: text, OOXML and
+	// OpenDocument packages; nil otherwise): the reader takes them instead
+	// of reading the file again. They are the
 	// reader's: nobody reads or changes them after it is called, so what
 	// it returns may keep them (the text reader's lines are substrings
 	// of them).

@@ -40,8 +40,10 @@ type Format struct {
 	// router does not refuse a signature officefile.Foreign names (an
 	// image reader reads what Foreign calls an image).
 	OwnSignatures bool
-	// Whole: the reader reads a file whole, so the router reads a small
-	// one whole while it sniffs it and hands it over as Options.Data.
+	// Whole: the reader takes a small file's bytes instead of opening it
+	// (a text file is read whole; a ZIP package is read from memory, not
+	// with a system call per entry), so the router reads a file of at most
+	// WholeMax whole while it sniffs it and hands it over as Options.Data.
 	Whole bool
 	// Embedded reads this format's objects embedded in other Office files
 	// (reference/extraction.md §9), each known by what it holds.

@@ -38,12 +38,12 @@ import (
 // both are logged.
 
 func init() {
-	extract.RegisterFormat(extract.Format{Name: "docx", Extensions: []string{".docx", ".docm"}, Read: readDocx})
+	extract.RegisterFormat(extract.Format{Name: "docx", Extensions: []string{".docx", ".docm"}, Read: readDocx, Whole: true})
 }
 
 func readDocx(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
-	p, err := ooxml.OpenPackage(path, opt.ResolvedLimits())
+	p, err := ooxml.OpenSource(path, opt)
 	if err != nil {
 		return nil, ooxml.Failure(path, err)
 	}

@@ -50,7 +50,7 @@ import (
 )
 
 func init() {
-	extract.RegisterFormat(extract.Format{Name: "odf", Extensions: []string{".odt", ".ods", ".odp"}, Read: readPackage})
+	extract.RegisterFormat(extract.Format{Name: "odf", Extensions: []string{".odt", ".ods", ".odp"}, Read: readPackage, Whole: true})
 	extract.RegisterFormat(extract.Format{Name: "odf-flat", Extensions: []string{".fodt", ".fods", ".fodp"}, Read: readFlat})
 }
 
@@ -61,14 +61,18 @@ var ErrNoContent = errors.New("odf: no document body")
 func readPackage(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
 	lim := opt.ResolvedLimits()
-	if head, err := readHead(path); err == nil && officefile.IsRTF(head) {
+	head, err := opt.Data, error(nil)
+	if head == nil {
+		head, err = readHead(path)
+	}
+	if err == nil && officefile.IsRTF(head) {
 		// An RTF document saved under an OpenDocument name (a renamed
 		// file) is read as what it is.
 		if r := extract.ReaderFor(".rtf"); r != nil {
 			return r(ctx, path, opt)
 		}
 	}
-	p, err := ooxml.OpenPackage(path, lim)
+	p, err := ooxml.OpenSource(path, opt)
 	if err != nil {
 		return nil, ooxml.Failure(path, err)
 	}

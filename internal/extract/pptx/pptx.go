@@ -38,7 +38,7 @@ import (
 
 func init() {
 	extract.RegisterFormat(extract.Format{
-		Name: "pptx", Extensions: []string{".pptx", ".pptm"}, Read: Read,
+		Name: "pptx", Extensions: []string{".pptx", ".pptm"}, Read: Read, Whole: true,
 		Embedded: []extract.Embedded{{Holds: ooxml.PresentationPart, Read: embeddedText}},
 	})
 }
@@ -54,7 +54,7 @@ var skipPh = map[string]bool{"sldNum": true, "dt": true, "hdr": true, "ftr": tru
 
 func Read(ctx context.Context, path string, opt extract.Options) (res *extract.Result, err error) {
 	defer extract.Recover(&res, &err)
-	p, err := ooxml.OpenPackage(path, opt.ResolvedLimits())
+	p, err := ooxml.OpenSource(path, opt)
 	if err != nil {
 		return nil, ooxml.Failure(path, err)
 	}

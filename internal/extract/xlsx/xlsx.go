@@ -64,7 +64,7 @@ import (
 // the same way and every cell shows as General.
 
 func init() {
-	extract.RegisterFormat(extract.Format{Name: "xlsx", Extensions: []string{".xlsx", ".xlsm"}, Read: readXlsx})
+	extract.RegisterFormat(extract.Format{Name: "xlsx", Extensions: []string{".xlsx", ".xlsm"}, Read: readXlsx, Whole: true})
 }
 
 // Place name suffixes (§2.1).
@@ -85,8 +85,7 @@ func readXlsx(ctx context.Context, path string, opt extract.Options) (res *extra
 			err = extract.Corrupt(fmt.Errorf("panic while reading workbook: %v", r))
 		}
 	}()
-	lim := opt.ResolvedLimits()
-	p, err := ooxml.OpenPackage(path, lim)
+	p, err := ooxml.OpenSource(path, opt)
 	if err != nil {
 		if errors.Is(err, ooxml.ErrNotZip) {
 			return nil, notZip(path)
