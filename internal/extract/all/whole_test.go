@@ -29,7 +29,9 @@ func TestWholeMatchesFile(t *testing.T) {
 		}
 		files = append(files, p)
 	}
-	add("見積.docx", func(p string) error { return testcorpus.WriteDocx(p, []string{"見積書 株式会社", "納期 2024/04/01"}) })
+	add("見積.docx", func(p string) error {
+		return testcorpus.WriteDocx(p, []string{"見積書 株式会社", "納期 2024/04/01"})
+	})
 	add("売上.xlsx", func(p string) error {
 		return testcorpus.WriteXlsx(p, map[string][][]string{"売上": {{"東京", "1200"}, {"大阪", "900"}}})
 	})
