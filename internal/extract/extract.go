@@ -37,7 +37,7 @@ type Options struct {
 	// it lasts, "" when it is over. nil: nobody is told.
 	Preparing func(msg string)
 	// Data is the file's bytes when the router read it whole (a file of
-	// at most 64 KiB of a format registered Whole: text, OOXML and
+	// at most WholeMax bytes of a format registered Whole: text, OOXML and
 	// OpenDocument packages; nil otherwise): the reader takes them instead
 	// of reading the file again. They are the
 	// reader's: nobody reads or changes them after it is called, so what

@@ -23,10 +23,14 @@ type source struct {
 }
 
 // WholeMax is the size up to which inspect reads a file of a format
-// registered Whole whole, for the reader (Options.Data): a small file is then opened and read once, not
-// once to sniff and once to read (issue 35: most files of a share are
-// small, and each open, stat and read is a system call per file).
-const WholeMax = 64 << 10
+// registered Whole whole, for the reader (Options.Data): a small file is
+// then opened and read once, not once to sniff and once to read, and a
+// small Office package is read from memory, not with a system call per
+// ZIP entry (issue 35: most files of a share are small, and each open,
+// stat and read is a system call per file). 1 MiB takes most Word and
+// Excel files of a business share and the text of most presentations; a
+// worker keeps one buffer of this size (Options.ReadBuffer).
+const WholeMax = 1 << 20
 
 // inspect opens path without blocking (osfile.OpenNoBlock: a named pipe would
 // otherwise wait for a writer), refuses anything but a regular file and
