@@ -84,12 +84,24 @@ type Fresh struct {
 // created). A file whose Load fails is left out and reported by a
 // *LostError, as a damaged per-file folder is.
 func PublishFresh(dir string, removed []string, trash *content.Trash, fresh []Fresh) error {
+	created := false
 	if len(fresh) > 0 {
-		if err := makeFolder(dir); err != nil {
+		var err error
+		if created, err = makeFolder(dir); err != nil {
 			return err
 		}
 	}
 	defer summary.BeginChange(dir)()
+	kept := int64(0)
+	if created {
+		// A folder this publish created holds no index, per-file folder
+		// or part: nothing to open, list or check (issue 35: a new folder
+		// of a first build cost a failing open, a listing and a failing
+		// stat per part).
+		files := map[string]item{}
+		broken := addFresh(files, fresh, &kept)
+		return publishItems(dir, nil, files, nil, broken, removed, trash, true)
+	}
 	old, err := format.OpenFolder(dir)
 	if err != nil {
 		return err
@@ -97,17 +109,17 @@ func PublishFresh(dir string, removed []string, trash *content.Trash, fresh []Fr
 	if old != nil {
 		defer old.Close()
 	}
-	kept := int64(0)
 	fresh2, freshDirs, broken, err := readFileFolders(dir, &kept)
 	if err != nil {
 		return err
 	}
 	broken = append(broken, addFresh(fresh2, fresh, &kept)...)
-	return publishItems(dir, old, fresh2, freshDirs, broken, removed, trash)
+	return publishItems(dir, old, fresh2, freshDirs, broken, removed, trash, false)
 }
 
-// publishItems is the rest of PublishFresh once the fresh files are read.
-func publishItems(dir string, old *format.Folder, fresh map[string]item, freshDirs []string, broken []brokenFolder, removed []string, trash *content.Trash) error {
+// publishItems is the rest of PublishFresh once the fresh files are read;
+// empty says that dir was created by this publish and holds nothing yet.
+func publishItems(dir string, old *format.Folder, fresh map[string]item, freshDirs []string, broken []brokenFolder, removed []string, trash *content.Trash, empty bool) error {
 	lost := &LostError{Dir: dir}
 	drop := map[string]bool{}
 	for _, r := range removed {
@@ -138,7 +150,7 @@ func publishItems(dir string, old *format.Folder, fresh map[string]item, freshDi
 			items = append(items, item{name: f.Name, old: i, entry: f})
 		}
 	}
-	if err := writeItems(dir, old, items, lost); err != nil {
+	if err := writeItems(dir, old, items, lost, empty); err != nil {
 		return err
 	}
 	for _, d := range freshDirs {
@@ -164,8 +176,10 @@ func publishItems(dir string, old *format.Folder, fresh map[string]item, freshDi
 // writeItems writes the body index of dir holding items (any order):
 // parts for chunks that changed, then the manifest (the commit), then the
 // removal of stale parts. Old files are read from old, which it closes.
-// Files whose old text is unreadable are left out and added to lost.
-func writeItems(dir string, old *format.Folder, items []item, lost *LostError) error {
+// Files whose old text is unreadable are left out and added to lost. In
+// an empty dir (made by this publish) no part can be there already and
+// nothing is stale.
+func writeItems(dir string, old *format.Folder, items []item, lost *LostError, empty bool) error {
 	slices.SortFunc(items, func(a, b item) int { return compareFiles(a.name, b.name) })
 	entries := make([]format.FileEntry, len(items))
 	for i, it := range items {
@@ -175,7 +189,11 @@ func writeItems(dir string, old *format.Folder, items []item, lost *LostError) e
 	var refs []format.PartRef
 	wrote := false
 	enc := format.NewEncoder(func(p format.BuiltPart) error {
-		if err := writePart(dir, p); err != nil {
+		write := writePart
+		if empty {
+			write = writeNewPart
+		}
+		if err := write(dir, p); err != nil {
 			return err
 		}
 		wrote = true
@@ -258,7 +276,9 @@ func writeItems(dir string, old *format.Folder, items []item, lost *LostError) e
 		keep[format.PartName(r.ID)] = true
 	}
 	format.ForgetDir(dir, keep)
-	removeStale(dir, keep)
+	if !empty {
+		removeStale(dir, keep)
+	}
 	format.DropUnused(dir)
 	return nil
 }
@@ -425,6 +445,11 @@ func writePart(dir string, p format.BuiltPart) error {
 		return nil
 	}
 	return writePartFile(path, p.Data)
+}
+
+// writeNewPart writes a part into a folder where none can be yet.
+func writeNewPart(dir string, p format.BuiltPart) error {
+	return writePartFile(filepath.Join(dir, format.PartName(p.ID)), p.Data)
 }
 
 // writePartFile writes a part through the workspace's atomic write; the

@@ -146,3 +146,33 @@ func TestPublishFreshLoadFails(t *testing.T) {
 		t.Errorf("Files = %v, want ok.txt only", files)
 	}
 }
+
+// TestMakeFolder: makeFolder creates a folder and its missing parents and
+// says so; a folder that is there is left as it is; a file in the way
+// fails.
+func TestMakeFolder(t *testing.T) {
+	base := indextest.TempDir(t)
+	if err := os.WriteFile(filepath.Join(base, "ファイル"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dir     string
+		created bool
+		fails   bool
+	}{
+		{filepath.Join(base, "a", "b", "c"), true, false},
+		{filepath.Join(base, "a", "b", "c"), false, false},
+		{filepath.Join(base, "a", "d"), true, false},
+		{base, false, false},
+		{filepath.Join(base, "ファイル", "x"), false, true},
+	}
+	for _, tt := range tests {
+		created, err := makeFolder(tt.dir)
+		if created != tt.created || (err != nil) != tt.fails {
+			t.Errorf("makeFolder(%s) = %v, %v; want created %v, failure %v", tt.dir, created, err, tt.created, tt.fails)
+		}
+		if st, serr := os.Stat(tt.dir); !tt.fails && (serr != nil || !st.IsDir()) {
+			t.Errorf("%s is no folder after makeFolder: %v", tt.dir, serr)
+		}
+	}
+}

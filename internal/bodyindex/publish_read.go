@@ -1,7 +1,9 @@
 package bodyindex
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,28 +131,26 @@ func addFresh(fresh map[string]item, list []Fresh, kept *int64) (broken []broken
 // makeFolder creates dir for a publish of batch records (its files may
 // never have had a per-file folder there) and fsyncs the folders that got
 // a new entry, so the published index cannot vanish with its folder.
-func makeFolder(dir string) error {
-	top := dir
-	for {
-		if _, err := os.Stat(top); err == nil {
-			break
+// created says that dir did not exist: nothing is in it yet. It makes one
+// mkdir per folder it creates and none per one that exists (a stat of each
+// ancestor first was three calls a folder, issue 35).
+func makeFolder(dir string) (created bool, err error) {
+	err = workspace.Mkdir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false, fmt.Errorf("bodyindex: create %s: %w", dir, err)
 		}
-		parent := filepath.Dir(top)
-		if parent == top {
-			break
+		if _, err := makeFolder(parent); err != nil {
+			return false, err
 		}
-		top = parent
+		err = workspace.Mkdir(dir)
 	}
-	if top == dir {
-		return nil
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("bodyindex: create %s: %w", dir, err)
 	}
-	if err := workspace.MkdirAll(dir); err != nil {
-		return fmt.Errorf("bodyindex: create %s: %w", dir, err)
-	}
-	for d := dir; d != top; d = filepath.Dir(d) {
-		if err := workspace.SyncDir(filepath.Dir(d)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return true, workspace.SyncDir(filepath.Dir(dir))
 }

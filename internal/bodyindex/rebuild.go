@@ -112,7 +112,7 @@ func reencode(dir string, f *format.Folder) error {
 		items[i] = item{name: fe.Name, old: i, entry: fe}
 	}
 	lost := &LostError{Dir: dir}
-	if err := writeItems(dir, f, items, lost); err != nil {
+	if err := writeItems(dir, f, items, lost, false); err != nil {
 		return err
 	}
 	if len(lost.Files) > 0 {
@@ -130,7 +130,7 @@ func convert(dir string, files []LegacyFile) error {
 		items = append(items, item{name: f.Name, places: places, old: -1, entry: entryOf(f.Name, places)})
 	}
 	lost := &LostError{Dir: dir}
-	if err := writeItems(dir, nil, items, lost); err != nil {
+	if err := writeItems(dir, nil, items, lost, false); err != nil {
 		return err
 	}
 	if len(lost.Files) > 0 {
