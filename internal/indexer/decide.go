@@ -432,6 +432,7 @@ func (r *run) recordRemovals(removed []journal.Removal) error {
 		return nil
 	}
 	r.markChanging() // rule 7: per-file folders go below
+	r.noPendingRemove = false
 	if err := journal.AddPendingRemove(r.ws.PendingRemove(), removed); err != nil {
 		return err
 	}

@@ -173,9 +173,7 @@ func (r *run) setAside(folder, msg string) []string {
 	delete(r.removals, k)
 	delete(r.toPublish, k)
 	delete(r.tries, k)
-	if err := journal.DropPublished(r.ws.PendingRemove(), folder); err != nil && !r.noteFault(err) {
-		r.logf(Warn, msgPublishFail, err)
-	}
+	r.dropPendingRemove(folder)
 	if r.journal != nil {
 		r.queuePublished(folder)
 		r.commit()

@@ -199,6 +199,10 @@ type run struct {
 	pendingIn map[string]int      // folder key → targets not finished
 	toPublish map[string]string   // folder key → folder (spelling)
 	removals  map[string][]string // folder key → file names to drop
+	// noPendingRemove: store/pending_remove.tsv is known to be absent (the
+	// start found none and the run has added none), so a publish does not
+	// look for its folder's removals there (dropPendingRemove).
+	noPendingRemove bool
 	unpublish []string            // folders the start could not publish
 	lostRoot  string
 	orphans   []ingestlist.Folder // indexes no root names, kept (dropRemovedIndexes)

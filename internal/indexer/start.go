@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -93,6 +94,10 @@ func (r *run) start() error {
 	pending, err := journal.ReadPendingRemove(r.ws.PendingRemove())
 	if err != nil {
 		return err
+	}
+	if len(pending) == 0 {
+		_, err := os.Lstat(r.ws.PendingRemove())
+		r.noPendingRemove = errors.Is(err, fs.ErrNotExist)
 	}
 	for _, rm := range pending {
 		k := workspace.FoldKey(rm.Folder)
@@ -444,8 +449,18 @@ func (r *run) published(folder string, err error) bool {
 		// (commit.go); the body index itself is durable already.
 		r.queuePublished(folder)
 	}
+	r.dropPendingRemove(folder)
+	return true
+}
+
+// dropPendingRemove takes a published (or set aside) folder's removals out
+// of store/pending_remove.tsv; with no such file, it reads nothing (a
+// failing open and stat per folder published, issue 35).
+func (r *run) dropPendingRemove(folder string) {
+	if r.noPendingRemove {
+		return
+	}
 	if err := journal.DropPublished(r.ws.PendingRemove(), folder); err != nil && !r.noteFault(err) {
 		r.logf(Warn, msgPublishFail, err)
 	}
-	return true
 }
