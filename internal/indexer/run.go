@@ -203,11 +203,11 @@ type run struct {
 	// start found none and the run has added none), so a publish does not
 	// look for its folder's removals there (dropPendingRemove).
 	noPendingRemove bool
-	unpublish []string            // folders the start could not publish
-	lostRoot  string
-	orphans   []ingestlist.Folder // indexes no root names, kept (dropRemovedIndexes)
-	toFree    []workspace.Root    // indexes of removed roots, deleted once confirmed (freeRemoved)
-	redo      []journal.Job
+	unpublish       []string // folders the start could not publish
+	lostRoot        string
+	orphans         []ingestlist.Folder // indexes no root names, kept (dropRemovedIndexes)
+	toFree          []workspace.Root    // indexes of removed roots, deleted once confirmed (freeRemoved)
+	redo            []journal.Job
 	// tries counts the publishes of a folder in a row that the process
 	// did not come back from, as the journal told the start (folder key →
 	// count; poison.go); startJournal is the previous run's journal while
