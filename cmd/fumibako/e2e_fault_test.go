@@ -50,7 +50,7 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 		{spec: "list-rewrite:1:ENOSPC"}, // the rewrite after the crawl
 		{spec: "list-rewrite:1:EROFS"},
 		{spec: "list-rename:2:EACCES"}, // the final rewrite (a list held open)
-		{spec: "list-append:3:ENOSPC"}, // a result row
+		{spec: "list-append:3:ENOSPC"}, // a group commit's result rows
 		{spec: "list-append:2:EROFS"},
 		{spec: "journal-create:1:EROFS"},  // the new journal
 		{spec: "journal-append:3:ENOSPC"}, // 始 / 出 records
@@ -94,6 +94,11 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 			}
 
 			f.env = []string{"FUMIBAKO_TEST_WSFAULT=" + tt.spec}
+			if strings.HasPrefix(tt.spec, "list-append:") {
+				// A group commit appends its rows in one write: commits
+				// at every pause, so that the run makes a third.
+				f.env = append(f.env, "FUMIBAKO_TEST_COMMIT_EVERY=0s")
+			}
 			out, errOut, code := f.run("index", "--workers", "2")
 			if code != 1 {
 				t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errOut)

@@ -3,7 +3,6 @@ package bodyindex
 import (
 	"fmt"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -207,31 +206,8 @@ func writeItems(dir string, old *format.Folder, items []item, lost *LostError, e
 			refs = append(refs, reused...)
 			continue
 		}
-		var texts []format.FileText
-		for _, i := range c {
-			if items[i].dir != "" {
-				// Streamed from its per-file folder while encoded.
-				texts = append(texts, format.FileText{Name: items[i].name, Index: i, Dir: items[i].dir, Want: items[i].entry})
-				continue
-			}
-			places, err := items[i].places, error(nil)
-			if items[i].old >= 0 {
-				places, err = old.Places(items[i].old)
-			} else if places == nil && items[i].load != nil {
-				// A batch record not kept in memory (keepText).
-				places, err = items[i].load()
-				places = nonEmpty(places)
-			}
-			if err != nil {
-				unreadable = append(unreadable, i)
-				lost.Files = append(lost.Files, items[i].name)
-				if lost.Cause == nil {
-					lost.Cause = err
-				}
-				continue
-			}
-			texts = append(texts, format.FileText{Name: items[i].name, Index: i, Places: places})
-		}
+		texts, gone := chunkTexts(old, items, c, lost)
+		unreadable = append(unreadable, gone...)
 		if len(texts) == 0 {
 			continue
 		}
@@ -281,6 +257,39 @@ func writeItems(dir string, old *format.Folder, items []item, lost *LostError, e
 	}
 	format.DropUnused(dir)
 	return nil
+}
+
+// chunkTexts returns what the encoder is given for the files of chunk c:
+// an old file's text read from old, a fresh one's as kept in memory, read
+// again (a batch record beyond keepText) or streamed from its per-file
+// folder. A file whose text cannot be read is left out, added to lost and
+// returned in unreadable.
+func chunkTexts(old *format.Folder, items []item, c []int, lost *LostError) (texts []format.FileText, unreadable []int) {
+	for _, i := range c {
+		if items[i].dir != "" {
+			// Streamed from its per-file folder while encoded.
+			texts = append(texts, format.FileText{Name: items[i].name, Index: i, Dir: items[i].dir, Want: items[i].entry})
+			continue
+		}
+		places, err := items[i].places, error(nil)
+		if items[i].old >= 0 {
+			places, err = old.Places(items[i].old)
+		} else if places == nil && items[i].load != nil {
+			// A batch record not kept in memory (keepText).
+			places, err = items[i].load()
+			places = nonEmpty(places)
+		}
+		if err != nil {
+			unreadable = append(unreadable, i)
+			lost.Files = append(lost.Files, items[i].name)
+			if lost.Cause == nil {
+				lost.Cause = err
+			}
+			continue
+		}
+		texts = append(texts, format.FileText{Name: items[i].name, Index: i, Places: places})
+	}
+	return texts, unreadable
 }
 
 // item is one file of the merged list: fresh (read from its per-file
@@ -435,78 +444,4 @@ func dropEntries(refs []format.PartRef, entries []format.FileEntry, gone []int) 
 		refs[i].LastFile = newIndex[refs[i].LastFile]
 	}
 	return refs, kept
-}
-
-// writePart writes a part under its content name unless a complete one is
-// there already (same name, same size: same bytes).
-func writePart(dir string, p format.BuiltPart) error {
-	path := filepath.Join(dir, format.PartName(p.ID))
-	if st, err := os.Stat(path); err == nil && st.Size() == int64(len(p.Data)) {
-		return nil
-	}
-	return writePartFile(path, p.Data)
-}
-
-// writeNewPart writes a part into a folder where none can be yet.
-func writeNewPart(dir string, p format.BuiltPart) error {
-	return writePartFile(filepath.Join(dir, format.PartName(p.ID)), p.Data)
-}
-
-// writePartFile writes a part through the workspace's atomic write; the
-// caller fsyncs the folder once for all its parts.
-func writePartFile(path string, data []byte) error {
-	if err := beforeCommit(path); err != nil {
-		return err
-	}
-	return workspace.WriteFileAtomicNoDirSync(path, data)
-}
-
-// beforeCommit is a fault seam: tests stop a publish just before a file
-// (the manifest: the commit) is written into place.
-var beforeCommit = func(final string) error { return nil }
-
-// commitFile writes path atomically and fsyncs its folder.
-func commitFile(path string, data []byte) error {
-	if err := beforeCommit(path); err != nil {
-		return err
-	}
-	return workspace.WriteFileAtomic(path, data)
-}
-
-// removeStale deletes the parts and temporary files the manifest does not
-// list; a part that a search has mapped (Windows) is deferred
-// (format.RemoveOrDefer). Files deferred before are removed now if they can be.
-func removeStale(dir string, keep map[string]bool) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		n := e.Name()
-		switch {
-		case format.IsDeferred(n):
-			format.RemoveFile(filepath.Join(dir, n)) // unmapped by now, or left for later
-		case strings.HasPrefix(n, format.ManifestName) && n != format.ManifestName && !keep[n]:
-			format.RemoveOrDefer(filepath.Join(dir, n))
-		}
-	}
-}
-
-// RemoveLeftovers deletes what killed publishes of dir left beside its
-// body index (the manifest's temporary file, parts the manifest does not
-// list) without publishing: for a folder the coordinator set aside, which
-// no publish tidies any more (issue 36). A folder whose manifest cannot be
-// read is left as it is: which parts it holds is not known.
-func RemoveLeftovers(dir string) {
-	m, err := format.ReadManifest(dir)
-	if err != nil {
-		return
-	}
-	keep := map[string]bool{}
-	if m != nil {
-		for _, r := range m.Parts {
-			keep[format.PartName(r.ID)] = true
-		}
-	}
-	removeStale(dir, keep)
 }

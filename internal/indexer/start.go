@@ -91,18 +91,8 @@ func (r *run) start() error {
 	}
 	r.keepOldBatches(folders)
 	kept := r.keepFinished()
-	pending, err := journal.ReadPendingRemove(r.ws.PendingRemove())
-	if err != nil {
+	if err := r.readPendingRemove(folders); err != nil {
 		return err
-	}
-	if len(pending) == 0 {
-		_, err := os.Lstat(r.ws.PendingRemove())
-		r.noPendingRemove = errors.Is(err, fs.ErrNotExist)
-	}
-	for _, rm := range pending {
-		k := workspace.FoldKey(rm.Folder)
-		folders[k] = rm.Folder
-		r.removals[k] = append(r.removals[k], content.BaseOf(rm.RelPath))
 	}
 	if len(folders) == 0 {
 		r.removeOldBatches()
@@ -122,6 +112,26 @@ func (r *run) start() error {
 		r.removeOldBatches()
 	}
 	return r.faultErr()
+}
+
+// readPendingRemove adds the removals store/pending_remove.tsv holds to
+// the folders to publish first (folder key → folder) and to r.removals,
+// and notes when there is no such file (noPendingRemove).
+func (r *run) readPendingRemove(folders map[string]string) error {
+	pending, err := journal.ReadPendingRemove(r.ws.PendingRemove())
+	if err != nil {
+		return err
+	}
+	if len(pending) == 0 {
+		_, err := os.Lstat(r.ws.PendingRemove())
+		r.noPendingRemove = errors.Is(err, fs.ErrNotExist)
+	}
+	for _, rm := range pending {
+		k := workspace.FoldKey(rm.Folder)
+		folders[k] = rm.Folder
+		r.removals[k] = append(r.removals[k], content.BaseOf(rm.RelPath))
+	}
+	return nil
 }
 
 // publishLeftovers publishes the folders the previous run left (folder
