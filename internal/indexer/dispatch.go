@@ -132,7 +132,10 @@ func (r *run) ingest() {
 
 // lanes are the worker slots of a run and what is in flight on each.
 // Each slot keeps up to worker.Depth files in its worker's pipe, so a
-// worker never idles while the run records a result.
+// worker never idles while the run records a result, and is handed files
+// in groups: filled up, then left until half of its files are answered
+// (refill), so that the worker takes a group in one wake-up and answers
+// it in one write (worker.Depth).
 type lanes struct {
 	jobs      []chan worker.Request
 	results   chan result
@@ -147,6 +150,7 @@ type lanes struct {
 	interimReady chan struct{}
 
 	load     []int  // files in each slot's pipe
+	filling  []bool // the slot is being filled up (free)
 	alone    []bool // the slot runs an interrupted file with nothing behind it
 	byID     map[int64]*job
 	next     int // targets handed out or dropped so far
@@ -180,7 +184,7 @@ func (r *run) startLanes(workers int) *lanes {
 		cfg.MemLimit = 0
 	}
 	l := &lanes{jobs: make([]chan worker.Request, workers), results: make(chan result, workers*worker.Depth),
-		abandon: make(chan struct{}), load: make([]int, workers), alone: make([]bool, workers), byID: map[int64]*job{}}
+		abandon: make(chan struct{}), load: make([]int, workers), filling: make([]bool, workers), alone: make([]bool, workers), byID: map[int64]*job{}}
 	// Interim messages are queued without blocking the slot (results has
 	// room for one result per job in flight and no more: a slot blocked on
 	// it would never take the request the run is handing it); the run
@@ -231,15 +235,18 @@ func (l *lanes) abandonAll() {
 	}
 }
 
+// refill is the load at or below which a slot is filled up again.
+const refill = worker.Depth / 2
+
 // free returns the slot a target goes to, or -1 when none has room: a
 // file interrupted before runs alone on an idle worker with nothing queued
 // behind it, so that a file which takes the whole run down again does not
 // drag an innocent neighbour to the interrupt limit with it; otherwise the
-// least loaded slot with room.
+// least loaded slot that is being filled or is down to refill.
 func (l *lanes) free(t plan.Target) int {
 	slot := -1
 	for i, n := range l.load {
-		if l.alone[i] || n >= worker.Depth || t.Count > 0 && n > 0 {
+		if l.alone[i] || n >= worker.Depth || n > refill && !l.filling[i] || t.Count > 0 && n > 0 {
 			continue
 		}
 		if slot < 0 || n < l.load[slot] {
@@ -294,6 +301,7 @@ func (r *run) dispatch(l *lanes) {
 		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage, Recycled: j.recycled,
 			Inline: inline, ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, HiddenSheets: r.hiddenSheetsOf(t.File.RelPath)}
 		l.load[slot]++
+		l.filling[slot] = l.load[slot] < worker.Depth
 		l.alone[slot] = t.Count > 0
 		l.inFlight++
 	}

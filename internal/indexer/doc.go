@@ -71,7 +71,12 @@
 //     waits for OCR is missing from it (issue 29, ocr.go).
 //
 // Dispatch keeps up to worker.Depth files in each worker's pipe (each with
-// its 始), so workers do not idle while results are recorded. A file that
+// its 始), so workers do not idle while results are recorded, and hands
+// them out in groups: a slot is filled up, then refilled once half of its
+// files are answered, and the worker answers the files of a group in one
+// write (worker.Depth). A kill of the run leaves at most worker.Depth 始
+// records without a row per worker; each of those files then runs alone
+// once. A file that
 // the journal says was interrupted before runs alone on an idle worker:
 // were it to take the run down again, no queued neighbour is counted as
 // interrupted with it. A file is handed over as the crawl found it, not

@@ -14,6 +14,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/ingestlist"
 	"github.com/fumibako/fumibako/internal/journal"
+	"github.com/fumibako/fumibako/internal/plan"
 	"github.com/fumibako/fumibako/internal/worker"
 	"github.com/fumibako/fumibako/internal/workspace"
 )
@@ -126,44 +127,46 @@ func TestRunOutcomes(t *testing.T) {
 				`src\slow.txt 失敗 0 ` + worker.MsgTimeout(time.Minute),
 				`src\sub\b.txt 済 1 `,
 			},
-			// sub\b.txt is handed out while slow.txt, the last of src,
-			// is still in the worker's pipe (worker.Depth).
+			// sub\b.txt is handed out with the files of src, all in the
+			// worker's pipe at once (worker.Depth).
 			journal: []string{`始 src\a.txt 1`, `始 src\broken.txt 1`, `始 src\crash.txt 1`, `始 src\gone.txt 1`, `始 src\huge.txt 1`,
 				`始 src\later.txt 1`, `始 src\slow.txt 1`, `始 src\sub\b.txt 1`, `出 src`, `出 src\sub`, `書`, `終`},
 			publish: []string{"src", `src\sub`},
 		},
 		{
 			name:  "workspace fault stops the run",
-			files: []string{"a.txt", "full.txt", "y.txt", "z.txt"},
 			fault: true,
-			// y.txt was in the pipe behind full.txt; z.txt is never
-			// handed out.
-			rows: []string{`src\a.txt 済 1 `, `src\full.txt 未取り込み 0 `, `src\y.txt 済 1 `, `src\z.txt 未取り込み 0 `},
+			// y1–y6.txt were in the pipe behind full.txt (worker.Depth
+			// in all); z1 and z2.txt are never handed out.
+			files: slices.Concat([]string{"a.txt", "full.txt"}, numbered("y", 6), numbered("z", 2)),
+			rows:  slices.Concat(outcomeRows("済 1", "a.txt"), outcomeRows("未取り込み 0", "full.txt"), outcomeRows("済 1", numbered("y", 6)...), outcomeRows("未取り込み 0", numbered("z", 2)...)),
 			// finish publishes what it can and skips the rewrite (no 書).
-			journal: []string{`始 src\a.txt 1`, `始 src\full.txt 1`, `始 src\y.txt 1`, `出 src`, `終`},
+			journal: slices.Concat(starts("a.txt", "full.txt"), starts(numbered("y", 6)...), []string{`出 src`, `終`}),
 			publish: []string{"src"},
 		},
 		{
 			name: "root gone stops the run",
 			// The share goes away while lost.txt is handed over: the
 			// worker finds it gone, the run stops handing files out and
-			// keeps every row (y.txt was in the pipe, z.txt never handed).
-			files:   []string{"a.txt", "lost.txt", "y.txt", "z.txt"},
+			// keeps every row (y1–y6.txt were in the pipe, z1 and z2.txt
+			// never handed out).
+			files:   slices.Concat([]string{"a.txt", "lost.txt"}, numbered("y", 6), numbered("z", 2)),
 			lose:    true,
-			rows:    []string{`src\a.txt 済 1 `, `src\lost.txt 未取り込み 0 `, `src\y.txt 未取り込み 0 `, `src\z.txt 未取り込み 0 `},
-			journal: []string{`始 src\a.txt 1`, `始 src\lost.txt 1`, `始 src\y.txt 1`, `出 src`, `書`, `終`},
+			rows:    slices.Concat(outcomeRows("済 1", "a.txt"), outcomeRows("未取り込み 0", "lost.txt"), outcomeRows("未取り込み 0", numbered("y", 6)...), outcomeRows("未取り込み 0", numbered("z", 2)...)),
+			journal: slices.Concat(starts("a.txt", "lost.txt"), starts(numbered("y", 6)...), []string{`出 src`, `書`, `終`}),
 			publish: []string{"src"},
 		},
 		{
 			name: "stop keeps the file in flight pending",
-			// hang.txt and y.txt fill the worker's pipe; the stop comes
-			// while hang.txt is extracted, so z.txt is never handed out.
-			files: []string{"hang.txt", "y.txt", "z.txt"},
+			// hang.txt and y1–y7.txt fill the worker's pipe; the stop
+			// comes while hang.txt is extracted, so z.txt is never handed
+			// out.
+			files: slices.Concat([]string{"hang.txt"}, numbered("y", 7), []string{"z.txt"}),
 			stop:  true,
-			rows:  []string{`src\hang.txt 未取り込み 0 `, `src\y.txt 未取り込み 0 `, `src\z.txt 未取り込み 0 `},
+			rows:  slices.Concat(outcomeRows("未取り込み 0", "hang.txt"), outcomeRows("未取り込み 0", numbered("y", 7)...), outcomeRows("未取り込み 0", "z.txt")),
 			// Nothing of src was ingested: its publish has no index to
 			// merge into (the journal still closes the folder).
-			journal: []string{`始 src\hang.txt 1`, `始 src\y.txt 1`, `出 src`, `書`, `終`},
+			journal: slices.Concat(starts("hang.txt"), starts(numbered("y", 7)...), []string{`出 src`, `書`, `終`}),
 		},
 	}
 	for _, tt := range tests {
@@ -220,8 +223,8 @@ func TestRunOutcomes(t *testing.T) {
 			})
 			var fault *workspace.FaultError
 			var lost *ErrRootLost
-			if tt.lose != errors.As(err, &lost) || tt.lose && lost.Remaining != 3 {
-				t.Fatalf("Run: %v (summary %+v), want the root lost with 3 files left %v", err, sum, tt.lose)
+			if tt.lose != errors.As(err, &lost) || tt.lose && lost.Remaining != len(tt.files)-1 {
+				t.Fatalf("Run: %v (summary %+v), want the root lost with all but one file left %v", err, sum, tt.lose)
 			} else if tt.lose {
 				err = nil
 			}
@@ -290,6 +293,34 @@ func TestRunOutcomes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// numbered returns n file names prefix1.txt, prefix2.txt, ….
+func numbered(prefix string, n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("%s%d.txt", prefix, i))
+	}
+	return out
+}
+
+// outcomeRows returns the rows TestRunOutcomes expects of files of root src:
+// "relpath state tsv error" with state and tsv as given and no error.
+func outcomeRows(stateTSV string, files ...string) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, `src\`+f+" "+stateTSV+" ")
+	}
+	return out
+}
+
+// starts returns the 始 records of files of root src, first hand-offs.
+func starts(files ...string) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, `始 src\`+f+" 1")
+	}
+	return out
 }
 
 func check(t *testing.T, what string, got, want []string) {
@@ -390,4 +421,55 @@ func checkTries(t *testing.T, recs []string) []string {
 		t.Errorf("試 records without 出: %v", tries)
 	}
 	return rest
+}
+
+// TestLanesHandOutGroups: a slot is filled up to worker.Depth, then gets
+// nothing more until it is down to half (refill), when it is filled up
+// again; a file interrupted before goes only to an idle slot, which then
+// takes nothing else until it is idle again.
+func TestLanesHandOutGroups(t *testing.T) {
+	l := &lanes{load: make([]int, 2), filling: make([]bool, 2), alone: make([]bool, 2)}
+	hand := func(count int) int {
+		slot := l.free(plan.Target{Count: count})
+		if slot >= 0 {
+			l.load[slot]++
+			l.filling[slot] = l.load[slot] < worker.Depth
+			l.alone[slot] = count > 0
+		}
+		return slot
+	}
+	answer := func(slot, n int) {
+		for range n {
+			l.load[slot]--
+			if l.load[slot] == 0 {
+				l.alone[slot] = false
+			}
+		}
+	}
+	for range 2 * worker.Depth {
+		if hand(0) < 0 {
+			t.Fatalf("loads %v: no slot for a file before both are full", l.load)
+		}
+	}
+	if l.load[0] != worker.Depth || l.load[1] != worker.Depth || hand(0) >= 0 {
+		t.Fatalf("loads %v after %d files, want both full", l.load, 2*worker.Depth)
+	}
+	answer(0, refill-1)
+	if hand(0) >= 0 {
+		t.Fatalf("loads %v: a slot above half got a file", l.load)
+	}
+	answer(0, 1)
+	for range worker.Depth - refill {
+		if slot := hand(0); slot != 0 {
+			t.Fatalf("loads %v: file to slot %d, want the slot down to half filled up", l.load, slot)
+		}
+	}
+	if hand(0) >= 0 || hand(1) >= 0 {
+		t.Fatalf("loads %v: a file past a full pipe", l.load)
+	}
+	// An interrupted file waits for an idle slot and then runs alone.
+	answer(1, worker.Depth)
+	if slot := hand(1); slot != 1 || hand(0) >= 0 {
+		t.Fatalf("loads %v, alone %v: the interrupted file is not alone on the idle slot", l.load, l.alone)
+	}
 }

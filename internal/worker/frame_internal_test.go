@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/content"
 	"github.com/fumibako/fumibako/internal/extract"
@@ -57,7 +60,7 @@ func TestSendResponseFrame(t *testing.T) {
 	var buf bytes.Buffer
 	s := &sender{enc: json.NewEncoder(&buf), w: &buf}
 	pl := []extract.Place{{Name: "Sheet1", Lines: []string{"x", "", "y"}}}
-	if err := s.sendResponse(Response{ID: 7, OK: true, TSVCount: 1, Inline: true, Places: content.AppendPlaces(nil, pl)}); err != nil {
+	if err := s.sendResponse(Response{ID: 7, OK: true, TSVCount: 1, Inline: true, Places: content.AppendPlaces(nil, pl)}, false); err != nil {
 		t.Fatal(err)
 	}
 	out := make(chan []byte, 4)
@@ -197,4 +200,104 @@ func TestServeVanished(t *testing.T) {
 			t.Errorf("%s: ok %v vanished %v (msg %q), want ok %v vanished %v", tt.path, r.OK, r.Vanished, r.Msg, tt.ok, tt.vanished)
 		}
 	}
+}
+
+// writeLog records each Write as one string, safe for the hold timer's
+// goroutine.
+type writeLog struct {
+	mu     sync.Mutex
+	writes []string
+}
+
+func (w *writeLog) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes = append(w.writes, string(p))
+	return len(p), nil
+}
+
+func (w *writeLog) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.writes)
+}
+
+// TestSenderHolds: answers sent while more requests wait are held and go
+// out in one write with the first one sent without (or at Depth answers,
+// or before an interim message); the bytes are those of one write each.
+// Held answers that nothing follows go out after holdFor.
+func TestSenderHolds(t *testing.T) {
+	resp := func(id int64) Response {
+		pl := []extract.Place{{Name: "本文", Lines: []string{fmt.Sprint("行 ", id)}}}
+		return Response{ID: id, OK: true, TSVCount: 1, Inline: true, Places: content.AppendPlaces(nil, pl)}
+	}
+	one := func(ids ...int64) string {
+		var b bytes.Buffer
+		s := &sender{enc: json.NewEncoder(&b), w: &b}
+		for _, id := range ids {
+			s.sendResponse(resp(id), false)
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name   string
+		more   []bool  // per answer: another request waits
+		writes []int64 // the last answer of each write
+	}{
+		{"none waits", []bool{false, false, false}, []int64{1, 2, 3}},
+		{"a group", []bool{true, true, false}, []int64{3}},
+		{"two groups", []bool{true, false, true, true, false}, []int64{2, 5}},
+		{"at most Depth", []bool{true, true, true, true, true, true, true, true, true, false}, []int64{8, 10}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &writeLog{}
+			s := &sender{enc: json.NewEncoder(w), w: w}
+			for i, more := range tt.more {
+				if err := s.sendResponse(resp(int64(i+1)), more); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(w.writes) != len(tt.writes) {
+				t.Fatalf("%d writes, want %d", len(w.writes), len(tt.writes))
+			}
+			from := int64(1)
+			for i, last := range tt.writes {
+				var ids []int64
+				for id := from; id <= last; id++ {
+					ids = append(ids, id)
+				}
+				if w.writes[i] != one(ids...) {
+					t.Errorf("write %d = %q, want the answers %v as one write each would give them", i, w.writes[i], ids)
+				}
+				from = last + 1
+			}
+		})
+	}
+	t.Run("interim first flushes", func(t *testing.T) {
+		w := &writeLog{}
+		s := &sender{enc: json.NewEncoder(w), w: w}
+		s.sendResponse(resp(1), true)
+		s.send(wireLine{OCRProgress: &OCRProgress{Done: 1, Total: 2}})
+		if len(w.writes) != 2 || w.writes[0] != one(1) {
+			t.Fatalf("writes %q, want answer 1 before the interim line", w.writes)
+		}
+	})
+	t.Run("timer", func(t *testing.T) {
+		w := &writeLog{}
+		s := &sender{enc: json.NewEncoder(w), w: w}
+		s.sendResponse(resp(1), true)
+		s.sendResponse(resp(2), true)
+		deadline := time.Now().Add(10 * time.Second)
+		for w.count() == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if w.count() != 1 || w.writes[0] != one(1, 2) {
+			t.Fatalf("writes %q after holdFor, want answers 1 and 2 in one", w.writes)
+		}
+		s.sendResponse(resp(3), false)
+		if w.count() != 2 || w.writes[1] != one(3) {
+			t.Fatalf("writes %q, want answer 3 alone", w.writes)
+		}
+	})
 }

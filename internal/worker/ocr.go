@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/ocrcache"
@@ -14,39 +15,100 @@ import (
 // sender writes the worker's lines (responses and interim messages) to
 // the coordinator, one JSON object per line, never two at once.
 type sender struct {
-	mu  sync.Mutex
-	enc *json.Encoder
-	w   io.Writer // what enc writes to
-	buf []byte    // a response with its frame, reused
+	mu   sync.Mutex
+	enc  *json.Encoder
+	w    io.Writer // what enc writes to
+	buf  []byte    // held responses with their frames, reused
+	held int       // responses in buf
+	// timer writes the held responses holdFor after the first was held:
+	// a file that takes long does not keep the answers of the files
+	// before it back, so the coordinator's head of queue (whose deadline
+	// runs, and which a hang is blamed on) is the file being extracted.
+	timer *time.Timer
+	err   error // the timer's write failed: the next send returns it
 }
+
+// holdFor is the longest a worker holds finished files' answers back, and
+// holdBytes the most bytes it holds (sendResponse).
+const (
+	holdFor   = 5 * time.Millisecond
+	holdBytes = 256 << 10
+)
 
 func (s *sender) send(v any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// An interim message belongs to the file after the held ones.
+	if err := s.flushLocked(); err != nil {
+		return err
+	}
 	return s.enc.Encode(v)
 }
 
 // sendResponse writes a Response, after the frame of its inline places
-// when it has them (Response.Places), in one write: the frame's head, its
-// bytes and the Response's line were three writes to the pipe, each a
-// system call here and a wake-up of the coordinator's reader (issue 35).
-func (s *sender) sendResponse(resp Response) error {
+// when it has them (Response.Places), in one write with the responses it
+// held: the frame's head, its bytes and the Response's line were three
+// writes to the pipe, each a system call here and a wake-up of the
+// coordinator's reader (issue 35). With more (another request is waiting)
+// it holds the response back instead, up to Depth responses, holdBytes
+// and holdFor, so that a group of small files is answered in one write
+// and the coordinator wakes once for it.
+func (s *sender) sendResponse(resp Response, more bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !resp.Inline {
-		return s.enc.Encode(resp)
+	if s.err != nil {
+		return s.err
 	}
 	line, err := json.Marshal(resp) // the bytes enc.Encode writes, less its LF
 	if err != nil {
 		return err
 	}
-	b := append(s.buf[:0], '#')
-	b = strconv.AppendInt(b, int64(len(resp.Places)), 10)
-	b = append(b, '\n')
-	b = append(b, resp.Places...)
-	b = append(append(b, line...), '\n')
-	s.buf = b
-	_, err = s.w.Write(b)
+	b := s.buf
+	if resp.Inline {
+		b = append(b, '#')
+		b = strconv.AppendInt(b, int64(len(resp.Places)), 10)
+		b = append(b, '\n')
+		b = append(b, resp.Places...)
+	}
+	s.buf = append(append(b, line...), '\n')
+	s.held++
+	if more && s.held < Depth && len(s.buf) < holdBytes {
+		if s.held == 1 {
+			if s.timer == nil {
+				s.timer = time.AfterFunc(holdFor, s.flushHeld)
+			} else {
+				s.timer.Reset(holdFor)
+			}
+		}
+		return nil
+	}
+	return s.flushLocked()
+}
+
+// flushHeld is the timer's write of the held responses.
+func (s *sender) flushHeld() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.flushLocked(); err != nil && s.err == nil {
+		s.err = err
+	}
+}
+
+// flushLocked writes the held responses.
+func (s *sender) flushLocked() error {
+	if s.held == 0 {
+		return nil
+	}
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	_, err := s.w.Write(s.buf)
+	s.held = 0
+	if cap(s.buf) > holdBytes+frameKept {
+		s.buf = nil
+	} else {
+		s.buf = s.buf[:0]
+	}
 	return err
 }
 

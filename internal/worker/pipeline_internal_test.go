@@ -199,14 +199,23 @@ func TestPipelineOutcomes(t *testing.T) {
 // every later one Stopped, and kills the worker.
 func TestPipelineAbandon(t *testing.T) {
 	abandon := make(chan struct{})
+	first := make(chan struct{})
 	s, _ := fakeSlot(Config{}, func(_ int, req Request) step {
 		if req.ID == 2 {
-			close(abandon) // the stop arrives while 2 is being extracted
+			// The stop arrives while 2 is being extracted, once 1's
+			// answer is taken (else the pipeline may see the stop first:
+			// its select picks either).
+			<-first
+			close(abandon)
 			return step{hang: true}
 		}
 		return ok(int(req.ID))
 	}, nil)
-	got := runPipeline(s, 4, abandon)
+	got := runPipelineThen(s, 4, abandon, func(id int64) {
+		if id == 1 {
+			close(first)
+		}
+	})
 	want := []string{"finished 1", "stopped", "stopped", "stopped"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -219,6 +228,12 @@ func TestPipelineAbandon(t *testing.T) {
 // runPipeline sends requests 1..n and returns each result as text, in the
 // order of the requests (failing on a result out of order).
 func runPipeline(s *Slot, n int, abandon <-chan struct{}) []string {
+	return runPipelineThen(s, n, abandon, func(int64) {})
+}
+
+// runPipelineThen is runPipeline calling then with each result's request
+// id once it is recorded.
+func runPipelineThen(s *Slot, n int, abandon <-chan struct{}, then func(id int64)) []string {
 	in := make(chan Request)
 	go func() {
 		for i := 1; i <= n; i++ {
@@ -234,6 +249,7 @@ func runPipeline(s *Slot, n int, abandon <-chan struct{}) []string {
 		}
 		next = req.ID + 1
 		got = append(got, describe(res))
+		then(req.ID)
 	}, abandon)
 	return got
 }

@@ -129,7 +129,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, cfg ServeConfig) error
 		ocr := newOCRSession(req.ID, engine, cfg.OCRCache, out)
 		resp := handle(ctx, req, cfg.Scratch, cfg.MemLimit, ocr, frame, readBuffer)
 		outstanding.Add(-1)
-		if err := out.sendResponse(resp); err != nil {
+		if err := out.sendResponse(resp, len(reqs) > 0); err != nil {
 			return fmt.Errorf("worker: write response: %w", err)
 		}
 		if resp.Inline && cap(resp.Places) <= frameKept {
