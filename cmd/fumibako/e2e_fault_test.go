@@ -68,7 +68,14 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 		t.Run(strings.ReplaceAll(tt.spec, "/", "-"), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			files, err := testcorpus.Generate(f.root, 12, 3)
+			n := 12
+			if strings.HasPrefix(tt.spec, "list-append:") {
+				// A group commit appends its rows in one write, and
+				// workers answer up to worker.Depth files at once: more
+				// files, so that the run makes a third append.
+				n = 60
+			}
+			files, err := testcorpus.Generate(f.root, n, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,8 +102,8 @@ func TestIssue15WorkspaceFaults(t *testing.T) {
 
 			f.env = []string{"FUMIBAKO_TEST_WSFAULT=" + tt.spec}
 			if strings.HasPrefix(tt.spec, "list-append:") {
-				// A group commit appends its rows in one write: commits
-				// at every pause, so that the run makes a third.
+				// Commits at every pause, as the rows of 60 files would
+				// otherwise take one or two.
 				f.env = append(f.env, "FUMIBAKO_TEST_COMMIT_EVERY=0s")
 			}
 			out, errOut, code := f.run("index", "--workers", "2")

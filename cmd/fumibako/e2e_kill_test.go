@@ -111,8 +111,10 @@ func TestCrashBetweenSteps(t *testing.T) {
 			n, seed := 18, int64(5)
 			if rotated {
 				// More folders, so that several closed batch files are
-				// deleted before the run's end whatever the timing.
-				n = 60
+				// deleted before the run's end whatever the timing (a
+				// worker answers up to worker.Depth files in one write:
+				// fewer pauses, fewer commits).
+				n = 200
 			}
 			files, err := testcorpus.Generate(f.root, n, seed)
 			if err != nil {
