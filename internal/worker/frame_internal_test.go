@@ -98,34 +98,15 @@ func TestServeInlineFrames(t *testing.T) {
 		{"e.txt", strings.Repeat("もっと長い行です。\n", 500), slices.Repeat([]string{"もっと長い行です。"}, 500)},
 		{"f.txt", "終わり", []string{"終わり"}},
 	}
-	var reqs strings.Builder
-	for i, f := range files {
+	var paths []string
+	for _, f := range files {
 		p := filepath.Join(dir, f.name)
 		if err := os.WriteFile(p, []byte(f.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		line, _ := json.Marshal(Request{ID: int64(i + 1), Path: p, Name: f.name, Stage: filepath.Join(dir, "stage"), Inline: true})
-		reqs.Write(append(line, '\n'))
+		paths = append(paths, p)
 	}
-	var out bytes.Buffer
-	if err := Serve(context.Background(), strings.NewReader(reqs.String()), &out, ServeConfig{Scratch: t.TempDir()}); err != nil {
-		t.Fatal(err)
-	}
-	msgs := make(chan []byte, 2*len(files)+1)
-	readMessages(&out, msgs)
-	close(msgs)
-	var got []Result
-	var queue []Request
-	for i := range files {
-		queue = append(queue, Request{ID: int64(i + 1)})
-	}
-	p := &pipe{s: &Slot{}, done: func(_ Request, r Result) { got = append(got, r) }, queue: queue}
-	for m := range msgs {
-		p.answer(m)
-	}
-	if len(got) != len(files) {
-		t.Fatalf("%d results, want %d", len(got), len(files))
-	}
+	got := serveInline(t, paths)
 	for i, f := range files {
 		r := got[i].Response
 		if slices.Equal(f.want, []string{"fail"}) {
@@ -146,6 +127,39 @@ func TestServeInlineFrames(t *testing.T) {
 			t.Errorf("%s: lines %q, want %q", f.name, lines, f.want)
 		}
 	}
+}
+
+// serveInline has Serve extract the files at paths (inline requests, ids
+// 1…) and returns the results the coordinator's pipe makes of the
+// answers, in order.
+func serveInline(t *testing.T, paths []string) []Result {
+	t.Helper()
+	dir := t.TempDir()
+	var reqs strings.Builder
+	for i, p := range paths {
+		line, _ := json.Marshal(Request{ID: int64(i + 1), Path: p, Name: filepath.Base(p), Stage: filepath.Join(dir, "stage"), Inline: true})
+		reqs.Write(append(line, '\n'))
+	}
+	var out bytes.Buffer
+	if err := Serve(context.Background(), strings.NewReader(reqs.String()), &out, ServeConfig{Scratch: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	msgs := make(chan []byte, 2*len(paths)+1)
+	readMessages(&out, msgs)
+	close(msgs)
+	var got []Result
+	var queue []Request
+	for i := range paths {
+		queue = append(queue, Request{ID: int64(i + 1)})
+	}
+	p := &pipe{s: &Slot{}, done: func(_ Request, r Result) { got = append(got, r) }, queue: queue}
+	for m := range msgs {
+		p.answer(m)
+	}
+	if len(got) != len(paths) {
+		t.Fatalf("%d results, want %d", len(got), len(paths))
+	}
+	return got
 }
 
 // TestServeVanished: a file gone since the crawl is answered as a failure
@@ -170,30 +184,11 @@ func TestServeVanished(t *testing.T) {
 		{broken, false, false},
 		{good, true, false},
 	}
-	var reqs strings.Builder
-	for i, tt := range tests {
-		line, _ := json.Marshal(Request{ID: int64(i + 1), Path: tt.path, Name: filepath.Base(tt.path), Stage: filepath.Join(dir, "stage"), Inline: true})
-		reqs.Write(append(line, '\n'))
+	var paths []string
+	for _, tt := range tests {
+		paths = append(paths, tt.path)
 	}
-	var out bytes.Buffer
-	if err := Serve(context.Background(), strings.NewReader(reqs.String()), &out, ServeConfig{Scratch: t.TempDir()}); err != nil {
-		t.Fatal(err)
-	}
-	msgs := make(chan []byte, 2*len(tests)+1)
-	readMessages(&out, msgs)
-	close(msgs)
-	var got []Result
-	var queue []Request
-	for i := range tests {
-		queue = append(queue, Request{ID: int64(i + 1)})
-	}
-	p := &pipe{s: &Slot{}, done: func(_ Request, r Result) { got = append(got, r) }, queue: queue}
-	for m := range msgs {
-		p.answer(m)
-	}
-	if len(got) != len(tests) {
-		t.Fatalf("%d results, want %d", len(got), len(tests))
-	}
+	got := serveInline(t, paths)
 	for i, tt := range tests {
 		r := got[i].Response
 		if r.OK != tt.ok || r.Vanished != tt.vanished {
