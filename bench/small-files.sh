@@ -9,6 +9,7 @@
 #   strace -f -c -o FILE bench/small-files.sh fb ...  # the system calls (divide by the files)
 #   bench/small-files.sh office DIR                   # 1,000 small .docx/.xlsx/.pptx under DIR/office
 #   bench/small-files.sh table BEFORE AFTER [DIR]     # the whole table (below)
+#   bench/small-files.sh pairs BEFORE AFTER N TREE WORKERS  # N A/B pairs under perf stat
 #
 # TREE is DIR/100mb-20000-25per/tree/files (5,000 files of 4–36 KB),
 # DIR/90mb-4500-40per/tree/files (20,000 files of 1–8 KB) or DIR/office
@@ -19,6 +20,13 @@
 # and AFTER in turn (A B A B: the machine's load hits both alike), then one
 # strace -f -c build of each with 2 workers (system calls per file), then
 # Recoll's build of the same tree unless NO_RECOLL=1. Markdown on stdout.
+#
+# pairs: N builds of TREE by BEFORE and AFTER in turn, each after reading
+# the tree (the machine's page cache drops files read a minute ago), each
+# in a workspace of its own, under perf stat: task-clock (CPU of every
+# process, exact where rusage counts ticks), context switches and system
+# calls. One line per build; compare the pairs' ratios, not single runs:
+# this machine's speed wanders by 10 % from minute to minute.
 #
 # Every build of the table goes into a workspace of its own, and the
 # workspaces are deleted at the end, not between builds: ext4 without a
@@ -49,6 +57,23 @@ recoll)
 	;;
 office)
 	go run ./bench/cmd/officetree -n 1000 "$2/office"
+	;;
+pairs)
+	before=$2 after=$3 n=${4:-6} tree=$5 w=${6:-1}
+	[ -n "$tree" ] || { sed -n '2,25p' "$0"; exit 2; }
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	i=0
+	for r in $(seq "$n"); do
+		for bin in "$before" "$after"; do
+			i=$((i + 1))
+			mkdir -p "$tmp/ws$i"
+			printf '{"targetFolders":[{"name":"scale","path":"%s"}]}' "$tree" >"$tmp/ws$i/settings.json"
+			find "$tree" -type f -exec cat {} + >/dev/null
+			perf stat -x, -e task-clock,context-switches,raw_syscalls:sys_enter "$bin" --workspace "$tmp/ws$i" index --plain --workers "$w" >/dev/null 2>"$tmp/stat"
+			awk -F, -v b="$bin" 'BEGIN { printf "%s", b } { printf " %s=%s", $3, $1 } END { print "" }' "$tmp/stat"
+		done
+	done
 	;;
 table)
 	before=$2 after=$3 dir=${4:-/tmp/sf}
