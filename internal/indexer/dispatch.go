@@ -149,9 +149,10 @@ type lanes struct {
 	interim      []interimMsg
 	interimReady chan struct{}
 
-	load     []int  // files in each slot's pipe
-	filling  []bool // the slot is being filled up (free)
-	alone    []bool // the slot runs an interrupted file with nothing behind it
+	load     []int   // files in each slot's pipe
+	bytes    []int64 // their sources' sizes
+	filling  []bool  // the slot is being filled up (free)
+	alone    []bool  // the slot runs an interrupted file with nothing behind it
 	byID     map[int64]*job
 	next     int // targets handed out or dropped so far
 	inFlight int
@@ -184,7 +185,7 @@ func (r *run) startLanes(workers int) *lanes {
 		cfg.MemLimit = 0
 	}
 	l := &lanes{jobs: make([]chan worker.Request, workers), results: make(chan result, workers*worker.Depth),
-		abandon: make(chan struct{}), load: make([]int, workers), filling: make([]bool, workers), alone: make([]bool, workers), byID: map[int64]*job{}}
+		abandon: make(chan struct{}), load: make([]int, workers), bytes: make([]int64, workers), filling: make([]bool, workers), alone: make([]bool, workers), byID: map[int64]*job{}}
 	// Interim messages are queued without blocking the slot (results has
 	// room for one result per job in flight and no more: a slot blocked on
 	// it would never take the request the run is handing it); the run
@@ -238,6 +239,13 @@ func (l *lanes) abandonAll() {
 // refill is the load at or below which a slot is filled up again.
 const refill = worker.Depth / 2
 
+// pipeBytes bounds the source bytes in one slot's pipe beyond its first
+// file: the answers of a group wait in the coordinator's channels until
+// the run takes them, and eight large text files per worker would hold up
+// to eight times content.InlineMax there. Small files fill the pipe; two
+// files of a few MB are in flight as before groups.
+const pipeBytes = 8 << 20
+
 // free returns the slot a target goes to, or -1 when none has room: a
 // file interrupted before runs alone on an idle worker with nothing queued
 // behind it, so that a file which takes the whole run down again does not
@@ -246,7 +254,8 @@ const refill = worker.Depth / 2
 func (l *lanes) free(t plan.Target) int {
 	slot := -1
 	for i, n := range l.load {
-		if l.alone[i] || n >= worker.Depth || n > refill && !l.filling[i] || t.Count > 0 && n > 0 {
+		if l.alone[i] || n >= worker.Depth || n > refill && !l.filling[i] || t.Count > 0 && n > 0 ||
+			n > 0 && l.bytes[i]+t.File.Size > pipeBytes {
 			continue
 		}
 		if slot < 0 || n < l.load[slot] {
@@ -262,6 +271,7 @@ func (l *lanes) finished(id int64) *job {
 	delete(l.byID, id)
 	l.inFlight--
 	l.load[j.slot]--
+	l.bytes[j.slot] -= j.target.File.Size
 	if l.load[j.slot] == 0 {
 		l.alone[j.slot] = false
 	}
@@ -301,6 +311,7 @@ func (r *run) dispatch(l *lanes) {
 		l.jobs[slot] <- worker.Request{ID: int64(j.pos), Path: t.File.Path, Name: filepath.Base(t.File.Path), Stage: j.stage, Recycled: j.recycled,
 			Inline: inline, ModTime: t.File.ModTime.UnixNano(), Size: t.File.Size, HiddenSheets: r.hiddenSheetsOf(t.File.RelPath)}
 		l.load[slot]++
+		l.bytes[slot] += t.File.Size
 		l.filling[slot] = l.load[slot] < worker.Depth
 		l.alone[slot] = t.Count > 0
 		l.inFlight++

@@ -72,8 +72,8 @@
 //
 // Dispatch keeps up to worker.Depth files in each worker's pipe (each with
 // its 始), so workers do not idle while results are recorded, and hands
-// them out in groups: a slot is filled up, then refilled once half of its
-// files are answered, and the worker answers the files of a group in one
+// them out in groups: a slot is filled up (within pipeBytes of sources
+// beyond its first file), then refilled once half of its files are answered, and the worker answers the files of a group in one
 // write (worker.Depth). A kill of the run leaves at most worker.Depth 始
 // records without a row per worker; each of those files then runs alone
 // once. A file that

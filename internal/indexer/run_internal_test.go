@@ -428,19 +428,25 @@ func checkTries(t *testing.T, recs []string) []string {
 // again; a file interrupted before goes only to an idle slot, which then
 // takes nothing else until it is idle again.
 func TestLanesHandOutGroups(t *testing.T) {
-	l := &lanes{load: make([]int, 2), filling: make([]bool, 2), alone: make([]bool, 2)}
-	hand := func(count int) int {
-		slot := l.free(plan.Target{Count: count})
+	l := &lanes{load: make([]int, 2), bytes: make([]int64, 2), filling: make([]bool, 2), alone: make([]bool, 2)}
+	const small = 20 << 10
+	handSized := func(count int, size int64) int {
+		t := plan.Target{Count: count}
+		t.File.Size = size
+		slot := l.free(t)
 		if slot >= 0 {
 			l.load[slot]++
+			l.bytes[slot] += size
 			l.filling[slot] = l.load[slot] < worker.Depth
 			l.alone[slot] = count > 0
 		}
 		return slot
 	}
+	hand := func(count int) int { return handSized(count, small) }
 	answer := func(slot, n int) {
 		for range n {
 			l.load[slot]--
+			l.bytes[slot] -= small
 			if l.load[slot] == 0 {
 				l.alone[slot] = false
 			}
@@ -471,5 +477,17 @@ func TestLanesHandOutGroups(t *testing.T) {
 	answer(1, worker.Depth)
 	if slot := hand(1); slot != 1 || hand(0) >= 0 {
 		t.Fatalf("loads %v, alone %v: the interrupted file is not alone on the idle slot", l.load, l.alone)
+	}
+	// Large files: a first one always goes, more only within pipeBytes.
+	l = &lanes{load: make([]int, 1), bytes: make([]int64, 1), filling: make([]bool, 1), alone: make([]bool, 1)}
+	if handSized(0, 3*pipeBytes) != 0 {
+		t.Fatal("a file larger than pipeBytes does not go to an idle slot")
+	}
+	if handSized(0, small) >= 0 {
+		t.Fatalf("bytes %v: a second file past pipeBytes", l.bytes)
+	}
+	l = &lanes{load: make([]int, 1), bytes: make([]int64, 1), filling: make([]bool, 1), alone: make([]bool, 1)}
+	if handSized(0, 3<<20) != 0 || handSized(0, 3<<20) != 0 || handSized(0, 3<<20) >= 0 {
+		t.Fatalf("bytes %v: want two files of 3 MB in flight, not three", l.bytes)
 	}
 }
