@@ -73,17 +73,17 @@
 // Dispatch keeps up to worker.Depth files in each worker's pipe (each with
 // its 始), so workers do not idle while results are recorded, and hands
 // them out in groups: a slot is filled up (within pipeBytes of sources
-// beyond its first file), then refilled once half of its files are answered, and the worker answers the files of a group in one
-// write (worker.Depth). A kill of the run leaves at most worker.Depth 始
+// beyond its first file), then refilled once half of its files are
+// answered, and the worker answers the files of a group in one write
+// (worker.Depth). A kill of the run leaves at most worker.Depth 始
 // records without a row per worker; each of those files then runs alone
-// once. A file that
-// the journal says was interrupted before runs alone on an idle worker:
-// were it to take the run down again, no queued neighbour is counted as
-// interrupted with it. A file is handed over as the crawl found it, not
-// checked again: one that went away since is answered as gone
-// (worker.Response.Vanished) and dropped from the list, not failed; when
-// its whole root went away (a share disconnected), dispatch stops and the
-// run ends with ErrRootLost, every row kept (recordVanished).
+// once. A file that the journal says was interrupted before runs alone on
+// an idle worker: were it to take the run down again, no queued neighbour
+// is counted as interrupted with it. A file is handed over as the crawl
+// found it, not checked again: one that went away since is answered as
+// gone (worker.Response.Vanished) and dropped from the list, not failed;
+// when its whole root went away (a share disconnected), dispatch stops and
+// the run ends with ErrRootLost, every row kept (recordVanished).
 //
 // Stop (Ctrl-C, SIGTERM, the web UI's stop button): dispatch stops at once;
 // files in flight get Options.Grace to finish, then their workers are
