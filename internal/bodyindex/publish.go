@@ -91,29 +91,27 @@ func PublishFresh(dir string, removed []string, trash *content.Trash, fresh []Fr
 		}
 	}
 	defer summary.BeginChange(dir)()
+	var old *format.Folder
+	files, freshDirs, broken := map[string]item{}, []string(nil), []brokenFolder(nil)
 	kept := int64(0)
-	if created {
-		// A folder this publish created holds no index, per-file folder
-		// or part: nothing to open, list or check (issue 35: a new folder
-		// of a first build cost a failing open, a listing and a failing
-		// stat per part).
-		files := map[string]item{}
-		broken := addFresh(files, fresh, &kept)
-		return publishItems(dir, nil, files, nil, broken, removed, trash, true)
+	// A folder this publish created holds no index, per-file folder or
+	// part: nothing to open, list or check (issue 35: a new folder of a
+	// first build cost a failing open, a listing and a failing stat per
+	// part).
+	if !created {
+		var err error
+		if old, err = format.OpenFolder(dir); err != nil {
+			return err
+		}
+		if old != nil {
+			defer old.Close()
+		}
+		if files, freshDirs, broken, err = readFileFolders(dir, &kept); err != nil {
+			return err
+		}
 	}
-	old, err := format.OpenFolder(dir)
-	if err != nil {
-		return err
-	}
-	if old != nil {
-		defer old.Close()
-	}
-	fresh2, freshDirs, broken, err := readFileFolders(dir, &kept)
-	if err != nil {
-		return err
-	}
-	broken = append(broken, addFresh(fresh2, fresh, &kept)...)
-	return publishItems(dir, old, fresh2, freshDirs, broken, removed, trash, false)
+	broken = append(broken, addFresh(files, fresh, &kept)...)
+	return publishItems(dir, old, files, freshDirs, broken, removed, trash, created)
 }
 
 // publishItems is the rest of PublishFresh once the fresh files are read;
@@ -187,11 +185,11 @@ func writeItems(dir string, old *format.Folder, items []item, lost *LostError, e
 
 	var refs []format.PartRef
 	wrote := false
+	write := writePart
+	if empty {
+		write = writeNewPart
+	}
 	enc := format.NewEncoder(func(p format.BuiltPart) error {
-		write := writePart
-		if empty {
-			write = writeNewPart
-		}
 		if err := write(dir, p); err != nil {
 			return err
 		}

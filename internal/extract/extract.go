@@ -39,10 +39,9 @@ type Options struct {
 	// Data is the file's bytes when the router read it whole (a file of
 	// at most WholeMax bytes of a format registered Whole: text, OOXML and
 	// OpenDocument packages; nil otherwise): the reader takes them instead
-	// of reading the file again. They are the
-	// reader's: nobody reads or changes them after it is called, so what
-	// it returns may keep them (the text reader's lines are substrings
-	// of them).
+	// of reading the file again. They are the reader's: nobody reads or
+	// changes them after it is called, so what it returns may keep them
+	// (the text reader's lines are substrings of them).
 	Data []byte
 	// ReadBuffer is memory the router reads a file's first bytes, or a
 	// small file whole, into when it is large enough, instead of a new

@@ -14,9 +14,10 @@
 // Up to Depth requests are in the worker's pipe; it extracts one at a
 // time and writes the answers of files that follow each other (another
 // request waiting) together, at most Depth of them and no later than
-// holdFor after the first (sender.sendResponse). A worker exits when stdin closes. It also ends by itself, killing
-// the converters it started, once its coordinator is gone (issue 36), on
-// every system and whatever the Job Object or Pdeathsig do: when the
+// holdFor after the first (sender.sendResponse). A worker exits when
+// stdin closes. It also ends by itself, killing the converters it
+// started, once its coordinator is gone (issue 36), on every system and
+// whatever the Job Object or Pdeathsig do: when the
 // coordinator's process ends (--parent: getppid polled on Unix, a wait on
 // the process handle on Windows) and when stdin closes while a request is
 // outstanding, which the coordinator never does (Serve). Anything the
