@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 // sheetData is what one pass over a worksheet part yields: the cell
@@ -29,7 +30,7 @@ type sheetReader struct {
 // read streams the worksheet XML: sheetData row by row into lines, and the
 // headerFooter element; everything else is skipped.
 func (r *sheetReader) read(rc io.Reader, depth int) (*sheetData, error) {
-	d, err := sheet.NewScanner(rc, depth)
+	d, err := xmlscan.NewScanner(rc, depth)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", r.part, err)
 	}
@@ -45,7 +46,7 @@ func (r *sheetReader) read(rc io.Reader, depth int) (*sheetData, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parse %s: %w", r.part, err)
 		}
-		if d.Kind != sheet.ScanStart {
+		if d.Kind != xmlscan.Start {
 			continue
 		}
 		switch {
@@ -101,7 +102,7 @@ func (s *sheetData) setLine(n int, text string) {
 
 // readRow reads the cells of the row element just started and returns the
 // non-empty ones in field form.
-func (r *sheetReader) readRow(d *sheet.Scanner, cells []sheet.Cell) ([]sheet.Cell, error) {
+func (r *sheetReader) readRow(d *xmlscan.Scanner, cells []sheet.Cell) ([]sheet.Cell, error) {
 	stop := d.Depth() - 1
 	col := 0
 	for d.Depth() > stop {
@@ -111,7 +112,7 @@ func (r *sheetReader) readRow(d *sheet.Scanner, cells []sheet.Cell) ([]sheet.Cel
 			}
 			return nil, err
 		}
-		if d.Kind != sheet.ScanStart {
+		if d.Kind != xmlscan.Start {
 			continue
 		}
 		if string(d.Name) != "c" {
@@ -144,7 +145,7 @@ func (r *sheetReader) readRow(d *sheet.Scanner, cells []sheet.Cell) ([]sheet.Cel
 }
 
 // readCell reads the c element just started and returns its display value.
-func (r *sheetReader) readCell(d *sheet.Scanner) (string, error) {
+func (r *sheetReader) readCell(d *xmlscan.Scanner) (string, error) {
 	typ := cellType(d.Attr("t"))
 	style := 0
 	if n, ok := sheet.Atoi(d.Attr("s")); ok {
@@ -163,7 +164,7 @@ func (r *sheetReader) readCell(d *sheet.Scanner) (string, error) {
 			}
 			return "", err
 		}
-		if d.Kind != sheet.ScanStart {
+		if d.Kind != xmlscan.Start {
 			continue
 		}
 		var err error
@@ -171,7 +172,7 @@ func (r *sheetReader) readCell(d *sheet.Scanner) (string, error) {
 		case "v":
 			v, err = d.ElementText()
 		case "is":
-			inline, err = d.RichText()
+			inline, err = sheet.RichText(d)
 			hasInline = true
 		default:
 			err = d.Skip()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 // sheetObjects reads the [図形] and [コメント] lines of a sheet part
@@ -251,14 +252,14 @@ func anchorFrom(d *ooxml.Decoder) (col, row int, err error) {
 // readComments reads a legacy comments part (xl/commentsN.xml): each
 // comment's text is every t outside rPh; the author list is not read.
 func (b *xlBook) readComments(part string, out map[xlRef]string, order *[]xlRef) error {
-	return b.scanPart(part, func(d *sheet.Scanner, cur *xlRef) (*xlRef, error) {
+	return b.scanPart(part, func(d *xmlscan.Scanner, cur *xlRef) (*xlRef, error) {
 		switch string(d.Name) {
 		case "authors":
 			return cur, d.Skip()
 		case "comment":
 			return commentRef(d), nil
 		case "text":
-			text, err := d.RichText()
+			text, err := sheet.RichText(d)
 			if err != nil || cur == nil {
 				return cur, err
 			}
@@ -274,7 +275,7 @@ func (b *xlBook) readComments(part string, out map[xlRef]string, order *[]xlRef)
 // readThreadedComments reads xl/threadedComments/*.xml: the comments and
 // replies of one cell (threadedComment@ref), in file order, joined by LF.
 func (b *xlBook) readThreadedComments(part string, out map[xlRef]string, order *[]xlRef) error {
-	return b.scanPart(part, func(d *sheet.Scanner, cur *xlRef) (*xlRef, error) {
+	return b.scanPart(part, func(d *xmlscan.Scanner, cur *xlRef) (*xlRef, error) {
 		switch string(d.Name) {
 		case "threadedComment":
 			return commentRef(d), nil
@@ -299,13 +300,13 @@ func (b *xlBook) readThreadedComments(part string, out map[xlRef]string, order *
 // scanPart streams a comments part, calling start for every start element
 // with the current comment's cell (nil outside a comment or for a bad
 // reference); start returns the new current cell.
-func (b *xlBook) scanPart(part string, start func(d *sheet.Scanner, cur *xlRef) (*xlRef, error)) error {
+func (b *xlBook) scanPart(part string, start func(d *xmlscan.Scanner, cur *xlRef) (*xlRef, error)) error {
 	rc, err := b.p.Open(part)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	d, err := sheet.NewScanner(rc, b.p.Lim.XMLDepth)
+	d, err := xmlscan.NewScanner(rc, b.p.Lim.XMLDepth)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", part, err)
 	}
@@ -315,7 +316,7 @@ func (b *xlBook) scanPart(part string, start func(d *sheet.Scanner, cur *xlRef) 
 		if err == io.EOF {
 			return nil
 		}
-		if err == nil && d.Kind == sheet.ScanStart {
+		if err == nil && d.Kind == xmlscan.Start {
 			cur, err = start(d, cur)
 		}
 		if err != nil {
@@ -326,7 +327,7 @@ func (b *xlBook) scanPart(part string, start func(d *sheet.Scanner, cur *xlRef) 
 
 // commentRef returns the cell of a comment element's ref attribute (the
 // first cell of a range); nil when it is not a cell reference.
-func commentRef(d *sheet.Scanner) *xlRef {
+func commentRef(d *xmlscan.Scanner) *xlRef {
 	ref := string(d.Attr("ref"))
 	if col, row, ok := sheet.ParseRef(strings.TrimSpace(ref)); ok {
 		return &xlRef{col: col, row: row}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 // spillBytes is the size from which the shared strings move from memory
@@ -148,7 +149,7 @@ func readStrings(ctx context.Context, p *ooxml.Pkg, part, scratch string) (*xlSt
 		return nil, err
 	}
 	defer rc.Close()
-	d, err := sheet.NewScanner(rc, p.Lim.XMLDepth)
+	d, err := xmlscan.NewScanner(rc, p.Lim.XMLDepth)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", part, err)
 	}
@@ -161,7 +162,7 @@ func readStrings(ctx context.Context, p *ooxml.Pkg, part, scratch string) (*xlSt
 			s.close()
 			return nil, fmt.Errorf("parse %s: %w", part, err)
 		}
-		if d.Kind != sheet.ScanStart || string(d.Name) != "si" {
+		if d.Kind != xmlscan.Start || string(d.Name) != "si" {
 			continue
 		}
 		if s.n%4096 == 4095 {
@@ -170,7 +171,7 @@ func readStrings(ctx context.Context, p *ooxml.Pkg, part, scratch string) (*xlSt
 				return nil, err
 			}
 		}
-		v, err := d.RichText()
+		v, err := sheet.RichText(d)
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("parse %s: %w", part, err)

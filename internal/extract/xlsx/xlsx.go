@@ -11,6 +11,7 @@ import (
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 	"github.com/fumibako/fumibako/internal/extract/internal/sheet"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 	"github.com/fumibako/fumibako/internal/officefile"
 )
 
@@ -355,7 +356,7 @@ func (b *xlBook) chartSheetHeaderFooter(part string) []string {
 		return nil
 	}
 	defer rc.Close()
-	d, err := sheet.NewScanner(rc, b.p.Lim.XMLDepth)
+	d, err := xmlscan.NewScanner(rc, b.p.Lim.XMLDepth)
 	if err != nil {
 		b.log = append(b.log, ooxml.PartLog(part))
 		return nil
@@ -370,7 +371,7 @@ func (b *xlBook) chartSheetHeaderFooter(part string) []string {
 			b.log = append(b.log, ooxml.PartLog(part))
 			return nil
 		}
-		if d.Kind == sheet.ScanStart && string(d.Name) == "headerFooter" {
+		if d.Kind == xmlscan.Start && string(d.Name) == "headerFooter" {
 			if err := hf.Read(d); err != nil {
 				b.log = append(b.log, ooxml.PartLog(part))
 				return nil

@@ -1,7 +1,7 @@
 package ooxml
 
 import (
-	"encoding/xml"
+	"bytes"
 	"strings"
 )
 
@@ -44,7 +44,7 @@ type lineReader struct {
 	opt   LineOptions
 	out   xmlLines
 	stack []*frame // one entry per open element; nil for plain elements
-	names []xml.Name
+	names []openName
 	paras []*frame // open paragraphs, innermost last
 
 	cur      pageRef
@@ -93,191 +93,48 @@ func (lr *lineReader) result() *xmlLines {
 	return out
 }
 
-func (lr *lineReader) parent() xml.Name {
-	if n := len(lr.names); n >= 2 {
-		return lr.names[n-2]
-	}
-	return xml.Name{}
+// openName is what the line reader keeps of an open element's name: its
+// space, and whether it is a run (r) or paragraph properties (pPr), the
+// parents that w:tab, w:pageBreakBefore and w:sectPr look for.
+type openName struct {
+	space space
+	local uint8 // nameOther, nameR, namePPr
 }
 
-func (lr *lineReader) push(n xml.Name, f *frame) {
-	lr.names = append(lr.names, n)
+const (
+	nameOther uint8 = iota
+	nameR
+	namePPr
+)
+
+func nameOf(t startTag) openName {
+	n := openName{space: t.space}
+	switch string(t.local) {
+	case "r":
+		n.local = nameR
+	case "pPr":
+		n.local = namePPr
+	}
+	return n
+}
+
+func (lr *lineReader) push(t startTag, f *frame) {
+	lr.names = append(lr.names, nameOf(t))
 	lr.stack = append(lr.stack, f)
 	if f != nil && f.kind == fPara {
 		lr.paras = append(lr.paras, f)
 	}
 }
 
-// token handles one token. Elements to skip are consumed through d.
-func (lr *lineReader) token(d *Decoder, tok xml.Token) error {
-	switch t := tok.(type) {
-	case xml.StartElement:
-		return lr.start(d, t)
-	case xml.EndElement:
-		lr.end()
-	case xml.CharData:
-		if n := len(lr.stack); n > 0 && lr.stack[n-1] != nil && lr.stack[n-1].kind == fText {
-			lr.addText(string(t))
-		}
-	}
-	return nil
-}
-
-func (lr *lineReader) start(d *Decoder, se xml.StartElement) error {
-	n := se.Name
-	var f *frame
-	skip := false
-	switch {
-	case IsMC(n):
-		f, skip = lr.startMC(n)
-	case IsW(n):
-		f, skip = lr.startW(se)
-	case isA(n):
-		switch n.Local {
-		case "rPr", "endParaRPr":
-			return d.Skip()
-		case "br":
-			lr.addText(" ")
-		default:
-			f = textFrame(n.Local)
-		}
-	case IsP(n):
-		switch n.Local {
-		case "sp", "graphicFrame", "pic", "cxnSp":
-			f = &frame{kind: fShape}
-		case "ph":
-			if s := lr.shape(); s != nil {
-				s.ph = Attr(se, "type")
-			}
-		case "oleObj":
-			lr.object(ObjEmbed, RelAttr(se, "id"))
-		}
-	case isDgm(n):
-		if n.Local == "relIds" {
-			lr.object(ObjSmartArt, RelAttr(se, "dm"))
-		}
-	case isC(n):
-		if n.Local == "chart" {
-			lr.object(ObjChart, RelAttr(se, "id"))
-		}
-	case n.Space == nsO:
-		if n.Local == "OLEObject" && Attr(se, "Type") == "Embed" {
-			lr.object(ObjEmbed, RelAttr(se, "id"))
-		}
-	}
-	if skip {
-		return d.Skip()
-	}
-	lr.push(n, f)
-	return nil
-}
-
-// startMC opens a markup-compatibility element: the first Choice of an
-// AlternateContent is read, the other choices and the Fallback skipped.
-func (lr *lineReader) startMC(n xml.Name) (f *frame, skip bool) {
-	switch n.Local {
-	case "Fallback":
-		return nil, true
-	case "Choice":
-		if p := lr.top(); p != nil && p.kind == fAlt {
-			if p.seen {
-				return nil, true
-			}
-			p.seen = true
-		}
-	case "AlternateContent":
-		f = &frame{kind: fAlt}
-	}
-	return f, false
-}
-
-// startW opens a WordprocessingML element; skip says to pass over it.
-func (lr *lineReader) startW(se xml.StartElement) (f *frame, skip bool) {
-	n := se.Name
-	switch n.Local {
-	case "moveFrom", "delText", "delInstrText", "instrText", "rPr",
-		"pPrChange", "sectPrChange", "rPrChange":
-		// (the *Change elements keep the formatting before a tracked
-		// change: an old pageBreakBefore or section break is no break)
-		return nil, true
-	case "txbxContent":
-		if lr.opt.Boxes {
-			f = &frame{kind: fBox, page: lr.cur, hasPage: true}
-		} else {
-			f = &frame{kind: fBoxLines}
-		}
-		lr.boxes++
-	case "tab", "ptab":
-		if lr.parentIs(n, "r") {
-			lr.addText(" ")
-		}
-	case "cr":
-		lr.addText(" ")
-	case "noBreakHyphen":
-		lr.addText("-")
-	case "br":
-		switch Attr(se, "type") {
-		case "page":
-			lr.explicitBreak()
-		case "column":
-		default:
-			lr.addText(" ")
-		}
-	case "lastRenderedPageBreak":
-		lr.renderedBreak()
-	case "pageBreakBefore":
-		if p := lr.para(); p != nil && lr.parentIs(n, "pPr") && !isOff(Attr(se, "val")) && lr.sawText {
-			lr.explicitBreak()
-		}
-	case "sectPr":
-		if p := lr.para(); p != nil && lr.parentIs(n, "pPr") {
-			p.sect, p.sectOn = true, true
-			f = &frame{kind: fSect}
-		}
-	case "type":
-		if p := lr.top(); p != nil && p.kind == fSect && Attr(se, "val") == "continuous" {
-			if q := lr.para(); q != nil {
-				q.sectOn = false
-			}
-		}
-	case "pgSz", "pgMar", "docGrid":
-		if lr.opt.Pages && lr.boxes == 0 {
-			lr.out.Setup.read(se)
-		}
-	case "commentReference":
-		lr.object(ObjComment, Attr(se, "id"))
-	case "objectEmbed":
-		lr.object(ObjEmbed, RelAttr(se, "id"))
-	default:
-		f = textFrame(n.Local)
-	}
-	return f, false
-}
-
-// textFrame returns a new frame for the paragraph, table row, table cell
-// and text elements, which WordprocessingML (w:) and DrawingML (a:) name
-// alike, and nil for any other local name.
-func textFrame(local string) *frame {
-	switch local {
-	case "p":
-		return &frame{kind: fPara}
-	case "tr":
-		return &frame{kind: fRow}
-	case "tc":
-		return &frame{kind: fCell}
-	case "t":
-		return &frame{kind: fText}
-	}
-	return nil
-}
-
-func (lr *lineReader) parentIs(n xml.Name, local string) bool {
-	// n is not pushed yet: its parent is the top of the stack.
+// parentIs reports whether the parent of t is the element local
+// (nameR, namePPr) of t's own space.
+func (lr *lineReader) parentIs(t startTag, local uint8) bool {
+	// t is not pushed yet: its parent is the top of the stack.
 	if len(lr.names) == 0 {
 		return false
 	}
 	p := lr.names[len(lr.names)-1]
-	return p.Local == local && p.Space == n.Space
+	return p.local == local && p.space == t.space
 }
 
 func (lr *lineReader) top() *frame {
@@ -340,17 +197,25 @@ func (lr *lineReader) object(k objKind, id string) {
 	lr.objs = append(lr.objs, objAt{Object: Object{Kind: k, ID: id, Ph: lr.ph(), Line: len(lr.lines)}, at: lr.cur})
 }
 
-// addText appends text to the innermost open paragraph.
-func (lr *lineReader) addText(s string) {
+// addText appends text to the innermost open paragraph, TAB, CR and LF
+// as spaces.
+func (lr *lineReader) addText(s []byte) {
 	p := lr.para()
 	if p == nil {
 		return
 	}
-	if strings.ContainsAny(s, "\t\r\n") {
-		s = strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)
+	blank := len(bytes.TrimSpace(s)) == 0
+	for len(s) > 0 {
+		i := bytes.IndexAny(s, "\t\r\n")
+		if i < 0 {
+			p.text.Write(s)
+			break
+		}
+		p.text.Write(s[:i])
+		p.text.WriteByte(' ')
+		s = s[i+1:]
 	}
-	p.text.WriteString(s)
-	if strings.TrimSpace(s) == "" {
+	if blank {
 		return
 	}
 	if lr.boxes == 0 {

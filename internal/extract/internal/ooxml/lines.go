@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 // This file is the shared OOXML paragraph reader of reference/extraction.md
@@ -120,11 +122,15 @@ func (x *xmlLines) Texts() []string {
 // file). Errors: broken XML, a DTD, nesting deeper than opt.Depth, and
 // read errors of r (such as *SizeError).
 func ReadLines(r io.Reader, opt LineOptions) (*xmlLines, error) {
-	d := NewDecoder(r, opt.Depth)
+	d, err := xmlscan.NewScanner(r, opt.Depth)
+	if err != nil {
+		return nil, err
+	}
+	d.Namespaces = true
 	lr := newLineReader(opt)
 	var root xml.StartElement
 	for {
-		tok, err := d.Token()
+		err := d.Next()
 		if err == io.EOF {
 			if root.Name.Local == "" {
 				return nil, errors.New("no root element")
@@ -136,10 +142,18 @@ func ReadLines(r io.Reader, opt LineOptions) (*xmlLines, error) {
 		if err != nil {
 			return nil, err
 		}
-		if se, ok := tok.(xml.StartElement); ok && root.Name.Local == "" {
-			root = se.Copy()
+		switch d.Kind {
+		case xmlscan.Start:
+			if root.Name.Local == "" {
+				root = scanRoot(d)
+			}
+			err = lr.start(d, scanTag(d))
+		case xmlscan.End:
+			lr.end()
+		case xmlscan.Text:
+			lr.text(d.Data)
 		}
-		if err := lr.token(d, tok); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -154,7 +168,7 @@ func ReadLines(r io.Reader, opt LineOptions) (*xmlLines, error) {
 func ReadElementLines(d *Decoder, start xml.StartElement, opt LineOptions) (*xmlLines, error) {
 	lr := newLineReader(opt)
 	stop := d.Depth() - 1
-	if err := lr.token(d, start); err != nil {
+	if err := lr.start(d, stdTag(&start)); err != nil {
 		return nil, err
 	}
 	for d.Depth() > stop {
@@ -165,7 +179,15 @@ func ReadElementLines(d *Decoder, start xml.StartElement, opt LineOptions) (*xml
 		if err != nil {
 			return nil, err
 		}
-		if err := lr.token(d, tok); err != nil {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			err = lr.start(d, stdTag(&t))
+		case xml.EndElement:
+			lr.end()
+		case xml.CharData:
+			lr.text(t)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fumibako/fumibako/internal/extract"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 func TestResolveTarget(t *testing.T) {
@@ -277,7 +278,7 @@ func TestXMLBareDoctype(t *testing.T) {
 		if ok := err == io.EOF; ok != tc.ok {
 			t.Errorf("Token(%q, bare %v) ended with %v, want ok %v", tc.in, tc.bare, err, tc.ok)
 		}
-		if !tc.ok && !errors.Is(err, ooxml.ErrDTD) {
+		if !tc.ok && !errors.Is(err, xmlscan.ErrDTD) {
 			t.Errorf("Token(%q) = %v, want ErrDTD", tc.in, err)
 		}
 	}

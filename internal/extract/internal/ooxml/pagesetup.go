@@ -1,9 +1,6 @@
 package ooxml
 
-import (
-	"encoding/xml"
-	"strconv"
-)
+import "strconv"
 
 // PageSetup is what the Word page estimate reads of a body: the last
 // w:pgSz (w:w, w:h), w:pgMar (w:left, w:right, w:top, w:bottom) and
@@ -15,22 +12,22 @@ type PageSetup struct {
 	LinePitch                int
 }
 
-func (s *PageSetup) read(se xml.StartElement) {
+func (s *PageSetup) read(t startTag) {
 	num := func(name string) int {
-		v, err := strconv.Atoi(Attr(se, name))
+		v, err := strconv.Atoi(t.attr(name))
 		if err != nil || v < 0 {
 			return 0
 		}
 		return v
 	}
-	switch se.Name.Local {
+	switch string(t.local) {
 	case "pgSz":
 		s.Width, s.Height = num("w"), num("h")
 	case "pgMar":
 		s.Left, s.Right, s.Top, s.Bottom = num("left"), num("right"), num("top"), num("bottom")
 	case "docGrid":
 		s.LinePitch = 0
-		if t := Attr(se, "type"); t == "lines" || t == "linesAndChars" || t == "snapToChars" {
+		if t := t.attr("type"); t == "lines" || t == "linesAndChars" || t == "snapToChars" {
 			s.LinePitch = num("linePitch")
 		}
 	}

@@ -2,16 +2,12 @@ package ooxml
 
 import (
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/japanese"
-	"golang.org/x/text/encoding/unicode"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 // Namespace URIs of the OOXML vocabularies the readers look at, in their
@@ -44,11 +40,6 @@ func IsMC(n xml.Name) bool  { return n.Space == nsMC }
 func isR(space string) bool { return space == nsR || space == nsRS }
 func IsS(n xml.Name) bool   { return n.Space == nsS || n.Space == nsSS }
 
-// ErrDTD is returned for any DOCTYPE: no OOXML part has one, and refusing
-// them shuts out entity tricks (reference/extraction.md §13). With
-// Decoder.BareDoctype, only a DOCTYPE with an internal subset is refused.
-var ErrDTD = errors.New("extract: XML with a DTD refused")
-
 // Decoder streams one XML part through encoding/xml with namespaces
 // resolved (Name.Space is the URI), refusing DTDs and element nesting
 // deeper than a limit. Token returns the same tokens as xml.Decoder.Token;
@@ -73,36 +64,8 @@ func NewDecoder(r io.Reader, maxDepth int) *Decoder {
 	}
 	d := xml.NewDecoder(r)
 	d.Strict = true
-	d.CharsetReader = CharsetReader
+	d.CharsetReader = xmlscan.CharsetReader
 	return &Decoder{d: d, max: maxDepth}
-}
-
-// CharsetReader decodes a part whose XML declaration names another encoding
-// than UTF-8 (some Japanese tools write Shift_JIS), by its label. The
-// labels are those of the encodings Office files are written in; a table
-// here instead of x/text's htmlindex, whose package initialisation (every
-// WHATWG label, language tables) every fumibako command paid at start-up.
-func CharsetReader(label string, input io.Reader) (io.Reader, error) {
-	var e encoding.Encoding
-	switch strings.ToLower(strings.TrimSpace(label)) {
-	case "utf-8", "utf8", "unicode-1-1-utf-8", "us-ascii", "ascii":
-		return input, nil
-	case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j", "cp932", "ms932":
-		e = japanese.ShiftJIS
-	case "euc-jp", "eucjp", "x-euc-jp", "cseucpkdfmtjapanese":
-		e = japanese.EUCJP
-	case "iso-2022-jp", "csiso2022jp":
-		e = japanese.ISO2022JP
-	case "utf-16", "utf-16le", "unicode", "ucs-2":
-		e = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
-	case "utf-16be", "unicodefffe":
-		e = unicode.UTF16(unicode.BigEndian, unicode.UseBOM)
-	case "iso-8859-1", "latin1", "l1", "windows-1252", "cp1252", "x-cp1252":
-		e = charmap.Windows1252
-	default:
-		return nil, fmt.Errorf("unsupported XML encoding %q", label)
-	}
-	return e.NewDecoder().Reader(input), nil
 }
 
 // Token returns the next token. Errors carry the input offset.
@@ -128,7 +91,7 @@ func (x *Decoder) Token() (xml.Token, error) {
 	case xml.Directive:
 		if s := strings.TrimSpace(string(t)); len(s) >= 7 && strings.EqualFold(s[:7], "DOCTYPE") {
 			if !x.BareDoctype || strings.ContainsAny(s, "[]<") {
-				return nil, fmt.Errorf("offset %d: %w", x.d.InputOffset(), ErrDTD)
+				return nil, fmt.Errorf("offset %d: %w", x.d.InputOffset(), xmlscan.ErrDTD)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fumibako/fumibako/internal/extract"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 // ErrNotZip is the cause of a failure on a .docx/.pptx (or other OOXML)
@@ -271,11 +272,11 @@ func (p *Pkg) RelsOf(part string) (map[string]Rel, error) {
 		p.rels[k] = m
 		return m, nil
 	}
-	err := p.EachStart(relsName, func(_ *Decoder, se xml.StartElement) error {
-		if se.Name.Local != "Relationship" {
+	err := p.EachScanned(relsName, func(s *xmlscan.Scanner) error {
+		if s.Kind != xmlscan.Start || string(s.Name) != "Relationship" {
 			return nil
 		}
-		id, typ, target, mode := Attr(se, "Id"), Attr(se, "Type"), Attr(se, "Target"), Attr(se, "TargetMode")
+		id, typ, target, mode := string(s.Attr("Id")), string(s.Attr("Type")), string(s.Attr("Target")), string(s.Attr("TargetMode"))
 		if id == "" || strings.EqualFold(mode, "External") {
 			return nil
 		}
@@ -311,6 +312,34 @@ func (p *Pkg) EachToken(part string, fn func(d *Decoder, tok xml.Token) error) e
 			return fmt.Errorf("parse %s: %w", part, err)
 		}
 		if err := fn(d, tok); err != nil {
+			return fmt.Errorf("parse %s: %w", part, err)
+		}
+	}
+}
+
+// EachScanned streams part through xmlscan and calls fn at every token
+// (s.Kind), as EachToken does through encoding/xml but without its
+// allocation per token: for the parts read by local names only
+// (relationships, styles). Errors come back as "parse <part>: …".
+func (p *Pkg) EachScanned(part string, fn func(s *xmlscan.Scanner) error) error {
+	rc, err := p.Open(part)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	s, err := xmlscan.NewScanner(rc, p.Lim.XMLDepth)
+	if err != nil {
+		return fmt.Errorf("parse %s: %w", part, err)
+	}
+	for {
+		err := s.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("parse %s: %w", part, err)
+		}
+		if err := fn(s); err != nil {
 			return fmt.Errorf("parse %s: %w", part, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"bytes"
 	"encoding/xml"
 	"io"
 	"sort"
@@ -19,7 +20,7 @@ type Cell struct {
 
 // Atoi parses a non-negative decimal number of at most 9 digits.
 func Atoi(b []byte) (int, bool) {
-	b = trimSpace(b)
+	b = bytes.TrimSpace(b)
 	if len(b) == 0 || len(b) > 9 {
 		return 0, false
 	}
@@ -31,16 +32,6 @@ func Atoi(b []byte) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // JoinRow writes the cells (field k = column k) into b: TABs before

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 // HeaderFooter holds a sheet's headerFooter element (worksheets and
@@ -17,7 +18,7 @@ type HeaderFooter struct {
 }
 
 // Read reads the headerFooter element just started.
-func (h *HeaderFooter) Read(d *Scanner) error {
+func (h *HeaderFooter) Read(d *xmlscan.Scanner) error {
 	h.DifferentFirst = On(string(d.Attr("differentFirst")))
 	h.DifferentOddEven = On(string(d.Attr("differentOddEven")))
 	h.Parts = map[string]string{}
@@ -32,7 +33,7 @@ func (h *HeaderFooter) Read(d *Scanner) error {
 			}
 			return err
 		}
-		if d.Kind != ScanStart {
+		if d.Kind != xmlscan.Start {
 			continue
 		}
 		name := string(d.Name)

@@ -1,11 +1,11 @@
 package sheet
 
 import (
-	"encoding/xml"
 	"strconv"
 
 	"github.com/fumibako/fumibako/internal/extract/internal/numfmt"
 	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
+	"github.com/fumibako/fumibako/internal/extract/internal/xmlscan"
 )
 
 // Styles maps a cell's style index (c@s, an index into cellXfs) to its
@@ -47,28 +47,28 @@ func (st *Styles) Format(s int) *numfmt.Format {
 func ReadStyles(p *ooxml.Pkg, part string) (*Styles, error) {
 	st := NewStyles()
 	inXfs := false
-	err := p.EachToken(part, func(d *ooxml.Decoder, tok xml.Token) error {
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
+	err := p.EachScanned(part, func(d *xmlscan.Scanner) error {
+		switch d.Kind {
+		case xmlscan.Start:
+			switch string(d.Name) {
 			case "numFmt":
-				id, err := strconv.Atoi(ooxml.Attr(t, "numFmtId"))
+				id, err := strconv.Atoi(string(d.Attr("numFmtId")))
 				if err == nil {
-					st.Codes[id] = ooxml.Attr(t, "formatCode")
+					st.Codes[id] = string(d.Attr("formatCode"))
 				}
 			case "cellXfs":
 				inXfs = true
 			case "xf":
 				if inXfs && d.Depth() == 3 {
-					id, err := strconv.Atoi(ooxml.Attr(t, "numFmtId"))
+					id, err := strconv.Atoi(string(d.Attr("numFmtId")))
 					if err != nil {
 						id = 0
 					}
 					st.XfFmt = append(st.XfFmt, id)
 				}
 			}
-		case xml.EndElement:
-			if t.Name.Local == "cellXfs" {
+		case xmlscan.End:
+			if string(d.Name) == "cellXfs" {
 				inXfs = false
 			}
 		}

@@ -1,4 +1,4 @@
-package sheet
+package xmlscan
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 )
 
 // scanEvents renders the scanner's tokens as "<name", ">name" and
@@ -27,15 +25,15 @@ func scanEvents(data []byte) (string, error) {
 			return "", err
 		}
 		switch s.Kind {
-		case ScanStart:
+		case Start:
 			out = append(out, "<"+string(s.Name))
-		case scanEnd:
+		case End:
 			out = append(out, ">"+string(s.Name))
-		case scanText:
+		case Text:
 			if n := len(out); n > 0 && out[n-1][0] == '\'' {
-				out[n-1] += string(s.text)
+				out[n-1] += string(s.Data)
 			} else {
-				out = append(out, "'"+string(s.text))
+				out = append(out, "'"+string(s.Data))
 			}
 		}
 	}
@@ -46,7 +44,7 @@ func scanEvents(data []byte) (string, error) {
 func stdEvents(data []byte) (string, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
-	d.CharsetReader = ooxml.CharsetReader
+	d.CharsetReader = CharsetReader
 	var out []string
 	depth := 0
 	for {
@@ -77,7 +75,7 @@ func stdEvents(data []byte) (string, error) {
 	}
 }
 
-func TestXlScanner(t *testing.T) {
+func TestScanner(t *testing.T) {
 	tests := []struct {
 		name, in, want string // want "" means must fail
 	}{
@@ -116,7 +114,7 @@ func TestXlScanner(t *testing.T) {
 	}
 }
 
-func TestXlScannerAttr(t *testing.T) {
+func TestScannerAttr(t *testing.T) {
 	s, err := NewScanner(strings.NewReader(`<c  r = "B2" x:s='3' t="s&amp;t" empty=""/>`), 10)
 	if err != nil {
 		t.Fatal(err)
@@ -131,10 +129,10 @@ func TestXlScannerAttr(t *testing.T) {
 	}
 }
 
-// FuzzXlScanner compares the scanner with encoding/xml: where both read a
+// FuzzScanner compares the scanner with encoding/xml: where both read a
 // document they must see the same elements and text, and the scanner may
 // refuse only what it documents (DTDs and other <! markup, UTF-16).
-func FuzzXlScanner(f *testing.F) {
+func FuzzScanner(f *testing.F) {
 	for _, s := range []string{
 		`<a x="1"><b>t</b><c/></a>`,
 		`<x:worksheet xmlns:x="u"><x:sheetData><x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c></x:row></x:sheetData></x:worksheet>`,

@@ -1,4 +1,4 @@
-package sheet
+package xmlscan
 
 import (
 	"bufio"
@@ -7,106 +7,116 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/fumibako/fumibako/internal/extract"
-	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 )
 
-// Scanner is a small pull parser for the workbook parts that can be
-// huge (worksheets, shared strings) and their small relatives (comments,
-// chart sheets). encoding/xml allocates for every token, which made it
-// most of the cost of reading a sheet; this parser hands out views into
-// its buffers instead. It reads what these parts contain: elements with
-// attributes, character data with the five predefined entities and
-// character references, CDATA sections, comments and processing
-// instructions. XML line endings are normalised (CRLF and CR read as LF)
-// as the XML specification requires. It refuses DTDs, unknown entities,
-// invalid UTF-8, mismatched end elements and nesting deeper than a limit.
-// A part whose XML declaration names another encoding than UTF-8 is
-// decoded first (ooxml.CharsetReader). Names are matched by local name: a prefix
-// (x:c) is dropped.
+// Scanner is a small pull parser for XML parts that can be large
+// (worksheets, shared strings, document bodies, slides). encoding/xml
+// allocates for every token, which made it most of the cost of reading
+// such a part; this parser hands out views into its buffers instead. It
+// reads what these parts contain: elements with attributes, character
+// data with the five predefined entities and character references, CDATA
+// sections, comments and processing instructions. XML line endings are
+// normalised (CRLF and CR read as LF) as the XML specification requires.
+// It refuses DTDs, unknown entities, invalid UTF-8, mismatched end
+// elements and nesting deeper than a limit. A part whose XML declaration
+// names another encoding than UTF-8 is decoded first (CharsetReader).
+//
+// Names split as encoding/xml splits them: at the first colon, when both
+// sides are non-empty, into Prefix and Name. With Namespaces set, Space
+// resolves the prefix of a start element to its namespace URI.
+//
+// Where encoding/xml reads a document, the Scanner sees the same
+// elements and text (FuzzScanner); it is laxer in what it refuses (it
+// does not check names or characters outside the document's text), and
+// refuses only what it documents where encoding/xml reads on (DTDs and
+// other <! markup, UTF-16).
 type Scanner struct {
 	r     *bufio.Reader
 	max   int
-	names []byte // open element names (local), back to back
+	names []byte // open element names (prefix:local), back to back
 	ends  []int  // end offset of each open name in names
 
-	Kind scanKind
-	// name is the local name of the current start or end element, text
-	// the decoded character data of a text token, attrs the raw attribute
-	// text of a start element; all are valid until the next call.
-	Name, text, attrs []byte
-	PendingEnd        bool // the last start element was empty (<c/>): its end comes next
-	pendingTag        bool // the '<' of the next tag has been read
+	// Namespaces makes the scanner keep the xmlns bindings of the open
+	// elements, for Space and Resolve. Set it before the first Next.
+	Namespaces bool
+	binds      []binding
 
+	Kind Token
+	// Name is the local name and Prefix the prefix of the current start
+	// or end element, Data the decoded character data of a text token;
+	// all are valid until the next call.
+	Name, Prefix, Data []byte
+	attrs              []byte // the raw attribute text of a start element
+	PendingEnd         bool   // the last start element was empty (<c/>): its end comes next
+	pendingTag         bool   // the '<' of the next tag has been read
+
+	qname              []byte // Prefix:Name as written
 	tag, raw, dec, acc []byte // scratch buffers
 	off                int64
+
+	pooled *bufio.Reader // from readers, until the scan ends
+	done   error         // what ended the scan (r is nil)
 }
 
-type scanKind uint8
+// Token is the kind of what Next moved to.
+type Token uint8
 
 const (
-	ScanStart scanKind = iota + 1
-	scanEnd
-	scanText
+	Start Token = iota + 1
+	End
+	Text
 )
 
 func NewScanner(r io.Reader, maxDepth int) (*Scanner, error) {
 	if maxDepth <= 0 {
 		maxDepth = extract.DefaultLimits.XMLDepth
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(512)
+	s := &Scanner{max: maxDepth}
+	s.pooled = readers.Get().(*bufio.Reader)
+	s.pooled.Reset(r)
+	s.r = s.pooled
+	head, _ := s.r.Peek(512)
 	if bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")) {
-		br.Discard(3)
+		s.r.Discard(3)
 		head = head[3:]
 	}
 	if bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || bytes.HasPrefix(head, []byte{0xFF, 0xFE}) {
+		s.release(nil)
 		return nil, errors.New("UTF-16 XML is not supported")
 	}
 	if label := declaredEncoding(head); label != "" {
-		cr, err := ooxml.CharsetReader(label, br)
+		cr, err := CharsetReader(label, s.r)
 		if err != nil {
+			s.release(nil)
 			return nil, err
 		}
-		br = bufio.NewReaderSize(cr, 64<<10)
+		s.r = bufio.NewReaderSize(cr, readerSize)
 	}
-	return &Scanner{r: br, max: maxDepth}, nil
+	return s, nil
 }
 
-// declaredEncoding returns the encoding named by an XML declaration
-// unless it is UTF-8 (or absent).
-func declaredEncoding(head []byte) string {
-	if !bytes.HasPrefix(head, []byte("<?xml")) {
-		return ""
+// readerSize is the buffer of a Scanner's reader: text and tags up to it
+// are sliced out of the buffer rather than gathered.
+const readerSize = 64 << 10
+
+// readers keeps the buffered readers of finished scanners: a .pptx is a
+// few dozen small parts, and a new 64 KiB buffer for each, cleared by the
+// allocator, cost more than reading them.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readerSize) }}
+
+// release ends the scan with err: Next returns err from now on, and the
+// reader goes back to the pool.
+func (s *Scanner) release(err error) {
+	s.r, s.done = nil, err
+	if s.pooled != nil {
+		s.pooled.Reset(nil)
+		readers.Put(s.pooled)
+		s.pooled = nil
 	}
-	end := bytes.Index(head, []byte("?>"))
-	if end < 0 {
-		return ""
-	}
-	decl := head[:end]
-	i := bytes.Index(decl, []byte("encoding"))
-	if i < 0 {
-		return ""
-	}
-	rest := bytes.TrimLeft(decl[i+len("encoding"):], " \t\r\n")
-	if len(rest) == 0 || rest[0] != '=' {
-		return ""
-	}
-	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
-	if len(rest) < 2 || (rest[0] != '"' && rest[0] != '\'') {
-		return ""
-	}
-	j := bytes.IndexByte(rest[1:], rest[0])
-	if j < 0 {
-		return ""
-	}
-	label := rest[1 : 1+j]
-	if bytes.EqualFold(label, []byte("utf-8")) || bytes.EqualFold(label, []byte("utf8")) || len(label) == 0 {
-		return ""
-	}
-	return string(label)
 }
 
 func (s *Scanner) errorf(format string, a ...any) error {
@@ -118,12 +128,24 @@ func (s *Scanner) errorf(format string, a ...any) error {
 func (s *Scanner) Depth() int { return len(s.ends) }
 
 // Next moves to the next start element, end element or non-empty text
-// inside the root element. It returns io.EOF after the document.
+// inside the root element. It returns io.EOF after the document. An error
+// ends the scan: Next returns it again.
 func (s *Scanner) Next() error {
+	if s.r == nil {
+		return s.done
+	}
+	err := s.next()
+	if err != nil {
+		s.release(err)
+	}
+	return err
+}
+
+func (s *Scanner) next() error {
 	if s.PendingEnd {
 		s.PendingEnd = false
-		s.Kind = scanEnd
-		return s.pop(s.Name)
+		s.Kind = End
+		return s.pop(s.qname)
 	}
 	for {
 		if !s.pendingTag {
@@ -152,8 +174,8 @@ func (s *Scanner) Next() error {
 				if err := s.decode(s.raw, true); err != nil {
 					return err
 				}
-				if len(s.text) > 0 {
-					s.Kind = scanText
+				if len(s.Data) > 0 {
+					s.Kind = Text
 					return nil
 				}
 			}
@@ -199,9 +221,9 @@ func (s *Scanner) readTag() (ok bool, err error) {
 		if err := s.readUntil(">"); err != nil {
 			return false, err
 		}
-		s.Name = localName(trimSpace(s.tag[:len(s.tag)-1]))
-		s.Kind = scanEnd
-		return true, s.pop(s.Name)
+		s.setName(trimSpace(s.tag[:len(s.tag)-1]))
+		s.Kind = End
+		return true, s.pop(s.qname)
 	case '?':
 		return false, s.readUntil("?>")
 	case '!':
@@ -221,10 +243,10 @@ func (s *Scanner) readTag() (ok bool, err error) {
 			if err := s.decode(s.tag[:len(s.tag)-3], false); err != nil {
 				return false, err
 			}
-			s.Kind = scanText
-			return len(s.text) > 0, nil
+			s.Kind = Text
+			return len(s.Data) > 0, nil
 		case len(head) >= 7 && bytes.EqualFold(head, []byte("DOCTYPE")):
-			return false, s.errorf("%w", ooxml.ErrDTD)
+			return false, s.errorf("%w", ErrDTD)
 		}
 		return false, s.errorf("unsupported markup <!%s", head)
 	}
@@ -272,17 +294,20 @@ func (s *Scanner) startTag(t []byte) error {
 	if end == 0 {
 		return s.errorf("element without a name")
 	}
-	s.Name = localName(t[:end])
+	s.setName(t[:end])
 	s.attrs = t[end:]
-	s.Kind = ScanStart
+	s.Kind = Start
 	if len(s.ends) >= s.max {
 		return s.errorf("XML nesting deeper than %d elements", s.max)
 	}
-	s.names = append(s.names, s.Name...)
+	s.names = append(s.names, s.qname...)
 	s.ends = append(s.ends, len(s.names))
 	s.PendingEnd = self
 	if !utf8.Valid(t) {
 		return s.errorf("invalid UTF-8")
+	}
+	if s.Namespaces {
+		return s.bind()
 	}
 	return nil
 }
@@ -301,28 +326,47 @@ func (s *Scanner) pop(name []byte) error {
 	}
 	s.names = s.names[:start]
 	s.ends = s.ends[:n-1]
+	if s.Namespaces {
+		s.unbind()
+	}
 	return nil
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
-// localName drops a namespace prefix (as encoding/xml splits names: at
-// the first colon, when both sides are non-empty).
-func localName(n []byte) []byte {
-	if i := bytes.IndexByte(n, ':'); i >= 1 && i < len(n)-1 {
-		return n[i+1:]
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
 	}
-	return n
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
-// decode sets s.text to raw with line endings normalised and, when
+// splitName splits a name into prefix and local name as encoding/xml
+// does: at the first colon, when both sides are non-empty.
+func splitName(n []byte) (prefix, local []byte) {
+	if i := bytes.IndexByte(n, ':'); i >= 1 && i < len(n)-1 {
+		return n[:i], n[i+1:]
+	}
+	return nil, n
+}
+
+// setName makes n the current element's name.
+func (s *Scanner) setName(n []byte) {
+	s.qname = n
+	s.Prefix, s.Name = splitName(n)
+}
+
+// decode sets s.Data to raw with line endings normalised and, when
 // entities is set, entity and character references replaced.
 func (s *Scanner) decode(raw []byte, entities bool) error {
 	if bytes.IndexByte(raw, '\r') < 0 && (!entities || bytes.IndexByte(raw, '&') < 0) {
 		if !utf8.Valid(raw) {
 			return s.errorf("invalid UTF-8")
 		}
-		s.text = raw
+		s.Data = raw
 		return nil
 	}
 	out, err := unentity(s.dec[:0], raw, entities)
@@ -333,7 +377,7 @@ func (s *Scanner) decode(raw []byte, entities bool) error {
 	if !utf8.Valid(out) {
 		return s.errorf("invalid UTF-8")
 	}
-	s.text = out
+	s.Data = out
 	return nil
 }
 
@@ -394,40 +438,49 @@ func unentity(dst, raw []byte, entities bool) ([]byte, error) {
 // the next call unless it held references, which are decoded into a new
 // slice.
 func (s *Scanner) Attr(local string) []byte {
-	a := s.attrs
-	for len(a) > 0 {
-		i := 0
-		for i < len(a) && isSpace(a[i]) {
-			i++
-		}
-		a = a[i:]
-		eq := bytes.IndexByte(a, '=')
-		if eq < 0 {
+	for a := s.attrs; ; {
+		var name, val []byte
+		var ok bool
+		if name, val, a, ok = nextAttr(a); !ok {
 			return nil
 		}
-		name := localName(trimSpace(a[:eq]))
-		a = trimSpace(a[eq+1:])
-		if len(a) == 0 || (a[0] != '"' && a[0] != '\'') {
-			return nil
-		}
-		q := a[0]
-		end := bytes.IndexByte(a[1:], q)
-		if end < 0 {
-			return nil
-		}
-		val := a[1 : 1+end]
-		a = a[2+end:]
-		if string(name) == local {
-			if bytes.IndexByte(val, '&') >= 0 {
-				if v, err := unentity(nil, val, true); err == nil {
-					return v
-				}
-				return nil
-			}
-			return val
+		if _, l := splitName(name); string(l) == local {
+			return attrValue(val)
 		}
 	}
-	return nil
+}
+
+// nextAttr returns the first attribute of a (raw attribute text) and the
+// text after it; ok is false when there is none or it is malformed.
+func nextAttr(a []byte) (name, val, rest []byte, ok bool) {
+	a = trimSpace(a)
+	eq := bytes.IndexByte(a, '=')
+	if eq < 0 {
+		return nil, nil, nil, false
+	}
+	name = trimSpace(a[:eq])
+	a = trimSpace(a[eq+1:])
+	if len(a) == 0 || (a[0] != '"' && a[0] != '\'') {
+		return nil, nil, nil, false
+	}
+	end := bytes.IndexByte(a[1:], a[0])
+	if end < 0 {
+		return nil, nil, nil, false
+	}
+	return name, a[1 : 1+end], a[2+end:], true
+}
+
+// attrValue decodes a raw attribute value: a view of it, or a new slice
+// when it held references (nil when they are malformed).
+func attrValue(val []byte) []byte {
+	if bytes.IndexByte(val, '&') < 0 {
+		return val
+	}
+	v, err := unentity(nil, val, true)
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 // Skip consumes the rest of the current start element up to its end.

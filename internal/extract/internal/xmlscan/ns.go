@@ -1,0 +1,107 @@
+package xmlscan
+
+import "bytes"
+
+// Namespaces, resolved as encoding/xml resolves them (its translate): an
+// element's prefix through the xmlns:prefix bindings of the open
+// elements, no prefix through the innermost xmlns default; an
+// attribute's prefix likewise, but no prefix means no namespace. The
+// prefix xml is the XML namespace, xmlns stays itself, and an unbound
+// prefix stands for itself.
+
+const xmlURL = "http://www.w3.org/XML/1998/namespace"
+
+// binding is one xmlns declaration of an open element.
+type binding struct {
+	prefix, uri string
+	depth       int // len(ends) of the element that declares it
+}
+
+// bind records the xmlns declarations of the start element just pushed.
+func (s *Scanner) bind() error {
+	if bytes.Index(s.attrs, []byte("xmlns")) < 0 {
+		return nil
+	}
+	for a := s.attrs; ; {
+		name, val, rest, ok := nextAttr(a)
+		if !ok {
+			return nil
+		}
+		a = rest
+		prefix, local := splitName(name)
+		switch {
+		case string(prefix) == "xmlns":
+			s.binds = append(s.binds, binding{string(local), string(attrValue(val)), len(s.ends)})
+		case prefix == nil && string(local) == "xmlns":
+			s.binds = append(s.binds, binding{"", string(attrValue(val)), len(s.ends)})
+		}
+	}
+}
+
+// unbind drops the declarations of the element just popped.
+func (s *Scanner) unbind() {
+	for n := len(s.binds); n > 0 && s.binds[n-1].depth > len(s.ends); n-- {
+		s.binds = s.binds[:n-1]
+	}
+}
+
+// lookup returns the URI bound to prefix ("" is the default namespace).
+func (s *Scanner) lookup(prefix []byte) (string, bool) {
+	for i := len(s.binds) - 1; i >= 0; i-- {
+		if s.binds[i].prefix == string(prefix) {
+			return s.binds[i].uri, true
+		}
+	}
+	return "", false
+}
+
+// Space returns the namespace URI of the current start element (with
+// Namespaces set).
+func (s *Scanner) Space() string {
+	switch {
+	case string(s.Prefix) == "xmlns":
+		return "xmlns"
+	case s.Prefix == nil && string(s.Name) == "xmlns":
+		return ""
+	case string(s.Prefix) == "xml":
+		return xmlURL
+	}
+	if uri, ok := s.lookup(s.Prefix); ok {
+		return uri
+	}
+	return string(s.Prefix)
+}
+
+// Resolve returns the namespace URI of an attribute prefix (with
+// Namespaces set): "" for none.
+func (s *Scanner) Resolve(prefix []byte) string {
+	switch {
+	case prefix == nil:
+		return ""
+	case string(prefix) == "xmlns":
+		return "xmlns"
+	case string(prefix) == "xml":
+		return xmlURL
+	}
+	if uri, ok := s.lookup(prefix); ok {
+		return uri
+	}
+	return string(prefix)
+}
+
+// EachAttr calls visit with the prefix, local name and decoded value of
+// each attribute of the current start element, in order, until visit
+// returns false. The slices are valid until the next call of Next.
+func (s *Scanner) EachAttr(visit func(prefix, local, value []byte) bool) {
+	for a := s.attrs; ; {
+		name, val, rest, ok := nextAttr(a)
+		if !ok {
+			return
+		}
+		a = rest
+		prefix, local := splitName(name)
+		if !visit(prefix, local, attrValue(val)) {
+			return
+		}
+	}
+}
