@@ -24,8 +24,9 @@
 # pairs: N builds of TREE by BEFORE and AFTER in turn, each after reading
 # the tree (the machine's page cache drops files read a minute ago), each
 # in a workspace of its own, under perf stat: task-clock (CPU of every
-# process, exact where rusage counts ticks), context switches and system
-# calls. One line per build; compare the pairs' ratios, not single runs:
+# process, exact where rusage counts ticks), wall (duration_time), context
+# switches and system calls. One line per build; compare the pairs'
+# ratios, not single runs:
 # this machine's speed wanders by 10 % from minute to minute.
 #
 # Every build of the table goes into a workspace of its own, and the
@@ -70,7 +71,7 @@ pairs)
 			mkdir -p "$tmp/ws$i"
 			printf '{"targetFolders":[{"name":"scale","path":"%s"}]}' "$tree" >"$tmp/ws$i/settings.json"
 			find "$tree" -type f -exec cat {} + >/dev/null
-			perf stat -x, -e task-clock,context-switches,raw_syscalls:sys_enter "$bin" --workspace "$tmp/ws$i" index --plain --workers "$w" >/dev/null 2>"$tmp/stat"
+			perf stat -x, -e task-clock,duration_time,context-switches,raw_syscalls:sys_enter "$bin" --workspace "$tmp/ws$i" index --plain --workers "$w" >/dev/null 2>"$tmp/stat"
 			awk -F, -v b="$bin" 'BEGIN { printf "%s", b } { printf " %s=%s", $3, $1 } END { print "" }' "$tmp/stat"
 		done
 	done

@@ -8,13 +8,14 @@ import (
 	"testing"
 )
 
-// scanEvents renders the scanner's tokens as "<name", ">name" and
-// "'text" lines, adjacent texts merged.
+// scanEvents renders the scanner's tokens as "<{space}name", ">name" and
+// "'text" lines ({space} only when it is not empty), adjacent texts merged.
 func scanEvents(data []byte) (string, error) {
 	s, err := NewScanner(bytes.NewReader(data), 100)
 	if err != nil {
 		return "", err
 	}
+	s.Namespaces = true
 	var out []string
 	for {
 		err := s.Next()
@@ -26,7 +27,7 @@ func scanEvents(data []byte) (string, error) {
 		}
 		switch s.Kind {
 		case Start:
-			out = append(out, "<"+string(s.Name))
+			out = append(out, "<"+braced(s.Space())+string(s.Name))
 		case End:
 			out = append(out, ">"+string(s.Name))
 		case Text:
@@ -58,7 +59,7 @@ func stdEvents(data []byte) (string, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth++
-			out = append(out, "<"+t.Name.Local)
+			out = append(out, "<"+braced(t.Name.Space)+t.Name.Local)
 		case xml.EndElement:
 			depth--
 			out = append(out, ">"+t.Name.Local)
@@ -75,12 +76,20 @@ func stdEvents(data []byte) (string, error) {
 	}
 }
 
+func braced(space string) string {
+	if space == "" {
+		return ""
+	}
+	return "{" + space + "}"
+}
+
 func TestScanner(t *testing.T) {
 	tests := []struct {
 		name, in, want string // want "" means must fail
 	}{
 		{"basic", `<?xml version="1.0"?><a x="1"><b>t</b><c/></a>`, "<a\n<b\n't\n>b\n<c\n>c\n>a"},
-		{"prefix", `<x:a xmlns:x="u"><x:b/></x:a>`, "<a\n<b\n>b\n>a"},
+		{"prefix", `<x:a xmlns:x="u"><x:b/></x:a>`, "<{u}a\n<{u}b\n>b\n>a"},
+		{"default and nested", `<a xmlns="d"><b xmlns="e" xmlns:p="q"><p:c/></b><p:c/><xml:d/></a>`, "<{d}a\n<{e}b\n<{q}c\n>c\n>b\n<{p}c\n>c\n<{http://www.w3.org/XML/1998/namespace}d\n>d\n>a"},
 		{"entities", `<a>&lt;&amp;&gt;&quot;&apos;&#65;&#x3042;</a>`, "<a\n'<&>\"'Aあ\n>a"},
 		{"crlf", "<a>x\r\ny\rz</a>", "<a\n'x\ny\nz\n>a"},
 		{"cdata", `<a>x<![CDATA[<&>]]>y</a>`, "<a\n'x<&>y\n>a"},
