@@ -385,9 +385,12 @@ func TestBrowserIndexManagement(t *testing.T) {
 	}
 	b := newBrowser(t)
 	e := newEnvWith(t, fumibakoBinary(t), true, 1)
-	// Enough files that the run is still going when the test stops it
-	// (400 small files index in about half a second since issue 35).
-	if _, err := testcorpus.Generate(e.root, 2000, 2); err != nil {
+	// Enough files that the run is still going when the test stops it:
+	// 6,000 of these tiny files index in 1.3 s since issue 35. With 2,000
+	// the run ended before the stop once their XML was read by xmlscan,
+	// and 20,000 ended before it once in three; 60,000 were stopped at
+	// about 10,500 (a margin of five).
+	if _, err := testcorpus.Generate(e.root, 60000, 2); err != nil {
 		t.Fatal(err)
 	}
 	b.step("open the page",
