@@ -484,15 +484,4 @@ func attrValue(val []byte) []byte {
 }
 
 // Skip consumes the rest of the current start element up to its end.
-func (s *Scanner) Skip() error {
-	target := len(s.ends) - 1
-	for len(s.ends) > target {
-		if err := s.Next(); err != nil {
-			if err == io.EOF {
-				return io.ErrUnexpectedEOF
-			}
-			return err
-		}
-	}
-	return nil
-}
+func (s *Scanner) Skip() error { return s.EachInElement(func() {}) }
