@@ -71,6 +71,10 @@ const (
 	Text
 )
 
+// NewScanner returns a scanner of the XML part r, refusing nesting
+// deeper than maxDepth elements (extract.DefaultLimits.XMLDepth when 0).
+// It reads the XML declaration first, so a part in another encoding than
+// UTF-8 is decoded, and UTF-16 refused, before the first token.
 func NewScanner(r io.Reader, maxDepth int) (*Scanner, error) {
 	if maxDepth <= 0 {
 		maxDepth = extract.DefaultLimits.XMLDepth
