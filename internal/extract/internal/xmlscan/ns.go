@@ -15,7 +15,13 @@ const xmlURL = "http://www.w3.org/XML/1998/namespace"
 type binding struct {
 	prefix, uri string
 	depth       int // len(ends) of the element that declares it
+	shadows     int // the index in binds of the binding of prefix it hides; -1: none
 }
+
+// The bindings in force are found through a map from prefix to the
+// innermost binding, not by walking binds: a hostile part can declare
+// thousands of prefixes, and a walk per element would make its reading
+// quadratic (encoding/xml keeps a map too).
 
 // bind records the xmlns declarations of the start element just pushed.
 func (s *Scanner) bind() error {
@@ -31,26 +37,43 @@ func (s *Scanner) bind() error {
 		prefix, local := splitName(name)
 		switch {
 		case string(prefix) == "xmlns":
-			s.binds = append(s.binds, binding{string(local), string(attrValue(val)), len(s.ends)})
+			s.push(string(local), string(attrValue(val)))
 		case prefix == nil && string(local) == "xmlns":
-			s.binds = append(s.binds, binding{"", string(attrValue(val)), len(s.ends)})
+			s.push("", string(attrValue(val)))
 		}
 	}
+}
+
+// push binds prefix to uri for the element just pushed.
+func (s *Scanner) push(prefix, uri string) {
+	if s.inForce == nil {
+		s.inForce = map[string]int{}
+	}
+	b := binding{prefix: prefix, uri: uri, depth: len(s.ends), shadows: -1}
+	if i, ok := s.inForce[prefix]; ok {
+		b.shadows = i
+	}
+	s.inForce[prefix] = len(s.binds)
+	s.binds = append(s.binds, b)
 }
 
 // unbind drops the declarations of the element just popped.
 func (s *Scanner) unbind() {
 	for n := len(s.binds); n > 0 && s.binds[n-1].depth > len(s.ends); n-- {
+		b := s.binds[n-1]
+		if b.shadows >= 0 {
+			s.inForce[b.prefix] = b.shadows
+		} else {
+			delete(s.inForce, b.prefix)
+		}
 		s.binds = s.binds[:n-1]
 	}
 }
 
 // lookup returns the URI bound to prefix ("" is the default namespace).
 func (s *Scanner) lookup(prefix []byte) (string, bool) {
-	for i := len(s.binds) - 1; i >= 0; i-- {
-		if s.binds[i].prefix == string(prefix) {
-			return s.binds[i].uri, true
-		}
+	if i, ok := s.inForce[string(prefix)]; ok {
+		return s.binds[i].uri, true
 	}
 	return "", false
 }

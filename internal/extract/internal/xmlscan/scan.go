@@ -43,7 +43,8 @@ type Scanner struct {
 	// Namespaces makes the scanner keep the xmlns bindings of the open
 	// elements, for Space and Resolve. Set it before the first Next.
 	Namespaces bool
-	binds      []binding
+	binds      []binding      // the declarations of the open elements, outermost first
+	inForce    map[string]int // prefix ("" the default) → its innermost binding in binds
 
 	Kind Token
 	// Name is the local name and Prefix the prefix of the current start

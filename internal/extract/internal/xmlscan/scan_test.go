@@ -3,6 +3,7 @@ package xmlscan
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -89,6 +90,7 @@ func TestScanner(t *testing.T) {
 	}{
 		{"basic", `<?xml version="1.0"?><a x="1"><b>t</b><c/></a>`, "<a\n<b\n't\n>b\n<c\n>c\n>a"},
 		{"prefix", `<x:a xmlns:x="u"><x:b/></x:a>`, "<{u}a\n<{u}b\n>b\n>a"},
+		{"shadowed and restored", `<a xmlns="d" xmlns:p="q"><b xmlns="e" xmlns:p="r"><p:c/></b><c/><p:c/></a>`, "<{d}a\n<{e}b\n<{r}c\n>c\n>b\n<{d}c\n>c\n<{q}c\n>c\n>a"},
 		{"default and nested", `<a xmlns="d"><b xmlns="e" xmlns:p="q"><p:c/></b><p:c/><xml:d/></a>`, "<{d}a\n<{e}b\n<{q}c\n>c\n>b\n<{p}c\n>c\n<{http://www.w3.org/XML/1998/namespace}d\n>d\n>a"},
 		{"entities", `<a>&lt;&amp;&gt;&quot;&apos;&#65;&#x3042;</a>`, "<a\n'<&>\"'Aあ\n>a"},
 		{"crlf", "<a>x\r\ny\rz</a>", "<a\n'x\ny\nz\n>a"},
@@ -165,4 +167,45 @@ func FuzzScanner(f *testing.F) {
 			t.Fatalf("scan(%q) failed (%v) where encoding/xml read %q", data, gerr, want)
 		}
 	})
+}
+
+// TestScannerManyPrefixes: a part that declares thousands of prefixes
+// resolves each element's by a lookup, not a walk of the declarations
+// (which made such a part's reading quadratic).
+func TestScannerManyPrefixes(t *testing.T) {
+	const n = 20000
+	var b strings.Builder
+	b.WriteString("<root")
+	for i := range n {
+		fmt.Fprintf(&b, ` xmlns:p%d="u%d"`, i, i)
+	}
+	b.WriteString(">")
+	for i := range n {
+		fmt.Fprintf(&b, "<p%d:x/>", i)
+	}
+	b.WriteString("</root>")
+	s, err := NewScanner(strings.NewReader(b.String()), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Namespaces = true
+	seen := 0
+	for {
+		err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Kind == Start && string(s.Name) == "x" {
+			if want := fmt.Sprintf("u%d", seen); s.Space() != want {
+				t.Fatalf("element %d in space %q, want %q", seen, s.Space(), want)
+			}
+			seen++
+		}
+	}
+	if seen != n {
+		t.Errorf("%d elements, want %d", seen, n)
+	}
 }
