@@ -16,8 +16,10 @@ for side in before after; do
 	"$bin" --workspace "$tmp/$side" index --plain --workers 2 >"$tmp/$side.log" 2>&1 || true
 	# file -> its result lines, without timings (the order of a run with
 	# two workers varies)
+	# (the run's closing list of failed files is not a file's lines)
 	awk '/^\[[0-9]+\/[0-9]+\] / { sub(/^\[[0-9]+\/[0-9]+\] /, ""); f = $0; next }
-		f != "" && /^    / { gsub(/[0-9.]+ ?(s|秒)/, ""); print f " |" $0 }' "$tmp/$side.log" | sort >"$tmp/$side.files"
+		!/^    / { f = ""; next }
+		f != "" { gsub(/[0-9.]+ ?(s|秒)/, ""); print f " |" $0 }' "$tmp/$side.log" | sort >"$tmp/$side.files"
 	"$bin" --workspace "$tmp/$side" search --regex --case --max 0 --json --no-names -- '.' 2>/dev/null | sort >"$tmp/$side.lines" || true
 	echo "$side: $(cut -d'|' -f1 "$tmp/$side.files" | sort -u | wc -l) files, $(wc -l <"$tmp/$side.lines") lines"
 done

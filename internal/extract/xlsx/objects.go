@@ -1,7 +1,6 @@
 package xlsx
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"sort"
@@ -104,17 +103,19 @@ func (b *xlBook) readDrawing(part string, chart bool) ([]anchor, error) {
 	// choiceSeen[depth] is set once an mc:AlternateContent open at that
 	// depth has had its first mc:Choice.
 	choiceSeen := map[int]bool{}
-	err := b.p.EachToken(part, func(d *ooxml.Decoder, tok xml.Token) error {
-		switch t := tok.(type) {
-		case xml.EndElement:
-			if ooxml.IsMC(t.Name) && t.Name.Local == "AlternateContent" {
+	err := b.p.EachScanned(part, func(d *xmlscan.Scanner) error {
+		switch d.Kind {
+		case xmlscan.End:
+			if ooxml.IsMCSpace(d.Space()) && string(d.Name) == "AlternateContent" {
 				delete(choiceSeen, d.Depth()+1)
 			}
-		case xml.StartElement:
+		case xmlscan.Start:
+			mc := ooxml.IsMCSpace(d.Space())
+			local := string(d.Name)
 			switch {
-			case ooxml.IsMC(t.Name) && t.Name.Local == "Fallback":
+			case mc && local == "Fallback":
 				return d.Skip()
-			case ooxml.IsMC(t.Name) && t.Name.Local == "Choice":
+			case mc && local == "Choice":
 				if choiceSeen[d.Depth()-1] {
 					if err := d.Skip(); err != nil {
 						return err
@@ -122,10 +123,10 @@ func (b *xlBook) readDrawing(part string, chart bool) ([]anchor, error) {
 				}
 				choiceSeen[d.Depth()-1] = true
 				return nil
-			case t.Name.Local != "twoCellAnchor" && t.Name.Local != "oneCellAnchor" && t.Name.Local != "absoluteAnchor":
+			case local != "twoCellAnchor" && local != "oneCellAnchor" && local != "absoluteAnchor":
 				return nil
 			}
-			a, err := b.readAnchor(d, t, part, &rels, chart)
+			a, err := b.readAnchor(d, local, part, &rels, chart)
 			if err != nil {
 				return err
 			}
@@ -142,30 +143,29 @@ func (b *xlBook) readDrawing(part string, chart bool) ([]anchor, error) {
 }
 
 // readAnchor reads the anchor element just started.
-func (b *xlBook) readAnchor(d *ooxml.Decoder, start xml.StartElement, part string, rels *map[string]ooxml.Rel, chart bool) (anchor, error) {
+func (b *xlBook) readAnchor(d *xmlscan.Scanner, kind, part string, rels *map[string]ooxml.Rel, chart bool) (anchor, error) {
 	a := anchor{ref: xlRef{col: 1, row: 1}}
 	var lines []string
 	var objs []ooxml.Object
 	stop := d.Depth() - 1
 	for d.Depth() > stop {
-		tok, err := d.Token()
+		err := d.Next()
 		if err == io.EOF {
 			return a, io.ErrUnexpectedEOF
 		}
 		if err != nil {
 			return a, err
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+		if d.Kind != xmlscan.Start {
 			continue
 		}
-		switch se.Name.Local {
+		switch string(d.Name) {
 		case "from":
 			col, row, err := anchorFrom(d)
 			if err != nil {
 				return a, err
 			}
-			if start.Name.Local != "absoluteAnchor" && !chart {
+			if kind != "absoluteAnchor" && !chart {
 				a.ref = xlRef{col: col + 1, row: row + 1}
 			}
 		case "to", "pos", "ext", "clientData":
@@ -173,7 +173,7 @@ func (b *xlBook) readAnchor(d *ooxml.Decoder, start xml.StartElement, part strin
 				return a, err
 			}
 		default:
-			x, err := ooxml.ReadElementLines(d, se, ooxml.LineOptions{Depth: b.p.Lim.XMLDepth, Objects: true})
+			x, err := ooxml.ScanElementLines(d, ooxml.LineOptions{Depth: b.p.Lim.XMLDepth, Objects: true})
 			if err != nil {
 				return a, err
 			}
@@ -211,23 +211,25 @@ func (b *xlBook) readAnchor(d *ooxml.Decoder, start xml.StartElement, part strin
 }
 
 // anchorFrom reads xdr:from (xdr:col, xdr:row, 0-based).
-func anchorFrom(d *ooxml.Decoder) (col, row int, err error) {
+func anchorFrom(d *xmlscan.Scanner) (col, row int, err error) {
+	if d.PendingEnd {
+		return 0, 0, d.Next() // <xdr:from/>
+	}
 	stop := d.Depth() - 1
 	for d.Depth() > stop {
-		tok, err := d.Token()
+		err := d.Next()
 		if err == io.EOF {
 			return 0, 0, io.ErrUnexpectedEOF
 		}
 		if err != nil {
 			return 0, 0, err
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+		if d.Kind != xmlscan.Start {
 			continue
 		}
-		switch se.Name.Local {
+		switch name := string(d.Name); name {
 		case "col", "row":
-			s, err := sheet.ElementText(d)
+			s, err := d.ElementText()
 			if err != nil {
 				return 0, 0, err
 			}
@@ -235,7 +237,7 @@ func anchorFrom(d *ooxml.Decoder) (col, row int, err error) {
 			if err != nil || n < 0 {
 				n = 0
 			}
-			if se.Name.Local == "col" {
+			if name == "col" {
 				col = min(n, 16383)
 			} else {
 				row = min(n, 1048575)

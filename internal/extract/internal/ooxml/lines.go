@@ -159,6 +159,38 @@ func ReadLines(r io.Reader, opt LineOptions) (*xmlLines, error) {
 	}
 }
 
+// ScanElementLines is ReadElementLines for a part walked with xmlscan
+// (with Namespaces set): it reads the element whose start s is at, up to
+// and including its end element.
+func ScanElementLines(s *xmlscan.Scanner, opt LineOptions) (*xmlLines, error) {
+	lr := newLineReader(opt)
+	stop := s.Depth() - 1
+	if err := lr.start(s, scanTag(s)); err != nil {
+		return nil, err
+	}
+	for s.Depth() > stop {
+		err := s.Next()
+		if err == io.EOF {
+			return nil, io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch s.Kind {
+		case xmlscan.Start:
+			err = lr.start(s, scanTag(s))
+		case xmlscan.End:
+			lr.end()
+		case xmlscan.Text:
+			lr.text(s.Data)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return lr.result(), nil
+}
+
 // ReadElementLines reads the element whose StartElement d returned last
 // (start), up to and including its end element, as ReadLines reads a
 // whole part. Excel drawings call it once per anchor (xdr:twoCellAnchor …)

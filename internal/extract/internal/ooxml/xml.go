@@ -37,8 +37,12 @@ func IsP(n xml.Name) bool   { return n.Space == nsP || n.Space == nsPS }
 func isC(n xml.Name) bool   { return n.Space == nsC || n.Space == nsCS }
 func isDgm(n xml.Name) bool { return n.Space == nsDgm || n.Space == nsDgmS }
 func IsMC(n xml.Name) bool  { return n.Space == nsMC }
-func isR(space string) bool { return space == nsR || space == nsRS }
-func IsS(n xml.Name) bool   { return n.Space == nsS || n.Space == nsSS }
+
+// IsMCSpace reports whether a namespace URI is markup compatibility's
+// (for parts walked with xmlscan).
+func IsMCSpace(uri string) bool { return uri == nsMC }
+func isR(space string) bool     { return space == nsR || space == nsRS }
+func IsS(n xml.Name) bool       { return n.Space == nsS || n.Space == nsSS }
 
 // Decoder streams one XML part through encoding/xml with namespaces
 // resolved (Name.Space is the URI), refusing DTDs and element nesting

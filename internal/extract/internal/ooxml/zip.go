@@ -317,10 +317,10 @@ func (p *Pkg) EachToken(part string, fn func(d *Decoder, tok xml.Token) error) e
 	}
 }
 
-// EachScanned streams part through xmlscan and calls fn at every token
-// (s.Kind), as EachToken does through encoding/xml but without its
-// allocation per token: for the parts read by local names only
-// (relationships, styles). Errors come back as "parse <part>: …".
+// EachScanned streams part through xmlscan, namespaces resolved, and calls
+// fn at every token (s.Kind), as EachToken does through encoding/xml but
+// without its allocation per token (relationships, styles, Excel
+// drawings). Errors come back as "parse <part>: …".
 func (p *Pkg) EachScanned(part string, fn func(s *xmlscan.Scanner) error) error {
 	rc, err := p.Open(part)
 	if err != nil {
@@ -331,6 +331,7 @@ func (p *Pkg) EachScanned(part string, fn func(s *xmlscan.Scanner) error) error 
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", part, err)
 	}
+	s.Namespaces = true
 	for {
 		err := s.Next()
 		if err == io.EOF {

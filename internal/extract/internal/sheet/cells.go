@@ -2,14 +2,10 @@ package sheet
 
 import (
 	"bytes"
-	"encoding/xml"
-	"io"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/fumibako/fumibako/internal/extract/internal/ooxml"
 )
 
 // Cell is one non-empty displayed cell of a row.
@@ -90,26 +86,6 @@ func ParseRefCol(ref []byte) (int, bool) {
 		return 0, false
 	}
 	return col, true
-}
-
-// ElementText reads the character data of the element just started on
-// the shared decoder (drawings).
-func ElementText(d *ooxml.Decoder) (string, error) {
-	var b strings.Builder
-	stop := d.Depth() - 1
-	for d.Depth() > stop {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return "", io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			return "", err
-		}
-		if cd, ok := tok.(xml.CharData); ok {
-			b.Write(cd)
-		}
-	}
-	return b.String(), nil
 }
 
 // ISODateSerial converts an ISO 8601 cell value (t="d") to a date serial.

@@ -78,8 +78,8 @@ func (s *Scanner) lookup(prefix []byte) (string, bool) {
 	return "", false
 }
 
-// Space returns the namespace URI of the current start element (with
-// Namespaces set).
+// Space returns the namespace URI of the current start or end element
+// (with Namespaces set).
 func (s *Scanner) Space() string {
 	switch {
 	case string(s.Prefix) == "xmlns":

@@ -45,6 +45,7 @@ type Scanner struct {
 	Namespaces bool
 	binds      []binding      // the declarations of the open elements, outermost first
 	inForce    map[string]int // prefix ("" the default) → its innermost binding in binds
+	unbindNext bool           // an element ended: drop its declarations before the next token
 
 	Kind Token
 	// Name is the local name and Prefix the prefix of the current start
@@ -147,6 +148,10 @@ func (s *Scanner) Next() error {
 }
 
 func (s *Scanner) next() error {
+	if s.unbindNext {
+		s.unbind()
+		s.unbindNext = false
+	}
 	if s.PendingEnd {
 		s.PendingEnd = false
 		s.Kind = End
@@ -331,9 +336,9 @@ func (s *Scanner) pop(name []byte) error {
 	}
 	s.names = s.names[:start]
 	s.ends = s.ends[:n-1]
-	if s.Namespaces {
-		s.unbind()
-	}
+	// The element's declarations stay in force until the next token, so
+	// that Space resolves the end element's prefix too.
+	s.unbindNext = s.Namespaces
 	return nil
 }
 

@@ -30,7 +30,7 @@ func scanEvents(data []byte) (string, error) {
 		case Start:
 			out = append(out, "<"+braced(s.Space())+string(s.Name))
 		case End:
-			out = append(out, ">"+string(s.Name))
+			out = append(out, ">"+braced(s.Space())+string(s.Name))
 		case Text:
 			if n := len(out); n > 0 && out[n-1][0] == '\'' {
 				out[n-1] += string(s.Data)
@@ -63,7 +63,7 @@ func stdEvents(data []byte) (string, error) {
 			out = append(out, "<"+braced(t.Name.Space)+t.Name.Local)
 		case xml.EndElement:
 			depth--
-			out = append(out, ">"+t.Name.Local)
+			out = append(out, ">"+braced(t.Name.Space)+t.Name.Local)
 		case xml.CharData:
 			if depth == 0 || len(t) == 0 {
 				continue
@@ -89,9 +89,9 @@ func TestScanner(t *testing.T) {
 		name, in, want string // want "" means must fail
 	}{
 		{"basic", `<?xml version="1.0"?><a x="1"><b>t</b><c/></a>`, "<a\n<b\n't\n>b\n<c\n>c\n>a"},
-		{"prefix", `<x:a xmlns:x="u"><x:b/></x:a>`, "<{u}a\n<{u}b\n>b\n>a"},
-		{"shadowed and restored", `<a xmlns="d" xmlns:p="q"><b xmlns="e" xmlns:p="r"><p:c/></b><c/><p:c/></a>`, "<{d}a\n<{e}b\n<{r}c\n>c\n>b\n<{d}c\n>c\n<{q}c\n>c\n>a"},
-		{"default and nested", `<a xmlns="d"><b xmlns="e" xmlns:p="q"><p:c/></b><p:c/><xml:d/></a>`, "<{d}a\n<{e}b\n<{q}c\n>c\n>b\n<{p}c\n>c\n<{http://www.w3.org/XML/1998/namespace}d\n>d\n>a"},
+		{"prefix", `<x:a xmlns:x="u"><x:b/></x:a>`, "<{u}a\n<{u}b\n>{u}b\n>{u}a"},
+		{"shadowed and restored", `<a xmlns="d" xmlns:p="q"><b xmlns="e" xmlns:p="r"><p:c/></b><c/><p:c/></a>`, "<{d}a\n<{e}b\n<{r}c\n>{r}c\n>{e}b\n<{d}c\n>{d}c\n<{q}c\n>{q}c\n>{d}a"},
+		{"default and nested", `<a xmlns="d"><b xmlns="e" xmlns:p="q"><p:c/></b><p:c/><xml:d/></a>`, "<{d}a\n<{e}b\n<{q}c\n>{q}c\n>{e}b\n<{p}c\n>{p}c\n<{http://www.w3.org/XML/1998/namespace}d\n>{http://www.w3.org/XML/1998/namespace}d\n>{d}a"},
 		{"entities", `<a>&lt;&amp;&gt;&quot;&apos;&#65;&#x3042;</a>`, "<a\n'<&>\"'Aあ\n>a"},
 		{"crlf", "<a>x\r\ny\rz</a>", "<a\n'x\ny\nz\n>a"},
 		{"cdata", `<a>x<![CDATA[<&>]]>y</a>`, "<a\n'x<&>y\n>a"},
