@@ -142,26 +142,33 @@ func ReadLines(r io.Reader, opt LineOptions) (*xmlLines, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch d.Kind {
-		case xmlscan.Start:
-			if root.Name.Local == "" {
-				root = scanRoot(d)
-			}
-			err = lr.start(d, scanTag(d))
-		case xmlscan.End:
-			lr.end()
-		case xmlscan.Text:
-			lr.text(d.Data)
+		if d.Kind == xmlscan.Start && root.Name.Local == "" {
+			root = scanRoot(d)
 		}
-		if err != nil {
+		if err := lr.feed(d); err != nil {
 			return nil, err
 		}
 	}
 }
 
+// feed hands the token s is at to the line reader.
+func (lr *lineReader) feed(s *xmlscan.Scanner) error {
+	switch s.Kind {
+	case xmlscan.Start:
+		return lr.start(s, scanTag(s))
+	case xmlscan.End:
+		lr.end()
+	case xmlscan.Text:
+		lr.text(s.Data)
+	}
+	return nil
+}
+
 // ScanElementLines is ReadElementLines for a part walked with xmlscan
 // (with Namespaces set): it reads the element whose start s is at, up to
-// and including its end element.
+// and including its end element. Excel drawings call it once per anchor
+// (xdr:twoCellAnchor …) to get the anchor's text-box paragraphs as Lines
+// and its charts and SmartArt as Objects, in XML order.
 func ScanElementLines(s *xmlscan.Scanner, opt LineOptions) (*xmlLines, error) {
 	lr := newLineReader(opt)
 	stop := s.Depth() - 1
@@ -176,15 +183,7 @@ func ScanElementLines(s *xmlscan.Scanner, opt LineOptions) (*xmlLines, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch s.Kind {
-		case xmlscan.Start:
-			err = lr.start(s, scanTag(s))
-		case xmlscan.End:
-			lr.end()
-		case xmlscan.Text:
-			lr.text(s.Data)
-		}
-		if err != nil {
+		if err := lr.feed(s); err != nil {
 			return nil, err
 		}
 	}
@@ -193,10 +192,9 @@ func ScanElementLines(s *xmlscan.Scanner, opt LineOptions) (*xmlLines, error) {
 
 // ReadElementLines reads the element whose StartElement d returned last
 // (start), up to and including its end element, as ReadLines reads a
-// whole part. Excel drawings call it once per anchor (xdr:twoCellAnchor …)
-// to get the anchor's text-box paragraphs as Lines and its charts and
-// SmartArt as Objects, in XML order. The caller handles mc:AlternateContent
-// around the element.
+// whole part: for parts a caller walks with encoding/xml (Word and
+// PowerPoint comments). The caller handles mc:AlternateContent around the
+// element.
 func ReadElementLines(d *Decoder, start xml.StartElement, opt LineOptions) (*xmlLines, error) {
 	lr := newLineReader(opt)
 	stop := d.Depth() - 1
