@@ -147,39 +147,33 @@ func (b *xlBook) readAnchor(d *xmlscan.Scanner, kind, part string, rels *map[str
 	a := anchor{ref: xlRef{col: 1, row: 1}}
 	var lines []string
 	var objs []ooxml.Object
-	stop := d.Depth() - 1
-	for d.Depth() > stop {
-		err := d.Next()
-		if err == io.EOF {
-			return a, io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			return a, err
-		}
+	err := d.EachInElement(func() error {
 		if d.Kind != xmlscan.Start {
-			continue
+			return nil
 		}
 		switch string(d.Name) {
 		case "from":
 			col, row, err := anchorFrom(d)
 			if err != nil {
-				return a, err
+				return err
 			}
 			if kind != "absoluteAnchor" && !chart {
 				a.ref = xlRef{col: col + 1, row: row + 1}
 			}
 		case "to", "pos", "ext", "clientData":
-			if err := d.Skip(); err != nil {
-				return a, err
-			}
+			return d.Skip()
 		default:
 			x, err := ooxml.ScanElementLines(d, ooxml.LineOptions{Depth: b.p.Lim.XMLDepth, Objects: true})
 			if err != nil {
-				return a, err
+				return err
 			}
 			lines = append(lines, x.Texts()...)
 			objs = append(objs, x.Objects...)
 		}
+		return nil
+	})
+	if err != nil {
+		return a, err
 	}
 	for _, o := range objs {
 		if o.Kind != ooxml.ObjChart && o.Kind != ooxml.ObjSmartArt {
@@ -212,43 +206,30 @@ func (b *xlBook) readAnchor(d *xmlscan.Scanner, kind, part string, rels *map[str
 
 // anchorFrom reads xdr:from (xdr:col, xdr:row, 0-based).
 func anchorFrom(d *xmlscan.Scanner) (col, row int, err error) {
-	if d.PendingEnd {
-		return 0, 0, d.Next() // <xdr:from/>
-	}
-	stop := d.Depth() - 1
-	for d.Depth() > stop {
-		err := d.Next()
-		if err == io.EOF {
-			return 0, 0, io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			return 0, 0, err
-		}
+	err = d.EachInElement(func() error {
 		if d.Kind != xmlscan.Start {
-			continue
+			return nil
 		}
-		switch name := string(d.Name); name {
-		case "col", "row":
-			s, err := d.ElementText()
-			if err != nil {
-				return 0, 0, err
-			}
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || n < 0 {
-				n = 0
-			}
-			if name == "col" {
-				col = min(n, 16383)
-			} else {
-				row = min(n, 1048575)
-			}
-		default:
-			if err := d.Skip(); err != nil {
-				return 0, 0, err
-			}
+		name := string(d.Name)
+		if name != "col" && name != "row" {
+			return d.Skip()
 		}
-	}
-	return col, row, nil
+		s, err := d.ElementText()
+		if err != nil {
+			return err
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 {
+			n = 0
+		}
+		if name == "col" {
+			col = min(n, 16383)
+		} else {
+			row = min(n, 1048575)
+		}
+		return nil
+	})
+	return col, row, err
 }
 
 // readComments reads a legacy comments part (xl/commentsN.xml): each

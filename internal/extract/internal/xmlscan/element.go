@@ -6,7 +6,9 @@ import (
 
 // EachInElement calls visit for every token after the current start
 // element up to and including its end; an empty element (<x/>) has none.
-func (s *Scanner) EachInElement(visit func()) error {
+// visit may read on (skip an element, read its text); an error it returns
+// ends the walk.
+func (s *Scanner) EachInElement(visit func() error) error {
 	if s.PendingEnd {
 		return s.Next() // the end of <x/>, which next returns first
 	}
@@ -18,7 +20,9 @@ func (s *Scanner) EachInElement(visit func()) error {
 			}
 			return err
 		}
-		visit()
+		if err := visit(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -27,10 +31,11 @@ func (s *Scanner) EachInElement(visit func()) error {
 // to its end (nested elements' text included).
 func (s *Scanner) ElementText() (string, error) {
 	s.acc = s.acc[:0]
-	err := s.EachInElement(func() {
+	err := s.EachInElement(func() error {
 		if s.Kind == Text {
 			s.acc = append(s.acc, s.Data...)
 		}
+		return nil
 	})
 	if err != nil {
 		return "", err
@@ -45,7 +50,7 @@ func (s *Scanner) ElementText() (string, error) {
 func (s *Scanner) TextIn(in, out string) (string, error) {
 	s.acc = s.acc[:0]
 	inside, outside := 0, 0
-	err := s.EachInElement(func() {
+	err := s.EachInElement(func() error {
 		switch s.Kind {
 		case Start:
 			switch string(s.Name) {
@@ -70,6 +75,7 @@ func (s *Scanner) TextIn(in, out string) (string, error) {
 				s.acc = append(s.acc, s.Data...)
 			}
 		}
+		return nil
 	})
 	if err != nil {
 		return "", err

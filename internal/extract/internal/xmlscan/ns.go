@@ -24,24 +24,19 @@ type binding struct {
 // quadratic (encoding/xml keeps a map too).
 
 // bind records the xmlns declarations of the start element just pushed.
-func (s *Scanner) bind() error {
+func (s *Scanner) bind() {
 	if bytes.Index(s.attrs, []byte("xmlns")) < 0 {
-		return nil
+		return
 	}
-	for a := s.attrs; ; {
-		name, val, rest, ok := nextAttr(a)
-		if !ok {
-			return nil
-		}
-		a = rest
-		prefix, local := splitName(name)
+	s.EachAttr(func(prefix, local, value []byte) bool {
 		switch {
 		case string(prefix) == "xmlns":
-			s.push(string(local), string(attrValue(val)))
+			s.push(string(local), string(value))
 		case prefix == nil && string(local) == "xmlns":
-			s.push("", string(attrValue(val)))
+			s.push("", string(value))
 		}
-	}
+		return true
+	})
 }
 
 // push binds prefix to uri for the element just pushed.
@@ -82,17 +77,13 @@ func (s *Scanner) lookup(prefix []byte) (string, bool) {
 // (with Namespaces set).
 func (s *Scanner) Space() string {
 	switch {
-	case string(s.Prefix) == "xmlns":
-		return "xmlns"
-	case s.Prefix == nil && string(s.Name) == "xmlns":
+	case s.Prefix != nil:
+		return s.Resolve(s.Prefix)
+	case string(s.Name) == "xmlns":
 		return ""
-	case string(s.Prefix) == "xml":
-		return xmlURL
 	}
-	if uri, ok := s.lookup(s.Prefix); ok {
-		return uri
-	}
-	return string(s.Prefix)
+	uri, _ := s.lookup(nil) // the default namespace, "" when none
+	return uri
 }
 
 // Resolve returns the namespace URI of an attribute prefix (with

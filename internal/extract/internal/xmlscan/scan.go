@@ -317,7 +317,7 @@ func (s *Scanner) startTag(t []byte) error {
 		return s.errorf("invalid UTF-8")
 	}
 	if s.Namespaces {
-		return s.bind()
+		s.bind()
 	}
 	return nil
 }
@@ -494,4 +494,4 @@ func attrValue(val []byte) []byte {
 }
 
 // Skip consumes the rest of the current start element up to its end.
-func (s *Scanner) Skip() error { return s.EachInElement(func() {}) }
+func (s *Scanner) Skip() error { return s.EachInElement(func() error { return nil }) }
