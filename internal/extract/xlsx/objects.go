@@ -1,8 +1,6 @@
 package xlsx
 
 import (
-	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -284,28 +282,15 @@ func (b *xlBook) readThreadedComments(part string, out map[xlRef]string, order *
 // with the current comment's cell (nil outside a comment or for a bad
 // reference); start returns the new current cell.
 func (b *xlBook) scanPart(part string, start func(d *xmlscan.Scanner, cur *xlRef) (*xlRef, error)) error {
-	rc, err := b.p.Open(part)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	d, err := xmlscan.NewScanner(rc, b.p.Lim.XMLDepth)
-	if err != nil {
-		return fmt.Errorf("parse %s: %w", part, err)
-	}
 	var cur *xlRef
-	for {
-		err := d.Next()
-		if err == io.EOF {
+	return b.p.EachScanned(part, func(d *xmlscan.Scanner) error {
+		if d.Kind != xmlscan.Start {
 			return nil
 		}
-		if err == nil && d.Kind == xmlscan.Start {
-			cur, err = start(d, cur)
-		}
-		if err != nil {
-			return fmt.Errorf("parse %s: %w", part, err)
-		}
-	}
+		var err error
+		cur, err = start(d, cur)
+		return err
+	})
 }
 
 // commentRef returns the cell of a comment element's ref attribute (the
