@@ -14,9 +14,10 @@ type Cell struct {
 	Text string // display value, already in field form (CellField)
 }
 
-// Atoi parses a non-negative decimal number of at most 9 digits.
+// Atoi parses a non-negative decimal number of at most 9 digits, with
+// XML white space around it.
 func Atoi(b []byte) (int, bool) {
-	b = bytes.TrimSpace(b)
+	b = bytes.Trim(b, " \t\r\n")
 	if len(b) == 0 || len(b) > 9 {
 		return 0, false
 	}
