@@ -385,14 +385,22 @@ func TestBrowserIndexManagement(t *testing.T) {
 	}
 	b := newBrowser(t)
 	e := newEnvWith(t, fumibakoBinary(t), true, 1)
-	// Enough files that the run is still going when the test stops it:
-	// 6,000 of these tiny files index in 1.3 s since issue 35. With 2,000
-	// the run ended before the stop once their XML was read by xmlscan,
-	// and 20,000 ended before it once in three; 60,000 were stopped at
-	// about 10,500 (a margin of five).
-	if _, err := testcorpus.Generate(e.root, 60000, 2); err != nil {
+	if _, err := testcorpus.Generate(e.root, 2000, 2); err != nil {
 		t.Fatal(err)
 	}
+	// The run must still be going when the test stops it, and 2,000 of
+	// these tiny files index in about half a second since issue 35 (a
+	// count large enough to outlast the clicks, 60,000, took 75 s and
+	// still depended on the machine's speed). So the worker holds one
+	// file in the middle of the crawl until the stop is asked: the files
+	// before it are done, the run cannot end without it, and it is let go
+	// once the stop is on its way.
+	gate := filepath.Join(t.TempDir(), "gate")
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FUMIBAKO_TEST_FAULT", "gate:見積0602.xlsx")
+	t.Setenv("FUMIBAKO_TEST_GATE", gate)
 	b.step("open the page",
 		chromedp.Navigate(e.url("/")),
 		waitJS(`document.body.dataset.ready === '1'`),
@@ -426,12 +434,23 @@ func TestBrowserIndexManagement(t *testing.T) {
 	if f := get(b, "default button", eval[string](`document.activeElement.textContent`)); f != "キャンセル" {
 		t.Errorf("focused button = %q, want キャンセル", f)
 	}
-	b.step("stop",
-		click(`#dialog-ok`),
+	b.step("stop", click(`#dialog-ok`), waitJS(`document.getElementById('run-text').textContent.startsWith('中止しています…')`))
+	if err := os.Remove(gate); err != nil {
+		t.Fatal(err)
+	}
+	b.step("stopped",
 		waitJS(`document.getElementById('run-text').textContent.startsWith('インデックス作成を中止しました（')`),
 		chromedp.WaitVisible(css(`#run-resume`)))
 	if h := get(b, "hint", textOf(`#run-hint`)); h != "次回は続きから再開できます。" {
 		t.Errorf("hint = %q", h)
+	}
+	// Stopped in the middle: files before the held one were taken in,
+	// and files after it were left for the next run.
+	var done, failed, left int
+	stopped := get(b, "stopped", textOf(`#run-text`))
+	_, err := fmt.Sscanf(stopped, "インデックス作成を中止しました（成功 %d 件 / 失敗 %d 件 / 残り %d 件）", &done, &failed, &left)
+	if err != nil || done == 0 || left == 0 {
+		t.Errorf("stopped = %q, want files done and files left", stopped)
 	}
 	b.screenshot("stopped")
 

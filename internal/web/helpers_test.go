@@ -218,7 +218,9 @@ var (
 )
 
 // fumibakoBinary builds cmd/fumibako once: the indexing run's worker
-// processes are `<binary> __worker`.
+// processes are `<binary> __worker`. It is built with -tags testhooks, so
+// that a test can hold a file in its worker (FUMIBAKO_TEST_FAULT "gate",
+// package worker); without those variables it runs as a release build.
 func fumibakoBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
@@ -231,7 +233,7 @@ func fumibakoBinary(t testing.TB) string {
 		if runtime.GOOS == "windows" {
 			binPath += ".exe"
 		}
-		out, err := testcorpus.GoBuild("build", "-o", binPath, "../../cmd/fumibako")
+		out, err := testcorpus.GoBuild("build", "-tags", "testhooks", "-o", binPath, "../../cmd/fumibako")
 		if err != nil {
 			binErr = fmt.Errorf("build fumibako: %v\n%s", err, out)
 		}

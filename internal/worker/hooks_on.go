@@ -22,6 +22,9 @@ import (
 //	slow   sleep 300 ms (gives kill tests a wider window)
 //	fifo   put a named pipe in place of the source (path) before it is
 //	       read, as if it had been replaced after the crawl (Unix only)
+//	gate   wait while the file named by FUMIBAKO_TEST_GATE exists, so a
+//	       test decides when the file is done (a run is surely still
+//	       going when it stops it, however fast the other files go)
 func faultHook(name, path string) {
 	for _, rule := range strings.Split(os.Getenv("FUMIBAKO_TEST_FAULT"), ",") {
 		action, sub, ok := strings.Cut(rule, ":")
@@ -50,6 +53,12 @@ func faultHook(name, path string) {
 			time.Sleep(300 * time.Millisecond)
 		case "fifo":
 			replaceWithFIFO(path)
+		case "gate":
+			for gate := os.Getenv("FUMIBAKO_TEST_GATE"); gate != ""; time.Sleep(20 * time.Millisecond) {
+				if _, err := os.Stat(gate); err != nil {
+					break
+				}
+			}
 		}
 	}
 }
