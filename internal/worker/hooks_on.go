@@ -54,10 +54,12 @@ func faultHook(name, path string) {
 		case "fifo":
 			replaceWithFIFO(path)
 		case "gate":
-			for gate := os.Getenv("FUMIBAKO_TEST_GATE"); gate != ""; time.Sleep(20 * time.Millisecond) {
+			gate := os.Getenv("FUMIBAKO_TEST_GATE")
+			for gate != "" {
 				if _, err := os.Stat(gate); err != nil {
 					break
 				}
+				time.Sleep(20 * time.Millisecond)
 			}
 		}
 	}
